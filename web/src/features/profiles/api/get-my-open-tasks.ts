@@ -1,0 +1,15 @@
+import { useQuery } from '@tanstack/react-query';
+
+import { authorizedRequest } from '@/lib/auth/session';
+
+export type MyTask = { id: string; title: string; status: string; due_date?: string | null };
+
+export async function getMyOpenTasks(): Promise<MyTask[]> {
+  const result = await authorizedRequest<MyTask[] | { items: MyTask[] }>('/api/me/tasks');
+  const items = Array.isArray(result) ? result : (result?.items ?? []);
+  return items.filter((task) => task.status === 'open');
+}
+
+export function useMyOpenTasks(enabled: boolean) {
+  return useQuery({ queryKey: ['me', 'tasks', 'open'], queryFn: getMyOpenTasks, enabled });
+}

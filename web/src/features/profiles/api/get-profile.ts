@@ -1,0 +1,57 @@
+import { useQuery } from '@tanstack/react-query';
+
+import { authorizedRequest } from '@/lib/auth/session';
+import type { Skill } from '@/lib/auth/types';
+
+export type ProfileReview = {
+  id: string;
+  author?: { id?: string; name?: string | null; avatar_url?: string | null } | string | null;
+  author_name?: string | null;
+  author_avatar_url?: string | null;
+  rating: number;
+  body?: string | null;
+  content?: string | null;
+  created_at?: string | null;
+};
+
+export type PortfolioItem = {
+  id: string;
+  title: string;
+  description?: string | null;
+  image_url?: string | null;
+  image?: string | null;
+};
+
+export type Experience = { title: string; organisation?: string | null; period?: string | null; description?: string | null };
+
+export type PublicProfile = {
+  id: string;
+  first_name: string | null;
+  last_name: string | null;
+  display_name: string | null;
+  location: string | null;
+  bio: string | null;
+  avatar_url: string | null;
+  account_type?: string | null;
+  is_tasker?: boolean;
+  skills?: Skill[] | null;
+  rating?: number | null;
+  review_count?: number | null;
+  tasks_completed?: number | null;
+  member_since?: string | null;
+  response_rate?: number | null;
+  response_time?: string | null;
+  last_active?: string | null;
+  verified?: { email?: boolean; phone?: boolean; identity?: boolean; payment?: boolean } | null;
+  reviews?: ProfileReview[] | null;
+  portfolio?: PortfolioItem[] | null;
+  experience?: Experience[] | null;
+};
+
+export function getProfile(id: string) {
+  return authorizedRequest<PublicProfile>(`/api/profiles/${encodeURIComponent(id)}`);
+}
+
+export function useProfile(id: string | undefined) {
+  return useQuery({ queryKey: ['profiles', id], queryFn: () => getProfile(id!), enabled: Boolean(id) });
+}

@@ -1,0 +1,58 @@
+import { Link } from 'react-router';
+
+import { Alert } from '@/components/ui/alert';
+import { buttonClasses } from '@/components/ui/button';
+import { Dialog } from '@/components/ui/dialog';
+import { Spinner } from '@/components/ui/spinner';
+import { useMyOpenTasks } from '@/features/profiles/api/get-my-open-tasks';
+
+/**
+ * Taskhub has no direct messages between strangers: a poster invites a tasker by sharing one of
+ * their open tasks, and private messages open once the tasker is assigned.
+ */
+export function InviteDialog({ open, onClose, name, mode }: {
+  open: boolean;
+  onClose: () => void;
+  name: string;
+  mode: 'invite' | 'contact';
+}) {
+  const tasks = useMyOpenTasks(open);
+  return (
+    <Dialog open={open} onClose={onClose} title={mode === 'invite' ? `Invite ${name} to a task` : `Contact ${name}`}>
+      <p className="text-sm text-slate-600">
+        {mode === 'invite'
+          ? `Pick one of your open tasks and share it with ${name}. They can then make an offer.`
+          : `To keep everyone safe, messages on Taskhub are tied to a task. Invite ${name} to one of your open tasks; once you accept their offer you can message each other privately.`}
+      </p>
+      <div className="mt-4">
+        {tasks.isPending && (
+          <div role="status" className="flex justify-center py-6">
+            <Spinner />
+            <span className="sr-only">Loading your tasks</span>
+          </div>
+        )}
+        {tasks.isError && <Alert>We couldn't load your tasks. Please try again in a moment.</Alert>}
+        {tasks.data && tasks.data.length === 0 && (
+          <div className="space-y-3 rounded-xl bg-slate-50 p-4 text-sm text-slate-700">
+            <p>You don't have any open tasks right now.</p>
+            <Link to="/post-task" className={buttonClasses('secondary', 'sm')}>
+              Post a Task
+            </Link>
+          </div>
+        )}
+        {tasks.data && tasks.data.length > 0 && (
+          <ul className="divide-y divide-slate-100 rounded-xl border border-slate-200">
+            {tasks.data.map((task) => (
+              <li key={task.id} className="flex items-center justify-between gap-3 p-3">
+                <span className="min-w-0 truncate text-sm font-medium text-slate-900">{task.title}</span>
+                <Link to={`/task/${task.id}`} className={buttonClasses('outline', 'sm')}>
+                  Open task
+                </Link>
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+    </Dialog>
+  );
+}

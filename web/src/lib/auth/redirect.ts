@@ -1,0 +1,14 @@
+import type { Location } from 'react-router';
+
+export type FromState = { from?: { pathname: string; search?: string; hash?: string } };
+
+/** Where to go after signing in: the location a protected route sent us from, else home. */
+export function redirectTarget(state: unknown, fallback = '/'): string {
+  const from = (state as FromState | null)?.from;
+  if (!from?.pathname || from.pathname === '/login') return fallback;
+  return `${from.pathname}${from.search ?? ''}${from.hash ?? ''}`;
+}
+
+export function fromLocation(location: Pick<Location, 'pathname' | 'search' | 'hash'>): FromState {
+  return { from: { pathname: location.pathname, search: location.search, hash: location.hash } };
+}

@@ -1,0 +1,45 @@
+export type User = {
+  id: string;
+  email: string;
+  email_verified?: boolean;
+  created_at?: string;
+};
+
+export type Session = {
+  access_token: string;
+  refresh_token: string;
+  token_type: string;
+  expires_in: number;
+  /** Unix seconds or an RFC 3339 string; read it with sessionExpiryMs. */
+  expires_at: number | string;
+  user: User;
+};
+
+export type Skill = { name: string; level: number };
+
+export type Profile = {
+  id: string;
+  first_name: string | null;
+  last_name: string | null;
+  display_name: string | null;
+  phone: string | null;
+  location: string | null;
+  bio: string | null;
+  avatar_url: string | null;
+  account_type?: 'customer' | 'tasker' | string | null;
+  is_tasker?: boolean;
+  skills?: Skill[] | null;
+  rating?: number | null;
+  review_count?: number | null;
+  tasks_completed?: number | null;
+  member_since?: string | null;
+};
+
+export type AuthEvent =
+  | 'INITIAL_SESSION'
+  | 'SIGNED_IN'
+  | 'SIGNED_OUT'
+  | 'TOKEN_REFRESHED'
+  | 'USER_UPDATED'
+  | 'PASSWORD_RECOVERY'
+  | 'MFA_CHALLENGE_VERIFIED';

@@ -1,0 +1,15 @@
+import { QueryClient } from '@tanstack/react-query';
+
+import { ApiError } from '@/lib/http';
+
+export function createQueryClient() {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        staleTime: 60_000,
+        retry: (failureCount, error) =>
+          !(error instanceof ApiError && error.status >= 400 && error.status < 500) && failureCount < 2,
+      },
+    },
+  });
+}

@@ -1,0 +1,33 @@
+import { atom } from 'jotai';
+
+import { appStore } from '@/lib/store';
+
+export type ToastVariant = 'default' | 'success' | 'error';
+
+export type Toast = {
+  id: number;
+  title: string;
+  description?: string;
+  variant: ToastVariant;
+  duration: number;
+};
+
+export const toastsAtom = atom<Toast[]>([]);
+
+let nextId = 1;
+
+export function toast(input: {
+  title: string;
+  description?: string;
+  variant?: ToastVariant;
+  duration?: number;
+}): number {
+  const id = nextId++;
+  const entry: Toast = { id, variant: 'default', duration: 5000, ...input };
+  appStore.set(toastsAtom, (toasts) => [...toasts.slice(-3), entry]);
+  return id;
+}
+
+export function dismissToast(id: number) {
+  appStore.set(toastsAtom, (toasts) => toasts.filter((t) => t.id !== id));
+}

@@ -1,0 +1,20 @@
+//! The in-process bus: the registry is the whole story; topics are kept for their history
+//! after their last subscriber leaves, and swept once it has expired.
+
+use std::{sync::Arc, time::Duration};
+
+use tokio::{task::JoinHandle, time::MissedTickBehavior};
+
+use crate::topics::Registry;
+
+pub(super) fn spawn_sweeper(registry: Arc<Registry>, history_max_age: Duration) -> JoinHandle<()> {
+    let period = (history_max_age / 2).clamp(Duration::from_secs(1), Duration::from_secs(60));
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(period);
+        tick.set_missed_tick_behavior(MissedTickBehavior::Delay);
+        loop {
+            tick.tick().await;
+            registry.sweep();
+        }
+    })
+}

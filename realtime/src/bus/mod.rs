@@ -1,0 +1,34 @@
+//! How events reach the other nodes: not at all (in-process) or through Redis pub/sub.
+
+mod local;
+mod redis;
+mod subscriber;
+
+use std::sync::Arc;
+
+use tokio::task::JoinHandle;
+
+pub(crate) use self::redis::RedisBus;
+use crate::{BusConfig, HubConfig, topics::Registry};
+
+pub(crate) enum Bus {
+    Local,
+    Redis(RedisBus),
+}
+
+pub(crate) async fn start(
+    config: BusConfig,
+    hub: &HubConfig,
+    registry: Arc<Registry>,
+) -> anyhow::Result<(Bus, Vec<JoinHandle<()>>)> {
+    match config {
+        BusConfig::Local => {
+            let sweeper = local::spawn_sweeper(registry, hub.history_max_age);
+            Ok((Bus::Local, vec![sweeper]))
+        }
+        BusConfig::Redis { url } => {
+            let (bus, task) = RedisBus::start(&url, hub, registry).await?;
+            Ok((Bus::Redis(bus), vec![task]))
+        }
+    }
+}

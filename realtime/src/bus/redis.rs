@@ -1,0 +1,252 @@
+//! The Redis bus. Sequence numbers and history live in Redis, so recovery works whichever node
+//! a client reconnects to; one Lua script assigns the number, records the event and publishes
+//! it atomically, so every node sees a topic's events in sequence order.
+
+use std::{
+    collections::HashSet,
+    sync::{
+        Arc, LazyLock, Mutex,
+        atomic::{AtomicBool, Ordering::Relaxed},
+    },
+    time::Duration,
+};
+
+use anyhow::Context;
+use axum::extract::ws::Utf8Bytes;
+use bytes::Bytes;
+use redis::{
+    Script,
+    aio::{ConnectionManager, ConnectionManagerConfig},
+};
+use tokio::{
+    sync::{mpsc, oneshot},
+    task::JoinHandle,
+    time::timeout,
+};
+
+use super::subscriber::{self, Command};
+use crate::{
+    HubConfig,
+    history::Entry,
+    protocol::{self, EventTemplate},
+    topics::{Registry, RemoteSnapshot},
+};
+
+/// Longest a publish or subscribe waits on Redis before carrying on without it.
+pub(super) const OP_TIMEOUT: Duration = Duration::from_millis(1000);
+pub(super) const CHANNEL_PREFIX: &str = "taskhub:rt:";
+const RESYNC_PREFIX: &[u8] = b"resync:";
+
+/// KEYS: seq, history, channel. ARGV: sequence base, at_ms, frame prefix, frame suffix,
+/// history length, ttl ms. The sequence number is read back with GET because Lua would print a
+/// large number in exponent form. Entries are `seq:at_ms:frame`.
+static PUBLISH: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+        redis.call('SET', KEYS[1], ARGV[1], 'NX')
+        redis.call('INCR', KEYS[1])
+        local seq = redis.call('GET', KEYS[1])
+        local entry = seq .. ':' .. ARGV[2] .. ':' .. ARGV[3] .. seq .. ARGV[4]
+        redis.call('RPUSH', KEYS[2], entry)
+        redis.call('LTRIM', KEYS[2], -tonumber(ARGV[5]), -1)
+        redis.call('PEXPIRE', KEYS[1], ARGV[6])
+        redis.call('PEXPIRE', KEYS[2], ARGV[6])
+        redis.call('PUBLISH', KEYS[3], entry)
+        return seq
+        ",
+    )
+});
+
+/// Marks a break in a topic's history (events were delivered while Redis was unreachable):
+/// the history is dropped so no `since` from before can claim recovery, and every node tells
+/// its subscribers to resync. KEYS: seq, history, channel. ARGV: sequence base, ttl ms.
+static RESYNC: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+        redis.call('SET', KEYS[1], ARGV[1], 'NX')
+        redis.call('INCR', KEYS[1])
+        local seq = redis.call('GET', KEYS[1])
+        redis.call('DEL', KEYS[2])
+        redis.call('PEXPIRE', KEYS[1], ARGV[2])
+        redis.call('PUBLISH', KEYS[3], 'resync:' .. seq)
+        return seq
+        ",
+    )
+});
+
+pub(super) fn channel(topic: &str) -> String {
+    format!("{CHANNEL_PREFIX}{topic}")
+}
+
+fn seq_key(topic: &str) -> String {
+    format!("{CHANNEL_PREFIX}{{{topic}}}:seq")
+}
+
+fn history_key(topic: &str) -> String {
+    format!("{CHANNEL_PREFIX}{{{topic}}}:history")
+}
+
+pub(super) enum Payload {
+    Event(Entry),
+    Resync(u64),
+}
+
+pub(super) fn parse_payload(payload: &[u8]) -> Option<Payload> {
+    if let Some(seq) = payload.strip_prefix(RESYNC_PREFIX) {
+        return std::str::from_utf8(seq).ok()?.parse().ok().map(Payload::Resync);
+    }
+    let mut parts = payload.splitn(3, |&b| b == b':');
+    let seq = std::str::from_utf8(parts.next()?).ok()?.parse().ok()?;
+    let at_ms = std::str::from_utf8(parts.next()?).ok()?.parse().ok()?;
+    let frame = Utf8Bytes::try_from(Bytes::copy_from_slice(parts.next()?)).ok()?;
+    Some(Payload::Event(Entry { seq, at_ms, frame }))
+}
+
+#[derive(Clone)]
+pub(super) struct Keys {
+    pub conn: ConnectionManager,
+    history_len: usize,
+    ttl_ms: u64,
+}
+
+impl Keys {
+    /// The topic's current sequence number (starting the sequence if it has none) and, when
+    /// asked, its history.
+    async fn snapshot(&self, topic: &str, with_history: bool) -> redis::RedisResult<RemoteSnapshot> {
+        let mut pipe = redis::pipe();
+        pipe.atomic()
+            .cmd("SET")
+            .arg(seq_key(topic))
+            .arg(protocol::sequence_base())
+            .arg("NX")
+            .arg("PX")
+            .arg(self.ttl_ms)
+            .ignore()
+            .get(seq_key(topic));
+        let mut conn = self.conn.clone();
+        let (current, raw): (Option<u64>, Vec<Vec<u8>>) = if with_history {
+            pipe.lrange(history_key(topic), 0, -1);
+            pipe.query_async(&mut conn).await?
+        } else {
+            let (current,): (Option<u64>,) = pipe.query_async(&mut conn).await?;
+            (current, Vec::new())
+        };
+        let entries = raw
+            .iter()
+            .filter_map(|raw| match parse_payload(raw) {
+                Some(Payload::Event(entry)) => Some(entry),
+                _ => None,
+            })
+            .collect();
+        Ok(RemoteSnapshot { current: current.unwrap_or(0), entries })
+    }
+
+    pub async fn current_seq(&self, topic: &str) -> Option<u64> {
+        let snapshot = timeout(OP_TIMEOUT, self.snapshot(topic, false)).await.ok()?.ok()?;
+        Some(snapshot.current)
+    }
+
+    pub async fn announce_resync(&self, topic: &str) -> bool {
+        let mut conn = self.conn.clone();
+        let mut invocation = RESYNC.key(seq_key(topic));
+        invocation.key(history_key(topic)).key(channel(topic));
+        invocation.arg(protocol::sequence_base()).arg(self.ttl_ms);
+        let result = timeout(OP_TIMEOUT, invocation.invoke_async::<u64>(&mut conn)).await;
+        matches!(result, Ok(Ok(_)))
+    }
+}
+
+pub(crate) struct RedisBus {
+    keys: Keys,
+    commands: mpsc::UnboundedSender<Command>,
+    connected: Arc<AtomicBool>,
+    /// Topics with events delivered here only (Redis was unreachable), to be announced as
+    /// resyncs once it answers again.
+    diverged: Arc<Mutex<HashSet<String>>>,
+}
+
+impl RedisBus {
+    pub async fn start(
+        url: &str,
+        hub: &HubConfig,
+        registry: Arc<Registry>,
+    ) -> anyhow::Result<(Self, JoinHandle<()>)> {
+        let client = redis::Client::open(url).context("invalid Redis URL")?;
+        let config = ConnectionManagerConfig::new()
+            .set_connection_timeout(Some(OP_TIMEOUT))
+            .set_response_timeout(Some(OP_TIMEOUT))
+            .set_number_of_retries(1)
+            .set_max_delay(Duration::from_secs(1));
+        let conn = ConnectionManager::new_with_config(client.clone(), config)
+            .await
+            .with_context(|| "cannot connect to Redis for the realtime bus")?;
+        let keys = Keys {
+            conn,
+            history_len: hub.history_len.max(1),
+            ttl_ms: hub.history_max_age.as_millis().max(1) as u64,
+        };
+        let (commands, rx) = mpsc::unbounded_channel();
+        let connected = Arc::new(AtomicBool::new(false));
+        let diverged = Arc::new(Mutex::new(HashSet::new()));
+        let task = tokio::spawn(subscriber::run(subscriber::Subscriber {
+            client,
+            keys: keys.clone(),
+            registry,
+            commands: rx,
+            connected: connected.clone(),
+            diverged: diverged.clone(),
+        }));
+        Ok((Self { keys, commands, connected, diverged }, task))
+    }
+
+    /// False when Redis did not take the event; the caller then delivers it locally.
+    pub async fn publish(&self, topic: &str, template: &EventTemplate) -> bool {
+        let mut conn = self.keys.conn.clone();
+        let mut invocation = PUBLISH.key(seq_key(topic));
+        invocation.key(history_key(topic)).key(channel(topic));
+        invocation
+            .arg(protocol::sequence_base())
+            .arg(template.at_ms)
+            .arg(&template.prefix)
+            .arg(&template.suffix)
+            .arg(self.keys.history_len)
+            .arg(self.keys.ttl_ms);
+        match timeout(OP_TIMEOUT, invocation.invoke_async::<u64>(&mut conn)).await {
+            Ok(Ok(_)) => true,
+            failure => {
+                let reason = match failure {
+                    Ok(Err(error)) => error.to_string(),
+                    _ => "timed out".to_owned(),
+                };
+                tracing::warn!(topic, reason, "redis publish failed; delivering on this node only");
+                self.diverged.lock().unwrap_or_else(|p| p.into_inner()).insert(topic.to_owned());
+                false
+            }
+        }
+    }
+
+    /// Makes sure this node receives the topic, then reads its sequence number and (with
+    /// `since`) its history. None when Redis cannot help; the hub then uses local state.
+    pub async fn prepare_subscribe(&self, topic: &str, since: Option<u64>) -> Option<RemoteSnapshot> {
+        let (ack, acked) = oneshot::channel();
+        self.commands.send(Command::Watch(topic.to_owned(), ack)).ok()?;
+        if !matches!(timeout(OP_TIMEOUT, acked).await, Ok(Ok(true))) {
+            return None;
+        }
+        let snapshot = self.keys.snapshot(topic, since.is_some());
+        timeout(OP_TIMEOUT, snapshot).await.ok()?.ok()
+    }
+
+    pub fn unwatch(&self, topic: &str) {
+        let _ = self.commands.send(Command::Unwatch(topic.to_owned()));
+    }
+
+    pub async fn is_healthy(&self) -> bool {
+        if !self.connected.load(Relaxed) {
+            return false;
+        }
+        let mut conn = self.keys.conn.clone();
+        let ping = redis::cmd("PING");
+        matches!(timeout(OP_TIMEOUT, ping.query_async::<String>(&mut conn)).await, Ok(Ok(_)))
+    }
+}

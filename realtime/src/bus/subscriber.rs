@@ -1,0 +1,173 @@
+//! The node's single Redis subscriber connection. It subscribes to exactly the topics that
+//! have local subscribers, reconnects with backoff, and after an outage tells local sockets to
+//! resync (events published meanwhile never reached this node).
+
+use std::{
+    collections::HashSet,
+    sync::{
+        Arc, Mutex,
+        atomic::{AtomicBool, Ordering::Relaxed},
+    },
+    time::Duration,
+};
+
+use futures_util::StreamExt;
+use redis::Msg;
+use tokio::{
+    sync::{mpsc, oneshot},
+    time::{MissedTickBehavior, timeout},
+};
+
+use super::redis::{CHANNEL_PREFIX, Keys, OP_TIMEOUT, Payload, channel, parse_payload};
+use crate::topics::Registry;
+
+const MIN_BACKOFF: Duration = Duration::from_millis(100);
+const MAX_BACKOFF: Duration = Duration::from_secs(5);
+const HEAL_PERIOD: Duration = Duration::from_secs(1);
+
+pub(crate) enum Command {
+    /// Subscribe (if not yet) and answer whether this node now receives the topic.
+    Watch(String, oneshot::Sender<bool>),
+    /// Unsubscribe, unless the topic has gained local subscribers meanwhile.
+    Unwatch(String),
+}
+
+pub(super) struct Subscriber {
+    pub client: redis::Client,
+    pub keys: Keys,
+    pub registry: Arc<Registry>,
+    pub commands: mpsc::UnboundedReceiver<Command>,
+    pub connected: Arc<AtomicBool>,
+    pub diverged: Arc<Mutex<HashSet<String>>>,
+}
+
+pub(super) async fn run(mut s: Subscriber) {
+    // While connected: the topics subscribed on Redis. While not: the topics to subscribe.
+    let mut watched = HashSet::new();
+    let mut backoff = MIN_BACKOFF;
+    let mut first_connection = true;
+    loop {
+        let pubsub = match timeout(OP_TIMEOUT, s.client.get_async_pubsub()).await {
+            Ok(Ok(pubsub)) => pubsub,
+            failure => {
+                let reason = match failure {
+                    Ok(Err(error)) => error.to_string(),
+                    _ => "timed out".to_owned(),
+                };
+                tracing::warn!(reason, ?backoff, "redis bus: cannot connect the subscriber");
+                if !s.wait_out(backoff, &mut watched).await {
+                    return;
+                }
+                backoff = (backoff * 2).min(MAX_BACKOFF);
+                continue;
+            }
+        };
+        let (mut sink, mut stream) = pubsub.split();
+        watched.retain(|topic: &String| s.registry.is_watched(topic));
+        if !watched.is_empty() {
+            let channels: Vec<String> = watched.iter().map(|t| channel(t)).collect();
+            if !matches!(timeout(OP_TIMEOUT, sink.subscribe(&channels)).await, Ok(Ok(()))) {
+                continue;
+            }
+        }
+        s.connected.store(true, Relaxed);
+        backoff = MIN_BACKOFF;
+        if !first_connection {
+            tracing::info!(topics = watched.len(), "redis bus reconnected; resyncing local sockets");
+            for topic in &watched {
+                if let Some(current) = s.keys.current_seq(topic).await {
+                    s.registry.resync(topic, current);
+                }
+            }
+        }
+        first_connection = false;
+
+        let mut heal = tokio::time::interval(HEAL_PERIOD);
+        heal.set_missed_tick_behavior(MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                message = stream.next() => match message {
+                    Some(message) => s.on_message(&message),
+                    None => break,
+                },
+                command = s.commands.recv() => match command {
+                    None => return,
+                    Some(Command::Watch(topic, ack)) => {
+                        let subscribed = watched.contains(&topic) || {
+                            let result = timeout(OP_TIMEOUT, sink.subscribe(channel(&topic))).await;
+                            watched.insert(topic);
+                            matches!(result, Ok(Ok(())))
+                        };
+                        let _ = ack.send(subscribed);
+                        if !subscribed {
+                            break;
+                        }
+                    }
+                    Some(Command::Unwatch(topic)) => {
+                        if !s.registry.is_watched(&topic) && watched.remove(&topic) {
+                            let result = timeout(OP_TIMEOUT, sink.unsubscribe(channel(&topic))).await;
+                            if !matches!(result, Ok(Ok(()))) {
+                                break;
+                            }
+                        }
+                    }
+                },
+                _ = heal.tick() => s.heal().await,
+            }
+        }
+        s.connected.store(false, Relaxed);
+        tracing::warn!("redis bus: subscriber connection lost; reconnecting");
+    }
+}
+
+impl Subscriber {
+    fn on_message(&self, message: &Msg) {
+        let Some(topic) = message.get_channel_name().strip_prefix(CHANNEL_PREFIX) else {
+            return;
+        };
+        match parse_payload(message.get_payload_bytes()) {
+            Some(Payload::Event(entry)) => {
+                self.registry.deliver_remote(topic, entry.seq, entry.at_ms, entry.frame)
+            }
+            Some(Payload::Resync(current)) => self.registry.resync(topic, current),
+            None => tracing::warn!(topic, "redis bus: unreadable message"),
+        }
+    }
+
+    /// Waits out a backoff while noting interest changes; false when the hub is gone.
+    async fn wait_out(&mut self, backoff: Duration, watched: &mut HashSet<String>) -> bool {
+        let deadline = tokio::time::sleep(backoff);
+        tokio::pin!(deadline);
+        loop {
+            tokio::select! {
+                () = &mut deadline => return true,
+                command = self.commands.recv() => match command {
+                    None => return false,
+                    Some(Command::Watch(topic, ack)) => {
+                        watched.insert(topic);
+                        let _ = ack.send(false);
+                    }
+                    Some(Command::Unwatch(topic)) => {
+                        if !self.registry.is_watched(&topic) {
+                            watched.remove(&topic);
+                        }
+                    }
+                },
+            }
+        }
+    }
+
+    /// Announces a resync for topics whose events were delivered here only.
+    async fn heal(&self) {
+        let diverged: Vec<String> = {
+            let set = self.diverged.lock().unwrap_or_else(|p| p.into_inner());
+            set.iter().cloned().collect()
+        };
+        for topic in diverged {
+            if !self.keys.announce_resync(&topic).await {
+                return;
+            }
+            self.diverged.lock().unwrap_or_else(|p| p.into_inner()).remove(&topic);
+        }
+    }
+}

@@ -1,0 +1,111 @@
+use std::{fmt, sync::Arc, time::Duration};
+
+/// Decides whether a socket may subscribe to a topic: `(user id of the socket, None when
+/// anonymous, topic) -> allowed`.
+pub type Authorize = Arc<dyn Fn(Option<&str>, &str) -> bool + Send + Sync>;
+
+/// Tuning of the hub. `Default` gives production values (25 s ping, 60 s idle timeout).
+#[derive(Clone)]
+pub struct HubConfig {
+    /// Open sockets at most; further upgrade requests get HTTP 503.
+    pub max_connections: usize,
+    /// Frames queued per socket before the socket counts as a slow consumer (closed with 4008).
+    pub send_queue_capacity: usize,
+    pub ping_interval: Duration,
+    /// A socket that sends nothing (not even a pong) for this long is closed with 4009.
+    pub idle_timeout: Duration,
+    /// Events kept per topic for `since` recovery.
+    pub history_len: usize,
+    /// Events older than this are not replayed.
+    pub history_max_age: Duration,
+    /// Topics one socket may hold at once (its own `user:` topic included).
+    pub max_subscriptions_per_connection: usize,
+    /// Socket buffers: tungstenite's defaults (128 KiB read buffer, 128 KiB write target) would
+    /// dominate the memory of an idle connection.
+    pub read_buffer_size: usize,
+    pub write_buffer_size: usize,
+    pub max_write_buffer_size: usize,
+    pub max_message_size: usize,
+    pub authorize: Authorize,
+}
+
+impl Default for HubConfig {
+    fn default() -> Self {
+        Self {
+            max_connections: 100_000,
+            send_queue_capacity: 256,
+            ping_interval: Duration::from_secs(25),
+            idle_timeout: Duration::from_secs(60),
+            history_len: 256,
+            history_max_age: Duration::from_secs(300),
+            max_subscriptions_per_connection: 64,
+            read_buffer_size: 1024,
+            write_buffer_size: 4096,
+            max_write_buffer_size: 256 * 1024,
+            max_message_size: 16 * 1024,
+            authorize: Arc::new(default_authorize),
+        }
+    }
+}
+
+impl fmt::Debug for HubConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("HubConfig")
+            .field("max_connections", &self.max_connections)
+            .field("send_queue_capacity", &self.send_queue_capacity)
+            .field("ping_interval", &self.ping_interval)
+            .field("idle_timeout", &self.idle_timeout)
+            .field("history_len", &self.history_len)
+            .field("history_max_age", &self.history_max_age)
+            .field("max_subscriptions_per_connection", &self.max_subscriptions_per_connection)
+            .field("read_buffer_size", &self.read_buffer_size)
+            .field("write_buffer_size", &self.write_buffer_size)
+            .field("max_write_buffer_size", &self.max_write_buffer_size)
+            .field("max_message_size", &self.max_message_size)
+            .finish_non_exhaustive()
+    }
+}
+
+/// `user:{id}` only for that user; `tasks` and `task:{id}` for everyone; anything else refused.
+pub fn default_authorize(user_id: Option<&str>, topic: &str) -> bool {
+    if topic == "tasks" {
+        return true;
+    }
+    if let Some(id) = topic.strip_prefix("task:") {
+        return !id.is_empty();
+    }
+    if let Some(id) = topic.strip_prefix("user:") {
+        return user_id.is_some_and(|me| !me.is_empty() && me == id);
+    }
+    false
+}
+
+/// Where events travel between nodes.
+#[derive(Debug, Clone)]
+pub enum BusConfig {
+    /// One process: events never leave it.
+    Local,
+    /// Redis pub/sub: every node sees every event of the topics its sockets watch.
+    Redis { url: String },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::default_authorize;
+
+    #[test]
+    fn user_topic_is_only_for_its_user() {
+        assert!(default_authorize(Some("u1"), "user:u1"));
+        assert!(!default_authorize(Some("u2"), "user:u1"));
+        assert!(!default_authorize(None, "user:u1"));
+        assert!(!default_authorize(Some(""), "user:"));
+    }
+
+    #[test]
+    fn task_topics_are_public_and_others_refused() {
+        assert!(default_authorize(None, "tasks"));
+        assert!(default_authorize(None, "task:abc"));
+        assert!(!default_authorize(None, "task:"));
+        assert!(!default_authorize(Some("u1"), "admin"));
+    }
+}

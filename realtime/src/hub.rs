@@ -1,0 +1,212 @@
+use std::sync::{
+    Arc,
+    atomic::{AtomicU64, Ordering::Relaxed},
+};
+
+use axum::{
+    extract::ws::{CloseFrame, Message, WebSocketUpgrade},
+    http::{StatusCode, header},
+    response::{IntoResponse, Response},
+};
+use serde_json::Value;
+use tokio::{sync::Semaphore, task::JoinHandle};
+
+use crate::{
+    BusConfig, CLOSE_UNAUTHORIZED, HubConfig, HubStats,
+    bus::{self, Bus},
+    connection::{self, ConnHandle},
+    protocol::{self, EventTemplate},
+    stats::Stats,
+    topics::Registry,
+};
+
+/// The WebSocket hub. Cheap to clone; all clones share one hub.
+#[derive(Clone)]
+pub struct Hub {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    config: HubConfig,
+    registry: Arc<Registry>,
+    bus: Bus,
+    stats: Arc<Stats>,
+    permits: Arc<Semaphore>,
+    next_connection_id: AtomicU64,
+    tasks: Vec<JoinHandle<()>>,
+}
+
+impl Drop for Inner {
+    fn drop(&mut self) {
+        for task in &self.tasks {
+            task.abort();
+        }
+    }
+}
+
+impl Hub {
+    /// Starts the hub and its background tasks. With the Redis bus, fails when Redis cannot be
+    /// reached at start; later outages are survived.
+    pub async fn start(config: HubConfig, bus: BusConfig) -> anyhow::Result<Hub> {
+        let stats = Arc::new(Stats::default());
+        let registry =
+            Arc::new(Registry::new(config.history_len, config.history_max_age, stats.clone()));
+        let (bus, tasks) = bus::start(bus, &config, registry.clone()).await?;
+        let permits = Arc::new(Semaphore::new(config.max_connections));
+        Ok(Hub {
+            inner: Arc::new(Inner {
+                config,
+                registry,
+                bus,
+                stats,
+                permits,
+                next_connection_id: AtomicU64::new(1),
+                tasks,
+            }),
+        })
+    }
+
+    /// Assigns the next sequence number on the topic, serializes the event once and delivers it
+    /// to the topic's sockets on every node. Never waits on a client; with Redis unreachable it
+    /// still delivers to this node's sockets.
+    pub async fn publish(&self, topic: &str, event: &str, data: &Value) {
+        if let Err(reason) = protocol::check_topic(topic) {
+            tracing::error!(topic, reason, "event not published: invalid topic");
+            return;
+        }
+        let template = EventTemplate::new(topic, event, data);
+        let inner = &self.inner;
+        inner.stats.published();
+        match &inner.bus {
+            Bus::Local => inner.registry.publish_local(topic, &template, false),
+            Bus::Redis(redis) => {
+                if !redis.publish(topic, &template).await {
+                    inner.registry.publish_local(topic, &template, true);
+                }
+            }
+        }
+    }
+
+    /// Upgrade handler body: the server resolved the ticket to an optional user id. A signed-in
+    /// socket is subscribed to `user:{id}` at once. Past `max_connections`, answers 503.
+    pub fn accept(&self, ws: WebSocketUpgrade, user_id: Option<String>) -> Response {
+        let Ok(permit) = self.inner.permits.clone().try_acquire_owned() else {
+            self.inner.stats.connection_refused();
+            return (
+                StatusCode::SERVICE_UNAVAILABLE,
+                [(header::RETRY_AFTER, "5")],
+                "too many connections, try again later",
+            )
+                .into_response();
+        };
+        let hub = self.clone();
+        self.configure(ws)
+            .on_failed_upgrade(|error| tracing::debug!(%error, "websocket upgrade failed"))
+            .on_upgrade(move |socket| async move {
+                connection::serve(hub, socket, user_id).await;
+                drop(permit);
+            })
+    }
+
+    /// Completes the upgrade, then closes with 4001 (invalid or expired ticket), so browsers
+    /// can tell a bad ticket from a network failure.
+    pub fn reject_unauthorized(&self, ws: WebSocketUpgrade) -> Response {
+        self.configure(ws).on_upgrade(|mut socket| async move {
+            let frame = CloseFrame { code: CLOSE_UNAUTHORIZED, reason: "unauthorized".into() };
+            let _ = socket.send(Message::Close(Some(frame))).await;
+        })
+    }
+
+    pub fn stats(&self) -> HubStats {
+        self.inner.stats.snapshot()
+    }
+
+    /// True with the in-process bus; with Redis, when the subscriber connection is up and
+    /// Redis answers PING.
+    pub async fn is_bus_healthy(&self) -> bool {
+        match &self.inner.bus {
+            Bus::Local => true,
+            Bus::Redis(redis) => redis.is_healthy().await,
+        }
+    }
+
+    /// Topics this node keeps state for (watched, or with unexpired history).
+    pub fn topic_count(&self) -> usize {
+        self.inner.registry.topic_count()
+    }
+
+    fn configure(&self, ws: WebSocketUpgrade) -> WebSocketUpgrade {
+        let config = &self.inner.config;
+        ws.read_buffer_size(config.read_buffer_size)
+            .write_buffer_size(config.write_buffer_size)
+            .max_write_buffer_size(config.max_write_buffer_size)
+            .max_message_size(config.max_message_size)
+            .max_frame_size(config.max_message_size)
+    }
+
+    pub(crate) fn config(&self) -> &HubConfig {
+        &self.inner.config
+    }
+
+    pub(crate) fn stats_ref(&self) -> &Stats {
+        &self.inner.stats
+    }
+
+    pub(crate) fn next_connection_id(&self) -> u64 {
+        self.inner.next_connection_id.fetch_add(1, Relaxed)
+    }
+
+    /// Subscribes a socket; false when it could not be (its queue is full).
+    pub(crate) async fn join(&self, conn: &Arc<ConnHandle>, topic: &str, since: Option<u64>) -> bool {
+        let inner = &self.inner;
+        let joined = match &inner.bus {
+            Bus::Local => inner.registry.subscribe(topic, conn, since, None, false),
+            Bus::Redis(redis) => {
+                inner.registry.begin_subscribe(topic);
+                let pending = PendingSubscription { hub: self, topic, armed: true };
+                let remote = redis.prepare_subscribe(topic, since).await;
+                pending.disarm();
+                inner.registry.subscribe(topic, conn, since, remote, true)
+            }
+        };
+        if !joined {
+            self.leave(topic, conn.id);
+        }
+        joined
+    }
+
+    pub(crate) fn leave(&self, topic: &str, conn_id: u64) {
+        let inner = &self.inner;
+        let clustered = matches!(inner.bus, Bus::Redis(_));
+        if inner.registry.unsubscribe(topic, conn_id, clustered) {
+            self.lost_interest(topic);
+        }
+    }
+
+    fn lost_interest(&self, topic: &str) {
+        if let Bus::Redis(redis) = &self.inner.bus {
+            redis.unwatch(topic);
+        }
+    }
+}
+
+/// Undoes `begin_subscribe` when the socket goes away while waiting on Redis.
+struct PendingSubscription<'a> {
+    hub: &'a Hub,
+    topic: &'a str,
+    armed: bool,
+}
+
+impl PendingSubscription<'_> {
+    fn disarm(mut self) {
+        self.armed = false;
+    }
+}
+
+impl Drop for PendingSubscription<'_> {
+    fn drop(&mut self) {
+        if self.armed && self.hub.inner.registry.abort_subscribe(self.topic, true) {
+            self.hub.lost_interest(self.topic);
+        }
+    }
+}

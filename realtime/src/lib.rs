@@ -1,0 +1,59 @@
+//! The WebSocket hub of Taskhub: sockets, topics, the `/ws` protocol, per-topic history for
+//! recovery, and the bus that carries events between nodes. It knows nothing of tasks or
+//! offers: the server decides who may watch which topic (`HubConfig::authorize`) and what to
+//! publish (`Hub::publish`).
+//!
+//! # Protocol (API.md, "WebSocket")
+//! Client → server: `{"type":"subscribe","topic":…,"since":<seq>?}`, `{"type":"unsubscribe",
+//! "topic":…}`, `{"type":"ping"}`. Server → client: `{"type":"subscribed","topic","seq",
+//! "recovered"}`, `{"type":"event","topic","seq","event","data","at"}`, `{"type":"error",
+//! "code","message","topic"?}`, `{"type":"pong"}`.
+//!
+//! - `subscribed.seq` is the topic's latest sequence number when the subscription took effect;
+//!   every later event has a greater one. With `since`, the missed events (`since+1 ..= seq`)
+//!   follow `subscribed` in order and `recovered` is true; when any of them is no longer in the
+//!   history (count `history_len`, age `history_max_age`) nothing is replayed and `recovered`
+//!   is false: the client refetches over REST. A subscribe without `since` answers
+//!   `recovered:false` (there was nothing to recover; the client loads state over REST).
+//! - Sequence numbers start from a time-based value (`unix ms × 1000`) whenever a topic has no
+//!   state, so a `since` from before a restart or an expiry is never taken for a recent one.
+//! - Errors: `forbidden` (topic refused; the socket stays open), `bad_request` (malformed
+//!   message), `too_many_subscriptions`.
+//! - Close codes: 4001 unauthorized ticket ([`Hub::reject_unauthorized`]), 4008 slow consumer
+//!   (its bounded send queue overflowed), 4009 heartbeat timeout (nothing received for
+//!   `idle_timeout`; the server pings every `ping_interval`). Past `max_connections` the upgrade
+//!   is refused with HTTP 503 and `Retry-After`.
+//!
+//! # Resync
+//! When the Redis bus comes back after an outage, or when an event had to be delivered on one
+//! node only because Redis was unreachable, the hub sends each affected socket a fresh
+//! `{"type":"subscribed","topic","seq","recovered":false}` for each affected topic. Clients
+//! already handle that message (refetch, then track `seq`), so resync needs no new message
+//! type. Events delivered locally during an outage also break the topic's history in Redis,
+//! so a later `since` from before the break answers `recovered:false`.
+//!
+//! # Memory per idle connection
+//! tungstenite's default buffers (128 KiB each way) are replaced by `read_buffer_size`
+//! (1 KiB) and a 4 KiB write target; the write buffer grows only while frames are sent. The
+//! send queue is bounded by `send_queue_capacity` frames; frames are reference-counted, so a
+//! queued event costs a pointer, not a copy. Measured figures are in `bench/ws-load`.
+
+mod bus;
+mod config;
+mod connection;
+mod history;
+mod hub;
+mod protocol;
+mod stats;
+mod topics;
+
+pub use config::{Authorize, BusConfig, HubConfig, default_authorize};
+pub use hub::Hub;
+pub use stats::HubStats;
+
+/// Close code: the ticket was missing, expired or already used.
+pub const CLOSE_UNAUTHORIZED: u16 = 4001;
+/// Close code: the client did not read fast enough and its send queue overflowed.
+pub const CLOSE_SLOW_CONSUMER: u16 = 4008;
+/// Close code: nothing was received from the client for `idle_timeout`.
+pub const CLOSE_HEARTBEAT_TIMEOUT: u16 = 4009;

@@ -1,0 +1,103 @@
+//! Counters of the hub, kept as atomics for `Hub::stats` and mirrored to the `metrics` facade
+//! (the server installs a Prometheus recorder).
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+use metrics::{counter, gauge};
+
+/// A snapshot of the hub's counters.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct HubStats {
+    /// Open sockets.
+    pub connections: u64,
+    /// (socket, topic) pairs.
+    pub subscriptions: u64,
+    /// Events published through this hub.
+    pub published: u64,
+    /// Frames handed to socket queues.
+    pub delivered: u64,
+    /// Frames not delivered because a socket queue was full or closed.
+    pub dropped: u64,
+    pub slow_consumer_closes: u64,
+    pub heartbeat_closes: u64,
+    /// Upgrade requests refused because `max_connections` was reached.
+    pub refused_connections: u64,
+}
+
+#[derive(Debug, Default)]
+pub(crate) struct Stats {
+    connections: AtomicU64,
+    subscriptions: AtomicU64,
+    published: AtomicU64,
+    delivered: AtomicU64,
+    dropped: AtomicU64,
+    slow_consumer_closes: AtomicU64,
+    heartbeat_closes: AtomicU64,
+    refused_connections: AtomicU64,
+}
+
+impl Stats {
+    pub fn snapshot(&self) -> HubStats {
+        HubStats {
+            connections: self.connections.load(Relaxed),
+            subscriptions: self.subscriptions.load(Relaxed),
+            published: self.published.load(Relaxed),
+            delivered: self.delivered.load(Relaxed),
+            dropped: self.dropped.load(Relaxed),
+            slow_consumer_closes: self.slow_consumer_closes.load(Relaxed),
+            heartbeat_closes: self.heartbeat_closes.load(Relaxed),
+            refused_connections: self.refused_connections.load(Relaxed),
+        }
+    }
+
+    pub fn connection_opened(&self) {
+        let n = self.connections.fetch_add(1, Relaxed) + 1;
+        gauge!("realtime_connections").set(n as f64);
+    }
+
+    pub fn connection_closed(&self) {
+        let n = self.connections.fetch_sub(1, Relaxed) - 1;
+        gauge!("realtime_connections").set(n as f64);
+    }
+
+    pub fn connection_refused(&self) {
+        self.refused_connections.fetch_add(1, Relaxed);
+        counter!("realtime_connections_refused_total").increment(1);
+    }
+
+    pub fn subscribed(&self) {
+        let n = self.subscriptions.fetch_add(1, Relaxed) + 1;
+        gauge!("realtime_subscriptions").set(n as f64);
+    }
+
+    pub fn unsubscribed(&self) {
+        let n = self.subscriptions.fetch_sub(1, Relaxed) - 1;
+        gauge!("realtime_subscriptions").set(n as f64);
+    }
+
+    pub fn published(&self) {
+        self.published.fetch_add(1, Relaxed);
+        counter!("realtime_events_published_total").increment(1);
+    }
+
+    pub fn fanned_out(&self, delivered: u64, dropped: u64) {
+        if delivered > 0 {
+            self.delivered.fetch_add(delivered, Relaxed);
+            counter!("realtime_events_delivered_total").increment(delivered);
+        }
+        if dropped > 0 {
+            self.dropped.fetch_add(dropped, Relaxed);
+            counter!("realtime_events_dropped_total").increment(dropped);
+        }
+    }
+
+    pub fn closed_slow_consumer(&self) {
+        self.slow_consumer_closes.fetch_add(1, Relaxed);
+        counter!("realtime_slow_consumer_closes_total").increment(1);
+    }
+
+    pub fn closed_heartbeat(&self) {
+        self.heartbeat_closes.fetch_add(1, Relaxed);
+        counter!("realtime_heartbeat_closes_total").increment(1);
+    }
+}

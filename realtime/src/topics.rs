@@ -1,0 +1,264 @@
+//! Topic registry: per topic, the last sequence number, recent history and the local
+//! subscribers. One std mutex per topic makes "assign seq, record, fan out" and "replay, then
+//! join" atomic with respect to each other, so a subscriber never misses or repeats an event
+//! and always sees them in order. Nothing under it awaits.
+
+use std::{
+    collections::HashMap,
+    sync::{Arc, Mutex, MutexGuard},
+    time::Duration,
+};
+
+use axum::extract::ws::Utf8Bytes;
+use dashmap::DashMap;
+
+use crate::{
+    connection::{ConnHandle, Outbound},
+    history::{self, Entry, History},
+    protocol::{self, EventTemplate},
+    stats::Stats,
+};
+
+/// A topic's state as stored in Redis, read just before joining it.
+#[derive(Debug, Default)]
+pub(crate) struct RemoteSnapshot {
+    pub current: u64,
+    pub entries: Vec<Entry>,
+}
+
+#[derive(Debug)]
+struct Subscriber {
+    conn: Arc<ConnHandle>,
+    /// Events up to this sequence number reached the subscriber through its replay.
+    after_seq: u64,
+}
+
+#[derive(Debug, Default)]
+struct TopicState {
+    last_seq: u64,
+    history: History,
+    subscribers: HashMap<u64, Subscriber>,
+    /// Subscriptions under way (waiting on Redis): the topic must stay of interest meanwhile.
+    pending: usize,
+}
+
+impl TopicState {
+    fn is_unwatched(&self) -> bool {
+        self.subscribers.is_empty() && self.pending == 0
+    }
+
+    fn fan_out(&self, seq: u64, frame: &Utf8Bytes, stats: &Stats) {
+        let (mut delivered, mut dropped) = (0, 0);
+        for sub in self.subscribers.values() {
+            if seq <= sub.after_seq {
+                continue;
+            }
+            if sub.conn.deliver(Outbound::Frame(frame.clone()), stats) {
+                delivered += 1;
+            } else {
+                dropped += 1;
+            }
+        }
+        stats.fanned_out(delivered, dropped);
+    }
+}
+
+pub(crate) struct Registry {
+    topics: DashMap<String, Mutex<TopicState>>,
+    history_len: usize,
+    history_max_age: Duration,
+    stats: Arc<Stats>,
+}
+
+fn lock(state: &Mutex<TopicState>) -> MutexGuard<'_, TopicState> {
+    state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl Registry {
+    pub fn new(history_len: usize, history_max_age: Duration, stats: Arc<Stats>) -> Self {
+        Self { topics: DashMap::new(), history_len, history_max_age, stats }
+    }
+
+    fn oldest_ms(&self) -> u64 {
+        protocol::now_ms().saturating_sub(self.history_max_age.as_millis() as u64)
+    }
+
+    fn with_topic<R>(&self, topic: &str, f: impl FnOnce(&mut TopicState) -> R) -> R {
+        if let Some(state) = self.topics.get(topic) {
+            return f(&mut lock(&state));
+        }
+        let state = self.topics.entry(topic.to_owned()).or_default();
+        f(&mut lock(&state))
+    }
+
+    /// Assigns the next sequence number here (in-process bus, or Redis unreachable) and
+    /// delivers. With `only_if_watched`, a topic without local subscribers is left alone.
+    pub fn publish_local(&self, topic: &str, template: &EventTemplate, only_if_watched: bool) {
+        let oldest = self.oldest_ms();
+        let publish = |state: &mut TopicState| {
+            let seq = if state.last_seq == 0 { protocol::sequence_base() + 1 } else { state.last_seq + 1 };
+            self.record_and_fan_out(state, seq, template.at_ms, template.frame(seq), oldest);
+        };
+        if only_if_watched {
+            if let Some(state) = self.topics.get(topic) {
+                publish(&mut lock(&state));
+            }
+        } else {
+            self.with_topic(topic, publish);
+        }
+    }
+
+    /// An event that came through the bus with its sequence number already assigned.
+    pub fn deliver_remote(&self, topic: &str, seq: u64, at_ms: u64, frame: Utf8Bytes) {
+        let oldest = self.oldest_ms();
+        if let Some(state) = self.topics.get(topic) {
+            let state = &mut lock(&state);
+            if seq > state.last_seq {
+                self.record_and_fan_out(state, seq, at_ms, frame, oldest);
+            }
+        }
+    }
+
+    fn record_and_fan_out(
+        &self,
+        state: &mut TopicState,
+        seq: u64,
+        at_ms: u64,
+        frame: Utf8Bytes,
+        oldest: u64,
+    ) {
+        state.last_seq = seq;
+        state.fan_out(seq, &frame, &self.stats);
+        state.history.push(Entry { seq, at_ms, frame }, self.history_len, oldest);
+    }
+
+    /// Keeps the topic of interest while a subscription waits on Redis.
+    pub fn begin_subscribe(&self, topic: &str) {
+        self.with_topic(topic, |state| state.pending += 1);
+    }
+
+    /// Joins `conn` to the topic: queues `subscribed` and the replay as one unit, then adds the
+    /// subscriber, all under the topic lock. `remote` is the Redis view (None: use local state).
+    /// `pending` says whether `begin_subscribe` was called. Returns false when the socket's
+    /// queue is full (it is then being closed as a slow consumer).
+    pub fn subscribe(
+        &self,
+        topic: &str,
+        conn: &Arc<ConnHandle>,
+        since: Option<u64>,
+        remote: Option<RemoteSnapshot>,
+        pending: bool,
+    ) -> bool {
+        let oldest = self.oldest_ms();
+        self.with_topic(topic, |state| {
+            if pending {
+                state.pending = state.pending.saturating_sub(1);
+            }
+            state.history.expire(oldest);
+            if state.last_seq == 0 && remote.is_none() {
+                state.last_seq = protocol::sequence_base();
+            }
+            let (current, replayed) = match &remote {
+                Some(remote) => {
+                    let current = remote.current.max(state.last_seq);
+                    let local_after = state.history.after(remote.current);
+                    let candidates = remote.entries.iter().chain(local_after);
+                    (current, since.and_then(|s| history::replay(s, current, candidates, oldest)))
+                }
+                None => {
+                    let current = state.last_seq;
+                    let candidates = since.map(|s| state.history.after(s));
+                    let replayed = since.zip(candidates).and_then(|(s, c)| {
+                        history::replay(s, current, c, oldest)
+                    });
+                    (current, replayed)
+                }
+            };
+            if remote.is_some() && state.last_seq < current {
+                state.last_seq = current;
+            }
+            let recovered = replayed.is_some();
+            let mut frames = vec![protocol::subscribed(topic, current, recovered)];
+            frames.extend(replayed.unwrap_or_default());
+            if !conn.deliver(Outbound::Batch(frames), &self.stats) {
+                return false;
+            }
+            let previous = state
+                .subscribers
+                .insert(conn.id, Subscriber { conn: conn.clone(), after_seq: current });
+            if previous.is_none() {
+                self.stats.subscribed();
+            }
+            true
+        })
+    }
+
+    /// Gives up a subscription that never completed (Redis failed, socket closed meanwhile).
+    pub fn abort_subscribe(&self, topic: &str, drop_when_unwatched: bool) -> bool {
+        self.remove_if(topic, drop_when_unwatched, |state| {
+            state.pending = state.pending.saturating_sub(1);
+        })
+    }
+
+    /// Removes `conn_id` from the topic. With `drop_when_unwatched` (clustered), a topic nobody
+    /// here watches any more is forgotten; returns true when that happened.
+    pub fn unsubscribe(&self, topic: &str, conn_id: u64, drop_when_unwatched: bool) -> bool {
+        self.remove_if(topic, drop_when_unwatched, |state| {
+            if state.subscribers.remove(&conn_id).is_some() {
+                self.stats.unsubscribed();
+            }
+        })
+    }
+
+    fn remove_if(
+        &self,
+        topic: &str,
+        drop_when_unwatched: bool,
+        change: impl FnOnce(&mut TopicState),
+    ) -> bool {
+        let unwatched = match self.topics.get(topic) {
+            Some(state) => {
+                let state = &mut lock(&state);
+                change(state);
+                state.is_unwatched()
+            }
+            None => return false,
+        };
+        drop_when_unwatched
+            && unwatched
+            && self.topics.remove_if(topic, |_, state| lock(state).is_unwatched()).is_some()
+    }
+
+    pub fn is_watched(&self, topic: &str) -> bool {
+        self.topics.get(topic).is_some_and(|state| !lock(&state).is_unwatched())
+    }
+
+    /// After a bus outage the sequence numbers seen here may disagree with Redis: start over
+    /// at `current` and tell every subscriber to refetch (`subscribed` with recovered:false).
+    pub fn resync(&self, topic: &str, current: u64) {
+        if let Some(state) = self.topics.get(topic) {
+            let state = &mut lock(&state);
+            state.last_seq = current;
+            state.history.clear();
+            for sub in state.subscribers.values_mut() {
+                sub.after_seq = current;
+                let frames = vec![protocol::subscribed(topic, current, false)];
+                sub.conn.deliver(Outbound::Batch(frames), &self.stats);
+            }
+        }
+    }
+
+    /// Forgets topics nobody watches whose history has expired (in-process bus).
+    pub fn sweep(&self) {
+        let oldest = self.oldest_ms();
+        self.topics.retain(|_, state| {
+            let state = &mut lock(state);
+            state.history.expire(oldest);
+            !(state.is_unwatched() && state.history.newest_ms().is_none_or(|ms| ms < oldest))
+        });
+    }
+
+    pub fn topic_count(&self) -> usize {
+        self.topics.len()
+    }
+}

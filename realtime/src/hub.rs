@@ -49,8 +49,11 @@ impl Hub {
     /// reached at start; later outages are survived.
     pub async fn start(config: HubConfig, bus: BusConfig) -> anyhow::Result<Hub> {
         let stats = Arc::new(Stats::default());
-        let registry =
-            Arc::new(Registry::new(config.history_len, config.history_max_age, stats.clone()));
+        let registry = Arc::new(Registry::new(
+            config.history_len,
+            config.history_max_age,
+            stats.clone(),
+        ));
         let (bus, tasks) = bus::start(bus, &config, registry.clone()).await?;
         let permits = Arc::new(Semaphore::new(config.max_connections));
         Ok(Hub {
@@ -112,7 +115,10 @@ impl Hub {
     /// can tell a bad ticket from a network failure.
     pub fn reject_unauthorized(&self, ws: WebSocketUpgrade) -> Response {
         self.configure(ws).on_upgrade(|mut socket| async move {
-            let frame = CloseFrame { code: CLOSE_UNAUTHORIZED, reason: "unauthorized".into() };
+            let frame = CloseFrame {
+                code: CLOSE_UNAUTHORIZED,
+                reason: "unauthorized".into(),
+            };
             let _ = socket.send(Message::Close(Some(frame))).await;
         })
     }
@@ -157,13 +163,22 @@ impl Hub {
     }
 
     /// Subscribes a socket; false when it could not be (its queue is full).
-    pub(crate) async fn join(&self, conn: &Arc<ConnHandle>, topic: &str, since: Option<u64>) -> bool {
+    pub(crate) async fn join(
+        &self,
+        conn: &Arc<ConnHandle>,
+        topic: &str,
+        since: Option<u64>,
+    ) -> bool {
         let inner = &self.inner;
         let joined = match &inner.bus {
             Bus::Local => inner.registry.subscribe(topic, conn, since, None, false),
             Bus::Redis(redis) => {
                 inner.registry.begin_subscribe(topic);
-                let pending = PendingSubscription { hub: self, topic, armed: true };
+                let pending = PendingSubscription {
+                    hub: self,
+                    topic,
+                    armed: true,
+                };
                 let remote = redis.prepare_subscribe(topic, since).await;
                 pending.disarm();
                 inner.registry.subscribe(topic, conn, since, remote, true)

@@ -53,8 +53,17 @@ impl EventTemplate {
         let now = OffsetDateTime::now_utc();
         let at = now.format(&Rfc3339).unwrap_or_default();
         let prefix = format!(r#"{{"type":"event","topic":{},"seq":"#, json!(topic));
-        let suffix = format!(r#","event":{},"data":{},"at":{}}}"#, json!(event), data, json!(at));
-        Self { prefix, suffix, at_ms: (now.unix_timestamp_nanos() / 1_000_000) as u64 }
+        let suffix = format!(
+            r#","event":{},"data":{},"at":{}}}"#,
+            json!(event),
+            data,
+            json!(at)
+        );
+        Self {
+            prefix,
+            suffix,
+            at_ms: (now.unix_timestamp_nanos() / 1_000_000) as u64,
+        }
     }
 
     pub fn frame(&self, seq: u64) -> Utf8Bytes {
@@ -85,7 +94,9 @@ pub(crate) fn pong() -> Utf8Bytes {
 }
 
 pub(crate) fn now_ms() -> u64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
 }
 
 /// First sequence number of a topic that has no state (new, expired, or after a restart).
@@ -104,13 +115,22 @@ mod tests {
     fn parses_subscribe_with_and_without_since() {
         assert_eq!(
             parse_client_message(r#"{"type":"subscribe","topic":"task:1","since":7}"#),
-            Ok(ClientMessage::Subscribe { topic: "task:1".into(), since: Some(7) })
+            Ok(ClientMessage::Subscribe {
+                topic: "task:1".into(),
+                since: Some(7)
+            })
         );
         assert_eq!(
             parse_client_message(r#"{"type":"subscribe","topic":"tasks"}"#),
-            Ok(ClientMessage::Subscribe { topic: "tasks".into(), since: None })
+            Ok(ClientMessage::Subscribe {
+                topic: "tasks".into(),
+                since: None
+            })
         );
-        assert_eq!(parse_client_message(r#"{"type":"ping"}"#), Ok(ClientMessage::Ping));
+        assert_eq!(
+            parse_client_message(r#"{"type":"ping"}"#),
+            Ok(ClientMessage::Ping)
+        );
     }
 
     #[test]

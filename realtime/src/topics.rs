@@ -40,6 +40,9 @@ struct TopicState {
     subscribers: HashMap<u64, Subscriber>,
     /// Subscriptions under way (waiting on Redis): the topic must stay of interest meanwhile.
     pending: usize,
+    /// Last publish or departure: an unwatched topic is kept this long past it, so a client
+    /// that missed nothing can still resubscribe with `recovered:true`.
+    active_ms: u64,
 }
 
 impl TopicState {
@@ -71,12 +74,19 @@ pub(crate) struct Registry {
 }
 
 fn lock(state: &Mutex<TopicState>) -> MutexGuard<'_, TopicState> {
-    state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    state
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 impl Registry {
     pub fn new(history_len: usize, history_max_age: Duration, stats: Arc<Stats>) -> Self {
-        Self { topics: DashMap::new(), history_len, history_max_age, stats }
+        Self {
+            topics: DashMap::new(),
+            history_len,
+            history_max_age,
+            stats,
+        }
     }
 
     fn oldest_ms(&self) -> u64 {
@@ -96,7 +106,11 @@ impl Registry {
     pub fn publish_local(&self, topic: &str, template: &EventTemplate, only_if_watched: bool) {
         let oldest = self.oldest_ms();
         let publish = |state: &mut TopicState| {
-            let seq = if state.last_seq == 0 { protocol::sequence_base() + 1 } else { state.last_seq + 1 };
+            let seq = if state.last_seq == 0 {
+                protocol::sequence_base() + 1
+            } else {
+                state.last_seq + 1
+            };
             self.record_and_fan_out(state, seq, template.at_ms, template.frame(seq), oldest);
         };
         if only_if_watched {
@@ -128,8 +142,11 @@ impl Registry {
         oldest: u64,
     ) {
         state.last_seq = seq;
+        state.active_ms = at_ms;
         state.fan_out(seq, &frame, &self.stats);
-        state.history.push(Entry { seq, at_ms, frame }, self.history_len, oldest);
+        state
+            .history
+            .push(Entry { seq, at_ms, frame }, self.history_len, oldest);
     }
 
     /// Keeps the topic of interest while a subscription waits on Redis.
@@ -163,14 +180,17 @@ impl Registry {
                     let current = remote.current.max(state.last_seq);
                     let local_after = state.history.after(remote.current);
                     let candidates = remote.entries.iter().chain(local_after);
-                    (current, since.and_then(|s| history::replay(s, current, candidates, oldest)))
+                    (
+                        current,
+                        since.and_then(|s| history::replay(s, current, candidates, oldest)),
+                    )
                 }
                 None => {
                     let current = state.last_seq;
                     let candidates = since.map(|s| state.history.after(s));
-                    let replayed = since.zip(candidates).and_then(|(s, c)| {
-                        history::replay(s, current, c, oldest)
-                    });
+                    let replayed = since
+                        .zip(candidates)
+                        .and_then(|(s, c)| history::replay(s, current, c, oldest));
                     (current, replayed)
                 }
             };
@@ -183,9 +203,13 @@ impl Registry {
             if !conn.deliver(Outbound::Batch(frames), &self.stats) {
                 return false;
             }
-            let previous = state
-                .subscribers
-                .insert(conn.id, Subscriber { conn: conn.clone(), after_seq: current });
+            let previous = state.subscribers.insert(
+                conn.id,
+                Subscriber {
+                    conn: conn.clone(),
+                    after_seq: current,
+                },
+            );
             if previous.is_none() {
                 self.stats.subscribed();
             }
@@ -220,17 +244,23 @@ impl Registry {
             Some(state) => {
                 let state = &mut lock(&state);
                 change(state);
+                state.active_ms = protocol::now_ms();
                 state.is_unwatched()
             }
             None => return false,
         };
         drop_when_unwatched
             && unwatched
-            && self.topics.remove_if(topic, |_, state| lock(state).is_unwatched()).is_some()
+            && self
+                .topics
+                .remove_if(topic, |_, state| lock(state).is_unwatched())
+                .is_some()
     }
 
     pub fn is_watched(&self, topic: &str) -> bool {
-        self.topics.get(topic).is_some_and(|state| !lock(&state).is_unwatched())
+        self.topics
+            .get(topic)
+            .is_some_and(|state| !lock(&state).is_unwatched())
     }
 
     /// After a bus outage the sequence numbers seen here may disagree with Redis: start over
@@ -254,7 +284,8 @@ impl Registry {
         self.topics.retain(|_, state| {
             let state = &mut lock(state);
             state.history.expire(oldest);
-            !(state.is_unwatched() && state.history.newest_ms().is_none_or(|ms| ms < oldest))
+            let expired = state.history.newest_ms().is_none_or(|ms| ms < oldest);
+            !(state.is_unwatched() && expired && state.active_ms < oldest)
         });
     }
 

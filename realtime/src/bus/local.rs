@@ -10,7 +10,7 @@ use crate::topics::Registry;
 pub(super) fn spawn_sweeper(registry: Arc<Registry>, history_max_age: Duration) -> JoinHandle<()> {
     let period = (history_max_age / 2).clamp(Duration::from_secs(1), Duration::from_secs(60));
     tokio::spawn(async move {
-        let mut tick = tokio::time::interval(period);
+        let mut tick = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
         tick.set_missed_tick_behavior(MissedTickBehavior::Delay);
         loop {
             tick.tick().await;

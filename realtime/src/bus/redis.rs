@@ -93,7 +93,11 @@ pub(super) enum Payload {
 
 pub(super) fn parse_payload(payload: &[u8]) -> Option<Payload> {
     if let Some(seq) = payload.strip_prefix(RESYNC_PREFIX) {
-        return std::str::from_utf8(seq).ok()?.parse().ok().map(Payload::Resync);
+        return std::str::from_utf8(seq)
+            .ok()?
+            .parse()
+            .ok()
+            .map(Payload::Resync);
     }
     let mut parts = payload.splitn(3, |&b| b == b':');
     let seq = std::str::from_utf8(parts.next()?).ok()?.parse().ok()?;
@@ -112,7 +116,11 @@ pub(super) struct Keys {
 impl Keys {
     /// The topic's current sequence number (starting the sequence if it has none) and, when
     /// asked, its history.
-    async fn snapshot(&self, topic: &str, with_history: bool) -> redis::RedisResult<RemoteSnapshot> {
+    async fn snapshot(
+        &self,
+        topic: &str,
+        with_history: bool,
+    ) -> redis::RedisResult<RemoteSnapshot> {
         let mut pipe = redis::pipe();
         pipe.atomic()
             .cmd("SET")
@@ -138,11 +146,17 @@ impl Keys {
                 _ => None,
             })
             .collect();
-        Ok(RemoteSnapshot { current: current.unwrap_or(0), entries })
+        Ok(RemoteSnapshot {
+            current: current.unwrap_or(0),
+            entries,
+        })
     }
 
     pub async fn current_seq(&self, topic: &str) -> Option<u64> {
-        let snapshot = timeout(OP_TIMEOUT, self.snapshot(topic, false)).await.ok()?.ok()?;
+        let snapshot = timeout(OP_TIMEOUT, self.snapshot(topic, false))
+            .await
+            .ok()?
+            .ok()?;
         Some(snapshot.current)
     }
 
@@ -196,7 +210,15 @@ impl RedisBus {
             connected: connected.clone(),
             diverged: diverged.clone(),
         }));
-        Ok((Self { keys, commands, connected, diverged }, task))
+        Ok((
+            Self {
+                keys,
+                commands,
+                connected,
+                diverged,
+            },
+            task,
+        ))
     }
 
     /// False when Redis did not take the event; the caller then delivers it locally.
@@ -218,8 +240,15 @@ impl RedisBus {
                     Ok(Err(error)) => error.to_string(),
                     _ => "timed out".to_owned(),
                 };
-                tracing::warn!(topic, reason, "redis publish failed; delivering on this node only");
-                self.diverged.lock().unwrap_or_else(|p| p.into_inner()).insert(topic.to_owned());
+                tracing::warn!(
+                    topic,
+                    reason,
+                    "redis publish failed; delivering on this node only"
+                );
+                self.diverged
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .insert(topic.to_owned());
                 false
             }
         }
@@ -227,9 +256,15 @@ impl RedisBus {
 
     /// Makes sure this node receives the topic, then reads its sequence number and (with
     /// `since`) its history. None when Redis cannot help; the hub then uses local state.
-    pub async fn prepare_subscribe(&self, topic: &str, since: Option<u64>) -> Option<RemoteSnapshot> {
+    pub async fn prepare_subscribe(
+        &self,
+        topic: &str,
+        since: Option<u64>,
+    ) -> Option<RemoteSnapshot> {
         let (ack, acked) = oneshot::channel();
-        self.commands.send(Command::Watch(topic.to_owned(), ack)).ok()?;
+        self.commands
+            .send(Command::Watch(topic.to_owned(), ack))
+            .ok()?;
         if !matches!(timeout(OP_TIMEOUT, acked).await, Ok(Ok(true))) {
             return None;
         }
@@ -247,6 +282,9 @@ impl RedisBus {
         }
         let mut conn = self.keys.conn.clone();
         let ping = redis::cmd("PING");
-        matches!(timeout(OP_TIMEOUT, ping.query_async::<String>(&mut conn)).await, Ok(Ok(_)))
+        matches!(
+            timeout(OP_TIMEOUT, ping.query_async::<String>(&mut conn)).await,
+            Ok(Ok(_))
+        )
     }
 }

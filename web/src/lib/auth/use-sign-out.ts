@@ -5,10 +5,14 @@ import { signOut } from '@/lib/auth/actions';
 import { errorMessage } from '@/lib/http';
 import { toast } from '@/lib/toast';
 
-/** Signs out with the spec's toasts and goes home, replacing history. */
+/**
+ * Signs out with the spec's toasts and goes home, replacing history. Home comes first so a
+ * protected page never sees the session vanish (it would redirect to /login instead).
+ */
 export function useSignOut() {
   const navigate = useNavigate();
   return useCallback(async () => {
+    await navigate('/', { replace: true });
     try {
       await signOut();
       toast({
@@ -16,7 +20,6 @@ export function useSignOut() {
         description: 'You have been logged out of your account.',
         variant: 'success',
       });
-      navigate('/', { replace: true });
     } catch (error) {
       toast({
         title: 'Logout failed',

@@ -1,0 +1,150 @@
+// Shared helpers for the end-to-end tests: Debian's Chromium through playwright-core.
+import { mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { deflateSync } from 'node:zlib';
+
+import { chromium } from 'playwright-core';
+
+export const BASE_URL = process.env.BASE_URL ?? 'http://127.0.0.1:8080';
+export const SCREENSHOT_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../test-results/screenshots');
+export const VIEWPORTS = { mobile: { width: 390, height: 844 }, desktop: { width: 1280, height: 800 } };
+
+export async function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+export async function newPage(browser, viewport = VIEWPORTS.desktop) {
+  const context = await browser.newContext({ viewport, baseURL: BASE_URL });
+  context.setDefaultTimeout(10_000);
+  const page = await context.newPage();
+  page.on('pageerror', (error) => console.error(`[pageerror] ${error.message}`));
+  return page;
+}
+
+/** Saves a full-page screenshot as test-results/screenshots/<name>-<width>.png. */
+export async function screenshot(page, name) {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const width = page.viewportSize()?.width ?? 0;
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-${width}.png`), fullPage: true });
+}
+
+/** Screenshots a path at both 390 px and 1280 px in fresh contexts (optionally signed in via storage). */
+export async function screenshotBoth(browser, path, name, { heading, storage } = {}) {
+  for (const viewport of [VIEWPORTS.mobile, VIEWPORTS.desktop]) {
+    const page = await newPage(browser, viewport);
+    if (storage) {
+      await page.goto('/favicon.svg');
+      await page.evaluate((entries) => entries.forEach(([k, v]) => localStorage.setItem(k, v)), storage);
+    }
+    await page.goto(path);
+    if (heading) await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+    await page.waitForLoadState('networkidle');
+    await screenshot(page, name);
+    await page.context().close();
+  }
+}
+
+export function uniqueEmail(prefix) {
+  return `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}@example.com`;
+}
+
+/** The newest mail to an address from the dev mailbox, polled until it arrives. */
+export async function waitForMail(to, { subject, timeout = 10_000 } = {}) {
+  const deadline = Date.now() + timeout;
+  while (Date.now() < deadline) {
+    const response = await fetch(`${BASE_URL}/dev/mailbox.json`);
+    if (response.ok) {
+      const mails = await response.json();
+      const mail = mails.find((m) => String(m.to).toLowerCase().includes(to.toLowerCase()) && (!subject || subject.test(m.subject)));
+      if (mail) return mail;
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`no mail to ${to} within ${timeout} ms`);
+}
+
+/** The path and query of the first link in a mail matching a path, on our own origin. */
+export function linkPath(text, path) {
+  const match = new RegExp(`https?://[^\\s"'<>]+${path}\\?token=[^\\s"'<>]+`).exec(text);
+  if (!match) throw new Error(`no ${path} link in mail:\n${text}`);
+  const url = new URL(match[0].replace(/&amp;/g, '&'));
+  return `${url.pathname}${url.search}`;
+}
+
+export async function api(path, { method = 'GET', body, token } = {}) {
+  const response = await fetch(`${BASE_URL}${path}`, {
+    method,
+    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await response.text();
+  const data = text ? JSON.parse(text) : undefined;
+  if (!response.ok) throw new Error(`${method} ${path} → ${response.status}: ${text}`);
+  return data;
+}
+
+/** Signs up and verifies an account through the API; returns its credentials. */
+export async function createVerifiedUser(overrides = {}) {
+  const email = uniqueEmail(overrides.prefix ?? 'user');
+  const password = 'correct-horse-7';
+  await api('/api/auth/signup', {
+    method: 'POST',
+    body: { email, password, first_name: 'Grace', last_name: 'Hopper', account_type: 'customer', ...overrides.body },
+  });
+  const mail = await waitForMail(email);
+  const token = new URL(linkPath(mail.text, '/verify-email'), BASE_URL).searchParams.get('token');
+  await api('/api/auth/verify', { method: 'POST', body: { token } });
+  return { email, password };
+}
+
+export async function signInThroughUi(page, { email, password }) {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+}
+
+/** A valid PNG (solid colour) built in memory, for the avatar upload. */
+export function pngImage(width = 64, height = 64, [r, g, b] = [13, 148, 136]) {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (buf) => {
+    let c = 0xffffffff;
+    for (const byte of buf) c = crcTable[(c ^ byte) & 0xff] ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type, data) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const typed = Buffer.concat([Buffer.from(type), data]);
+    const sum = Buffer.alloc(4);
+    sum.writeUInt32BE(crc(typed));
+    return Buffer.concat([length, typed, sum]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8;
+  header[9] = 2;
+  const raw = Buffer.alloc((width * 3 + 1) * height);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const i = y * (width * 3 + 1) + 1 + x * 3;
+      raw[i] = r;
+      raw[i + 1] = g;
+      raw[i + 2] = b;
+    }
+  }
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}

@@ -1,0 +1,75 @@
+// Starts the real Taskhub server on port 0 with a fresh data directory, waits for its
+// "listening on" line, runs the browser tests against it, then stops it.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const web = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const targetDir = process.env.CARGO_TARGET_DIR ?? join(homedir(), '.cache/taskhub/target');
+const serverBin = process.env.SERVER_BIN ?? join(targetDir, 'debug/server');
+const dist = join(web, 'dist');
+
+if (!existsSync(serverBin)) {
+  console.error(`Server binary not found at ${serverBin}. Build it (cargo build -p server) or set SERVER_BIN.`);
+  process.exit(1);
+}
+if (!existsSync(join(dist, 'index.html')) || process.env.E2E_BUILD === '1') {
+  const build = spawnSync('npm', ['run', 'build'], { cwd: web, stdio: 'inherit' });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
+const dataDir = mkdtempSync(join(tmpdir(), 'taskhub-e2e-'));
+const server = spawn(serverBin, [], {
+  env: {
+    ...process.env,
+    BIND_ADDR: '127.0.0.1:0',
+    DATA_DIR: dataDir,
+    DEV_MODE: 'true',
+    WEB_DIST: dist,
+    RUST_LOG: process.env.RUST_LOG ?? 'warn,server=info',
+  },
+  stdio: ['ignore', 'pipe', 'pipe'],
+});
+
+let log = '';
+const baseUrl = await new Promise((resolveUrl, reject) => {
+  const timer = setTimeout(() => reject(new Error(`server did not start within 60 s:\n${log}`)), 60_000);
+  const onData = (chunk) => {
+    log += chunk;
+    const match = /listening on (http:\/\/[^\s]+)/.exec(log);
+    if (match) {
+      clearTimeout(timer);
+      resolveUrl(match[1].replace('0.0.0.0', '127.0.0.1'));
+    }
+  };
+  server.stdout.on('data', onData);
+  server.stderr.on('data', onData);
+  server.on('exit', (code) => reject(new Error(`server exited early (${code}):\n${log}`)));
+}).catch((error) => {
+  console.error(error.message);
+  rmSync(dataDir, { recursive: true, force: true });
+  process.exit(1);
+});
+
+console.log(`server ready at ${baseUrl} (data in ${dataDir})`);
+const files = process.argv.slice(2);
+const tests = spawn(
+  process.execPath,
+  ['--test', '--test-concurrency=1', '--test-reporter=spec', ...(files.length ? files : [join(web, 'e2e/tests')])],
+  { cwd: web, env: { ...process.env, BASE_URL: baseUrl }, stdio: 'inherit' },
+);
+const code = await new Promise((r) => tests.on('exit', (c) => r(c ?? 1)));
+
+server.kill('SIGTERM');
+await new Promise((r) => {
+  const force = setTimeout(() => server.kill('SIGKILL'), 5_000);
+  server.on('exit', () => {
+    clearTimeout(force);
+    r();
+  });
+});
+if (code !== 0 && process.env.E2E_SERVER_LOG !== '0') console.error(`--- server log ---\n${log.slice(-4000)}`);
+rmSync(dataDir, { recursive: true, force: true });
+process.exit(code);

@@ -3,13 +3,14 @@ import type { ButtonHTMLAttributes } from 'react';
 import { cn } from '@/lib/cn';
 import { Spinner } from '@/components/ui/spinner';
 
-export type ButtonVariant = 'primary' | 'secondary' | 'outline' | 'ghost' | 'danger';
+export type ButtonVariant = 'primary' | 'secondary' | 'outline' | 'outline-light' | 'ghost' | 'danger';
 export type ButtonSize = 'sm' | 'md' | 'lg';
 
 const variants: Record<ButtonVariant, string> = {
   primary: 'bg-brand-700 text-white hover:bg-brand-800 shadow-sm',
   secondary: 'bg-accent-500 text-slate-900 hover:bg-amber-400 shadow-sm',
   outline: 'border border-slate-300 bg-white text-slate-800 hover:bg-slate-50',
+  'outline-light': 'border border-white/60 bg-transparent text-white hover:bg-white/10',
   ghost: 'text-slate-700 hover:bg-slate-100',
   danger: 'bg-red-600 text-white hover:bg-red-700',
 };

@@ -1,3 +1,4 @@
+import { Mail } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 
@@ -35,8 +36,8 @@ export function ForgotPasswordForm() {
   if (sentTo) {
     return (
       <div className="space-y-4 text-center">
-        <div className="mx-auto flex h-14 w-14 items-center justify-center rounded-full bg-brand-100 text-2xl" aria-hidden="true">
-          ✉️
+        <div className="mx-auto flex h-14 w-14 items-center justify-center rounded-full bg-brand-100 text-brand-700">
+          <Mail aria-hidden="true" className="h-7 w-7" />
         </div>
         <h2 className="text-xl font-semibold text-slate-900">Check your email</h2>
         <p className="text-sm text-slate-600">

@@ -14,7 +14,7 @@ export function CallToAction() {
           <Link to="/post-task" className={buttonClasses('secondary', 'lg')}>
             Post a Task
           </Link>
-          <Link to="/tasks" className={buttonClasses('outline', 'lg', 'border-slate-600 bg-transparent text-white hover:bg-white/10')}>
+          <Link to="/tasks" className={buttonClasses('outline-light', 'lg')}>
             Browse Tasks
           </Link>
         </div>

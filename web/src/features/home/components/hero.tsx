@@ -83,7 +83,7 @@ export function Hero() {
           <Link to="/post-task" className={buttonClasses('secondary', 'lg')}>
             Post a Task for free
           </Link>
-          <Link to="/become-tasker" className={buttonClasses('outline', 'lg', 'border-white/60 bg-transparent text-white hover:bg-white/10')}>
+          <Link to="/become-tasker" className={buttonClasses('outline-light', 'lg')}>
             Become a Tasker
           </Link>
         </div>

@@ -1,9 +1,10 @@
+import { CircleCheck, ClipboardList, MessageSquare } from 'lucide-react';
 import { Link } from 'react-router';
 
 const steps = [
-  { icon: '📝', title: 'Post a task', body: "Tell us what you need, where and when. It's free and takes about two minutes." },
-  { icon: '💬', title: 'Get offers', body: 'Local taskers send offers with their price. Compare profiles, reviews and skills.' },
-  { icon: '✅', title: 'Choose and get it done', body: 'Accept the best offer and pay securely. Release the payment once the job is done.' },
+  { icon: ClipboardList, title: 'Post a task', body: "Tell us what you need, where and when. It's free and takes about two minutes." },
+  { icon: MessageSquare, title: 'Get offers', body: 'Local taskers send offers with their price. Compare profiles, reviews and skills.' },
+  { icon: CircleCheck, title: 'Choose and get it done', body: 'Accept the best offer and pay securely. Release the payment once the job is done.' },
 ];
 
 export function HowSteps() {
@@ -16,8 +17,8 @@ export function HowSteps() {
         <ol className="mt-10 grid gap-6 md:grid-cols-3">
           {steps.map((step, i) => (
             <li key={step.title} className="relative rounded-2xl bg-slate-50 p-6 text-center">
-              <span className="text-4xl" aria-hidden="true">
-                {step.icon}
+              <span className="mx-auto flex h-14 w-14 items-center justify-center rounded-2xl bg-brand-100 text-brand-700">
+                <step.icon aria-hidden="true" className="h-7 w-7" />
               </span>
               <h3 className="mt-4 text-lg font-semibold text-slate-900">
                 <span className="sr-only">Step {i + 1}: </span>

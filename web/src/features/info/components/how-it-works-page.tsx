@@ -49,7 +49,7 @@ export function HowItWorksPage() {
             <Link to="/post-task" className={buttonClasses('secondary', 'lg')}>
               Post a Task
             </Link>
-            <Link to="/tasks" className={buttonClasses('outline', 'lg', 'border-white/60 bg-transparent text-white hover:bg-white/10')}>
+            <Link to="/tasks" className={buttonClasses('outline-light', 'lg')}>
               Browse Tasks
             </Link>
           </div>

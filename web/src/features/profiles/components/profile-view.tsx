@@ -1,3 +1,4 @@
+import { BadgeCheck } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 
@@ -68,7 +69,7 @@ export function ProfileView({ userId }: { userId: string }) {
             <h1 className="mt-4 text-2xl font-bold text-slate-900">{name}</h1>
             {isVerifiedTasker && (
               <p className="mt-2 inline-flex items-center gap-1 rounded-full bg-brand-50 px-3 py-1 text-xs font-semibold text-brand-800 ring-1 ring-brand-200">
-                <span aria-hidden="true">✔</span> Taskhub Verified
+                <BadgeCheck aria-hidden="true" className="h-4 w-4" /> Taskhub Verified
               </p>
             )}
             {data.location && <p className="mt-2 text-sm text-slate-600">{data.location}</p>}

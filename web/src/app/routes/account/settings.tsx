@@ -1,7 +1,10 @@
 import { AvatarUploader } from '@/features/settings/components/avatar-uploader';
 import { SettingsForm } from '@/features/settings/components/settings-form';
+import { SkillsSettings } from '@/features/settings/components/skills-settings';
+import { useAuth } from '@/lib/auth/use-auth';
 
 export function SettingsRoute() {
+  const { profile } = useAuth();
   return (
     <div className="mx-auto max-w-3xl px-4 py-10 sm:px-6">
       <h1 className="text-3xl font-bold tracking-tight text-slate-900">Account Settings</h1>
@@ -18,6 +21,14 @@ export function SettingsRoute() {
         </h2>
         <SettingsForm />
       </section>
+      {profile?.is_tasker && (
+        <section aria-labelledby="skills-heading" className="mt-6 rounded-2xl bg-white p-6 ring-1 ring-slate-200">
+          <h2 id="skills-heading" className="mb-4 text-lg font-semibold text-slate-900">
+            Skills
+          </h2>
+          <SkillsSettings />
+        </section>
+      )}
     </div>
   );
 }

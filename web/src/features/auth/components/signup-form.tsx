@@ -8,7 +8,7 @@ import { Tabs } from '@/components/ui/tabs';
 import { signupInputSchema, toSignupRequest, useSignup, type AccountType, type SignupInput } from '@/features/auth/api/signup';
 import { stashPendingAvatar } from '@/features/auth/api/upload-pending-avatar';
 import { AvatarPicker } from '@/features/auth/components/avatar-picker';
-import { SkillsEditor } from '@/features/auth/components/skills-editor';
+import { SkillsEditor } from '@/components/skills/skills-editor';
 import { SocialButtons } from '@/features/auth/components/social-buttons';
 import { ApiError, errorMessage } from '@/lib/http';
 import { toast } from '@/lib/toast';

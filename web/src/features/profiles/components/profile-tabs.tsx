@@ -1,5 +1,6 @@
 import { useState } from 'react';
 
+import { skillLevelLabel } from '@/components/skills/common-skills';
 import { Avatar } from '@/components/ui/avatar';
 import { Tabs } from '@/components/ui/tabs';
 import type { PublicProfile, ProfileReview } from '@/features/profiles/api/get-profile';
@@ -7,13 +8,6 @@ import { formatDate } from '@/lib/format';
 
 /** Spec §2: four skills show by default, expandable to all. */
 export const SKILLS_SHOWN_ON_PROFILE = 4;
-
-export function skillLevelName(level: number) {
-  if (level <= 25) return 'Beginner';
-  if (level <= 50) return 'Intermediate';
-  if (level <= 75) return 'Advanced';
-  return 'Expert';
-}
 
 function reviewAuthor(review: ProfileReview) {
   if (typeof review.author === 'string') return { name: review.author, avatar: review.author_avatar_url ?? null };
@@ -95,7 +89,7 @@ export function ProfileTabs({ profile, name }: { profile: PublicProfile; name: s
                   <li key={skill.name}>
                     <div className="flex justify-between text-sm">
                       <span className="font-medium text-slate-800">{skill.name}</span>
-                      <span className="text-slate-500">{skillLevelName(skill.level)}</span>
+                      <span className="text-slate-500">{skillLevelLabel(skill.level)}</span>
                     </div>
                     <div className="mt-1.5 h-2 rounded-full bg-slate-100" role="meter" aria-valuemin={1} aria-valuemax={100} aria-valuenow={skill.level} aria-label={`${skill.name} proficiency`}>
                       <div className="h-2 rounded-full bg-brand-600" style={{ width: `${skill.level}%` }} />

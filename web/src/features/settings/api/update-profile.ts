@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 import { appStore } from '@/lib/store';
 import { authorizedRequest, getSession, profileAtom } from '@/lib/auth/session';
-import type { Profile } from '@/lib/auth/types';
+import type { Profile, Skill } from '@/lib/auth/types';
 
 export const settingsInputSchema = z.object({
   first_name: z.string().trim().max(80, 'First name is too long'),
@@ -16,7 +16,7 @@ export const settingsInputSchema = z.object({
 
 export type SettingsInput = z.infer<typeof settingsInputSchema>;
 
-export async function updateProfile(input: Partial<SettingsInput>): Promise<Profile> {
+export async function updateProfile(input: Partial<SettingsInput> & { skills?: Skill[] }): Promise<Profile> {
   if (!getSession()) throw new Error('User not authenticated');
   const profile = await authorizedRequest<Profile>('/api/me/profile', { method: 'PATCH', body: input });
   appStore.set(profileAtom, profile);

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 
-import { SkillsEditor } from '@/features/auth/components/skills-editor';
+import { SkillsEditor } from '@/components/skills/skills-editor';
 import type { Skill } from '@/lib/auth/types';
 
 function Harness({ initial = [] as Skill[] }) {

@@ -4,7 +4,7 @@ import { Button } from '@/components/ui/button';
 import { inputClasses } from '@/components/ui/field';
 import type { Skill } from '@/lib/auth/types';
 import { cn } from '@/lib/cn';
-import { COMMON_SKILLS, DEFAULT_SKILL_LEVEL, SKILLS_SHOWN, skillLevelLabel } from '@/features/auth/components/common-skills';
+import { COMMON_SKILLS, DEFAULT_SKILL_LEVEL, SKILLS_SHOWN, skillLevelLabel } from '@/components/skills/common-skills';
 
 type SkillsEditorProps = {
   skills: Skill[];

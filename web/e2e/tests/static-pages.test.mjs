@@ -43,6 +43,19 @@ test('every static route renders its heading', async () => {
   await page.context().close();
 });
 
+test('no page scrolls sideways on a 360 px phone', async () => {
+  const page = await newPage(browser, { width: 360, height: 740 });
+  const overflowing = [];
+  for (const [path, heading] of pages) {
+    await page.goto(path);
+    await page.getByRole('heading', { level: 1, name: heading, exact: true }).waitFor();
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    if (width > 360) overflowing.push(`${path} (${width}px)`);
+  }
+  await page.context().close();
+  if (overflowing.length) throw new Error(`horizontal overflow at 360 px: ${overflowing.join(', ')}`);
+});
+
 test('the categories page lists 16 categories with Browse Tasks links', async () => {
   const page = await newPage(browser, VIEWPORTS.desktop);
   await page.goto('/categories');

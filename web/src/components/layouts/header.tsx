@@ -52,13 +52,17 @@ export function Header() {
           ))}
         </nav>
         <div className="flex items-center gap-2">
-          <Link to="/post-task" className={buttonClasses('secondary', 'sm', 'hidden sm:inline-flex')}>
-            Post a Task
-          </Link>
-          {!loading && !user && (
-            <Link to="/login" className={buttonClasses('outline', 'sm', 'hidden md:inline-flex')}>
-              Sign In
+          <div className="hidden sm:block">
+            <Link to="/post-task" className={buttonClasses('secondary', 'sm')}>
+              Post a Task
             </Link>
+          </div>
+          {!loading && !user && (
+            <div className="hidden md:block">
+              <Link to="/login" className={buttonClasses('outline', 'sm')}>
+                Sign In
+              </Link>
+            </div>
           )}
           {user && (
             <div className="hidden md:block">

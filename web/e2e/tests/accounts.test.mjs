@@ -36,9 +36,9 @@ test('a tasker signs up with skills, verifies the email, signs in, edits setting
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByLabel('Confirm password', { exact: true }).fill(password);
   await page.getByLabel(/Where you work/).fill('Newtown, NSW');
-  // The picture picked at sign-up waits in this browser and is uploaded at the first sign-in.
   await page.getByLabel('Upload photo').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: pngImage(96, 96, [245, 158, 11]) });
   await page.getByRole('img', { name: 'Selected profile picture' }).waitFor();
+  await page.getByText('Avatar uploaded').waitFor();
 
   // Submitting without skills shows the spec's message.
   await page.getByRole('checkbox', { name: /I agree/ }).check();
@@ -67,7 +67,6 @@ test('a tasker signs up with skills, verifies the email, signs in, edits setting
   await signInThroughUi(page, { email, password });
   await page.getByText('Logged in successfully').waitFor();
   await page.getByText('Welcome back to Taskhub!').waitFor();
-  await page.getByText('Avatar uploaded').waitFor();
   await page.waitForURL((url) => url.pathname === '/');
   const menuButton = page.getByRole('button', { name: 'Account menu for Ada Tasker' });
   await menuButton.waitFor();

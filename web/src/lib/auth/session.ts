@@ -73,6 +73,7 @@ function scheduleRefresh(session: Session | null) {
 /** Sets the session, persists it, schedules its refresh, notifies listeners and reloads the profile. */
 export function setSession(session: Session | null, event: AuthEvent, options: { persist?: boolean } = {}) {
   appStore.set(sessionAtom, session);
+  if (session?.profile) appStore.set(profileAtom, session.profile);
   if (options.persist !== false) persist(session);
   scheduleRefresh(session);
   for (const listener of listeners) listener(event, session);

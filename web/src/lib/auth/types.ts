@@ -13,6 +13,8 @@ export type Session = {
   /** Unix seconds or an RFC 3339 string; read it with sessionExpiryMs. */
   expires_at: number | string;
   user: User;
+  /** The login and refresh answers carry the profile too. */
+  profile?: Profile | null;
 };
 
 export type Skill = { name: string; level: number };
@@ -21,7 +23,12 @@ export type Profile = {
   id: string;
   first_name: string | null;
   last_name: string | null;
+  /** Computed by the API: the chosen display name, else first and last name, else the email's local part. */
   display_name: string | null;
+  /** The display name the user chose, if any (what settings edit). */
+  custom_display_name?: string | null;
+  initials?: string;
+  company_name?: string | null;
   phone: string | null;
   location: string | null;
   bio: string | null;

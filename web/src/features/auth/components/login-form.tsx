@@ -6,7 +6,7 @@ import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
 import { PasswordField } from '@/components/ui/password-field';
 import { loginInputSchema, useLogin } from '@/features/auth/api/login';
-import { uploadPendingAvatar } from '@/features/auth/api/upload-pending-avatar';
+import { useResendVerification } from '@/features/auth/api/resend-verification';
 import { SocialButtons } from '@/features/auth/components/social-buttons';
 import { redirectTarget } from '@/lib/auth/redirect';
 import { ApiError, errorMessage } from '@/lib/http';
@@ -20,40 +20,55 @@ export function LoginForm() {
   const login = useLogin();
   const { values, errors, setField, setErrors } = useForm({ email: '', password: '' });
   const [failure, setFailure] = useState<string | null>(null);
+  const [unverified, setUnverified] = useState(false);
+  const resend = useResendVerification();
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     setFailure(null);
+    setUnverified(false);
     const found = validate<'email' | 'password'>(loginInputSchema, values);
     setErrors(found);
     if (Object.keys(found).length) return;
     try {
-      const session = await login.mutateAsync(values);
+      await login.mutateAsync(values);
       toast({ title: 'Logged in successfully', description: 'Welcome back to Taskhub!', variant: 'success' });
       navigate(redirectTarget(location.state), { replace: true });
-      uploadPendingAvatar(session.user.email).then(
-        (uploaded) =>
-          uploaded &&
-          toast({ title: 'Avatar uploaded', description: 'Your profile picture has been uploaded successfully.', variant: 'success' }),
-        (error) =>
-          toast({ title: 'Upload failed', description: errorMessage(error, 'Failed to upload profile picture. Please try again.'), variant: 'error' }),
-      );
     } catch (error) {
       const message = error instanceof ApiError && error.message ? error.message : 'Please check your credentials and try again.';
       console.warn('Login failed', error);
       if (error instanceof ApiError && Object.keys(error.fields).length) setErrors(error.fields);
-      setFailure(
-        error instanceof ApiError && error.code === 'email_not_confirmed'
-          ? `${message} Open the link in the email we sent you, then sign in.`
-          : message,
-      );
+      const notConfirmed = error instanceof ApiError && error.code === 'email_not_confirmed';
+      setUnverified(notConfirmed);
+      setFailure(notConfirmed ? `${message} Open the link in the email we sent you, then sign in.` : message);
       toast({ title: 'Login failed', description: message, variant: 'error' });
     }
   };
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">
-      {failure && <Alert title="Login failed">{failure}</Alert>}
+      {failure && (
+        <Alert title="Login failed">
+          <p>{failure}</p>
+          {unverified && (
+            <button
+              type="button"
+              className="mt-2 font-semibold underline"
+              disabled={resend.isPending}
+              onClick={async () => {
+                try {
+                  await resend.mutateAsync(values.email);
+                  toast({ title: 'Verification email sent', description: `Check ${values.email.trim()} for a new link.`, variant: 'success' });
+                } catch (cause) {
+                  toast({ title: 'Error', description: errorMessage(cause, 'Something went wrong. Please try again.'), variant: 'error' });
+                }
+              }}
+            >
+              Resend verification email
+            </button>
+          )}
+        </Alert>
+      )}
       <TextField
         label="Email"
         type="email"

@@ -6,7 +6,6 @@ import { TextAreaField, TextField } from '@/components/ui/field';
 import { PasswordField } from '@/components/ui/password-field';
 import { Tabs } from '@/components/ui/tabs';
 import { signupInputSchema, toSignupRequest, useSignup, type AccountType, type SignupInput } from '@/features/auth/api/signup';
-import { stashPendingAvatar } from '@/features/auth/api/upload-pending-avatar';
 import { AvatarPicker } from '@/features/auth/components/avatar-picker';
 import { SkillsEditor } from '@/components/skills/skills-editor';
 import { SocialButtons } from '@/features/auth/components/social-buttons';
@@ -37,7 +36,7 @@ export function SignupForm({ initialType = 'customer' }: { initialType?: Account
   const navigate = useNavigate();
   const signup = useSignup();
   const { values, errors, setField, setErrors } = useForm<SignupInput>({ ...initial, account_type: initialType });
-  const [avatar, setAvatar] = useState<File | null>(null);
+  const [avatarUrl, setAvatarUrl] = useState<string | null>(null);
   const tasker = values.account_type === 'tasker';
 
   const onSubmit = async (event: FormEvent) => {
@@ -50,8 +49,7 @@ export function SignupForm({ initialType = 'customer' }: { initialType?: Account
       return;
     }
     try {
-      await signup.mutateAsync(toSignupRequest(values));
-      if (avatar) await stashPendingAvatar(values.email, avatar);
+      await signup.mutateAsync({ ...toSignupRequest(values), avatar_url: avatarUrl ?? undefined });
       toast({
         title: 'Account created successfully',
         description: 'Welcome to Taskhub! Please check your email to verify your account.',
@@ -94,7 +92,7 @@ export function SignupForm({ initialType = 'customer' }: { initialType?: Account
         </p>
       </Tabs>
 
-      <AvatarPicker file={avatar} onChange={setAvatar} initials={getInitials(values, values.email)} />
+      <AvatarPicker onChange={setAvatarUrl} initials={getInitials(values, values.email)} />
 
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField label="First name" autoComplete="given-name" {...text('first_name')} />

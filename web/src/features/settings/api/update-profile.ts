@@ -6,8 +6,8 @@ import { authorizedRequest, getSession, profileAtom } from '@/lib/auth/session';
 import type { Profile, Skill } from '@/lib/auth/types';
 
 export const settingsInputSchema = z.object({
-  first_name: z.string().trim().max(80, 'First name is too long'),
-  last_name: z.string().trim().max(80, 'Last name is too long'),
+  first_name: z.string().trim().min(1, 'First name is required').max(80, 'First name is too long'),
+  last_name: z.string().trim().min(1, 'Last name is required').max(80, 'Last name is too long'),
   display_name: z.string().trim().max(80, 'Display name is too long'),
   phone: z.string().trim().max(40, 'Phone number is too long'),
   location: z.string().trim().max(120, 'Location is too long'),

@@ -6,6 +6,7 @@ import { settingsInputSchema, useUpdateProfile, type SettingsInput } from '@/fea
 import type { Profile } from '@/lib/auth/types';
 import { useAuth } from '@/lib/auth/use-auth';
 import { formatMemberSince } from '@/lib/format';
+import { ApiError } from '@/lib/http';
 import { toast } from '@/lib/toast';
 import { useForm } from '@/lib/use-form';
 import { validate } from '@/lib/validation';
@@ -13,7 +14,8 @@ import { validate } from '@/lib/validation';
 const fromProfile = (profile: Profile | null): SettingsInput => ({
   first_name: profile?.first_name ?? '',
   last_name: profile?.last_name ?? '',
-  display_name: profile?.display_name ?? '',
+  // The API's display_name is the computed name; custom_display_name is the one the user chose.
+  display_name: (profile && 'custom_display_name' in profile ? profile.custom_display_name : profile?.display_name) ?? '',
   phone: profile?.phone ?? '',
   location: profile?.location ?? '',
   bio: profile?.bio ?? '',
@@ -41,7 +43,8 @@ export function SettingsForm() {
       const saved = await update.mutateAsync(values);
       setValues(fromProfile(saved));
       toast({ title: 'Settings updated', description: 'Your account settings have been updated successfully.', variant: 'success' });
-    } catch {
+    } catch (error) {
+      if (error instanceof ApiError && Object.keys(error.fields).length) setErrors(error.fields);
       toast({
         title: 'Failed to update settings',
         description: 'An error occurred while updating your settings. Please try again.',

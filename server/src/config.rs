@@ -1,0 +1,124 @@
+//! Typed configuration from the environment, with the defaults of API.md.
+
+use std::{fmt, path::PathBuf};
+
+use anyhow::Context;
+
+/// A string that never shows up in logs or `Debug` output.
+#[derive(Clone)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn new(value: impl Into<String>) -> Self {
+        Self(value.into())
+    }
+
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Secret(***)")
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub bind_addr: String,
+    /// Base URL used in links sent by mail. `None` means "the address we bound to".
+    pub public_url: Option<String>,
+    pub data_dir: PathBuf,
+    pub database_url: Secret,
+    pub redis_url: Option<Secret>,
+    pub jwt_secret: Option<Secret>,
+    pub smtp_url: Option<Secret>,
+    pub mail_from: String,
+    pub support_email: String,
+    pub stripe_secret_key: Option<Secret>,
+    pub stripe_webhook_secret: Option<Secret>,
+    pub geocoder_url: Option<String>,
+    pub media_url: Option<String>,
+    pub web_dist: PathBuf,
+    pub dev_mode: bool,
+    pub require_email_verification: bool,
+    /// Requests per minute allowed on each sensitive auth route, per client address and per email.
+    pub auth_rate_limit_per_minute: u32,
+}
+
+impl Config {
+    /// The embedded defaults: SQLite under `data_dir`, in-process bus, dev mailbox, generated JWT secret.
+    pub fn local(data_dir: PathBuf) -> Self {
+        Self {
+            bind_addr: "127.0.0.1:8080".into(),
+            public_url: None,
+            database_url: Secret::new(format!("sqlite://{}/taskhub.db", data_dir.display())),
+            redis_url: None,
+            jwt_secret: None,
+            smtp_url: None,
+            mail_from: "Taskhub <no-reply@taskhub.local>".into(),
+            support_email: "support@taskhub.local".into(),
+            stripe_secret_key: None,
+            stripe_webhook_secret: None,
+            geocoder_url: None,
+            media_url: None,
+            web_dist: PathBuf::from("web/dist"),
+            dev_mode: false,
+            require_email_verification: true,
+            auth_rate_limit_per_minute: 10,
+            data_dir,
+        }
+    }
+
+    /// [`Config::local`] overridden by every variable of API.md that is set.
+    pub fn from_env() -> anyhow::Result<Self> {
+        let mut config = Self::local(PathBuf::from(var("DATA_DIR").unwrap_or_else(|| "./data".into())));
+        if let Some(value) = var("BIND_ADDR") {
+            config.bind_addr = value;
+        }
+        config.public_url = var("PUBLIC_URL").map(|url| url.trim_end_matches('/').to_owned());
+        if let Some(value) = var("DATABASE_URL") {
+            config.database_url = Secret::new(value);
+        }
+        config.redis_url = var("REDIS_URL").map(Secret::new);
+        config.jwt_secret = var("JWT_SECRET").map(Secret::new);
+        config.smtp_url = var("SMTP_URL").map(Secret::new);
+        if let Some(value) = var("MAIL_FROM") {
+            config.mail_from = value;
+        }
+        if let Some(value) = var("SUPPORT_EMAIL") {
+            config.support_email = value;
+        }
+        config.stripe_secret_key = var("STRIPE_SECRET_KEY").map(Secret::new);
+        config.stripe_webhook_secret = var("STRIPE_WEBHOOK_SECRET").map(Secret::new);
+        config.geocoder_url = var("GEOCODER_URL");
+        config.media_url = var("MEDIA_URL");
+        if let Some(value) = var("WEB_DIST") {
+            config.web_dist = PathBuf::from(value);
+        }
+        config.dev_mode = flag("DEV_MODE", false)?;
+        config.require_email_verification = flag("REQUIRE_EMAIL_VERIFICATION", true)?;
+        if let Some(value) = var("AUTH_RATE_LIMIT_PER_MINUTE") {
+            config.auth_rate_limit_per_minute = value.parse().context("AUTH_RATE_LIMIT_PER_MINUTE must be a number")?;
+        }
+        Ok(config)
+    }
+
+    pub fn is_postgres(&self) -> bool {
+        self.database_url.expose().starts_with("postgres")
+    }
+}
+
+fn var(name: &str) -> Option<String> {
+    std::env::var(name).ok().filter(|value| !value.trim().is_empty())
+}
+
+fn flag(name: &str, default: bool) -> anyhow::Result<bool> {
+    match var(name).as_deref().map(str::to_ascii_lowercase).as_deref() {
+        None => Ok(default),
+        Some("1" | "true" | "yes" | "on") => Ok(true),
+        Some("0" | "false" | "no" | "off") => Ok(false),
+        Some(other) => anyhow::bail!("{name} must be true or false, got {other:?}"),
+    }
+}

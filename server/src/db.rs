@@ -1,0 +1,192 @@
+//! The store's connection: one SQL text per query, run on SQLite (embedded
+//! default) or PostgreSQL (scale-out) through sqlx's native drivers.
+//!
+//! Conventions both schemas follow so that one SQL text behaves the same:
+//! ids are UUIDv7 (`blob` in SQLite, `uuid` in Postgres; both sort bytewise,
+//! i.e. by creation time), money is integer cents, timestamps are integer
+//! milliseconds since the Unix epoch, JSON is stored as text.
+
+use std::{str::FromStr, time::Duration};
+
+use anyhow::Context;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use sqlx::{
+    PgPool, Postgres, Sqlite, SqlitePool, Transaction,
+    postgres::PgPoolOptions,
+    sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous},
+};
+use time::{OffsetDateTime, format_description::well_known::Rfc3339};
+use uuid::Uuid;
+
+static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/sqlite");
+static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/postgres");
+
+#[derive(Clone, Debug)]
+pub enum Db {
+    Sqlite(SqlitePool),
+    Postgres(PgPool),
+}
+
+/// Runs one block of code against whichever pool is configured. The block is
+/// written once and compiled for both drivers, so the SQL inside must be valid
+/// for both.
+#[macro_export]
+macro_rules! on_pool {
+    ($db:expr, |$pool:ident| $body:expr) => {
+        match $db {
+            $crate::db::Db::Sqlite($pool) => $body,
+            $crate::db::Db::Postgres($pool) => $body,
+        }
+    };
+}
+
+impl Db {
+    pub async fn connect(url: &str) -> anyhow::Result<Self> {
+        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            let pool = PgPoolOptions::new()
+                .max_connections(20)
+                .acquire_timeout(Duration::from_secs(10))
+                .connect(url)
+                .await
+                .context("connecting to PostgreSQL")?;
+            Ok(Self::Postgres(pool))
+        } else if url.starts_with("sqlite:") {
+            let options = SqliteConnectOptions::from_str(url)
+                .context("parsing DATABASE_URL")?
+                .create_if_missing(true)
+                .journal_mode(SqliteJournalMode::Wal)
+                .synchronous(SqliteSynchronous::Normal)
+                .foreign_keys(true)
+                .busy_timeout(Duration::from_secs(10));
+            let pool = SqlitePoolOptions::new()
+                .max_connections(8)
+                .connect_with(options)
+                .await
+                .context("opening the SQLite database")?;
+            Ok(Self::Sqlite(pool))
+        } else {
+            anyhow::bail!("DATABASE_URL must start with sqlite: or postgres://")
+        }
+    }
+
+    pub async fn migrate(&self) -> anyhow::Result<()> {
+        match self {
+            Self::Sqlite(pool) => SQLITE_MIGRATIONS.run(pool).await,
+            Self::Postgres(pool) => POSTGRES_MIGRATIONS.run(pool).await,
+        }
+        .context("running database migrations")
+    }
+
+    pub async fn ping(&self) -> bool {
+        on_pool!(self, |pool| sqlx::query("select 1").execute(pool).await.is_ok())
+    }
+
+    pub fn backend_name(&self) -> &'static str {
+        match self {
+            Self::Sqlite(_) => "sqlite",
+            Self::Postgres(_) => "postgres",
+        }
+    }
+
+    pub async fn close(&self) {
+        on_pool!(self, |pool| pool.close().await)
+    }
+}
+
+/// Starts a transaction that will write. SQLite takes the write lock up front
+/// so two writers queue on the busy timeout instead of failing with SQLITE_BUSY
+/// when a read lock would have to be upgraded.
+pub trait BeginWrite {
+    type Database: sqlx::Database;
+    fn begin_write(&self) -> impl Future<Output = sqlx::Result<Transaction<'static, Self::Database>>> + Send;
+}
+
+impl BeginWrite for SqlitePool {
+    type Database = Sqlite;
+    async fn begin_write(&self) -> sqlx::Result<Transaction<'static, Sqlite>> {
+        self.begin_with("begin immediate").await
+    }
+}
+
+impl BeginWrite for PgPool {
+    type Database = Postgres;
+    async fn begin_write(&self) -> sqlx::Result<Transaction<'static, Postgres>> {
+        self.begin().await
+    }
+}
+
+pub fn new_id() -> Uuid {
+    Uuid::now_v7()
+}
+
+/// True when the error is a unique-constraint violation (either backend).
+pub fn is_unique_violation(error: &sqlx::Error) -> bool {
+    matches!(error, sqlx::Error::Database(db) if db.is_unique_violation())
+}
+
+/// Milliseconds since the Unix epoch; serialized as RFC 3339 UTC.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, sqlx::Type)]
+#[sqlx(transparent)]
+pub struct Timestamp(pub i64);
+
+impl Timestamp {
+    pub fn now() -> Self {
+        Self((OffsetDateTime::now_utc().unix_timestamp_nanos() / 1_000_000) as i64)
+    }
+
+    pub fn plus(self, duration: Duration) -> Self {
+        Self(self.0 + duration.as_millis() as i64)
+    }
+
+    pub fn minus(self, duration: Duration) -> Self {
+        Self(self.0 - duration.as_millis() as i64)
+    }
+
+    pub fn to_offset_date_time(self) -> OffsetDateTime {
+        OffsetDateTime::from_unix_timestamp_nanos(self.0 as i128 * 1_000_000).unwrap_or(OffsetDateTime::UNIX_EPOCH)
+    }
+
+    pub fn from_offset_date_time(value: OffsetDateTime) -> Self {
+        Self((value.unix_timestamp_nanos() / 1_000_000) as i64)
+    }
+
+    pub fn to_rfc3339(self) -> String {
+        self.to_offset_date_time().format(&Rfc3339).unwrap_or_default()
+    }
+}
+
+impl Serialize for Timestamp {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.to_rfc3339())
+    }
+}
+
+impl<'de> Deserialize<'de> for Timestamp {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        OffsetDateTime::parse(&text, &Rfc3339).map(Self::from_offset_date_time).map_err(serde::de::Error::custom)
+    }
+}
+
+impl utoipa::PartialSchema for Timestamp {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{KnownFormat, ObjectBuilder, SchemaFormat, Type};
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .format(Some(SchemaFormat::KnownFormat(KnownFormat::DateTime)))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for Timestamp {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timestamps_render_as_rfc3339_utc() {
+        assert_eq!(Timestamp(0).to_rfc3339(), "1970-01-01T00:00:00Z");
+        assert_eq!(Timestamp(1_700_000_000_123).to_rfc3339(), "2023-11-14T22:13:20.123Z");
+    }
+}

@@ -1,0 +1,154 @@
+//! The one API error type: every non-2xx answer has the contract's shape
+//! `{"error": {"code", "message", "fields"?}}`.
+
+use std::collections::BTreeMap;
+
+use axum::{
+    Json,
+    extract::rejection::{JsonRejection, PathRejection, QueryRejection},
+    http::{HeaderValue, StatusCode, header},
+    response::{IntoResponse, Response},
+};
+use serde::Serialize;
+
+pub type FieldErrors = BTreeMap<String, String>;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    #[error("{message}")]
+    Validation { message: String, fields: FieldErrors },
+    #[error("{0}")]
+    BadRequest(String),
+    #[error("{0}")]
+    Unauthorized(String),
+    #[error("Please verify your email address before signing in.")]
+    EmailNotConfirmed,
+    #[error("{0}")]
+    Forbidden(String),
+    #[error("{0}")]
+    NotFound(String),
+    #[error("{0}")]
+    MethodNotAllowed(String),
+    #[error("{0}")]
+    Conflict(String),
+    #[error("{0}")]
+    PayloadTooLarge(String),
+    #[error("Too many requests. Please wait a moment and try again.")]
+    RateLimited { retry_after_secs: u64 },
+    #[error("Service temporarily unavailable")]
+    Unavailable,
+    #[error(transparent)]
+    Internal(#[from] anyhow::Error),
+}
+
+impl ApiError {
+    /// A validation error on one field; its message doubles as the summary.
+    pub fn field(field: &str, message: &str) -> Self {
+        Self::Validation { message: message.to_owned(), fields: FieldErrors::from([(field.to_owned(), message.to_owned())]) }
+    }
+
+    /// A validation error without a specific field (e.g. the spec's "Please fill in all required fields").
+    pub fn invalid(message: &str) -> Self {
+        Self::Validation { message: message.to_owned(), fields: FieldErrors::new() }
+    }
+
+    /// Ok when there are no field errors; otherwise the first field's message is the summary.
+    pub fn check_fields(fields: FieldErrors) -> Result<(), Self> {
+        match fields.values().next() {
+            None => Ok(()),
+            Some(first) => Err(Self::Validation { message: first.clone(), fields }),
+        }
+    }
+
+    pub fn not_found(what: &str) -> Self {
+        Self::NotFound(format!("{what} not found"))
+    }
+
+    fn status_and_code(&self) -> (StatusCode, &'static str) {
+        match self {
+            Self::Validation { .. } => (StatusCode::UNPROCESSABLE_ENTITY, "validation_failed"),
+            Self::BadRequest(_) => (StatusCode::BAD_REQUEST, "bad_request"),
+            Self::Unauthorized(_) => (StatusCode::UNAUTHORIZED, "unauthorized"),
+            Self::EmailNotConfirmed => (StatusCode::FORBIDDEN, "email_not_confirmed"),
+            Self::Forbidden(_) => (StatusCode::FORBIDDEN, "forbidden"),
+            Self::NotFound(_) => (StatusCode::NOT_FOUND, "not_found"),
+            Self::MethodNotAllowed(_) => (StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed"),
+            Self::Conflict(_) => (StatusCode::CONFLICT, "conflict"),
+            Self::PayloadTooLarge(_) => (StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large"),
+            Self::RateLimited { .. } => (StatusCode::TOO_MANY_REQUESTS, "rate_limited"),
+            Self::Unavailable => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
+            Self::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct ErrorBody<'a> {
+    error: ErrorDetail<'a>,
+}
+
+#[derive(Serialize)]
+struct ErrorDetail<'a> {
+    code: &'a str,
+    message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fields: Option<&'a FieldErrors>,
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let (status, code) = self.status_and_code();
+        let message = match &self {
+            Self::Internal(error) => {
+                tracing::error!(error = ?error, "internal error");
+                "Something went wrong. Please try again.".to_owned()
+            }
+            other => other.to_string(),
+        };
+        let fields = match &self {
+            Self::Validation { fields, .. } if !fields.is_empty() => Some(fields),
+            _ => None,
+        };
+        let mut response = (status, Json(ErrorBody { error: ErrorDetail { code, message, fields } })).into_response();
+        if let Self::RateLimited { retry_after_secs } = self {
+            response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(retry_after_secs.max(1)));
+        }
+        response
+    }
+}
+
+impl From<sqlx::Error> for ApiError {
+    fn from(error: sqlx::Error) -> Self {
+        Self::Internal(error.into())
+    }
+}
+
+impl From<JsonRejection> for ApiError {
+    fn from(rejection: JsonRejection) -> Self {
+        match rejection {
+            JsonRejection::JsonDataError(error) => Self::Validation { message: error.body_text(), fields: FieldErrors::new() },
+            JsonRejection::MissingJsonContentType(_) => {
+                Self::BadRequest("Expected a JSON body with Content-Type: application/json".into())
+            }
+            JsonRejection::BytesRejection(error) if error.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+                Self::PayloadTooLarge("The request body is too large".into())
+            }
+            other => Self::BadRequest(format!("Malformed JSON body: {}", other.body_text())),
+        }
+    }
+}
+
+impl From<QueryRejection> for ApiError {
+    fn from(rejection: QueryRejection) -> Self {
+        Self::BadRequest(rejection.body_text())
+    }
+}
+
+impl From<PathRejection> for ApiError {
+    fn from(_: PathRejection) -> Self {
+        // Unparseable ids (not a UUID) name nothing that exists.
+        Self::NotFound("Not found".into())
+    }
+}
+
+pub type ApiResult<T> = Result<T, ApiError>;

@@ -1,0 +1,392 @@
+//! Sign-up, email verification, sign-in, sessions and password recovery.
+
+use std::time::Duration;
+
+use axum::{Router, body::Bytes, extract::State, http::StatusCode, routing::post};
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use crate::{
+    accounts::validation::{self, AccountType, Skill},
+    auth::{access::ACCESS_TOKEN_TTL, password, secrets},
+    db::{Timestamp, new_id},
+    error::{ApiError, ApiResult, FieldErrors},
+    http::{
+        extract::{ApiJson, ClientIp},
+        views::{ProfileView, UserView},
+    },
+    mail::Email,
+    state::AppState,
+    store::{
+        email_tokens::{self, Purpose},
+        profiles,
+        refresh_tokens::{self, NewRefreshToken, Rotation},
+        users::{self, CreateAccountError, NewAccount, UserRow},
+    },
+};
+
+const REFRESH_TOKEN_TTL: Duration = Duration::from_secs(30 * 24 * 3600);
+const VERIFY_EMAIL_TTL: Duration = Duration::from_secs(24 * 3600);
+const RESET_PASSWORD_TTL: Duration = Duration::from_secs(3600);
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/auth/signup", post(signup))
+        .route("/auth/verify", post(verify_email))
+        .route("/auth/resend-verification", post(resend_verification))
+        .route("/auth/login", post(login))
+        .route("/auth/refresh", post(refresh))
+        .route("/auth/logout", post(logout))
+        .route("/auth/recover", post(recover))
+        .route("/auth/reset", post(reset_password))
+}
+
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
+#[serde(default)]
+pub struct SignupRequest {
+    pub email: String,
+    pub password: String,
+    pub first_name: String,
+    pub last_name: String,
+    pub company_name: Option<String>,
+    pub phone: Option<String>,
+    pub location: Option<String>,
+    pub bio: Option<String>,
+    pub account_type: Option<AccountType>,
+    pub skills: Vec<Skill>,
+    /// A URL returned by `POST /api/uploads/avatar`.
+    pub avatar_url: Option<String>,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct SignupResponse {
+    user: UserView,
+    message: &'static str,
+}
+
+#[utoipa::path(post, path = "/api/auth/signup", tag = "accounts", request_body = SignupRequest,
+    responses((status = 201, body = SignupResponse), (status = 409, description = "Email taken"), (status = 422, description = "Invalid fields")))]
+pub async fn signup(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    ApiJson(request): ApiJson<SignupRequest>,
+) -> ApiResult<(StatusCode, ApiJson<SignupResponse>)> {
+    state.auth_limits.check("signup", ip, Some(&request.email))?;
+    let mut fields = FieldErrors::new();
+    let first_name = validation::required_text(&mut fields, "first_name", &request.first_name, "First name is required");
+    let last_name = validation::required_text(&mut fields, "last_name", &request.last_name, "Last name is required");
+    let email = validation::normalize_email(&request.email).map_err(|message| fields.insert("email".into(), message.into())).ok();
+    if let Err(message) = validation::check_new_password(&request.password) {
+        fields.insert("password".into(), message.into());
+    }
+    let account_type = request.account_type.unwrap_or(AccountType::Customer);
+    let skills = match validation::clean_skills(&request.skills) {
+        Ok(skills) if skills.is_empty() && account_type == AccountType::Tasker => {
+            fields.insert("skills".into(), "Please add at least one skill".into());
+            skills
+        }
+        Ok(skills) => skills,
+        Err(message) => {
+            fields.insert("skills".into(), message);
+            Vec::new()
+        }
+    };
+    let company_name = validation::optional_text(&mut fields, "company_name", request.company_name.as_deref());
+    let phone = validation::optional_text(&mut fields, "phone", request.phone.as_deref());
+    let location = validation::optional_text(&mut fields, "location", request.location.as_deref());
+    let bio = validation::optional_text(&mut fields, "bio", request.bio.as_deref());
+    let avatar_url = request.avatar_url.filter(|url| !url.trim().is_empty());
+    if avatar_url.as_deref().is_some_and(|url| !is_uploaded_avatar(url)) {
+        fields.insert("avatar_url".into(), "Please upload your picture through Taskhub".into());
+    }
+    ApiError::check_fields(fields)?;
+    let email = email.expect("validated above");
+
+    let account = NewAccount {
+        id: new_id(),
+        email,
+        password_hash: password::hash(request.password).await?,
+        email_verified: false,
+        first_name,
+        last_name,
+        company_name,
+        phone,
+        location,
+        bio,
+        avatar_url,
+        account_type: account_type.as_str(),
+        is_tasker: account_type == AccountType::Tasker,
+        skills_json: serde_json::to_string(&skills).map_err(anyhow::Error::from)?,
+        created_at: Timestamp::now(),
+    };
+    let user = users::create_account(&state.db, &account).await.map_err(|error| match error {
+        CreateAccountError::EmailTaken => ApiError::Conflict("An account with this email already exists".into()),
+        CreateAccountError::Database(error) => error.into(),
+    })?;
+    if let Err(error) = send_verification_email(&state, &user).await {
+        // The account exists; the user can ask for the link again.
+        tracing::error!(error = ?error, "could not send the verification email");
+    }
+    let message = "Account created successfully. Please check your email to verify your account.";
+    Ok((StatusCode::CREATED, ApiJson(SignupResponse { user: UserView::from(&user), message })))
+}
+
+fn is_uploaded_avatar(url: &str) -> bool {
+    url.strip_prefix("/media/avatars/").is_some_and(|name| {
+        !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '.') && !name.contains("..")
+    })
+}
+
+async fn send_verification_email(state: &AppState, user: &UserRow) -> anyhow::Result<()> {
+    let token = secrets::new_token();
+    let now = Timestamp::now();
+    email_tokens::insert(&state.db, &secrets::token_hash(&token), user.id, Purpose::VerifyEmail, now, now.plus(VERIFY_EMAIL_TTL))
+        .await?;
+    let link = state.link(&format!("/verify-email?token={token}"));
+    let text = format!(
+        "Welcome to Taskhub!\n\nPlease confirm your email address by opening this link:\n\n{link}\n\n\
+         The link works once and expires in 24 hours. If you did not sign up, you can ignore this email.\n"
+    );
+    state.mailer.send(Email { to: &user.email, subject: "Confirm your Taskhub account", text, reply_to: None }).await
+}
+
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
+#[serde(default)]
+pub struct TokenRequest {
+    pub token: String,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct UserResponse {
+    user: UserView,
+}
+
+#[utoipa::path(post, path = "/api/auth/verify", tag = "accounts", request_body = TokenRequest,
+    responses((status = 200, body = UserResponse), (status = 400, description = "Invalid or used link")))]
+pub async fn verify_email(State(state): State<AppState>, ApiJson(request): ApiJson<TokenRequest>) -> ApiResult<ApiJson<UserResponse>> {
+    let invalid = || ApiError::BadRequest("This verification link is invalid or has expired.".into());
+    let user_id = email_tokens::consume(&state.db, &secrets::token_hash(request.token.trim()), Purpose::VerifyEmail, Timestamp::now())
+        .await?
+        .ok_or_else(invalid)?;
+    users::mark_email_verified(&state.db, user_id).await?;
+    let user = users::user_by_id(&state.db, user_id).await?.ok_or_else(invalid)?;
+    Ok(ApiJson(UserResponse { user: UserView::from(&user) }))
+}
+
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
+#[serde(default)]
+pub struct EmailRequest {
+    pub email: String,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct MessageResponse {
+    pub message: &'static str,
+}
+
+/// Sends a fresh verification link if the account exists and is unverified; always 202.
+#[utoipa::path(post, path = "/api/auth/resend-verification", tag = "accounts", request_body = EmailRequest,
+    responses((status = 202, body = MessageResponse)))]
+pub async fn resend_verification(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    ApiJson(request): ApiJson<EmailRequest>,
+) -> ApiResult<(StatusCode, ApiJson<MessageResponse>)> {
+    state.auth_limits.check("recover", ip, Some(&request.email))?;
+    let email = validation::normalize_email(&request.email)
+        .map_err(|_| ApiError::field("email", "Please enter a valid email address"))?;
+    // Off the request path, so the response time does not tell whether the account exists.
+    tokio::spawn(async move {
+        if let Ok(Some(user)) = users::user_by_email(&state.db, &email).await {
+            if !user.email_verified {
+                if let Err(error) = send_verification_email(&state, &user).await {
+                    tracing::error!(error = ?error, "could not resend the verification email");
+                }
+            }
+        }
+    });
+    let message = "If that account is waiting for verification, we've sent a new link.";
+    Ok((StatusCode::ACCEPTED, ApiJson(MessageResponse { message })))
+}
+
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
+#[serde(default)]
+pub struct LoginRequest {
+    pub email: String,
+    pub password: String,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct SessionResponse {
+    pub access_token: String,
+    pub refresh_token: String,
+    pub token_type: &'static str,
+    pub expires_in: u64,
+    pub expires_at: Timestamp,
+    pub user: UserView,
+    pub profile: Option<ProfileView>,
+}
+
+#[utoipa::path(post, path = "/api/auth/login", tag = "accounts", request_body = LoginRequest,
+    responses((status = 200, body = SessionResponse), (status = 401, description = "Wrong credentials"),
+              (status = 403, description = "email_not_confirmed"), (status = 429, description = "Too many attempts")))]
+pub async fn login(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    ApiJson(request): ApiJson<LoginRequest>,
+) -> ApiResult<ApiJson<SessionResponse>> {
+    let mut fields = FieldErrors::new();
+    let email = validation::normalize_email(&request.email).map_err(|message| fields.insert("email".into(), message.into())).ok();
+    if request.password.is_empty() {
+        fields.insert("password".into(), "Password is required".into());
+    }
+    ApiError::check_fields(fields)?;
+    let email = email.expect("validated above");
+    state.auth_limits.check("login", ip, Some(&email))?;
+
+    let user = users::user_by_email(&state.db, &email).await?;
+    let stored_hash = user.as_ref().map_or_else(|| password::decoy_hash().to_owned(), |user| user.password_hash.clone());
+    let password_ok = password::verify(request.password.chars().take(validation::PASSWORD_MAX_CHARS).collect(), stored_hash).await?;
+    let user = match user {
+        Some(user) if password_ok => user,
+        _ => return Err(ApiError::Unauthorized("Invalid email or password".into())),
+    };
+    if state.config.require_email_verification && !user.email_verified {
+        return Err(ApiError::EmailNotConfirmed);
+    }
+    let refresh_token = secrets::new_token();
+    let now = Timestamp::now();
+    refresh_tokens::insert(
+        &state.db,
+        &NewRefreshToken {
+            user_id: user.id,
+            family_id: new_id(),
+            token_hash: &secrets::token_hash(&refresh_token),
+            now,
+            expires_at: now.plus(REFRESH_TOKEN_TTL),
+        },
+    )
+    .await?;
+    Ok(ApiJson(session(&state, user, refresh_token).await?))
+}
+
+async fn session(state: &AppState, user: UserRow, refresh_token: String) -> ApiResult<SessionResponse> {
+    let access = state.access_tokens.issue(user.id)?;
+    let profile = match profiles::profile(&state.db, user.id).await? {
+        Some(row) => Some(ProfileView::new(&row, &profiles::profile_stats(&state.db, user.id).await?)),
+        None => None,
+    };
+    Ok(SessionResponse {
+        access_token: access.token,
+        refresh_token,
+        token_type: "bearer",
+        expires_in: ACCESS_TOKEN_TTL.as_secs(),
+        expires_at: access.expires_at,
+        user: UserView::from(&user),
+        profile,
+    })
+}
+
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
+#[serde(default)]
+pub struct RefreshRequest {
+    pub refresh_token: String,
+}
+
+/// Exchanges a refresh token for a new session; the presented token stops working.
+#[utoipa::path(post, path = "/api/auth/refresh", tag = "accounts", request_body = RefreshRequest,
+    responses((status = 200, body = SessionResponse), (status = 401, description = "Expired, unknown or reused token")))]
+pub async fn refresh(State(state): State<AppState>, ApiJson(request): ApiJson<RefreshRequest>) -> ApiResult<ApiJson<SessionResponse>> {
+    let new_token = secrets::new_token();
+    let now = Timestamp::now();
+    let rotation = refresh_tokens::rotate(
+        &state.db,
+        &secrets::token_hash(request.refresh_token.trim()),
+        &secrets::token_hash(&new_token),
+        now,
+        now.plus(REFRESH_TOKEN_TTL),
+    )
+    .await?;
+    match rotation {
+        Rotation::Rotated { user_id } => {
+            let user = users::user_by_id(&state.db, user_id)
+                .await?
+                .ok_or_else(|| ApiError::Unauthorized("Authentication error. Please log in again.".into()))?;
+            Ok(ApiJson(session(&state, user, new_token).await?))
+        }
+        Rotation::ReuseDetected => {
+            tracing::warn!("refresh token reuse detected; session family revoked");
+            Err(ApiError::Unauthorized("Your session is no longer valid. Please log in again.".into()))
+        }
+        Rotation::Invalid => Err(ApiError::Unauthorized("Your session has expired. Please log in again.".into())),
+    }
+}
+
+/// Ends the session the refresh token belongs to. The body may be empty.
+#[utoipa::path(post, path = "/api/auth/logout", tag = "accounts", request_body = RefreshRequest, responses((status = 204)))]
+pub async fn logout(State(state): State<AppState>, body: Bytes) -> ApiResult<StatusCode> {
+    let request: RefreshRequest = if body.iter().all(u8::is_ascii_whitespace) {
+        RefreshRequest::default()
+    } else {
+        serde_json::from_slice(&body).map_err(|error| ApiError::BadRequest(format!("Malformed JSON body: {error}")))?
+    };
+    if !request.refresh_token.trim().is_empty() {
+        refresh_tokens::revoke_family_of(&state.db, &secrets::token_hash(request.refresh_token.trim()), Timestamp::now()).await?;
+    }
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Always 202, whether or not the account exists (no account enumeration).
+#[utoipa::path(post, path = "/api/auth/recover", tag = "accounts", request_body = EmailRequest,
+    responses((status = 202, body = MessageResponse), (status = 422, description = "Not an email address")))]
+pub async fn recover(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    ApiJson(request): ApiJson<EmailRequest>,
+) -> ApiResult<(StatusCode, ApiJson<MessageResponse>)> {
+    state.auth_limits.check("recover", ip, Some(&request.email))?;
+    let email = validation::normalize_email(&request.email)
+        .map_err(|_| ApiError::field("email", "Please enter a valid email address"))?;
+    tokio::spawn(async move {
+        if let Err(error) = send_reset_email(&state, &email).await {
+            tracing::error!(error = ?error, "could not send the password reset email");
+        }
+    });
+    let message = "If an account exists for that email, we've sent password reset instructions.";
+    Ok((StatusCode::ACCEPTED, ApiJson(MessageResponse { message })))
+}
+
+async fn send_reset_email(state: &AppState, email: &str) -> anyhow::Result<()> {
+    let Some(user) = users::user_by_email(&state.db, email).await? else { return Ok(()) };
+    let token = secrets::new_token();
+    let now = Timestamp::now();
+    email_tokens::insert(&state.db, &secrets::token_hash(&token), user.id, Purpose::ResetPassword, now, now.plus(RESET_PASSWORD_TTL))
+        .await?;
+    let link = state.link(&format!("/reset-password?token={token}"));
+    let text = format!(
+        "Someone asked to reset the password of your Taskhub account.\n\nChoose a new password here:\n\n{link}\n\n\
+         The link works once and expires in 1 hour. If it wasn't you, ignore this email: your password stays as it is.\n"
+    );
+    state.mailer.send(Email { to: &user.email, subject: "Reset your Taskhub password", text, reply_to: None }).await
+}
+
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
+#[serde(default)]
+pub struct ResetRequest {
+    pub token: String,
+    pub password: String,
+}
+
+/// Sets a new password from an emailed link and signs the account out everywhere.
+#[utoipa::path(post, path = "/api/auth/reset", tag = "accounts", request_body = ResetRequest,
+    responses((status = 200, body = MessageResponse), (status = 400, description = "Bad or used token"), (status = 422)))]
+pub async fn reset_password(State(state): State<AppState>, ApiJson(request): ApiJson<ResetRequest>) -> ApiResult<ApiJson<MessageResponse>> {
+    validation::check_new_password(&request.password).map_err(|message| ApiError::field("password", message))?;
+    let user_id: Uuid =
+        email_tokens::consume(&state.db, &secrets::token_hash(request.token.trim()), Purpose::ResetPassword, Timestamp::now())
+            .await?
+            .ok_or_else(|| ApiError::BadRequest("This password reset link is invalid or has expired.".into()))?;
+    let hash = password::hash(request.password).await?;
+    users::reset_password(&state.db, user_id, &hash, Timestamp::now()).await?;
+    Ok(ApiJson(MessageResponse { message: "Your password has been successfully reset" }))
+}

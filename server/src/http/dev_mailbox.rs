@@ -1,0 +1,69 @@
+//! `/dev/mailbox`: the mail the server would have sent, when no SMTP server is
+//! configured. Mounted only in dev mode.
+
+use axum::{
+    Router,
+    extract::State,
+    response::{Html, IntoResponse},
+    routing::get,
+};
+
+use crate::{
+    error::ApiResult,
+    http::extract::ApiJson,
+    mail::{MailboxEntry, mailbox_dir, read_mailbox},
+    state::AppState,
+};
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/dev/mailbox", get(mailbox_page)).route("/dev/mailbox.json", get(mailbox_json))
+}
+
+async fn mailbox_json(State(state): State<AppState>) -> ApiResult<ApiJson<Vec<MailboxEntry>>> {
+    Ok(ApiJson(read_mailbox(&mailbox_dir(&state.config.data_dir)).await?))
+}
+
+async fn mailbox_page(State(state): State<AppState>) -> ApiResult<impl IntoResponse> {
+    let entries = read_mailbox(&mailbox_dir(&state.config.data_dir)).await?;
+    let mut html = String::from(
+        "<!doctype html><meta charset=utf-8><title>Dev mailbox · Taskhub</title>\
+         <style>body{font:15px/1.5 system-ui,sans-serif;max-width:760px;margin:2rem auto;padding:0 1rem}\
+         article{border:1px solid #ddd;border-radius:8px;padding:1rem;margin:1rem 0}pre{white-space:pre-wrap}\
+         small{color:#666}</style><h1>Dev mailbox</h1>\
+         <p>Mail is written here because <code>SMTP_URL</code> is not set.</p>",
+    );
+    if entries.is_empty() {
+        html.push_str("<p>No mail yet.</p>");
+    }
+    for entry in entries {
+        html.push_str(&format!(
+            "<article><h2>{}</h2><small>To {} · {}</small><pre>{}</pre></article>",
+            escape(&entry.subject),
+            escape(&entry.to),
+            entry.created_at.to_rfc3339(),
+            linkify(&escape(&entry.text)),
+        ));
+    }
+    Ok(Html(html))
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+fn linkify(escaped: &str) -> String {
+    escaped
+        .split(' ')
+        .flat_map(|word| word.split_inclusive('\n'))
+        .map(|word| {
+            let trimmed = word.trim_end();
+            if trimmed.starts_with("http://") || trimmed.starts_with("https://") {
+                format!("<a href=\"{trimmed}\">{trimmed}</a>{}", &word[trimmed.len()..])
+            } else {
+                word.to_owned()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+        .replace("\n ", "\n")
+}

@@ -1,0 +1,36 @@
+//! Liveness, readiness and metrics.
+
+use axum::{
+    Router,
+    extract::State,
+    http::{StatusCode, header},
+    response::IntoResponse,
+    routing::get,
+};
+use serde_json::json;
+
+use crate::{
+    error::{ApiError, ApiResult},
+    http::extract::ApiJson,
+    state::AppState,
+};
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/healthz", get(healthz)).route("/readyz", get(readyz)).route("/metrics", get(metrics))
+}
+
+async fn healthz() -> ApiJson<serde_json::Value> {
+    ApiJson(json!({ "status": "ok" }))
+}
+
+/// 200 when the database answers, 503 otherwise.
+async fn readyz(State(state): State<AppState>) -> ApiResult<ApiJson<serde_json::Value>> {
+    if !state.db.ping().await {
+        return Err(ApiError::Unavailable);
+    }
+    Ok(ApiJson(json!({ "status": "ready", "database": state.db.backend_name() })))
+}
+
+async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
+    (StatusCode::OK, [(header::CONTENT_TYPE, "text/plain; version=0.0.4")], state.metrics.render())
+}

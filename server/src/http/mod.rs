@@ -1,0 +1,58 @@
+//! HTTP routes: each resource module exposes `router()`, merged here.
+
+pub mod auth;
+pub mod dev_mailbox;
+pub mod extract;
+pub mod health;
+pub mod me;
+pub mod openapi;
+pub mod profiles;
+pub mod views;
+pub mod web;
+
+use axum::{
+    Router,
+    http::{HeaderName, HeaderValue, header},
+    middleware,
+};
+use tower_http::{
+    request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer},
+    set_header::SetResponseHeaderLayer,
+    trace::TraceLayer,
+};
+
+use crate::{error::ApiError, observability, state::AppState};
+
+const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
+/// Default cap on request bodies; upload routes raise it for themselves.
+const MAX_BODY_BYTES: usize = 1024 * 1024;
+
+pub fn router(state: AppState) -> Router {
+    let api = Router::new()
+        .merge(auth::router())
+        .merge(me::router())
+        .merge(profiles::router())
+        .merge(openapi::router())
+        .fallback(|| async { ApiError::NotFound("No such API route".into()) })
+        .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed("Method not allowed on this route".into()) });
+
+    let mut app = Router::new().nest("/api", api).merge(health::router()).merge(web::media_router());
+    if state.config.dev_mode {
+        app = app.merge(dev_mailbox::router());
+    }
+    app.merge(web::spa(&state.config.web_dist))
+        .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(middleware::from_fn(observability::track_requests))
+        .layer(SetResponseHeaderLayer::if_not_present(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::REFERRER_POLICY,
+            HeaderValue::from_static("strict-origin-when-cross-origin"),
+        ))
+        .layer(PropagateRequestIdLayer::new(REQUEST_ID))
+        .layer(TraceLayer::new_for_http().make_span_with(|request: &axum::http::Request<_>| {
+            let request_id = request.headers().get(REQUEST_ID).and_then(|value| value.to_str().ok()).unwrap_or("-");
+            tracing::info_span!("request", method = %request.method(), uri = %request.uri().path(), request_id)
+        }))
+        .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
+        .with_state(state)
+}

@@ -1,0 +1,68 @@
+//! The OpenAPI document (`/api/openapi.json`) and a self-contained docs page (`/api/docs`).
+
+use axum::{Router, response::Html, routing::get};
+use utoipa::{
+    Modify, OpenApi,
+    openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme},
+};
+
+use crate::{
+    http::{auth, extract::ApiJson, me, profiles},
+    state::AppState,
+};
+
+#[derive(OpenApi)]
+#[openapi(
+    info(title = "Taskhub API", description = "The HTTP contract of the Taskhub marketplace. Errors: `{\"error\": {\"code\", \"message\", \"fields\"?}}`."),
+    paths(
+        auth::signup, auth::verify_email, auth::resend_verification, auth::login, auth::refresh, auth::logout,
+        auth::recover, auth::reset_password,
+        me::me, me::update_profile, me::become_tasker, me::upload_my_avatar, me::upload_signup_avatar,
+        profiles::public_profile,
+    ),
+    modifiers(&BearerAuth),
+)]
+pub struct ApiDoc;
+
+struct BearerAuth;
+
+impl Modify for BearerAuth {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme("bearer", SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).bearer_format("JWT").build()));
+    }
+}
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/openapi.json", get(|| async { ApiJson(ApiDoc::openapi()) }))
+        .route("/docs", get(|| async { Html(DOCS_PAGE) }))
+}
+
+/// Renders the OpenAPI document without any third-party script, so it works offline.
+const DOCS_PAGE: &str = r#"<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Taskhub API</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>
+body{font:15px/1.5 system-ui,sans-serif;max-width:960px;margin:2rem auto;padding:0 1rem;color:#1f2937}
+h1{margin-bottom:0}code{background:#f3f4f6;padding:0 .25rem;border-radius:4px}
+details{border:1px solid #e5e7eb;border-radius:8px;margin:.5rem 0;padding:.5rem 1rem}
+summary{cursor:pointer;font-weight:600}.m{display:inline-block;min-width:4.5rem;text-transform:uppercase;color:#2563eb}
+pre{background:#f9fafb;padding:.75rem;overflow:auto;border-radius:6px}
+</style></head>
+<body><h1>Taskhub API</h1><p>Machine-readable: <a href="/api/openapi.json">/api/openapi.json</a></p><div id="ops">Loading…</div>
+<script>
+fetch('/api/openapi.json').then(r => r.json()).then(doc => {
+  const ops = document.getElementById('ops'); ops.textContent = '';
+  for (const [path, item] of Object.entries(doc.paths)) for (const [method, op] of Object.entries(item)) {
+    const d = document.createElement('details'); const s = document.createElement('summary');
+    s.innerHTML = '<span class="m"></span><code></code> '; s.querySelector('.m').textContent = method;
+    s.querySelector('code').textContent = path; s.append(op.summary || op.description || '');
+    const pre = document.createElement('pre'); pre.textContent = JSON.stringify(op, null, 2);
+    d.append(s, pre); ops.append(d);
+  }
+  const schemas = document.createElement('details'); schemas.innerHTML = '<summary>Schemas</summary>';
+  const pre = document.createElement('pre'); pre.textContent = JSON.stringify((doc.components||{}).schemas||{}, null, 2);
+  schemas.append(pre); ops.append(schemas);
+});
+</script></body></html>"#;

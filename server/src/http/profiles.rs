@@ -1,0 +1,25 @@
+use axum::{Router, extract::State, routing::get};
+use uuid::Uuid;
+
+use crate::{
+    error::{ApiError, ApiResult},
+    http::{
+        extract::{ApiJson, ApiPath},
+        views::PublicProfileView,
+    },
+    state::AppState,
+    store::profiles,
+};
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/profiles/{id}", get(public_profile))
+}
+
+/// Anyone's public profile: no email or phone.
+#[utoipa::path(get, path = "/api/profiles/{id}", tag = "accounts",
+    responses((status = 200, body = PublicProfileView), (status = 404)))]
+pub async fn public_profile(State(state): State<AppState>, ApiPath(id): ApiPath<Uuid>) -> ApiResult<ApiJson<PublicProfileView>> {
+    let row = profiles::profile(&state.db, id).await?.ok_or_else(|| ApiError::not_found("Profile"))?;
+    let stats = profiles::profile_stats(&state.db, id).await?;
+    Ok(ApiJson(PublicProfileView::new(&row, &stats)))
+}

@@ -1,0 +1,139 @@
+//! Response shapes shared by several routes.
+
+use serde::Serialize;
+use uuid::Uuid;
+
+use crate::{
+    accounts::{names, validation::Skill},
+    db::Timestamp,
+    store::{
+        profiles::{ProfileRow, ProfileStats},
+        users::UserRow,
+    },
+};
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct UserView {
+    pub id: Uuid,
+    pub email: String,
+    pub email_verified: bool,
+    pub created_at: Timestamp,
+}
+
+impl From<&UserRow> for UserView {
+    fn from(user: &UserRow) -> Self {
+        Self { id: user.id, email: user.email.clone(), email_verified: user.email_verified, created_at: user.created_at }
+    }
+}
+
+/// The signed-in user's own profile.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct ProfileView {
+    pub id: Uuid,
+    pub first_name: String,
+    pub last_name: String,
+    /// The name to show: the chosen display name, else first and last name, else the email's local part, else "User".
+    pub display_name: String,
+    /// The display name the user chose, if any (what the settings form edits).
+    pub custom_display_name: Option<String>,
+    pub initials: String,
+    pub company_name: Option<String>,
+    pub phone: Option<String>,
+    pub location: Option<String>,
+    pub bio: Option<String>,
+    pub avatar_url: Option<String>,
+    pub account_type: String,
+    pub is_tasker: bool,
+    pub skills: Vec<Skill>,
+    pub rating: Option<f64>,
+    pub review_count: i64,
+    pub tasks_completed: i64,
+    pub member_since: Timestamp,
+}
+
+impl ProfileView {
+    pub fn new(row: &ProfileRow, stats: &ProfileStats) -> Self {
+        Self {
+            id: row.id,
+            first_name: row.first_name.clone(),
+            last_name: row.last_name.clone(),
+            display_name: names::display_name(row.display_name.as_deref(), &row.first_name, &row.last_name, Some(&row.email)),
+            custom_display_name: row.display_name.clone(),
+            initials: names::initials(&row.first_name, &row.last_name, Some(&row.email)),
+            company_name: row.company_name.clone(),
+            phone: row.phone.clone(),
+            location: row.location.clone(),
+            bio: row.bio.clone(),
+            avatar_url: row.avatar_url.clone(),
+            account_type: row.account_type.clone(),
+            is_tasker: row.is_tasker,
+            skills: parse_skills(&row.skills),
+            rating: stats.rating,
+            review_count: stats.review_count,
+            tasks_completed: stats.tasks_completed,
+            member_since: row.created_at,
+        }
+    }
+}
+
+/// What anyone may see of a person: no email, no phone.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct PublicProfileView {
+    pub id: Uuid,
+    pub first_name: String,
+    pub last_name: String,
+    pub display_name: String,
+    pub initials: String,
+    pub location: Option<String>,
+    pub bio: Option<String>,
+    pub avatar_url: Option<String>,
+    pub account_type: String,
+    pub is_tasker: bool,
+    pub skills: Vec<Skill>,
+    pub rating: Option<f64>,
+    pub review_count: i64,
+    pub tasks_completed: i64,
+    pub member_since: Timestamp,
+    pub verified: Verification,
+    pub reviews: Vec<serde_json::Value>,
+    pub portfolio: Vec<serde_json::Value>,
+}
+
+/// Only what Taskhub has actually checked is marked verified.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct Verification {
+    pub email: bool,
+    pub phone: bool,
+    pub identity: bool,
+    pub payment: bool,
+}
+
+impl PublicProfileView {
+    pub fn new(row: &ProfileRow, stats: &ProfileStats) -> Self {
+        // The email's local part is not public, so the fallback name skips it.
+        Self {
+            id: row.id,
+            first_name: row.first_name.clone(),
+            last_name: row.last_name.clone(),
+            display_name: names::display_name(row.display_name.as_deref(), &row.first_name, &row.last_name, None),
+            initials: names::initials(&row.first_name, &row.last_name, None),
+            location: row.location.clone(),
+            bio: row.bio.clone(),
+            avatar_url: row.avatar_url.clone(),
+            account_type: row.account_type.clone(),
+            is_tasker: row.is_tasker,
+            skills: parse_skills(&row.skills),
+            rating: stats.rating,
+            review_count: stats.review_count,
+            tasks_completed: stats.tasks_completed,
+            member_since: row.created_at,
+            verified: Verification { email: row.email_verified, phone: false, identity: false, payment: false },
+            reviews: Vec::new(),
+            portfolio: Vec::new(),
+        }
+    }
+}
+
+pub fn parse_skills(json: &str) -> Vec<Skill> {
+    serde_json::from_str(json).unwrap_or_default()
+}

@@ -1,0 +1,59 @@
+//! The built web app (`web/dist`) with single-page-app fallback, and uploaded media.
+
+use std::path::Path;
+
+use axum::{
+    Router,
+    extract::State,
+    http::{StatusCode, header},
+    response::{Html, IntoResponse, Response},
+    routing::get,
+};
+use tower_http::services::{ServeDir, ServeFile};
+
+use crate::{
+    error::{ApiError, ApiResult},
+    http::extract::ApiPath,
+    media::content_type_for,
+    state::AppState,
+};
+
+pub fn media_router() -> Router<AppState> {
+    Router::new().route("/media/{*key}", get(media))
+}
+
+async fn media(State(state): State<AppState>, ApiPath(key): ApiPath<String>) -> ApiResult<Response> {
+    let bytes = state.media.get(&key).await?.ok_or_else(|| ApiError::not_found("File"))?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, content_type_for(&key)),
+            // Keys are unique per upload, so the content never changes.
+            (header::CACHE_CONTROL, "public, max-age=31536000, immutable"),
+            (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        ],
+        bytes,
+    )
+        .into_response())
+}
+
+/// Serves files from `dist`; any other path gets `index.html` so client-side routes work on reload.
+pub fn spa(dist: &Path) -> Router<AppState> {
+    let index = dist.join("index.html");
+    if index.is_file() {
+        Router::new().fallback_service(ServeDir::new(dist).fallback(ServeFile::new(index)))
+    } else {
+        tracing::warn!(dist = %dist.display(), "web app not built; serving a placeholder page");
+        Router::new().fallback(web_app_missing)
+    }
+}
+
+async fn web_app_missing() -> impl IntoResponse {
+    (
+        StatusCode::SERVICE_UNAVAILABLE,
+        Html(
+            "<!doctype html><meta charset=utf-8><title>Taskhub</title><h1>Taskhub</h1>\
+             <p>The web app has not been built. Run <code>make run</code> (or <code>npm --prefix web run build</code>).</p>\
+             <p>The API is up: see <a href=\"/api/docs\">/api/docs</a>.</p>",
+        ),
+    )
+}

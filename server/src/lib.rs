@@ -1,0 +1,92 @@
+//! Taskhub's server: REST API, static web app, realtime hub wiring.
+//! `main.rs` is a thin CLI over [`start`], which tests call too.
+
+pub mod accounts;
+pub mod auth;
+pub mod config;
+pub mod db;
+pub mod error;
+pub mod http;
+pub mod mail;
+pub mod media;
+pub mod observability;
+pub mod rate_limit;
+pub mod seed;
+pub mod state;
+pub mod store;
+
+use std::{net::SocketAddr, sync::Arc};
+
+use anyhow::Context;
+use tokio::{net::TcpListener, sync::watch, task::JoinHandle};
+
+use crate::{
+    auth::access::AccessTokens, config::Config, db::Db, mail::Mailer, media::Media, rate_limit::AuthRateLimits,
+    state::AppState,
+};
+
+/// A server accepting connections; dropping it does not stop it, [`RunningServer::shutdown`] does.
+pub struct RunningServer {
+    pub addr: SocketAddr,
+    pub state: AppState,
+    shutdown: watch::Sender<bool>,
+    task: JoinHandle<std::io::Result<()>>,
+}
+
+impl RunningServer {
+    pub fn url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// Stops accepting connections, lets in-flight requests finish, closes the pool.
+    pub async fn shutdown(self) -> anyhow::Result<()> {
+        let _ = self.shutdown.send(true);
+        self.task.await.context("server task")??;
+        self.state.db.close().await;
+        Ok(())
+    }
+
+    pub async fn wait(self) -> anyhow::Result<()> {
+        self.task.await.context("server task")??;
+        Ok(())
+    }
+
+    pub fn shutdown_signal(&self) -> watch::Sender<bool> {
+        self.shutdown.clone()
+    }
+}
+
+/// Opens the database (running migrations), binds `config.bind_addr` and serves.
+pub async fn start(config: Config) -> anyhow::Result<RunningServer> {
+    let db = Db::connect(config.database_url.expose()).await?;
+    db.migrate().await?;
+    let listener = TcpListener::bind(&config.bind_addr).await.with_context(|| format!("binding {}", config.bind_addr))?;
+    let addr = listener.local_addr()?;
+    let public_url: Arc<str> = config.public_url.clone().unwrap_or_else(|| format!("http://{addr}")).into();
+
+    let jwt_secret = AccessTokens::load_or_create_secret(config.jwt_secret.as_ref(), &config.data_dir)?;
+    let auth_limits = AuthRateLimits::per_minute(config.auth_rate_limit_per_minute);
+    auth_limits.spawn_cleanup();
+    let state = AppState {
+        access_tokens: Arc::new(AccessTokens::new(&jwt_secret)),
+        mailer: Mailer::from_config(&config)?,
+        media: Media::from_config(&config)?,
+        auth_limits,
+        public_url,
+        metrics: observability::prometheus(),
+        db,
+        config: Arc::new(config),
+    };
+
+    let app = http::router(state.clone());
+    let (shutdown, mut shutdown_rx) = watch::channel(false);
+    let task = tokio::spawn(async move {
+        axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
+            .with_graceful_shutdown(async move {
+                let _ = shutdown_rx.wait_for(|stop| *stop).await;
+            })
+            .await
+    });
+    tracing::info!(backend = state.db.backend_name(), "listening on http://{addr}");
+    Ok(RunningServer { addr, state, shutdown, task })
+}

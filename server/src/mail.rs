@@ -1,0 +1,114 @@
+//! Outgoing mail: SMTP through lettre when `SMTP_URL` is set, otherwise a dev
+//! mailbox of `.eml` files (plus a JSON summary each) under `DATA_DIR/mail/`.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use lettre::{
+    AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor,
+    message::{Mailbox, header::ContentType},
+};
+use serde::{Deserialize, Serialize};
+
+use crate::{
+    config::Config,
+    db::{Timestamp, new_id},
+};
+
+#[derive(Clone)]
+pub enum Mailer {
+    Smtp { transport: AsyncSmtpTransport<Tokio1Executor>, from: Mailbox },
+    Mailbox { dir: PathBuf, from: Mailbox },
+}
+
+/// What the dev mailbox keeps about each message, for `/dev/mailbox`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct MailboxEntry {
+    pub id: String,
+    pub to: String,
+    pub subject: String,
+    pub created_at: Timestamp,
+    pub text: String,
+}
+
+pub struct Email<'a> {
+    pub to: &'a str,
+    pub subject: &'a str,
+    pub text: String,
+    pub reply_to: Option<&'a str>,
+}
+
+impl Mailer {
+    pub fn from_config(config: &Config) -> anyhow::Result<Self> {
+        let from: Mailbox = config.mail_from.parse().context("MAIL_FROM is not a valid mailbox")?;
+        match &config.smtp_url {
+            Some(url) => {
+                let transport = AsyncSmtpTransport::<Tokio1Executor>::from_url(url.expose())
+                    .context("SMTP_URL is not a valid smtp:// or smtps:// URL")?
+                    .build();
+                Ok(Self::Smtp { transport, from })
+            }
+            None => Ok(Self::Mailbox { dir: mailbox_dir(&config.data_dir), from }),
+        }
+    }
+
+    pub async fn send(&self, email: Email<'_>) -> anyhow::Result<()> {
+        let from = match self {
+            Self::Smtp { from, .. } | Self::Mailbox { from, .. } => from.clone(),
+        };
+        let mut builder = Message::builder()
+            .from(from)
+            .to(email.to.parse().context("recipient address")?)
+            .subject(email.subject)
+            .header(ContentType::TEXT_PLAIN);
+        if let Some(reply_to) = email.reply_to {
+            builder = builder.reply_to(reply_to.parse().context("reply-to address")?);
+        }
+        let message = builder.body(email.text.clone()).context("building email")?;
+        match self {
+            Self::Smtp { transport, .. } => {
+                transport.send(message).await.context("sending email over SMTP")?;
+            }
+            Self::Mailbox { dir, .. } => {
+                let id = new_id().to_string();
+                tokio::fs::create_dir_all(dir).await.with_context(|| format!("creating {}", dir.display()))?;
+                tokio::fs::write(dir.join(format!("{id}.eml")), message.formatted()).await.context("writing .eml")?;
+                let entry = MailboxEntry {
+                    id: id.clone(),
+                    to: email.to.to_owned(),
+                    subject: email.subject.to_owned(),
+                    created_at: Timestamp::now(),
+                    text: email.text,
+                };
+                let json = serde_json::to_vec_pretty(&entry)?;
+                tokio::fs::write(dir.join(format!("{id}.json")), json).await.context("writing mailbox entry")?;
+                tracing::info!(to = email.to, subject = email.subject, "mail written to the dev mailbox");
+            }
+        }
+        Ok(())
+    }
+}
+
+pub fn mailbox_dir(data_dir: &Path) -> PathBuf {
+    data_dir.join("mail")
+}
+
+/// Dev mailbox entries, newest first.
+pub async fn read_mailbox(dir: &Path) -> anyhow::Result<Vec<MailboxEntry>> {
+    let mut entries = Vec::new();
+    let mut listing = match tokio::fs::read_dir(dir).await {
+        Ok(listing) => listing,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(entries),
+        Err(error) => return Err(error.into()),
+    };
+    while let Some(file) = listing.next_entry().await? {
+        if file.path().extension().is_some_and(|ext| ext == "json") {
+            let bytes = tokio::fs::read(file.path()).await?;
+            if let Ok(entry) = serde_json::from_slice::<MailboxEntry>(&bytes) {
+                entries.push(entry);
+            }
+        }
+    }
+    entries.sort_by(|a, b| b.created_at.cmp(&a.created_at).then_with(|| b.id.cmp(&a.id)));
+    Ok(entries)
+}

@@ -1,0 +1,61 @@
+use anyhow::Context;
+use server::{config::Config, db::Db};
+
+const USAGE: &str = "usage: server [serve | migrate | seed --demo]";
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    server::observability::init_tracing();
+    let config = Config::from_env()?;
+    std::fs::create_dir_all(&config.data_dir).with_context(|| format!("creating {}", config.data_dir.display()))?;
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
+        [] | ["serve"] => serve(config).await,
+        ["migrate"] => {
+            let db = Db::connect(config.database_url.expose()).await?;
+            db.migrate().await?;
+            println!("migrations applied ({})", db.backend_name());
+            Ok(())
+        }
+        ["seed", "--demo"] => {
+            let db = Db::connect(config.database_url.expose()).await?;
+            db.migrate().await?;
+            let media = server::media::Media::from_config(&config)?;
+            let report = server::seed::seed_demo(&db, &media).await?;
+            println!("{report}");
+            Ok(())
+        }
+        _ => {
+            eprintln!("{USAGE}");
+            std::process::exit(2);
+        }
+    }
+}
+
+async fn serve(config: Config) -> anyhow::Result<()> {
+    let running = server::start(config).await?;
+    // Printed as well as logged, so scripts can read the bound port.
+    println!("listening on {}", running.url());
+    let stop = running.shutdown_signal();
+    tokio::spawn(async move {
+        shutdown_requested().await;
+        tracing::info!("shutting down");
+        let _ = stop.send(true);
+    });
+    running.wait().await
+}
+
+async fn shutdown_requested() {
+    let ctrl_c = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        let mut terminate = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+            .expect("installing the SIGTERM handler");
+        tokio::select! {
+            _ = ctrl_c => {}
+            _ = terminate.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = ctrl_c.await;
+}

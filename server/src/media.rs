@@ -1,0 +1,159 @@
+//! Uploaded media (avatars) in an object store: a local directory by default,
+//! any object_store URL (e.g. `s3://bucket/prefix`) through `MEDIA_URL`.
+
+use std::{io::Cursor, sync::Arc};
+
+use anyhow::Context;
+use bytes::Bytes;
+use image::{ImageFormat, ImageReader, imageops::FilterType};
+use object_store::{ObjectStore, PutPayload, local::LocalFileSystem, path::Path as StorePath};
+use uuid::Uuid;
+
+use crate::config::Config;
+
+pub const MAX_AVATAR_BYTES: usize = 5 * 1024 * 1024;
+const AVATAR_SIDE: u32 = 512;
+const MAX_SOURCE_SIDE: u32 = 10_000;
+
+#[derive(Clone)]
+pub struct Media {
+    store: Arc<dyn ObjectStore>,
+    prefix: StorePath,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum AvatarError {
+    #[error("Please upload an image file (JPEG, PNG, GIF or WebP)")]
+    NotAnImage,
+    #[error("Images must be 5 MB or smaller")]
+    TooLarge,
+}
+
+impl Media {
+    pub fn from_config(config: &Config) -> anyhow::Result<Self> {
+        match &config.media_url {
+            Some(url) => {
+                let url = url::Url::parse(url).context("MEDIA_URL is not a URL")?;
+                let options = std::env::vars().filter(|(key, _)| key.starts_with("AWS_")).map(|(k, v)| (k.to_ascii_lowercase(), v));
+                let (store, prefix) = object_store::parse_url_opts(&url, options).context("MEDIA_URL is not a supported store")?;
+                Ok(Self { store: Arc::from(store), prefix })
+            }
+            None => {
+                let dir = config.data_dir.join("media");
+                std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+                let store = LocalFileSystem::new_with_prefix(&dir)?;
+                Ok(Self { store: Arc::new(store), prefix: StorePath::default() })
+            }
+        }
+    }
+
+    fn full_path(&self, key: &str) -> StorePath {
+        StorePath::from(format!("{}/{key}", self.prefix).trim_start_matches('/'))
+    }
+
+    /// Checks that `bytes` really is an image, re-encodes it as a square JPEG of
+    /// at most 512 px (dropping EXIF and anything appended to the file), stores
+    /// it, and returns the public URL path.
+    pub async fn store_avatar(&self, bytes: Bytes) -> Result<String, anyhow::Error> {
+        let jpeg = tokio::task::spawn_blocking(move || normalize_avatar(&bytes)).await??;
+        let key = format!("avatars/{}.jpg", Uuid::now_v7());
+        self.put(&key, jpeg).await?;
+        Ok(format!("/media/{key}"))
+    }
+
+    pub async fn put(&self, key: &str, bytes: Vec<u8>) -> anyhow::Result<()> {
+        self.store.put(&self.full_path(key), PutPayload::from(bytes)).await.context("storing media")?;
+        Ok(())
+    }
+
+    /// The stored bytes, or `None` when there is no such object.
+    pub async fn get(&self, key: &str) -> anyhow::Result<Option<Bytes>> {
+        if key.split('/').any(|part| part.is_empty() || part == "." || part == "..") {
+            return Ok(None);
+        }
+        match self.store.get(&self.full_path(key)).await {
+            Ok(result) => Ok(Some(result.bytes().await?)),
+            Err(object_store::Error::NotFound { .. }) => Ok(None),
+            Err(error) => Err(error.into()),
+        }
+    }
+}
+
+pub fn normalize_avatar(bytes: &[u8]) -> Result<Vec<u8>, anyhow::Error> {
+    if bytes.len() > MAX_AVATAR_BYTES {
+        return Err(AvatarError::TooLarge.into());
+    }
+    let format = image::guess_format(bytes).map_err(|_| AvatarError::NotAnImage)?;
+    if !matches!(format, ImageFormat::Jpeg | ImageFormat::Png | ImageFormat::Gif | ImageFormat::WebP) {
+        return Err(AvatarError::NotAnImage.into());
+    }
+    let mut reader = ImageReader::with_format(Cursor::new(bytes), format);
+    let mut limits = image::Limits::default();
+    limits.max_image_width = Some(MAX_SOURCE_SIDE);
+    limits.max_image_height = Some(MAX_SOURCE_SIDE);
+    limits.max_alloc = Some(512 * 1024 * 1024);
+    reader.limits(limits);
+    let image = reader.decode().map_err(|_| AvatarError::NotAnImage)?;
+    let side = image.width().min(image.height());
+    let square = image.crop_imm((image.width() - side) / 2, (image.height() - side) / 2, side, side);
+    let target = side.min(AVATAR_SIDE);
+    let resized = if target == side { square } else { square.resize_exact(target, target, FilterType::Triangle) };
+    // Transparent pixels become white rather than black in the JPEG.
+    let rgba = resized.to_rgba8();
+    let mut rgb = image::RgbImage::new(rgba.width(), rgba.height());
+    for (x, y, pixel) in rgba.enumerate_pixels() {
+        let alpha = pixel[3] as u32;
+        let blend = |channel: u8| ((channel as u32 * alpha + 255 * (255 - alpha)) / 255) as u8;
+        rgb.put_pixel(x, y, image::Rgb([blend(pixel[0]), blend(pixel[1]), blend(pixel[2])]));
+    }
+    let mut out = Cursor::new(Vec::new());
+    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, 85).encode_image(&rgb).context("encoding avatar")?;
+    Ok(out.into_inner())
+}
+
+pub fn content_type_for(key: &str) -> &'static str {
+    match key.rsplit('.').next() {
+        Some("jpg" | "jpeg") => "image/jpeg",
+        Some("png") => "image/png",
+        Some("webp") => "image/webp",
+        Some("gif") => "image/gif",
+        _ => "application/octet-stream",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn png(width: u32, height: u32) -> Vec<u8> {
+        let image = image::RgbaImage::from_pixel(width, height, image::Rgba([10, 200, 30, 255]));
+        let mut out = Cursor::new(Vec::new());
+        image.write_to(&mut out, ImageFormat::Png).unwrap();
+        out.into_inner()
+    }
+
+    #[test]
+    fn avatars_become_square_jpegs_of_at_most_512px() {
+        let jpeg = normalize_avatar(&png(900, 600)).unwrap();
+        let decoded = image::load_from_memory(&jpeg).unwrap();
+        assert_eq!(image::guess_format(&jpeg).unwrap(), ImageFormat::Jpeg);
+        assert_eq!((decoded.width(), decoded.height()), (512, 512));
+    }
+
+    #[test]
+    fn appended_payloads_do_not_survive_reencoding() {
+        let mut bytes = png(64, 64);
+        bytes.extend_from_slice(b"<script>alert(1)</script>");
+        let jpeg = normalize_avatar(&bytes).unwrap();
+        assert!(!jpeg.windows(8).any(|window| window == b"<script>"));
+    }
+
+    #[test]
+    fn non_images_and_oversized_files_are_refused() {
+        assert!(normalize_avatar(b"GIF89a but not really").is_err());
+        assert!(normalize_avatar(b"#!/bin/sh\necho hi").is_err());
+        let mut huge = png(8, 8);
+        huge.resize(MAX_AVATAR_BYTES + 1, 0);
+        assert!(normalize_avatar(&huge).is_err());
+    }
+}

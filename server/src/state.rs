@@ -1,0 +1,27 @@
+use std::sync::Arc;
+
+use metrics_exporter_prometheus::PrometheusHandle;
+
+use crate::{
+    auth::access::AccessTokens, config::Config, db::Db, mail::Mailer, media::Media, rate_limit::AuthRateLimits,
+};
+
+/// Everything a handler may need, cheap to clone.
+#[derive(Clone)]
+pub struct AppState {
+    pub config: Arc<Config>,
+    pub db: Db,
+    pub access_tokens: Arc<AccessTokens>,
+    pub mailer: Mailer,
+    pub media: Media,
+    pub auth_limits: AuthRateLimits,
+    /// Base of links in emails, without a trailing slash.
+    pub public_url: Arc<str>,
+    pub metrics: PrometheusHandle,
+}
+
+impl AppState {
+    pub fn link(&self, path_and_query: &str) -> String {
+        format!("{}{path_and_query}", self.public_url)
+    }
+}

@@ -1,0 +1,122 @@
+//! Rotating refresh tokens grouped in families (one family per sign-in).
+//! Presenting an already-rotated token means it leaked: the family is revoked.
+
+use tracing::instrument;
+use uuid::Uuid;
+
+use crate::{
+    db::{BeginWrite, Db, Timestamp, new_id},
+    on_pool,
+};
+
+pub struct NewRefreshToken<'a> {
+    pub user_id: Uuid,
+    pub family_id: Uuid,
+    pub token_hash: &'a str,
+    pub now: Timestamp,
+    pub expires_at: Timestamp,
+}
+
+#[derive(Debug, PartialEq, Eq)]
+pub enum Rotation {
+    /// The presented token was current; a new one was stored in its place.
+    Rotated { user_id: Uuid },
+    /// The token was already used or revoked: its whole family is now revoked.
+    ReuseDetected,
+    /// Unknown or expired.
+    Invalid,
+}
+
+#[instrument(skip_all)]
+pub async fn insert(db: &Db, token: &NewRefreshToken<'_>) -> sqlx::Result<()> {
+    on_pool!(db, |pool| {
+        sqlx::query(
+            "insert into refresh_tokens (id, user_id, family_id, token_hash, created_at, expires_at)
+             values ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(new_id())
+        .bind(token.user_id)
+        .bind(token.family_id)
+        .bind(token.token_hash)
+        .bind(token.now)
+        .bind(token.expires_at)
+        .execute(pool)
+        .await
+        .map(|done| done.rows_affected())
+    })?;
+    Ok(())
+}
+
+/// Uses up `old_hash` and stores `new_hash` in the same family, atomically.
+#[instrument(skip_all)]
+pub async fn rotate(db: &Db, old_hash: &str, new_hash: &str, now: Timestamp, expires_at: Timestamp) -> sqlx::Result<Rotation> {
+    on_pool!(db, |pool| {
+        async {
+            let mut tx = pool.begin_write().await?;
+            let current: Option<(Uuid, Uuid)> = sqlx::query_as(
+                "update refresh_tokens set used_at = $1
+                 where token_hash = $2 and used_at is null and revoked_at is null and expires_at > $1
+                 returning user_id, family_id",
+            )
+            .bind(now)
+            .bind(old_hash)
+            .fetch_optional(&mut *tx)
+            .await?;
+            let outcome = match current {
+                Some((user_id, family_id)) => {
+                    sqlx::query(
+                        "insert into refresh_tokens (id, user_id, family_id, token_hash, created_at, expires_at)
+                         values ($1, $2, $3, $4, $5, $6)",
+                    )
+                    .bind(new_id())
+                    .bind(user_id)
+                    .bind(family_id)
+                    .bind(new_hash)
+                    .bind(now)
+                    .bind(expires_at)
+                    .execute(&mut *tx)
+                    .await?;
+                    Rotation::Rotated { user_id }
+                }
+                None => {
+                    let revoked = sqlx::query(
+                        "update refresh_tokens set revoked_at = $1
+                         where revoked_at is null
+                           and family_id = (select family_id from refresh_tokens where token_hash = $2 and used_at is not null)",
+                    )
+                    .bind(now)
+                    .bind(old_hash)
+                    .execute(&mut *tx)
+                    .await?;
+                    let was_used = sqlx::query_scalar::<_, i64>(
+                        "select count(*) from refresh_tokens where token_hash = $1 and used_at is not null",
+                    )
+                    .bind(old_hash)
+                    .fetch_one(&mut *tx)
+                    .await?;
+                    if revoked.rows_affected() > 0 || was_used > 0 { Rotation::ReuseDetected } else { Rotation::Invalid }
+                }
+            };
+            tx.commit().await?;
+            Ok(outcome)
+        }
+        .await
+    })
+}
+
+/// Revokes the family the token belongs to (sign-out of that session).
+#[instrument(skip_all)]
+pub async fn revoke_family_of(db: &Db, token_hash: &str, now: Timestamp) -> sqlx::Result<()> {
+    on_pool!(db, |pool| {
+        sqlx::query(
+            "update refresh_tokens set revoked_at = $1
+             where revoked_at is null and family_id = (select family_id from refresh_tokens where token_hash = $2)",
+        )
+        .bind(now)
+        .bind(token_hash)
+        .execute(pool)
+        .await
+        .map(|done| done.rows_affected())
+    })?;
+    Ok(())
+}

@@ -1,11 +1,11 @@
 import { Link } from 'react-router';
 
-import { useCategories } from '@/features/categories/api/get-categories';
+import { CATEGORIES, useCategories } from '@/features/categories/api/get-categories';
 import { CategoryCard } from '@/features/categories/components/category-card';
 
 /** The full catalogue (16) for /categories. */
 export function CategoriesGrid() {
-  const { data = [] } = useCategories();
+  const { data = CATEGORIES } = useCategories();
   return (
     <div className="grid gap-5 sm:grid-cols-2 lg:grid-cols-4">
       {data.map((category) => (
@@ -17,7 +17,7 @@ export function CategoriesGrid() {
 
 /** Spec §2 home: a grid of 8 popular categories plus a link to /categories. */
 export function PopularCategories() {
-  const { data = [] } = useCategories();
+  const { data = CATEGORIES } = useCategories();
   return (
     <section className="mx-auto max-w-7xl px-4 py-16 sm:px-6 lg:px-8" aria-labelledby="popular-categories-heading">
       <div className="flex flex-wrap items-end justify-between gap-4">

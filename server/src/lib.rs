@@ -7,6 +7,7 @@ pub mod config;
 pub mod db;
 pub mod error;
 pub mod http;
+pub mod live;
 pub mod mail;
 pub mod media;
 pub mod observability;
@@ -67,7 +68,13 @@ pub async fn start(config: Config) -> anyhow::Result<RunningServer> {
     let jwt_secret = AccessTokens::load_or_create_secret(config.jwt_secret.as_ref(), &config.data_dir)?;
     let auth_limits = AuthRateLimits::per_minute(config.auth_rate_limit_per_minute);
     auth_limits.spawn_cleanup();
+    let bus = match &config.redis_url {
+        Some(url) => realtime::BusConfig::Redis { url: url.expose().to_owned() },
+        None => realtime::BusConfig::Local,
+    };
+    let hub = realtime::Hub::start(realtime::HubConfig::default(), bus).await.context("starting the realtime hub")?;
     let state = AppState {
+        hub,
         access_tokens: Arc::new(AccessTokens::new(&jwt_secret)),
         mailer: Mailer::from_config(&config)?,
         media: Media::from_config(&config)?,
@@ -78,6 +85,7 @@ pub async fn start(config: Config) -> anyhow::Result<RunningServer> {
         config: Arc::new(config),
     };
 
+    http::realtime::spawn_ticket_cleanup(state.clone());
     let app = http::router(state.clone());
     let (shutdown, mut shutdown_rx) = watch::channel(false);
     let task = tokio::spawn(async move {

@@ -18,6 +18,7 @@ pub struct AppState {
     /// Base of links in emails, without a trailing slash.
     pub public_url: Arc<str>,
     pub metrics: PrometheusHandle,
+    pub hub: realtime::Hub,
 }
 
 impl AppState {

@@ -23,12 +23,13 @@ async fn healthz() -> ApiJson<serde_json::Value> {
     ApiJson(json!({ "status": "ok" }))
 }
 
-/// 200 when the database answers, 503 otherwise.
+/// 200 when the database (and Redis, when configured) answer, 503 otherwise.
 async fn readyz(State(state): State<AppState>) -> ApiResult<ApiJson<serde_json::Value>> {
-    if !state.db.ping().await {
+    if !state.db.ping().await || !state.hub.is_bus_healthy().await {
         return Err(ApiError::Unavailable);
     }
-    Ok(ApiJson(json!({ "status": "ready", "database": state.db.backend_name() })))
+    let bus = if state.config.redis_url.is_some() { "redis" } else { "local" };
+    Ok(ApiJson(json!({ "status": "ready", "database": state.db.backend_name(), "bus": bus })))
 }
 
 async fn metrics(State(state): State<AppState>) -> impl IntoResponse {

@@ -7,6 +7,7 @@ pub mod health;
 pub mod me;
 pub mod openapi;
 pub mod profiles;
+pub mod realtime;
 pub mod views;
 pub mod web;
 
@@ -32,11 +33,14 @@ pub fn router(state: AppState) -> Router {
         .merge(auth::router())
         .merge(me::router())
         .merge(profiles::router())
+        .merge(realtime::api_router())
         .merge(openapi::router())
         .fallback(|| async { ApiError::NotFound("No such API route".into()) })
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed("Method not allowed on this route".into()) });
 
-    let mut app = Router::new().nest("/api", api).merge(health::router()).merge(web::media_router());
+    let mut app = Router::new().nest("/api", api).merge(health::router())
+        .merge(realtime::socket_router())
+        .merge(web::media_router());
     if state.config.dev_mode {
         app = app.merge(dev_mailbox::router());
     }

@@ -7,7 +7,7 @@ use utoipa::{
 };
 
 use crate::{
-    http::{auth, extract::ApiJson, me, profiles},
+    http::{auth, extract::ApiJson, me, profiles, realtime},
     state::AppState,
 };
 
@@ -19,6 +19,7 @@ use crate::{
         auth::recover, auth::reset_password,
         me::me, me::update_profile, me::become_tasker, me::upload_my_avatar, me::upload_signup_avatar,
         profiles::public_profile,
+        realtime::issue_ticket,
     ),
     modifiers(&BearerAuth),
 )]

@@ -3,5 +3,6 @@
 
 pub mod email_tokens;
 pub mod profiles;
+pub mod realtime_tickets;
 pub mod refresh_tokens;
 pub mod users;

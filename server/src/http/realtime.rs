@@ -1,0 +1,74 @@
+//! `/ws` (the live connection) and the tickets that authenticate it.
+
+use std::time::Duration;
+
+use axum::{
+    Router,
+    extract::{State, WebSocketUpgrade},
+    response::Response,
+    routing::{get, post},
+};
+use serde::{Deserialize, Serialize};
+
+use crate::{
+    auth::secrets,
+    db::Timestamp,
+    error::ApiResult,
+    http::extract::{ApiJson, ApiQuery, AuthUser},
+    state::AppState,
+    store::realtime_tickets,
+};
+
+const TICKET_TTL: Duration = Duration::from_secs(30);
+
+pub fn api_router() -> Router<AppState> {
+    Router::new().route("/realtime/ticket", post(issue_ticket))
+}
+
+pub fn socket_router() -> Router<AppState> {
+    Router::new().route("/ws", get(connect))
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct TicketResponse {
+    ticket: String,
+    expires_in: u64,
+}
+
+/// A single-use ticket (30 s) for `GET /ws?ticket=…`; browsers cannot send headers on a WebSocket.
+#[utoipa::path(post, path = "/api/realtime/ticket", tag = "realtime", security(("bearer" = [])),
+    responses((status = 200, body = TicketResponse), (status = 401)))]
+pub async fn issue_ticket(State(state): State<AppState>, caller: AuthUser) -> ApiResult<ApiJson<TicketResponse>> {
+    let ticket = secrets::new_token();
+    realtime_tickets::insert(&state.db, &secrets::token_hash(&ticket), caller.id, Timestamp::now().plus(TICKET_TTL)).await?;
+    Ok(ApiJson(TicketResponse { ticket, expires_in: TICKET_TTL.as_secs() }))
+}
+
+#[derive(Deserialize)]
+pub struct ConnectQuery {
+    ticket: Option<String>,
+}
+
+/// Without a ticket the socket is anonymous (public topics only); a bad ticket closes it with 4001.
+async fn connect(State(state): State<AppState>, ApiQuery(query): ApiQuery<ConnectQuery>, ws: WebSocketUpgrade) -> ApiResult<Response> {
+    let Some(ticket) = query.ticket.filter(|ticket| !ticket.is_empty()) else {
+        return Ok(state.hub.accept(ws, None));
+    };
+    match realtime_tickets::redeem(&state.db, &secrets::token_hash(&ticket), Timestamp::now()).await? {
+        Some(user_id) => Ok(state.hub.accept(ws, Some(user_id.to_string()))),
+        None => Ok(state.hub.reject_unauthorized(ws)),
+    }
+}
+
+/// Removes unused tickets now and then, so the table stays small.
+pub fn spawn_ticket_cleanup(state: AppState) {
+    tokio::spawn(async move {
+        let mut interval = tokio::time::interval(Duration::from_secs(300));
+        loop {
+            interval.tick().await;
+            if let Err(error) = realtime_tickets::delete_expired(&state.db, Timestamp::now()).await {
+                tracing::warn!(error = ?error, "could not delete expired realtime tickets");
+            }
+        }
+    });
+}

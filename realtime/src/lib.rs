@@ -32,11 +32,17 @@
 //! type. Events delivered locally during an outage also break the topic's history in Redis,
 //! so a later `since` from before the break answers `recovered:false`.
 //!
+//! # Serving
+//! Serve the router with `TCP_NODELAY` on accepted sockets
+//! (`listener.tap_io(|tcp| { let _ = tcp.set_nodelay(true); })`, `axum::serve::ListenerExt`):
+//! without it Nagle's algorithm holds small event frames back for up to 40 ms.
+//!
 //! # Memory per idle connection
 //! tungstenite's default buffers (128 KiB each way) are replaced by `read_buffer_size`
 //! (1 KiB) and a 4 KiB write target; the write buffer grows only while frames are sent. The
 //! send queue is bounded by `send_queue_capacity` frames; frames are reference-counted, so a
-//! queued event costs a pointer, not a copy. Measured figures are in `bench/ws-load`.
+//! queued event costs a pointer, not a copy. Measured: about 7.6 KB of server RSS per idle,
+//! subscribed socket (`bench/ws-load/README.md`).
 
 mod bus;
 mod config;

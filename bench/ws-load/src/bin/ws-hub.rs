@@ -8,11 +8,11 @@ use std::{sync::Arc, time::Duration};
 
 use axum::{
     Json, Router,
-    serve::ListenerExt,
     extract::{Query, State, WebSocketUpgrade},
     http::StatusCode,
     response::Response,
     routing::{get, post},
+    serve::ListenerExt,
 };
 use realtime::{BusConfig, Hub, HubConfig};
 use serde::Deserialize;
@@ -37,7 +37,8 @@ async fn burst(State(hub): State<Hub>, Query(burst): Query<Burst>) -> StatusCode
         for n in 0..burst.count {
             tick.tick().await;
             let topic = format!("{}{}", burst.topic, n % burst.topics.max(1));
-            hub.publish(&topic, "bench", &json!({"t": ws_load::now_ns(), "n": n})).await;
+            hub.publish(&topic, "bench", &json!({"t": ws_load::now_ns(), "n": n}))
+                .await;
         }
     });
     StatusCode::ACCEPTED
@@ -61,7 +62,11 @@ async fn main() -> anyhow::Result<()> {
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--bind" => bind = args.next().expect("--bind ADDR"),
-            "--redis" => bus = BusConfig::Redis { url: args.next().expect("--redis URL") },
+            "--redis" => {
+                bus = BusConfig::Redis {
+                    url: args.next().expect("--redis URL"),
+                }
+            }
             other => anyhow::bail!("unknown argument {other}"),
         }
     }

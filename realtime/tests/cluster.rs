@@ -203,3 +203,62 @@ async fn node_subscribes_to_redis_only_for_topics_with_local_subscribers() {
         "unsubscribed when the last socket left"
     );
 }
+
+/// Reads past any events until the hub's resync (`subscribed` with recovered:false).
+async fn until_resync(client: &mut common::Client) -> serde_json::Value {
+    loop {
+        let message = client.next().await;
+        if message["type"] == "subscribed" {
+            assert_eq!(message["recovered"], false, "{message}");
+            return message;
+        }
+        assert_eq!(message["type"], "event", "{message}");
+    }
+}
+
+#[tokio::test]
+async fn event_delivered_on_one_node_only_makes_every_node_resync_and_breaks_recovery() {
+    let Some(redis) = RedisServer::start().await else {
+        return;
+    };
+    let ((node_a, addr_a), (node_b, addr_b)) = two_nodes(&redis.url()).await;
+    let topic = unique_topic();
+    let mut on_a = connect(addr_a, "").await;
+    on_a.subscribe(&topic, None).await;
+    let mut on_b = connect(addr_b, "").await;
+    on_b.subscribe(&topic, None).await;
+    node_b
+        .publish(&topic, "offer.created", &json!({"n": 1}))
+        .await;
+    on_a.next_event().await;
+    let seen = on_b.next_event().await["seq"].as_u64().unwrap();
+
+    // Redis refuses writes for longer than a publish waits, while the subscribers stay connected.
+    let client = redis::Client::open(redis.url()).unwrap();
+    let mut conn = client.get_multiplexed_async_connection().await.unwrap();
+    let () = redis::cmd("CLIENT")
+        .arg("PAUSE")
+        .arg(1500)
+        .arg("WRITE")
+        .query_async(&mut conn)
+        .await
+        .unwrap();
+    node_a
+        .publish(&topic, "offer.created", &json!({"n": 2}))
+        .await;
+    assert_eq!(
+        on_a.next_event().await["data"]["n"],
+        2,
+        "delivered on the publishing node"
+    );
+
+    let resync_b = until_resync(&mut on_b).await;
+    until_resync(&mut on_a).await;
+    let mut late = connect(addr_b, "").await;
+    let subscribed = late.subscribe(&topic, Some(seen)).await;
+    assert_eq!(
+        subscribed["recovered"], false,
+        "history before the break is not claimed"
+    );
+    assert!(subscribed["seq"].as_u64() >= resync_b["seq"].as_u64());
+}

@@ -51,7 +51,7 @@ pub(crate) struct ConnHandle {
 }
 
 impl ConnHandle {
-    fn new(id: u64, tx: mpsc::Sender<Outbound>) -> Self {
+    pub(crate) fn new(id: u64, tx: mpsc::Sender<Outbound>) -> Self {
         Self {
             id,
             tx,

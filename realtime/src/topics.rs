@@ -293,3 +293,126 @@ impl Registry {
         self.topics.len()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use tokio::sync::mpsc;
+
+    use super::*;
+
+    fn registry() -> Registry {
+        Registry::new(8, Duration::from_secs(60), Arc::new(Stats::default()))
+    }
+
+    fn socket(id: u64) -> (Arc<ConnHandle>, mpsc::Receiver<Outbound>) {
+        let (tx, rx) = mpsc::channel(8);
+        (Arc::new(ConnHandle::new(id, tx)), rx)
+    }
+
+    fn entry(seq: u64) -> Entry {
+        Entry {
+            seq,
+            at_ms: protocol::now_ms(),
+            frame: format!("e{seq}").into(),
+        }
+    }
+
+    fn frames(out: Outbound) -> Vec<String> {
+        match out {
+            Outbound::Frame(frame) => vec![frame.to_string()],
+            Outbound::Batch(frames) => frames.iter().map(|f| f.to_string()).collect(),
+            Outbound::Ping => vec!["ping".into()],
+        }
+    }
+
+    #[test]
+    fn clustered_join_merges_redis_history_with_events_that_arrived_meanwhile() {
+        let registry = registry();
+        let (conn, mut rx) = socket(1);
+        registry.begin_subscribe("t");
+        // Published after Redis was read, received through the subscription before joining.
+        for seq in [11, 12] {
+            let e = entry(seq);
+            registry.deliver_remote("t", e.seq, e.at_ms, e.frame);
+        }
+        let remote = RemoteSnapshot {
+            current: 10,
+            entries: vec![entry(9), entry(10)],
+        };
+        assert!(registry.subscribe("t", &conn, Some(8), Some(remote), true));
+
+        let joined = frames(rx.try_recv().unwrap());
+        let subscribed: serde_json::Value = serde_json::from_str(&joined[0]).unwrap();
+        assert_eq!(
+            (
+                subscribed["seq"].as_u64(),
+                subscribed["recovered"].as_bool()
+            ),
+            (Some(12), Some(true))
+        );
+        assert_eq!(joined[1..], ["e9", "e10", "e11", "e12"]);
+
+        let again = entry(12);
+        registry.deliver_remote("t", again.seq, again.at_ms, again.frame);
+        let next = entry(13);
+        registry.deliver_remote("t", next.seq, next.at_ms, next.frame);
+        assert_eq!(
+            frames(rx.try_recv().unwrap()),
+            ["e13"],
+            "no duplicate, then live"
+        );
+        assert!(rx.try_recv().is_err());
+    }
+
+    #[test]
+    fn clustered_join_with_a_hole_is_not_recovered() {
+        let registry = registry();
+        let (conn, mut rx) = socket(1);
+        registry.begin_subscribe("t");
+        let remote = RemoteSnapshot {
+            current: 10,
+            entries: vec![entry(8), entry(10)],
+        };
+        assert!(registry.subscribe("t", &conn, Some(7), Some(remote), true));
+        let joined = frames(rx.try_recv().unwrap());
+        assert_eq!(joined.len(), 1, "nothing replayed");
+        assert!(joined[0].contains(r#""recovered":false"#));
+    }
+
+    #[test]
+    fn last_clustered_subscriber_leaving_forgets_the_topic() {
+        let registry = registry();
+        let (first, _rx1) = socket(1);
+        let (second, _rx2) = socket(2);
+        for conn in [&first, &second] {
+            registry.begin_subscribe("t");
+            registry.subscribe("t", conn, None, Some(RemoteSnapshot::default()), true);
+        }
+        assert!(!registry.unsubscribe("t", 1, true));
+        assert!(registry.is_watched("t"));
+        assert!(registry.unsubscribe("t", 2, true));
+        assert!(!registry.is_watched("t"));
+        assert_eq!(registry.topic_count(), 0);
+    }
+
+    #[test]
+    fn full_queue_closes_the_subscriber_as_slow_without_blocking_others() {
+        let stats = Arc::new(Stats::default());
+        let registry = Registry::new(8, Duration::from_secs(60), stats.clone());
+        let (tx, _stalled_rx) = mpsc::channel(2);
+        let stalled = Arc::new(ConnHandle::new(1, tx));
+        let (healthy, mut healthy_rx) = socket(2);
+        registry.subscribe("t", &stalled, None, None, false);
+        registry.subscribe("t", &healthy, None, None, false);
+        healthy_rx.try_recv().unwrap();
+        for n in 0..4 {
+            let template = EventTemplate::new("t", "e", &serde_json::json!({"n": n}));
+            registry.publish_local("t", &template, false);
+            assert!(healthy_rx.try_recv().is_ok());
+        }
+        let snapshot = stats.snapshot();
+        assert_eq!(snapshot.slow_consumer_closes, 1);
+        assert!(snapshot.dropped >= 2);
+        assert_eq!(snapshot.delivered, 4 + 1);
+    }
+}

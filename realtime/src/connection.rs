@@ -132,7 +132,7 @@ pub(crate) async fn serve(hub: Hub, socket: WebSocket, user_id: Option<String>) 
         () = async {
             if let Some(user) = &user_id {
                 let topic = format!("user:{user}");
-                if hub.join(&conn, &topic, None).await {
+                if Box::pin(hub.join(&conn, &topic, None)).await {
                     topics.insert(topic);
                 }
             }
@@ -269,7 +269,8 @@ async fn recv_loop(
                     ));
                     continue;
                 }
-                if hub.join(conn, &topic, since).await {
+                // Boxed: subscribing is rare, and an idle socket should not carry its state.
+                if Box::pin(hub.join(conn, &topic, since)).await {
                     topics.insert(topic);
                 }
             }

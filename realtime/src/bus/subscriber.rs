@@ -45,7 +45,6 @@ pub(super) async fn run(mut s: Subscriber) {
     // While connected: the topics subscribed on Redis. While not: the topics to subscribe.
     let mut watched = HashSet::new();
     let mut backoff = MIN_BACKOFF;
-    let mut first_connection = true;
     loop {
         let pubsub = match timeout(OP_TIMEOUT, s.client.get_async_pubsub()).await {
             Ok(Ok(pubsub)) => pubsub,
@@ -75,10 +74,12 @@ pub(super) async fn run(mut s: Subscriber) {
         }
         s.connected.store(true, Relaxed);
         backoff = MIN_BACKOFF;
-        if !first_connection {
+        // Topics watched before this connection (an earlier one, or subscriptions accepted
+        // while Redis was unreachable) may have missed events.
+        if !watched.is_empty() {
             tracing::info!(
                 topics = watched.len(),
-                "redis bus reconnected; resyncing local sockets"
+                "redis bus connected; resyncing local sockets"
             );
             for topic in &watched {
                 if let Some(current) = s.keys.current_seq(topic).await {
@@ -86,7 +87,6 @@ pub(super) async fn run(mut s: Subscriber) {
                 }
             }
         }
-        first_connection = false;
 
         let mut heal = tokio::time::interval(HEAL_PERIOD);
         heal.set_missed_tick_behavior(MissedTickBehavior::Delay);

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { usePageTitle } from '@/lib/use-page-title';
 
 /** Layout of the static and informational pages. */
 export function ContentPage({ title, eyebrow, intro, updated, children, aside }: {
@@ -9,6 +10,7 @@ export function ContentPage({ title, eyebrow, intro, updated, children, aside }:
   children: ReactNode;
   aside?: ReactNode;
 }) {
+  usePageTitle(title);
   return (
     <div>
       <section className="bg-gradient-to-br from-brand-800 to-brand-600 text-white">

@@ -1,4 +1,4 @@
-import { Suspense, useEffect } from 'react';
+import { Suspense, useEffect, useRef } from 'react';
 import { Outlet, useLocation } from 'react-router';
 
 import { Footer } from '@/components/layouts/footer';
@@ -7,14 +7,19 @@ import { PageSpinner } from '@/components/ui/spinner';
 
 export function MainLayout() {
   const { pathname } = useLocation();
+  const mainRef = useRef<HTMLElement>(null);
+  const firstRender = useRef(true);
   useEffect(() => {
     window.scrollTo?.(0, 0);
+    // After client-side navigation, start keyboard and screen-reader users at the new page.
+    if (firstRender.current) firstRender.current = false;
+    else mainRef.current?.focus({ preventScroll: true });
   }, [pathname]);
 
   return (
     <div className="flex min-h-screen flex-col">
       <Header />
-      <main id="main" className="flex-1 pt-18">
+      <main id="main" ref={mainRef} tabIndex={-1} className="flex-1 pt-18 focus:outline-none">
         <Suspense fallback={<PageSpinner />}>
           <Outlet />
         </Suspense>

@@ -2,8 +2,10 @@ import { AvatarUploader } from '@/features/settings/components/avatar-uploader';
 import { SettingsForm } from '@/features/settings/components/settings-form';
 import { SkillsSettings } from '@/features/settings/components/skills-settings';
 import { useAuth } from '@/lib/auth/use-auth';
+import { usePageTitle } from '@/lib/use-page-title';
 
 export function SettingsRoute() {
+  usePageTitle('Account Settings');
   const { profile } = useAuth();
   return (
     <div className="mx-auto max-w-3xl px-4 py-10 sm:px-6">

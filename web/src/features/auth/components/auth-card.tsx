@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { usePageTitle } from '@/lib/use-page-title';
 
 export function AuthCard({ title, subtitle, children, wide }: {
   title: string;
@@ -6,6 +7,7 @@ export function AuthCard({ title, subtitle, children, wide }: {
   children: ReactNode;
   wide?: boolean;
 }) {
+  usePageTitle(title);
   return (
     <div className="bg-gradient-to-b from-brand-50 to-slate-50 px-4 py-10 sm:py-16">
       <div className={`mx-auto w-full ${wide ? 'max-w-2xl' : 'max-w-md'} rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8`}>

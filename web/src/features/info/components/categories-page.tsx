@@ -1,7 +1,9 @@
 import type { ReactNode } from 'react';
+import { usePageTitle } from '@/lib/use-page-title';
 
 /** The grid itself comes from the categories feature; the route composes both. */
 export function CategoriesPage({ children }: { children: ReactNode }) {
+  usePageTitle('Browse by Category');
   return (
     <div>
       <section className="bg-gradient-to-br from-brand-800 to-brand-600 text-white">

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { buttonClasses } from '@/components/ui/button';
 import { generalFaq, posterFaq } from '@/features/info/components/faq-content';
 import { FaqList } from '@/features/info/components/faq-list';
+import { usePageTitle } from '@/lib/use-page-title';
 
 const posterSteps = [
   { title: 'Post your task', body: 'Describe what you need, where and by when, and set a budget. Posting is free.' },
@@ -36,6 +37,7 @@ function Steps({ id, title, steps }: { id: string; title: string; steps: typeof 
 }
 
 export function HowItWorksPage() {
+  usePageTitle('How It Works');
   return (
     <div>
       <section className="bg-gradient-to-br from-brand-800 to-brand-600 text-white">

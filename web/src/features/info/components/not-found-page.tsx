@@ -1,8 +1,10 @@
 import { Link } from 'react-router';
 
 import { buttonClasses } from '@/components/ui/button';
+import { usePageTitle } from '@/lib/use-page-title';
 
 export function NotFoundPage() {
+  usePageTitle('Page not found');
   return (
     <div className="mx-auto flex min-h-[60vh] max-w-xl flex-col items-center justify-center px-4 py-16 text-center">
       <p className="text-6xl font-extrabold text-brand-700">404</p>

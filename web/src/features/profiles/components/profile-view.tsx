@@ -11,6 +11,7 @@ import { InviteDialog } from '@/features/profiles/components/invite-dialog';
 import { ProfileTabs, Stars } from '@/features/profiles/components/profile-tabs';
 import { useAuth } from '@/lib/auth/use-auth';
 import { formatDate, formatMemberSince } from '@/lib/format';
+import { usePageTitle } from '@/lib/use-page-title';
 import { getDisplayName, getInitials } from '@/lib/user-names';
 
 const verificationItems = [
@@ -25,6 +26,7 @@ export function ProfileView({ userId }: { userId: string }) {
   const profile = useProfile(userId);
   const [params] = useSearchParams();
   const [dialog, setDialog] = useState<'invite' | 'contact' | null>(null);
+  usePageTitle(profile.data ? getDisplayName(profile.data) : 'Profile');
 
   if (profile.isPending) return <PageSpinner label="Loading profile" />;
   if (profile.isError) {

@@ -6,6 +6,7 @@ import { EarningsCalculator } from '@/features/tasker/components/earnings-calcul
 import { useAuth } from '@/lib/auth/use-auth';
 import { errorMessage } from '@/lib/http';
 import { toast } from '@/lib/toast';
+import { usePageTitle } from '@/lib/use-page-title';
 
 const benefits = [
   { title: 'Be your own boss', body: 'Choose the tasks you want, set your own price and work the hours that suit you.' },
@@ -21,6 +22,7 @@ const steps = [
 ];
 
 export function BecomeTaskerPage() {
+  usePageTitle('Become a Tasker');
   const { user, loading } = useAuth();
   const navigate = useNavigate();
   const become = useBecomeTasker();

@@ -236,3 +236,17 @@ async fn cleanup(data_dir: PathBuf, postgres_database: Option<(String, String)>)
         }
     }
 }
+
+/// `TEST_REDIS_URL`, or `None` (loudly; a failure under `CI=true`).
+pub fn redis_url() -> Option<String> {
+    match std::env::var("TEST_REDIS_URL").ok().filter(|url| !url.is_empty()) {
+        Some(url) => Some(url),
+        None if std::env::var("CI").is_ok_and(|ci| ci == "true") => {
+            panic!("TEST_REDIS_URL is not set: the Redis bus cannot be tested (required under CI=true)")
+        }
+        None => {
+            eprintln!("\n*** SKIPPING a Redis bus test: TEST_REDIS_URL is not set (make test sets it) ***\n");
+            None
+        }
+    }
+}

@@ -15,7 +15,7 @@ if (!existsSync(serverBin)) {
   console.error(`Server binary not found at ${serverBin}. Build it (cargo build -p server) or set SERVER_BIN.`);
   process.exit(1);
 }
-if (!existsSync(join(dist, 'index.html')) || process.env.E2E_BUILD === '1') {
+if (process.env.E2E_SKIP_BUILD !== '1' || !existsSync(join(dist, 'index.html'))) {
   const build = spawnSync('npm', ['run', 'build'], { cwd: web, stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
 import {
+  api,
+  BASE_URL,
   createVerifiedUser,
   launch,
   linkPath,
@@ -123,6 +125,30 @@ test('a tasker signs up with skills, verifies the email, signs in, edits setting
   await page.waitForURL((url) => url.pathname === '/');
   await page.getByRole('link', { name: 'Sign In' }).first().waitFor();
   assert.equal(await page.evaluate(() => localStorage.getItem('taskhub.session')), null);
+  await page.context().close();
+});
+
+test('signing in before verifying explains why and can resend the link', async () => {
+  const email = uniqueEmail('unverified');
+  await api('/api/auth/signup', {
+    method: 'POST',
+    body: { email, password: 'waiting-pass-1', first_name: 'Una', last_name: 'Verified', account_type: 'customer' },
+  });
+  await waitForMail(email);
+  const page = await newPage(browser, VIEWPORTS.desktop);
+  await page.goto('/login');
+  await signInThroughUi(page, { email, password: 'waiting-pass-1' });
+  await page.getByRole('alert').filter({ hasText: 'Open the link in the email we sent you' }).waitFor();
+  await page.getByRole('button', { name: 'Resend verification email' }).click();
+  await page.getByText('Verification email sent').waitFor();
+  const deadline = Date.now() + 10_000;
+  let count = 0;
+  while (Date.now() < deadline && count < 2) {
+    const mails = await (await fetch(`${BASE_URL}/dev/mailbox.json`)).json();
+    count = mails.filter((m) => m.to.includes(email)).length;
+    if (count < 2) await new Promise((r) => setTimeout(r, 200));
+  }
+  assert.equal(count, 2, 'a second verification mail arrives');
   await page.context().close();
 });
 

@@ -22,7 +22,7 @@ use tokio::{
 };
 
 use crate::{
-    CLOSE_HEARTBEAT_TIMEOUT, CLOSE_SLOW_CONSUMER,
+    CLOSE_GOING_AWAY, CLOSE_HEARTBEAT_TIMEOUT, CLOSE_SLOW_CONSUMER,
     hub::Hub,
     protocol::{self, ClientMessage},
     stats::Stats,
@@ -91,6 +91,7 @@ fn close_reason(code: u16) -> &'static str {
     match code {
         CLOSE_SLOW_CONSUMER => "slow consumer",
         CLOSE_HEARTBEAT_TIMEOUT => "heartbeat timeout",
+        CLOSE_GOING_AWAY => "server shutting down",
         _ => "closing",
     }
 }
@@ -117,9 +118,7 @@ impl LastSeen {
 pub(crate) async fn serve(hub: Hub, socket: WebSocket, user_id: Option<String>) {
     let config = hub.config();
     let (tx, rx) = mpsc::channel(config.send_queue_capacity.max(2));
-    let conn = Arc::new(ConnHandle::new(hub.next_connection_id(), tx));
-    let stats = hub.stats_ref();
-    stats.connection_opened();
+    let conn = hub.register(tx);
     let last_seen = LastSeen {
         opened: Instant::now(),
         at_ms: AtomicU64::new(0),
@@ -143,7 +142,7 @@ pub(crate) async fn serve(hub: Hub, socket: WebSocket, user_id: Option<String>) 
     for topic in &topics {
         hub.leave(topic, conn.id);
     }
-    stats.connection_closed();
+    hub.unregister(&conn);
 }
 
 async fn send_loop(

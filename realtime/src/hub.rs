@@ -1,6 +1,6 @@
 use std::sync::{
     Arc,
-    atomic::{AtomicU64, Ordering::Relaxed},
+    atomic::{AtomicBool, AtomicU64, Ordering::Relaxed},
 };
 
 use axum::{
@@ -8,11 +8,12 @@ use axum::{
     http::{StatusCode, header},
     response::{IntoResponse, Response},
 };
+use dashmap::DashMap;
 use serde_json::Value;
 use tokio::{sync::Semaphore, task::JoinHandle};
 
 use crate::{
-    BusConfig, CLOSE_UNAUTHORIZED, HubConfig, HubStats,
+    BusConfig, CLOSE_GOING_AWAY, CLOSE_UNAUTHORIZED, HubConfig, HubStats,
     bus::{self, Bus},
     connection::{self, ConnHandle},
     protocol::{self, EventTemplate},
@@ -33,6 +34,9 @@ struct Inner {
     stats: Arc<Stats>,
     permits: Arc<Semaphore>,
     next_connection_id: AtomicU64,
+    /// Every open socket, so `shutdown` can close them all.
+    connections: DashMap<u64, Arc<ConnHandle>>,
+    shutting_down: AtomicBool,
     tasks: Vec<JoinHandle<()>>,
 }
 
@@ -64,6 +68,8 @@ impl Hub {
                 stats,
                 permits,
                 next_connection_id: AtomicU64::new(1),
+                connections: DashMap::new(),
+                shutting_down: AtomicBool::new(false),
                 tasks,
             }),
         })
@@ -93,7 +99,11 @@ impl Hub {
     /// Upgrade handler body: the server resolved the ticket to an optional user id. A signed-in
     /// socket is subscribed to `user:{id}` at once. Past `max_connections`, answers 503.
     pub fn accept(&self, ws: WebSocketUpgrade, user_id: Option<String>) -> Response {
-        let Ok(permit) = self.inner.permits.clone().try_acquire_owned() else {
+        let permit = match self.inner.shutting_down.load(Relaxed) {
+            true => None,
+            false => self.inner.permits.clone().try_acquire_owned().ok(),
+        };
+        let Some(permit) = permit else {
             self.inner.stats.connection_refused();
             return (
                 StatusCode::SERVICE_UNAVAILABLE,
@@ -121,6 +131,15 @@ impl Hub {
             };
             let _ = socket.send(Message::Close(Some(frame))).await;
         })
+    }
+
+    /// For a graceful restart: refuses new sockets (503) and closes every open one with 1001
+    /// ("going away"), so clients reconnect, to another node or to this one once restarted.
+    pub fn shutdown(&self) {
+        self.inner.shutting_down.store(true, Relaxed);
+        for connection in self.inner.connections.iter() {
+            connection.close(CLOSE_GOING_AWAY);
+        }
     }
 
     pub fn stats(&self) -> HubStats {
@@ -158,8 +177,23 @@ impl Hub {
         &self.inner.stats
     }
 
-    pub(crate) fn next_connection_id(&self) -> u64 {
-        self.inner.next_connection_id.fetch_add(1, Relaxed)
+    pub(crate) fn register(
+        &self,
+        tx: tokio::sync::mpsc::Sender<connection::Outbound>,
+    ) -> Arc<ConnHandle> {
+        let id = self.inner.next_connection_id.fetch_add(1, Relaxed);
+        let conn = Arc::new(ConnHandle::new(id, tx));
+        self.inner.connections.insert(id, conn.clone());
+        self.inner.stats.connection_opened();
+        if self.inner.shutting_down.load(Relaxed) {
+            conn.close(CLOSE_GOING_AWAY);
+        }
+        conn
+    }
+
+    pub(crate) fn unregister(&self, conn: &ConnHandle) {
+        self.inner.connections.remove(&conn.id);
+        self.inner.stats.connection_closed();
     }
 
     /// Subscribes a socket; false when it could not be (its queue is full).

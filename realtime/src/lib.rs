@@ -21,8 +21,9 @@
 //!   message), `too_many_subscriptions`.
 //! - Close codes: 4001 unauthorized ticket ([`Hub::reject_unauthorized`]), 4008 slow consumer
 //!   (its bounded send queue overflowed), 4009 heartbeat timeout (nothing received for
-//!   `idle_timeout`; the server pings every `ping_interval`). Past `max_connections` the upgrade
-//!   is refused with HTTP 503 and `Retry-After`.
+//!   `idle_timeout`; the server pings every `ping_interval`), 1001 server shutting down
+//!   ([`Hub::shutdown`]). Past `max_connections` the upgrade is refused with HTTP 503 and
+//!   `Retry-After`.
 //!
 //! # Resync
 //! When the Redis bus comes back after an outage, or when an event had to be delivered on one
@@ -57,6 +58,8 @@ pub use config::{Authorize, BusConfig, HubConfig, default_authorize};
 pub use hub::Hub;
 pub use stats::HubStats;
 
+/// Close code: the server is shutting down ([`Hub::shutdown`]); reconnect.
+pub const CLOSE_GOING_AWAY: u16 = 1001;
 /// Close code: the ticket was missing, expired or already used.
 pub const CLOSE_UNAUTHORIZED: u16 = 4001;
 /// Close code: the client did not read fast enough and its send queue overflowed.

@@ -148,3 +148,20 @@ async fn connections_past_the_cap_are_refused_with_503() {
     }
     assert_eq!(hub.stats().refused_connections, 1);
 }
+
+#[tokio::test]
+async fn shutdown_closes_every_socket_with_1001_and_refuses_new_ones() {
+    let (hub, addr) = start(test_config(), BusConfig::Local).await;
+    let mut first = connect(addr, "").await;
+    let mut second = connect(addr, "?user=bob").await;
+    first.subscribe("tasks", None).await;
+    second.next().await;
+
+    hub.shutdown();
+    assert_eq!(first.closed_with().await, realtime::CLOSE_GOING_AWAY);
+    assert_eq!(second.closed_with().await, realtime::CLOSE_GOING_AWAY);
+    match tokio_tungstenite::connect_async(format!("ws://{addr}/ws")).await {
+        Err(WsError::Http(response)) => assert_eq!(response.status(), 503),
+        other => panic!("expected HTTP 503, got {other:?}"),
+    }
+}

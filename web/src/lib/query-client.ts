@@ -13,3 +13,6 @@ export function createQueryClient() {
     },
   });
 }
+
+/** The app's one query client, reachable from non-React code (the socket client writes events into it). */
+export const queryClient = createQueryClient();

@@ -78,6 +78,16 @@ describe('header', () => {
     expect(appStore.get(sessionAtom)).toBeNull();
   });
 
+  it('signs out from the mobile menu with the short toast', async () => {
+    vi.stubGlobal('fetch', mockFetch({ 'POST /api/auth/logout': { status: 204 } }).fn);
+    signIn();
+    renderRoutes(routes, ['/settings']);
+    await userEvent.click(screen.getByRole('button', { name: 'Open menu' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Sign Out' }));
+    expect(await screen.findByText('Signed out successfully')).toBeInTheDocument();
+    expect(appStore.get(sessionAtom)).toBeNull();
+  });
+
   it('opens a mobile menu that locks scroll, links /account-settings and closes on route change', async () => {
     signIn();
     renderRoutes(routes);

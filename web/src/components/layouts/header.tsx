@@ -1,11 +1,12 @@
 import { useEffect, useId, useState } from 'react';
-import { Link, NavLink } from 'react-router';
+import { Link, NavLink, useLocation } from 'react-router';
 
 import { buttonClasses } from '@/components/ui/button';
 import { Logo } from '@/components/layouts/logo';
 import { MobileMenu } from '@/components/layouts/mobile-menu';
 import { mainNavigation } from '@/components/layouts/nav-links';
 import { UserMenu } from '@/components/layouts/user-menu';
+import { fromLocation } from '@/lib/auth/redirect';
 import { useAuth } from '@/lib/auth/use-auth';
 import { cn } from '@/lib/cn';
 
@@ -17,6 +18,7 @@ export function Header() {
   const [scrolled, setScrolled] = useState(false);
   const [menuOpen, setMenuOpen] = useState(false);
   const menuId = useId();
+  const location = useLocation();
 
   useEffect(() => {
     const onScroll = () => setScrolled(window.scrollY > HEADER_SCROLL_THRESHOLD);
@@ -59,7 +61,7 @@ export function Header() {
           </div>
           {!loading && !user && (
             <div className="hidden md:block">
-              <Link to="/login" className={buttonClasses('outline', 'sm')}>
+              <Link to="/login" state={fromLocation(location)} className={buttonClasses('outline', 'sm')}>
                 Sign In
               </Link>
             </div>

@@ -11,7 +11,7 @@ import { cn } from '@/lib/cn';
 /** Slide-in navigation for small screens: locks page scroll while open, closes on route change and Escape. */
 export function MobileMenu({ open, onClose, id }: { open: boolean; onClose: () => void; id: string }) {
   const { user } = useAuth();
-  const signOut = useSignOut();
+  const signOut = useSignOut('mobile-menu');
   const location = useLocation();
   const panelRef = useRef<HTMLDivElement>(null);
   const onCloseRef = useRef(onClose);

@@ -2,10 +2,13 @@ import type { Location } from 'react-router';
 
 export type FromState = { from?: { pathname: string; search?: string; hash?: string } };
 
+/** Pages it makes no sense to return to after signing in. */
+const AUTH_PAGES = ['/login', '/signup', '/forgot-password', '/reset-password', '/verify-email'];
+
 /** Where to go after signing in: the location a protected route sent us from, else home. */
 export function redirectTarget(state: unknown, fallback = '/'): string {
   const from = (state as FromState | null)?.from;
-  if (!from?.pathname || from.pathname === '/login') return fallback;
+  if (!from?.pathname || AUTH_PAGES.includes(from.pathname)) return fallback;
   return `${from.pathname}${from.search ?? ''}${from.hash ?? ''}`;
 }
 

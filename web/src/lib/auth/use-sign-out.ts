@@ -9,23 +9,28 @@ import { toast } from '@/lib/toast';
  * Signs out with the spec's toasts and goes home, replacing history. Home comes first so a
  * protected page never sees the session vanish (it would redirect to /login instead).
  */
-export function useSignOut() {
+export function useSignOut(style: 'account-menu' | 'mobile-menu' = 'account-menu') {
   const navigate = useNavigate();
   return useCallback(async () => {
     await navigate('/', { replace: true });
     try {
       await signOut();
-      toast({
-        title: 'Logged out successfully',
-        description: 'You have been logged out of your account.',
-        variant: 'success',
-      });
+      if (style === 'mobile-menu') toast({ title: 'Signed out successfully', variant: 'success' });
+      else
+        toast({
+          title: 'Logged out successfully',
+          description: 'You have been logged out of your account.',
+          variant: 'success',
+        });
     } catch (error) {
-      toast({
-        title: 'Logout failed',
-        description: errorMessage(error, 'Something went wrong. Please try again.'),
-        variant: 'error',
-      });
+      if (style === 'mobile-menu')
+        toast({ title: 'Failed to sign out', description: 'Please try again later.', variant: 'error' });
+      else
+        toast({
+          title: 'Logout failed',
+          description: errorMessage(error, 'Something went wrong. Please try again.'),
+          variant: 'error',
+        });
     }
-  }, [navigate]);
+  }, [navigate, style]);
 }

@@ -49,8 +49,9 @@ impl Drop for Inner {
 }
 
 impl Hub {
-    /// Starts the hub and its background tasks. With the Redis bus, fails when Redis cannot be
-    /// reached at start; later outages are survived.
+    /// Starts the hub and its background tasks. With the Redis bus, fails only on an invalid
+    /// URL: a Redis that is down is waited for (with backoff) while this node serves its own
+    /// sockets, and `is_bus_healthy` stays false until it answers.
     pub async fn start(config: HubConfig, bus: BusConfig) -> anyhow::Result<Hub> {
         let stats = Arc::new(Stats::default());
         let registry = Arc::new(Registry::new(

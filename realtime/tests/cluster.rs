@@ -262,3 +262,41 @@ async fn event_delivered_on_one_node_only_makes_every_node_resync_and_breaks_rec
     );
     assert!(subscribed["seq"].as_u64() >= resync_b["seq"].as_u64());
 }
+
+#[tokio::test]
+async fn node_starts_while_redis_is_down_and_joins_the_cluster_when_it_comes_up() {
+    let Some(mut redis) = RedisServer::start().await else {
+        return;
+    };
+    redis.stop().await;
+    let ((node_a, addr_a), (node_b, _)) = two_nodes(&redis.url()).await;
+    assert!(!node_a.is_bus_healthy().await);
+    let topic = unique_topic();
+    let mut on_a = connect(addr_a, "").await;
+    on_a.subscribe(&topic, None).await;
+    node_a
+        .publish(&topic, "offer.created", &json!({"n": 1}))
+        .await;
+    assert_eq!(
+        on_a.next_event().await["data"]["n"],
+        1,
+        "local delivery without Redis"
+    );
+
+    assert!(redis.restart().await);
+    until_resync(&mut on_a).await;
+    node_b
+        .publish(&topic, "offer.created", &json!({"n": 2}))
+        .await;
+    loop {
+        let message = on_a.next().await;
+        if message["type"] == "event" {
+            assert_eq!(
+                message["data"]["n"], 2,
+                "cross-node delivery once Redis is up"
+            );
+            break;
+        }
+    }
+    assert!(node_a.is_bus_healthy().await);
+}

@@ -191,9 +191,10 @@ impl RedisBus {
             .set_response_timeout(Some(OP_TIMEOUT))
             .set_number_of_retries(1)
             .set_max_delay(Duration::from_secs(1));
-        let conn = ConnectionManager::new_with_config(client.clone(), config)
-            .await
-            .with_context(|| "cannot connect to Redis for the realtime bus")?;
+        // Lazy: a node whose Redis is not up yet still starts and serves its own sockets;
+        // readiness (`is_healthy`) tells the load balancer.
+        let conn = ConnectionManager::new_lazy_with_config(client.clone(), config)
+            .context("cannot set up the Redis connection for the realtime bus")?;
         let keys = Keys {
             conn,
             history_len: hub.history_len.max(1),

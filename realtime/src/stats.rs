@@ -51,13 +51,13 @@ impl Stats {
     }
 
     pub fn connection_opened(&self) {
-        let n = self.connections.fetch_add(1, Relaxed) + 1;
-        gauge!("realtime_connections").set(n as f64);
+        self.connections.fetch_add(1, Relaxed);
+        gauge!("realtime_connections").increment(1.0);
     }
 
     pub fn connection_closed(&self) {
-        let n = self.connections.fetch_sub(1, Relaxed) - 1;
-        gauge!("realtime_connections").set(n as f64);
+        self.connections.fetch_sub(1, Relaxed);
+        gauge!("realtime_connections").decrement(1.0);
     }
 
     pub fn connection_refused(&self) {
@@ -66,13 +66,13 @@ impl Stats {
     }
 
     pub fn subscribed(&self) {
-        let n = self.subscriptions.fetch_add(1, Relaxed) + 1;
-        gauge!("realtime_subscriptions").set(n as f64);
+        self.subscriptions.fetch_add(1, Relaxed);
+        gauge!("realtime_subscriptions").increment(1.0);
     }
 
     pub fn unsubscribed(&self) {
-        let n = self.subscriptions.fetch_sub(1, Relaxed) - 1;
-        gauge!("realtime_subscriptions").set(n as f64);
+        self.subscriptions.fetch_sub(1, Relaxed);
+        gauge!("realtime_subscriptions").decrement(1.0);
     }
 
     pub fn published(&self) {

@@ -1,0 +1,193 @@
+//! Bad input never gets a 500: malformed bodies, wrong content types, huge
+//! bodies, unknown routes, hostile uploads, floods — plus health and docs.
+
+mod common;
+
+use std::io::Cursor;
+
+use common::{Backend, TestApp, access_token};
+use reqwest::{StatusCode, header, multipart};
+use serde_json::json;
+
+on_both_backends!(
+    malformed_and_mistyped_bodies_get_the_error_shape,
+    unknown_routes_and_methods_get_the_error_shape,
+    avatars_are_checked_by_content_and_reencoded,
+    health_metrics_and_openapi_answer,
+);
+
+async fn malformed_and_mistyped_bodies_get_the_error_shape(app: TestApp) -> TestApp {
+    let url = app.url("/api/auth/login");
+    let malformed = app.client.post(&url).header(header::CONTENT_TYPE, "application/json").body("{\"email\":").send().await.unwrap();
+    let malformed = TestApp::read(malformed).await;
+    assert_eq!(malformed.status, StatusCode::BAD_REQUEST);
+    assert_eq!(malformed.error_code(), "bad_request");
+
+    let plain = app.client.post(&url).header(header::CONTENT_TYPE, "text/plain").body("email=a").send().await.unwrap();
+    let plain = TestApp::read(plain).await;
+    assert_eq!(plain.status, StatusCode::BAD_REQUEST);
+    assert_eq!(plain.error_code(), "bad_request");
+
+    let huge = format!("{{\"email\":\"{}\"}}", "a".repeat(2 * 1024 * 1024));
+    let huge = app.client.post(&url).header(header::CONTENT_TYPE, "application/json").body(huge).send().await.unwrap();
+    let huge = TestApp::read(huge).await;
+    assert_eq!(huge.status, StatusCode::PAYLOAD_TOO_LARGE);
+    assert_eq!(huge.error_code(), "payload_too_large");
+
+    let array = app.post("/api/auth/signup", None, json!([1, 2, 3])).await;
+    assert_eq!(array.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(array.error_code(), "validation_failed");
+
+    let garbage_auth = app.client.get(app.url("/api/me")).header(header::AUTHORIZATION, "Bearer \u{1}").send().await;
+    if let Ok(response) = garbage_auth {
+        assert_eq!(response.status(), StatusCode::UNAUTHORIZED);
+    }
+    let basic = app.client.get(app.url("/api/me")).header(header::AUTHORIZATION, "Basic dXNlcjpwYXNz").send().await.unwrap();
+    assert_eq!(basic.status(), StatusCode::UNAUTHORIZED);
+    app
+}
+
+async fn unknown_routes_and_methods_get_the_error_shape(app: TestApp) -> TestApp {
+    let missing = app.get("/api/no-such-thing", None).await;
+    assert_eq!(missing.status, StatusCode::NOT_FOUND);
+    assert_eq!(missing.error_code(), "not_found");
+    let wrong_method = app.get("/api/auth/login", None).await;
+    assert_eq!(wrong_method.status, StatusCode::METHOD_NOT_ALLOWED);
+    assert_eq!(wrong_method.error_code(), "method_not_allowed");
+    let missing_media = app.get("/media/avatars/nope.jpg", None).await;
+    assert_eq!(missing_media.status, StatusCode::NOT_FOUND);
+    let traversal = app.get("/media/..%2F..%2Fetc%2Fpasswd", None).await;
+    assert_eq!(traversal.status, StatusCode::NOT_FOUND);
+    app
+}
+
+fn png(width: u32, height: u32) -> Vec<u8> {
+    let image = image::RgbaImage::from_pixel(width, height, image::Rgba([200, 30, 90, 255]));
+    let mut out = Cursor::new(Vec::new());
+    image.write_to(&mut out, image::ImageFormat::Png).unwrap();
+    out.into_inner()
+}
+
+async fn upload(app: &TestApp, token: Option<&str>, path: &str, bytes: Vec<u8>, name: &str) -> common::Response {
+    let form = multipart::Form::new().part("file", multipart::Part::bytes(bytes).file_name(name.to_owned()));
+    let mut request = app.client.post(app.url(path)).multipart(form);
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    TestApp::read(request.send().await.unwrap()).await
+}
+
+async fn avatars_are_checked_by_content_and_reencoded(app: TestApp) -> TestApp {
+    let session = app.signed_in_user("avatar@example.com").await;
+    let token = access_token(&session);
+
+    let accepted = upload(&app, Some(&token), "/api/me/avatar", png(800, 600), "me.png").await;
+    assert_eq!(accepted.status, StatusCode::OK, "{:?}", accepted.body);
+    let url = accepted.body["avatar_url"].as_str().unwrap().to_owned();
+    assert!(url.starts_with("/media/avatars/") && url.ends_with(".jpg"));
+    let served = app.client.get(app.url(&url)).send().await.unwrap();
+    assert_eq!(served.headers()[header::CONTENT_TYPE], "image/jpeg");
+    let bytes = served.bytes().await.unwrap();
+    let decoded = image::load_from_memory(&bytes).unwrap();
+    assert_eq!((decoded.width(), decoded.height()), (512, 512));
+    assert_eq!(app.get("/api/me", Some(&token)).await.body["profile"]["avatar_url"], url);
+
+    let script = upload(&app, Some(&token), "/api/me/avatar", b"<script>alert(1)</script>".to_vec(), "evil.png").await;
+    assert_eq!(script.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(script.error_code(), "validation_failed");
+
+    let mut polyglot = png(64, 64);
+    polyglot.extend_from_slice(b"<script>alert(1)</script>");
+    let cleaned = upload(&app, Some(&token), "/api/me/avatar", polyglot, "poly.png").await;
+    assert_eq!(cleaned.status, StatusCode::OK);
+    let stored = app.client.get(app.url(cleaned.body["avatar_url"].as_str().unwrap())).send().await.unwrap().bytes().await.unwrap();
+    assert!(!stored.windows(8).any(|window| window == b"<script>"), "the appended payload is gone");
+
+    let mut oversized = png(32, 32);
+    oversized.resize(6 * 1024 * 1024, 0);
+    let too_big = upload(&app, Some(&token), "/api/me/avatar", oversized, "big.png").await;
+    assert_eq!(too_big.status, StatusCode::PAYLOAD_TOO_LARGE);
+    assert_eq!(too_big.error_code(), "payload_too_large");
+
+    let wrong_field = app
+        .client
+        .post(app.url("/api/me/avatar"))
+        .bearer_auth(&token)
+        .multipart(multipart::Form::new().text("other", "x"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(wrong_field.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let not_multipart = app.post("/api/me/avatar", Some(&token), json!({ "file": "x" })).await;
+    assert_eq!(not_multipart.status, StatusCode::BAD_REQUEST);
+    assert_eq!(upload(&app, None, "/api/me/avatar", png(8, 8), "a.png").await.status, StatusCode::UNAUTHORIZED);
+
+    // The sign-up picture: uploaded anonymously, then named in the sign-up.
+    let signup_picture = upload(&app, None, "/api/uploads/avatar", png(300, 300), "new.png").await;
+    assert_eq!(signup_picture.status, StatusCode::CREATED);
+    let mut body = common::signup_body("pictured@example.com", "customer");
+    body["avatar_url"] = signup_picture.body["avatar_url"].clone();
+    assert_eq!(app.post("/api/auth/signup", None, body).await.status, StatusCode::CREATED);
+    app
+}
+
+async fn health_metrics_and_openapi_answer(app: TestApp) -> TestApp {
+    assert_eq!(app.get("/healthz", None).await.status, StatusCode::OK);
+    let ready = app.get("/readyz", None).await;
+    assert_eq!(ready.status, StatusCode::OK);
+    assert_eq!(ready.body["database"], if app.backend == Backend::Sqlite { "sqlite" } else { "postgres" });
+    app.get("/api/me", None).await;
+    let metrics = app.client.get(app.url("/metrics")).send().await.unwrap().text().await.unwrap();
+    assert!(metrics.contains("http_requests_total"), "{metrics}");
+    let openapi = app.get("/api/openapi.json", None).await;
+    assert_eq!(openapi.status, StatusCode::OK);
+    assert!(openapi.body["paths"]["/api/auth/signup"]["post"].is_object());
+    let docs = app.client.get(app.url("/api/docs")).send().await.unwrap();
+    assert!(docs.headers()[header::CONTENT_TYPE].to_str().unwrap().starts_with("text/html"));
+    app
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn floods_of_logins_are_rate_limited_with_retry_after() {
+    common::run(Backend::Sqlite, |config| config.auth_rate_limit_per_minute = 3, |app| async move {
+        for _ in 0..3 {
+            let attempt = app.post("/api/auth/login", None, json!({ "email": "flood@example.com", "password": "guess" })).await;
+            assert_eq!(attempt.status, StatusCode::UNAUTHORIZED);
+        }
+        let refused = app.post("/api/auth/login", None, json!({ "email": "flood@example.com", "password": "guess" })).await;
+        assert_eq!(refused.status, StatusCode::TOO_MANY_REQUESTS);
+        assert_eq!(refused.error_code(), "rate_limited");
+        let retry_after: u64 = refused.headers[header::RETRY_AFTER].to_str().unwrap().parse().unwrap();
+        assert!((1..=60).contains(&retry_after));
+        app
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_web_app_is_served_with_a_single_page_fallback() {
+    common::run(
+        Backend::Sqlite,
+        |config| {
+            let dist = config.data_dir.join("dist");
+            std::fs::create_dir_all(dist.join("assets")).unwrap();
+            std::fs::write(dist.join("index.html"), "<!doctype html><title>Taskhub</title><div id=root></div>").unwrap();
+            std::fs::write(dist.join("assets/app.js"), "console.log('hi')").unwrap();
+            config.web_dist = dist;
+        },
+        |app| async move {
+            for path in ["/", "/tasks?q=paint", "/task/123", "/settings"] {
+                let page = app.client.get(app.url(path)).send().await.unwrap();
+                assert_eq!(page.status(), StatusCode::OK, "{path}");
+                assert!(page.text().await.unwrap().contains("<div id=root>"), "{path}");
+            }
+            let script = app.client.get(app.url("/assets/app.js")).send().await.unwrap();
+            assert!(script.headers()[header::CONTENT_TYPE].to_str().unwrap().contains("javascript"));
+            let api = app.get("/api/tasks-typo", None).await;
+            assert_eq!(api.status, StatusCode::NOT_FOUND);
+            assert_eq!(api.error_code(), "not_found");
+            app
+        },
+    )
+    .await;
+}

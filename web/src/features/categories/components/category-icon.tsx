@@ -2,44 +2,46 @@ import {
   Camera,
   Car,
   ChefHat,
-  ClipboardList,
+  Clipboard,
+  Flower,
   GraduationCap,
-  Languages,
+  Hammer,
   Laptop,
-  Leaf,
   Package,
   Paintbrush,
+  Palette,
   PartyPopper,
   PawPrint,
   PenTool,
   Sofa,
   Sparkles,
   Truck,
-  Wrench,
   type LucideIcon,
 } from 'lucide-react';
 
-const icons: Record<number, LucideIcon> = {
-  1: Sparkles,
-  2: Sofa,
-  3: Wrench,
-  4: Package,
-  5: Truck,
-  6: Leaf,
-  7: Paintbrush,
-  8: PawPrint,
-  9: Laptop,
-  10: Camera,
-  11: PenTool,
-  12: Languages,
-  13: Car,
-  14: PartyPopper,
-  15: ChefHat,
-  16: GraduationCap,
+/** The API names its icons after lucide's; only these are bundled. */
+const byName: Record<string, LucideIcon> = {
+  sparkles: Sparkles,
+  sofa: Sofa,
+  hammer: Hammer,
+  package: Package,
+  truck: Truck,
+  flower: Flower,
+  paintbrush: Paintbrush,
+  'paw-print': PawPrint,
+  laptop: Laptop,
+  camera: Camera,
+  palette: Palette,
+  'pen-tool': PenTool,
+  car: Car,
+  'party-popper': PartyPopper,
+  'chef-hat': ChefHat,
+  'graduation-cap': GraduationCap,
+  clipboard: Clipboard,
 };
 
-/** The category's icon; unknown categories get the spec's default clipboard. */
-export function CategoryIcon({ id, className }: { id: number; className?: string }) {
-  const Icon = icons[id] ?? ClipboardList;
+/** The category's icon by name; unknown names get the spec's default clipboard. */
+export function CategoryIcon({ name, className }: { name: string; className?: string }) {
+  const Icon = byName[name] ?? Clipboard;
   return <Icon aria-hidden="true" className={className ?? 'h-6 w-6'} strokeWidth={1.75} />;
 }

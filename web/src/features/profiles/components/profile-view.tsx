@@ -75,12 +75,16 @@ export function ProfileView({ userId }: { userId: string }) {
               </p>
             )}
             {data.location && <p className="mt-2 text-sm text-slate-600">{data.location}</p>}
-            <p className="mt-2 flex items-center justify-center gap-2 text-sm text-slate-700">
-              <Stars rating={data.rating ?? 0} />
-              <span>
-                {(data.rating ?? 0).toFixed(1)} · {data.review_count ?? 0} {data.review_count === 1 ? 'review' : 'reviews'}
-              </span>
-            </p>
+            {data.rating != null && (data.review_count ?? 0) > 0 ? (
+              <p className="mt-2 flex items-center justify-center gap-2 text-sm text-slate-700">
+                <Stars rating={data.rating} />
+                <span>
+                  {data.rating.toFixed(1)} · {data.review_count} {data.review_count === 1 ? 'review' : 'reviews'}
+                </span>
+              </p>
+            ) : (
+              <p className="mt-2 text-sm text-slate-500">No reviews yet</p>
+            )}
             {data.bio && <p className="mt-4 text-left text-sm leading-relaxed text-slate-700">{data.bio}</p>}
             {isOwn ? (
               <Link to="/settings" className={buttonClasses('outline', 'md', 'mt-5 w-full')}>

@@ -49,3 +49,42 @@ test('a signed-out visitor who wants to become a tasker is asked to sign in firs
   await page.getByText('Welcome to Taskhub for taskers').waitFor();
   await page.context().close();
 });
+
+test('a rejected access token is refreshed once and the page carries on', async () => {
+  const account = await createVerifiedUser({ prefix: 'refresh' });
+  const page = await newPage(browser, VIEWPORTS.desktop);
+  await page.goto('/login');
+  await signInThroughUi(page, account);
+  await page.getByText('Logged in successfully').waitFor();
+  const before = await page.evaluate(() => JSON.parse(localStorage.getItem('taskhub.session')));
+
+  // Break the access token but keep the refresh token: the next API call gets a 401.
+  await page.evaluate(() => {
+    const session = JSON.parse(localStorage.getItem('taskhub.session'));
+    localStorage.setItem('taskhub.session', JSON.stringify({ ...session, access_token: 'not-a-valid-token' }));
+  });
+  await page.goto('/settings');
+  await page.getByRole('heading', { level: 1, name: 'Account Settings' }).waitFor();
+  await page.getByText(account.email).waitFor();
+  const after = await page.evaluate(() => JSON.parse(localStorage.getItem('taskhub.session')));
+  assert.notEqual(after.access_token, 'not-a-valid-token');
+  assert.notEqual(after.refresh_token, before.refresh_token, 'the refresh token rotated');
+  await page.context().close();
+});
+
+test('a session whose refresh token was revoked ends on the login page', async () => {
+  const account = await createVerifiedUser({ prefix: 'revoked' });
+  const page = await newPage(browser, VIEWPORTS.desktop);
+  await page.goto('/login');
+  await signInThroughUi(page, account);
+  await page.getByText('Logged in successfully').waitFor();
+  await page.evaluate(() => {
+    const session = JSON.parse(localStorage.getItem('taskhub.session'));
+    localStorage.setItem('taskhub.session', JSON.stringify({ ...session, access_token: 'x', refresh_token: 'revoked' }));
+  });
+  await page.goto('/settings');
+  await page.waitForURL('**/login');
+  await page.getByRole('heading', { name: 'Welcome back' }).waitFor();
+  assert.equal(await page.evaluate(() => localStorage.getItem('taskhub.session')), null);
+  await page.context().close();
+});

@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 
+import { LocationInput } from '@/components/location/location-input';
 import { buttonClasses } from '@/components/ui/button';
 
 export const POPULAR_SERVICES = ['Home Repairs', 'Plumbing', 'Electrical Work', 'Painting', 'Carpentry', 'Garden Maintenance'];
@@ -47,19 +48,14 @@ export function Hero() {
               className="h-12 w-full rounded-xl border border-slate-200 px-4 text-slate-900 placeholder:text-slate-400 focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-200"
             />
           </div>
-          <div>
-            <label htmlFor={`${ids}-location`} className="sr-only">
-              Location
-            </label>
-            <input
-              id={`${ids}-location`}
-              value={location}
-              onChange={(e) => setLocation(e.target.value)}
-              placeholder="Suburb or postcode"
-              autoComplete="address-level2"
-              className="h-12 w-full rounded-xl border border-slate-200 px-4 text-slate-900 placeholder:text-slate-400 focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-200"
-            />
-          </div>
+          <LocationInput
+            value={location}
+            onChange={setLocation}
+            label="Location"
+            hideLabel
+            placeholder="Suburb or postcode"
+            inputClassName="h-12 w-full rounded-xl border border-slate-200 px-4 text-slate-900 placeholder:text-slate-400 focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-200"
+          />
           <button type="submit" className={buttonClasses('secondary', 'lg', 'h-12')}>
             Search
           </button>

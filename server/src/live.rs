@@ -5,7 +5,11 @@
 use serde::Serialize;
 use uuid::Uuid;
 
-use crate::state::AppState;
+use crate::{
+    http::marketplace_views::{OfferView, QuestionView, TaskSummary},
+    state::AppState,
+    store::{notifications::NotificationRow, offers::OfferRow},
+};
 
 pub const TASKS_TOPIC: &str = "tasks";
 
@@ -22,5 +26,53 @@ pub async fn publish(state: &AppState, topic: &str, event: &str, data: &impl Ser
     match serde_json::to_value(data) {
         Ok(value) => state.hub.publish(topic, event, &value).await,
         Err(error) => tracing::error!(error = ?error, event, "could not serialize a live event"),
+    }
+}
+
+/// `{...offer, offer_count}`: the shape of every offer event.
+#[derive(Serialize)]
+struct OfferEvent<'a> {
+    #[serde(flatten)]
+    offer: &'a OfferView,
+    offer_count: i64,
+}
+
+/// `offer.created` / `offer.updated` / `offer.withdrawn`: the public version
+/// (no amount, no message) on `task:{id}`, the full one on the poster's `user:{id}`.
+pub async fn offer_changed(state: &AppState, event: &str, offer: &OfferRow, poster_id: Uuid, offer_count: i64) {
+    let public = OfferView::new(offer, false);
+    publish(state, &task_topic(offer.task_id), event, &OfferEvent { offer: &public, offer_count }).await;
+    let full = OfferView::new(offer, true);
+    publish(state, &user_topic(poster_id), event, &OfferEvent { offer: &full, offer_count }).await;
+}
+
+#[derive(Serialize)]
+struct TaskUpdated<'a> {
+    id: Uuid,
+    status: &'a str,
+    offer_count: i64,
+}
+
+/// `task.updated` on `task:{id}` and on the public feed.
+pub async fn task_updated(state: &AppState, task_id: Uuid, status: &str, offer_count: i64) {
+    let data = TaskUpdated { id: task_id, status, offer_count };
+    publish(state, &task_topic(task_id), "task.updated", &data).await;
+    publish(state, TASKS_TOPIC, "task.updated", &data).await;
+}
+
+/// `task.created` (the TaskSummary) on the public feed.
+pub async fn task_created(state: &AppState, task: &TaskSummary) {
+    publish(state, TASKS_TOPIC, "task.created", task).await;
+}
+
+/// `question.created` on `task:{id}`; questions are public.
+pub async fn question_created(state: &AppState, question: &QuestionView) {
+    publish(state, &task_topic(question.task_id), "question.created", question).await;
+}
+
+/// `notification.created` to each recipient's own topic.
+pub async fn notifications_created(state: &AppState, notifications: &[NotificationRow]) {
+    for notification in notifications {
+        publish(state, &user_topic(notification.user_id), "notification.created", notification).await;
     }
 }

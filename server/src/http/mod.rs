@@ -1,13 +1,20 @@
 //! HTTP routes: each resource module exposes `router()`, merged here.
 
 pub mod auth;
+pub mod contact;
 pub mod dev_mailbox;
 pub mod extract;
+pub mod geocode;
 pub mod health;
+pub mod marketplace_views;
 pub mod me;
+pub mod notifications;
+pub mod offers;
 pub mod openapi;
 pub mod profiles;
+pub mod questions;
 pub mod realtime;
+pub mod tasks;
 pub mod views;
 pub mod web;
 
@@ -34,6 +41,12 @@ pub fn router(state: AppState) -> Router {
         .merge(me::router())
         .merge(profiles::router())
         .merge(realtime::api_router())
+        .merge(tasks::router())
+        .merge(offers::router())
+        .merge(questions::router())
+        .merge(notifications::router())
+        .merge(geocode::router(&state.config))
+        .merge(contact::router())
         .merge(openapi::router())
         .fallback(|| async { ApiError::NotFound("No such API route".into()) })
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed("Method not allowed on this route".into()) });

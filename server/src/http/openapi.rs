@@ -7,7 +7,7 @@ use utoipa::{
 };
 
 use crate::{
-    http::{auth, extract::ApiJson, me, profiles, realtime},
+    http::{auth, contact, extract::ApiJson, geocode, me, notifications, offers, profiles, questions, realtime, tasks},
     state::AppState,
 };
 
@@ -20,6 +20,12 @@ use crate::{
         me::me, me::update_profile, me::become_tasker, me::upload_my_avatar, me::upload_signup_avatar,
         profiles::public_profile,
         realtime::issue_ticket,
+        tasks::list_categories, tasks::browse_tasks, tasks::create_task, tasks::task_detail, tasks::update_task,
+        tasks::cancel_task, tasks::my_tasks,
+        offers::list_offers, offers::make_offer, offers::update_offer, offers::withdraw_offer, offers::my_offers,
+        questions::list_questions, questions::ask_question, questions::answer_question,
+        notifications::list_notifications, notifications::mark_read, notifications::mark_all_read,
+        geocode::geocode, contact::send_contact_message,
     ),
     modifiers(&BearerAuth),
 )]

@@ -1,8 +1,13 @@
 //! All SQL lives here: one function per query, named for what it answers.
 //! Each function runs the same SQL text on SQLite and Postgres (see `db.rs`).
 
+pub mod contact;
 pub mod email_tokens;
+pub mod notifications;
+pub mod offers;
 pub mod profiles;
+pub mod questions;
 pub mod realtime_tickets;
 pub mod refresh_tokens;
+pub mod tasks;
 pub mod users;

@@ -1,0 +1,171 @@
+//! Response shapes of the marketplace routes (API.md: TaskSummary, Task, Offer).
+
+use serde::Serialize;
+use uuid::Uuid;
+
+use crate::{
+    accounts::names,
+    db::Timestamp,
+    marketplace::categories,
+    store::{offers::OfferRow, questions::QuestionRow, tasks::TaskRow},
+};
+
+/// A person as task cards show them: "First L." or "Anonymous User".
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct PersonSummary {
+    pub id: Uuid,
+    pub name: String,
+    pub avatar_url: Option<String>,
+    /// The real average rating, or null while there are no reviews (never an invented 4).
+    pub rating: Option<f64>,
+}
+
+impl PersonSummary {
+    pub fn new(id: Uuid, first: &str, last: &str, avatar_url: Option<&String>) -> Self {
+        Self { id, name: names::public_name(first, last), avatar_url: avatar_url.cloned(), rating: None }
+    }
+}
+
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct TaskSummary {
+    pub id: Uuid,
+    pub title: String,
+    pub description: String,
+    pub budget_cents: i64,
+    pub currency: String,
+    pub location: String,
+    /// `YYYY-MM-DD`.
+    pub due_date: String,
+    pub category_id: i64,
+    pub category: String,
+    pub category_icon: String,
+    pub status: String,
+    pub created_at: Timestamp,
+    pub offer_count: i64,
+    pub poster: PersonSummary,
+}
+
+impl From<&TaskRow> for TaskSummary {
+    fn from(row: &TaskRow) -> Self {
+        let (category, icon) = categories::label(row.category_id);
+        Self {
+            id: row.id,
+            title: row.title.clone(),
+            description: row.description.clone(),
+            budget_cents: row.budget_cents,
+            currency: row.currency.clone(),
+            location: row.location.clone(),
+            due_date: row.due_date.clone(),
+            category_id: row.category_id,
+            category: category.to_owned(),
+            category_icon: icon.to_owned(),
+            status: row.status.clone(),
+            created_at: row.created_at,
+            offer_count: row.offer_count,
+            poster: PersonSummary::new(row.poster_id, &row.poster_first_name, &row.poster_last_name, row.poster_avatar_url.as_ref()),
+        }
+    }
+}
+
+/// The poster card of the detail screen.
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct PosterStats {
+    pub rating: Option<f64>,
+    pub review_count: i64,
+    pub tasks_completed: i64,
+    pub member_since: Timestamp,
+}
+
+/// Everything the task detail screen shows, in one answer.
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct TaskDetail {
+    #[serde(flatten)]
+    pub task: TaskSummary,
+    /// Distinct viewers per day, summed over days.
+    pub view_count: i64,
+    pub assigned_tasker: Option<PersonSummary>,
+    pub poster_stats: PosterStats,
+    pub questions: Vec<QuestionView>,
+    pub similar_tasks: Vec<TaskSummary>,
+    pub updated_at: Timestamp,
+}
+
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct OfferView {
+    pub id: Uuid,
+    pub task_id: Uuid,
+    pub tasker: PersonSummary,
+    /// Null unless the caller is the task's poster or the offer's tasker.
+    pub amount_cents: Option<i64>,
+    /// Null unless the caller is the task's poster or the offer's tasker.
+    pub message: Option<String>,
+    pub status: String,
+    pub created_at: Timestamp,
+}
+
+impl OfferView {
+    /// `private` says whether the caller may see the amount and message.
+    pub fn new(row: &OfferRow, private: bool) -> Self {
+        Self {
+            id: row.id,
+            task_id: row.task_id,
+            tasker: PersonSummary::new(row.tasker_id, &row.tasker_first_name, &row.tasker_last_name, row.tasker_avatar_url.as_ref()),
+            amount_cents: private.then_some(row.amount_cents),
+            message: private.then(|| row.message.clone()),
+            status: row.status.clone(),
+            created_at: row.created_at,
+        }
+    }
+
+    /// The poster and the offer's own tasker see everything; others do not.
+    pub fn for_viewer(row: &OfferRow, poster_id: Uuid, viewer: Option<Uuid>) -> Self {
+        Self::new(row, viewer.is_some_and(|viewer| viewer == poster_id || viewer == row.tasker_id))
+    }
+}
+
+/// My Tasks, "Tasks I'm Offering On": the offer (in full: it is mine) and its task.
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct MyOfferView {
+    #[serde(flatten)]
+    pub offer: OfferView,
+    pub task: TaskSummary,
+}
+
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct QuestionView {
+    pub id: Uuid,
+    pub task_id: Uuid,
+    pub asker: PersonSummary,
+    pub body: String,
+    pub answer: Option<String>,
+    pub answered_at: Option<Timestamp>,
+    pub created_at: Timestamp,
+}
+
+impl From<&QuestionRow> for QuestionView {
+    fn from(row: &QuestionRow) -> Self {
+        Self {
+            id: row.id,
+            task_id: row.task_id,
+            asker: PersonSummary::new(row.asker_id, &row.asker_first_name, &row.asker_last_name, row.asker_avatar_url.as_ref()),
+            body: row.body.clone(),
+            answer: row.answer.clone(),
+            answered_at: row.answered_at,
+            created_at: row.created_at,
+        }
+    }
+}
+
+/// A page of a keyset-paginated list.
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct Page<T> {
+    pub items: Vec<T>,
+    /// Pass as `cursor` for the next page; null on the last page.
+    pub next_cursor: Option<String>,
+}
+
+/// A plain list in an envelope (room for paging later).
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct Items<T> {
+    pub items: Vec<T>,
+}

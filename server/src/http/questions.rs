@@ -1,0 +1,93 @@
+//! Public questions on tasks (the detail screen's "Ask a question") and the poster's answers.
+
+use axum::{
+    Router,
+    extract::State,
+    http::StatusCode,
+    routing::{get, post},
+};
+use serde::Deserialize;
+use uuid::Uuid;
+
+use crate::{
+    db::Timestamp,
+    error::{ApiError, ApiResult},
+    http::{
+        extract::{ApiJson, ApiPath, AuthUser},
+        marketplace_views::QuestionView,
+        tasks::require_verified,
+    },
+    live,
+    marketplace::rules,
+    state::AppState,
+    store::{questions, tasks},
+};
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/tasks/{id}/questions", get(list_questions).post(ask_question))
+        .route("/questions/{id}/answer", post(answer_question))
+}
+
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
+#[serde(default)]
+pub struct BodyInput {
+    body: Option<String>,
+}
+
+#[utoipa::path(get, path = "/api/tasks/{id}/questions", tag = "marketplace",
+    responses((status = 200, body = [QuestionView]), (status = 404)))]
+pub async fn list_questions(State(state): State<AppState>, ApiPath(task_id): ApiPath<Uuid>) -> ApiResult<ApiJson<Vec<QuestionView>>> {
+    tasks::task(&state.db, task_id).await?.ok_or_else(|| ApiError::not_found("Task"))?;
+    let rows = questions::questions_for_task(&state.db, task_id).await?;
+    Ok(ApiJson(rows.iter().map(QuestionView::from).collect()))
+}
+
+/// Asks a public question on an open task; the poster answers rather than asks.
+#[utoipa::path(post, path = "/api/tasks/{id}/questions", tag = "marketplace", request_body = BodyInput, security(("bearer" = [])),
+    responses((status = 201, body = QuestionView), (status = 401), (status = 403), (status = 404), (status = 409), (status = 422)))]
+pub async fn ask_question(
+    State(state): State<AppState>,
+    caller: AuthUser,
+    ApiPath(task_id): ApiPath<Uuid>,
+    ApiJson(input): ApiJson<BodyInput>,
+) -> ApiResult<(StatusCode, ApiJson<QuestionView>)> {
+    let task = tasks::task(&state.db, task_id).await?.ok_or_else(|| ApiError::not_found("Task"))?;
+    if task.poster_id == caller.id {
+        return Err(ApiError::Forbidden("You cannot ask a question on your own task".into()));
+    }
+    let body = rules::required_body("body", input.body.as_deref(), "Please enter your question")?;
+    require_verified(&state, caller).await?;
+    let (id, notification) =
+        questions::ask_question(&state.db, task_id, caller.id, &body, task.poster_id, &task.title, Timestamp::now())
+            .await?
+            .ok_or_else(|| ApiError::Conflict("This task is no longer open for questions".into()))?;
+    let row = questions::question(&state.db, id).await?.ok_or_else(|| anyhow::anyhow!("question vanished after insert"))?;
+    let view = QuestionView::from(&row);
+    live::question_created(&state, &view).await;
+    live::notifications_created(&state, std::slice::from_ref(&notification)).await;
+    Ok((StatusCode::CREATED, ApiJson(view)))
+}
+
+/// Answers a question on the caller's own task, once.
+#[utoipa::path(post, path = "/api/questions/{id}/answer", tag = "marketplace", request_body = BodyInput, security(("bearer" = [])),
+    responses((status = 200, body = QuestionView), (status = 401), (status = 403), (status = 404), (status = 409), (status = 422)))]
+pub async fn answer_question(
+    State(state): State<AppState>,
+    caller: AuthUser,
+    ApiPath(id): ApiPath<Uuid>,
+    ApiJson(input): ApiJson<BodyInput>,
+) -> ApiResult<ApiJson<QuestionView>> {
+    let question = questions::question(&state.db, id).await?.ok_or_else(|| ApiError::not_found("Question"))?;
+    let task = tasks::task(&state.db, question.task_id).await?.ok_or_else(|| ApiError::not_found("Task"))?;
+    if task.poster_id != caller.id {
+        return Err(ApiError::Forbidden("Only the poster can answer questions on this task".into()));
+    }
+    let answer = rules::required_body("body", input.body.as_deref(), "Please enter your answer")?;
+    let notification = questions::answer_question(&state.db, &question, &answer, &task.title, Timestamp::now())
+        .await?
+        .ok_or_else(|| ApiError::Conflict("This question has already been answered".into()))?;
+    let row = questions::question(&state.db, id).await?.ok_or_else(|| ApiError::not_found("Question"))?;
+    live::notifications_created(&state, std::slice::from_ref(&notification)).await;
+    Ok(ApiJson(QuestionView::from(&row)))
+}

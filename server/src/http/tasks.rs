@@ -1,0 +1,307 @@
+//! Categories, the browse list, posting, task detail, edit and cancel, My Tasks.
+
+use axum::{
+    Router,
+    extract::State,
+    http::StatusCode,
+    routing::{get, post},
+};
+use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+use crate::{
+    db::Timestamp,
+    error::{ApiError, ApiResult},
+    http::{
+        extract::{ApiJson, ApiPath, ApiQuery, AuthUser, ClientIp},
+        marketplace_views::{Items, Page, PersonSummary, PosterStats, QuestionView, TaskDetail, TaskSummary},
+    },
+    live,
+    marketplace::{
+        categories::{CATEGORIES, Category},
+        rules::{self, TaskInput},
+    },
+    state::AppState,
+    store::{
+        profiles,
+        questions,
+        tasks::{self, After, BrowseFilter, BrowseSort, SortKey, TaskRow},
+        users,
+    },
+};
+
+const DEFAULT_PAGE: i64 = 20;
+const MAX_PAGE: i64 = 100;
+const SIMILAR_TASKS: i64 = 4;
+const MY_TASKS_LIMIT: i64 = 200;
+const DAY_MS: i64 = 86_400_000;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/categories", get(list_categories))
+        .route("/tasks", get(browse_tasks).post(create_task))
+        .route("/tasks/{id}", get(task_detail).patch(update_task))
+        .route("/tasks/{id}/cancel", post(cancel_task))
+        .route("/me/tasks", get(my_tasks))
+}
+
+/// The 16 categories in the spec's order.
+#[utoipa::path(get, path = "/api/categories", tag = "marketplace", responses((status = 200, body = [Category])))]
+pub async fn list_categories() -> ApiJson<&'static [Category]> {
+    ApiJson(&CATEGORIES)
+}
+
+#[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
+#[serde(default)]
+pub struct BrowseQuery {
+    /// Case-insensitive match in title or description.
+    q: Option<String>,
+    /// Category id (1-16).
+    category: Option<String>,
+    /// Location contains (case-insensitive).
+    location: Option<String>,
+    /// Dollars.
+    min_budget: Option<String>,
+    /// Dollars.
+    max_budget: Option<String>,
+    /// newest (default) | budget_desc | budget_asc | due_soonest
+    sort: Option<String>,
+    /// 1-100, default 20.
+    limit: Option<String>,
+    cursor: Option<String>,
+}
+
+/// Where a page ended, opaque to clients.
+#[derive(Serialize, Deserialize)]
+struct Cursor {
+    s: String,
+    k: SortKey,
+    i: Uuid,
+}
+
+fn encode_cursor(sort: BrowseSort, row: &TaskRow) -> String {
+    let cursor = Cursor { s: sort.as_str().into(), k: sort.key_of(row), i: row.id };
+    URL_SAFE_NO_PAD.encode(serde_json::to_vec(&cursor).unwrap_or_default())
+}
+
+fn decode_cursor(sort: BrowseSort, text: &str) -> Result<After, ApiError> {
+    let invalid = || ApiError::BadRequest("The cursor is invalid; start again from the first page".into());
+    let bytes = URL_SAFE_NO_PAD.decode(text.trim()).map_err(|_| invalid())?;
+    let cursor: Cursor = serde_json::from_slice(&bytes).map_err(|_| invalid())?;
+    let key_fits = match (&cursor.k, sort) {
+        (SortKey::Text(_), BrowseSort::DueSoonest) => true,
+        (SortKey::Int(_), BrowseSort::Newest | BrowseSort::BudgetAsc | BrowseSort::BudgetDesc) => true,
+        _ => false,
+    };
+    if cursor.s != sort.as_str() || !key_fits {
+        return Err(invalid());
+    }
+    Ok(After { key: cursor.k, id: cursor.i })
+}
+
+fn present(value: Option<String>) -> Option<String> {
+    value.map(|text| text.trim().to_owned()).filter(|text| !text.is_empty())
+}
+
+/// Open tasks, filtered and sorted, one keyset page at a time.
+#[utoipa::path(get, path = "/api/tasks", tag = "marketplace", params(BrowseQuery),
+    responses((status = 200, body = Page<TaskSummary>), (status = 400), (status = 422)))]
+pub async fn browse_tasks(State(state): State<AppState>, ApiQuery(query): ApiQuery<BrowseQuery>) -> ApiResult<ApiJson<Page<TaskSummary>>> {
+    let sort = match present(query.sort) {
+        None => BrowseSort::Newest,
+        Some(text) => BrowseSort::parse(&text)
+            .ok_or_else(|| ApiError::field("sort", "Sort must be newest, budget_desc, budget_asc or due_soonest"))?,
+    };
+    let limit = match present(query.limit) {
+        None => DEFAULT_PAGE,
+        Some(text) => text
+            .parse::<i64>()
+            .ok()
+            .filter(|limit| (1..=MAX_PAGE).contains(limit))
+            .ok_or_else(|| ApiError::field("limit", "Limit must be a number from 1 to 100"))?,
+    };
+    let category_id = match present(query.category) {
+        None => None,
+        Some(text) => Some(text.parse::<i64>().map_err(|_| ApiError::field("category", "Please choose a valid category"))?),
+    };
+    let budget = |field: &str, value: Option<String>| match present(value) {
+        None => Ok(None),
+        Some(text) => rules::dollars_to_cents(&text).map(Some).ok_or_else(|| ApiError::field(field, rules::INVALID_BUDGET)),
+    };
+    let filter = BrowseFilter {
+        q: present(query.q).map(|q| q.to_lowercase()),
+        category_id,
+        location: present(query.location).map(|location| location.to_lowercase()),
+        min_budget_cents: budget("min_budget", query.min_budget)?,
+        max_budget_cents: budget("max_budget", query.max_budget)?,
+    };
+    let after = present(query.cursor).map(|text| decode_cursor(sort, &text)).transpose()?;
+    let mut rows = tasks::open_tasks_page(&state.db, &filter, sort, after.as_ref(), limit + 1).await?;
+    let next_cursor = if rows.len() as i64 > limit {
+        rows.truncate(limit as usize);
+        rows.last().map(|row| encode_cursor(sort, row))
+    } else {
+        None
+    };
+    Ok(ApiJson(Page { items: rows.iter().map(TaskSummary::from).collect(), next_cursor }))
+}
+
+/// Posting needs a confirmed email address (when the server requires one).
+pub async fn require_verified(state: &AppState, caller: AuthUser) -> ApiResult<()> {
+    let user = users::user_by_id(&state.db, caller.id)
+        .await?
+        .ok_or_else(|| ApiError::Unauthorized("Authentication error. Please log in again.".into()))?;
+    if state.config.require_email_verification && !user.email_verified {
+        return Err(ApiError::EmailNotConfirmed);
+    }
+    Ok(())
+}
+
+fn today() -> time::Date {
+    OffsetDateTime::now_utc().date()
+}
+
+/// Posts a task (status `open`).
+#[utoipa::path(post, path = "/api/tasks", tag = "marketplace", request_body = TaskInput, security(("bearer" = [])),
+    responses((status = 201, body = TaskDetail), (status = 401), (status = 403), (status = 422)))]
+pub async fn create_task(
+    State(state): State<AppState>,
+    caller: AuthUser,
+    ApiJson(input): ApiJson<TaskInput>,
+) -> ApiResult<(StatusCode, ApiJson<TaskDetail>)> {
+    let draft = rules::validate_task(&input, today())?;
+    require_verified(&state, caller).await?;
+    let id = tasks::create_task(&state.db, caller.id, &draft, Timestamp::now()).await?;
+    let row = tasks::task(&state.db, id).await?.ok_or_else(|| anyhow::anyhow!("task vanished after insert"))?;
+    let summary = TaskSummary::from(&row);
+    live::task_created(&state, &summary).await;
+    Ok((StatusCode::CREATED, ApiJson(detail(&state, row, 0, Vec::new()).await?)))
+}
+
+async fn detail(state: &AppState, row: TaskRow, view_count: i64, questions: Vec<QuestionView>) -> ApiResult<TaskDetail> {
+    let stats = profiles::profile_stats(&state.db, row.poster_id).await?;
+    let poster = profiles::profile(&state.db, row.poster_id).await?;
+    let assigned_tasker = match row.assigned_tasker_id {
+        None => None,
+        Some(id) => profiles::profile(&state.db, id)
+            .await?
+            .map(|tasker| PersonSummary::new(id, &tasker.first_name, &tasker.last_name, tasker.avatar_url.as_ref())),
+    };
+    let similar = tasks::similar_open_tasks(&state.db, row.category_id, row.id, SIMILAR_TASKS).await?;
+    let mut task = TaskSummary::from(&row);
+    task.poster.rating = stats.rating;
+    Ok(TaskDetail {
+        task,
+        view_count,
+        assigned_tasker,
+        poster_stats: PosterStats {
+            rating: stats.rating,
+            review_count: stats.review_count,
+            tasks_completed: stats.tasks_completed,
+            member_since: poster.map_or(row.created_at, |poster| poster.created_at),
+        },
+        questions,
+        similar_tasks: similar.iter().map(TaskSummary::from).collect(),
+        updated_at: row.updated_at,
+    })
+}
+
+/// Who a view is counted for: the signed-in user, else the (hashed) address.
+fn viewer_key(caller: Option<AuthUser>, ip: std::net::IpAddr) -> String {
+    match caller {
+        Some(caller) => format!("user:{}", caller.id),
+        None => format!("ip:{}", hex::encode(&Sha256::digest(ip.to_string().as_bytes())[..16])),
+    }
+}
+
+/// Everything the detail screen shows; counts one view per viewer per day (not the poster's own).
+#[utoipa::path(get, path = "/api/tasks/{id}", tag = "marketplace",
+    responses((status = 200, body = TaskDetail), (status = 404)))]
+pub async fn task_detail(
+    State(state): State<AppState>,
+    caller: Option<AuthUser>,
+    ClientIp(ip): ClientIp,
+    ApiPath(id): ApiPath<Uuid>,
+) -> ApiResult<ApiJson<TaskDetail>> {
+    let row = tasks::task(&state.db, id).await?.ok_or_else(|| ApiError::not_found("Task"))?;
+    if caller.is_none_or(|caller| caller.id != row.poster_id) {
+        let day = Timestamp::now().0.div_euclid(DAY_MS);
+        tasks::record_view(&state.db, id, &viewer_key(caller, ip), day).await?;
+    }
+    let view_count = tasks::view_count(&state.db, id).await?;
+    let questions = questions::questions_for_task(&state.db, id).await?.iter().map(QuestionView::from).collect();
+    Ok(ApiJson(detail(&state, row, view_count, questions).await?))
+}
+
+/// The task, when the caller is its poster: 404 unknown, 403 someone else's.
+pub async fn posters_task(state: &AppState, caller: AuthUser, id: Uuid) -> ApiResult<TaskRow> {
+    let row = tasks::task(&state.db, id).await?.ok_or_else(|| ApiError::not_found("Task"))?;
+    if row.poster_id != caller.id {
+        return Err(ApiError::Forbidden("Only the poster can change this task".into()));
+    }
+    Ok(row)
+}
+
+fn not_open() -> ApiError {
+    ApiError::Conflict("This task is no longer open".into())
+}
+
+/// Edits an open task (poster only). Absent fields keep their value.
+#[utoipa::path(patch, path = "/api/tasks/{id}", tag = "marketplace", request_body = TaskInput, security(("bearer" = [])),
+    responses((status = 200, body = TaskDetail), (status = 401), (status = 403), (status = 404), (status = 409), (status = 422)))]
+pub async fn update_task(
+    State(state): State<AppState>,
+    caller: AuthUser,
+    ApiPath(id): ApiPath<Uuid>,
+    ApiJson(patch): ApiJson<TaskInput>,
+) -> ApiResult<ApiJson<TaskDetail>> {
+    let current = posters_task(&state, caller, id).await?;
+    let due_changed = patch.due_date.is_some();
+    let merged = TaskInput {
+        title: patch.title.or(Some(current.title.clone())),
+        description: patch.description.or(Some(current.description.clone())),
+        category_id: patch.category_id.or(Some(current.category_id.into())),
+        location: patch.location.or(Some(current.location.clone())),
+        budget_cents: patch.budget_cents.or(Some(current.budget_cents.into())),
+        due_date: patch.due_date.or(Some(current.due_date.clone())),
+    };
+    // An unchanged due date that has since passed does not block other edits.
+    let earliest = match rules::parse_date(&current.due_date) {
+        Some(current_due) if !due_changed => today().min(current_due),
+        _ => today(),
+    };
+    let draft = rules::validate_task(&merged, earliest)?;
+    if !tasks::update_open_task(&state.db, id, caller.id, &draft, Timestamp::now()).await? {
+        return Err(not_open());
+    }
+    let row = tasks::task(&state.db, id).await?.ok_or_else(|| ApiError::not_found("Task"))?;
+    live::task_updated(&state, id, &row.status, row.offer_count).await;
+    let questions = questions::questions_for_task(&state.db, id).await?.iter().map(QuestionView::from).collect();
+    let view_count = tasks::view_count(&state.db, id).await?;
+    Ok(ApiJson(detail(&state, row, view_count, questions).await?))
+}
+
+/// Cancels an open task (poster only); pending offers become `not_selected` and their taskers are told.
+#[utoipa::path(post, path = "/api/tasks/{id}/cancel", tag = "marketplace", security(("bearer" = [])),
+    responses((status = 200, body = TaskSummary), (status = 401), (status = 403), (status = 404), (status = 409)))]
+pub async fn cancel_task(State(state): State<AppState>, caller: AuthUser, ApiPath(id): ApiPath<Uuid>) -> ApiResult<ApiJson<TaskSummary>> {
+    let current = posters_task(&state, caller, id).await?;
+    let notifications = tasks::cancel_open_task(&state.db, id, caller.id, &current.title, Timestamp::now())
+        .await?
+        .ok_or_else(not_open)?;
+    let row = tasks::task(&state.db, id).await?.ok_or_else(|| ApiError::not_found("Task"))?;
+    live::task_updated(&state, id, &row.status, row.offer_count).await;
+    live::notifications_created(&state, &notifications).await;
+    Ok(ApiJson(TaskSummary::from(&row)))
+}
+
+/// My Tasks, "Tasks I Posted": any status, newest first.
+#[utoipa::path(get, path = "/api/me/tasks", tag = "marketplace", security(("bearer" = [])),
+    responses((status = 200, body = Items<TaskSummary>), (status = 401)))]
+pub async fn my_tasks(State(state): State<AppState>, caller: AuthUser) -> ApiResult<ApiJson<Items<TaskSummary>>> {
+    let rows = tasks::tasks_posted_by(&state.db, caller.id, MY_TASKS_LIMIT).await?;
+    Ok(ApiJson(Items { items: rows.iter().map(TaskSummary::from).collect() }))
+}

@@ -1,0 +1,5 @@
+//! Marketplace domain: the category catalogue and the rules of who may do
+//! what to a task or an offer, in plain functions the handlers call.
+
+pub mod categories;
+pub mod rules;

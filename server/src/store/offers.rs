@@ -1,0 +1,210 @@
+use sqlx::FromRow;
+use tracing::instrument;
+use uuid::Uuid;
+
+use crate::{
+    db::{BeginWrite, Db, Timestamp, is_unique_violation, new_id},
+    insert_notification, on_pool,
+    store::notifications::{NotificationRow, kind},
+};
+
+#[derive(Clone, Debug, FromRow)]
+pub struct OfferRow {
+    pub id: Uuid,
+    pub task_id: Uuid,
+    pub tasker_id: Uuid,
+    pub amount_cents: i64,
+    pub message: String,
+    pub status: String,
+    pub created_at: Timestamp,
+    pub updated_at: Timestamp,
+    pub tasker_first_name: String,
+    pub tasker_last_name: String,
+    pub tasker_avatar_url: Option<String>,
+}
+
+const OFFER_COLUMNS: &str = "o.id, o.task_id, o.tasker_id, o.amount_cents, o.message, o.status, o.created_at,
+    o.updated_at, p.first_name as tasker_first_name, p.last_name as tasker_last_name,
+    p.avatar_url as tasker_avatar_url";
+
+pub struct NewOffer<'a> {
+    pub task_id: Uuid,
+    pub tasker_id: Uuid,
+    pub amount_cents: i64,
+    pub message: &'a str,
+    /// Who is told about it, and what the notification names.
+    pub poster_id: Uuid,
+    pub task_title: &'a str,
+    pub created_at: Timestamp,
+}
+
+/// What a committed offer changed.
+pub struct OfferCreated {
+    pub offer_id: Uuid,
+    pub offer_count: i64,
+    pub notification: NotificationRow,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum CreateOfferError {
+    #[error("the task is no longer open")]
+    TaskNotOpen,
+    #[error("this tasker already has a pending offer on the task")]
+    AlreadyOffered,
+    #[error(transparent)]
+    Database(#[from] sqlx::Error),
+}
+
+/// Creates a pending offer on an open task, bumps its offer count and
+/// notifies the poster, in one transaction. The partial unique index on
+/// pending offers makes a second concurrent offer by the same tasker fail.
+#[instrument(skip_all)]
+pub async fn create_offer(db: &Db, offer: &NewOffer<'_>) -> Result<OfferCreated, CreateOfferError> {
+    let id = new_id();
+    let notification = NotificationRow::new(
+        offer.poster_id,
+        kind::OFFER,
+        "New offer",
+        format!("You received a new offer on \"{}\".", offer.task_title),
+        Some(format!("/task/{}", offer.task_id)),
+        offer.created_at,
+    );
+    let result: Result<Option<i64>, sqlx::Error> = on_pool!(db, |pool| {
+        async {
+            let mut tx = pool.begin_write().await?;
+            let count: Option<i64> = sqlx::query_scalar(
+                "update tasks set offer_count = offer_count + 1 where id = $1 and status = 'open' returning offer_count",
+            )
+            .bind(offer.task_id)
+            .fetch_optional(&mut *tx)
+            .await?;
+            let Some(count) = count else { return Ok(None) };
+            sqlx::query(
+                "insert into offers (id, task_id, tasker_id, amount_cents, message, status, created_at, updated_at)
+                 values ($1, $2, $3, $4, $5, 'pending', $6, $6)",
+            )
+            .bind(id)
+            .bind(offer.task_id)
+            .bind(offer.tasker_id)
+            .bind(offer.amount_cents)
+            .bind(offer.message)
+            .bind(offer.created_at)
+            .execute(&mut *tx)
+            .await?;
+            insert_notification!(tx, &notification)?;
+            tx.commit().await?;
+            Ok(Some(count))
+        }
+        .await
+    });
+    match result {
+        Ok(Some(offer_count)) => Ok(OfferCreated { offer_id: id, offer_count, notification }),
+        Ok(None) => Err(CreateOfferError::TaskNotOpen),
+        Err(error) if is_unique_violation(&error) => Err(CreateOfferError::AlreadyOffered),
+        Err(error) => Err(error.into()),
+    }
+}
+
+#[instrument(skip_all)]
+pub async fn offer(db: &Db, id: Uuid) -> sqlx::Result<Option<OfferRow>> {
+    on_pool!(db, |pool| {
+        sqlx::query_as::<_, OfferRow>(sqlx::AssertSqlSafe(format!(
+            "select {OFFER_COLUMNS} from offers o join profiles p on p.id = o.tasker_id where o.id = $1"
+        )))
+        .bind(id)
+        .fetch_optional(pool)
+        .await
+    })
+}
+
+/// Every offer on a task (withdrawn ones included, marked so), oldest first.
+#[instrument(skip_all)]
+pub async fn offers_for_task(db: &Db, task_id: Uuid) -> sqlx::Result<Vec<OfferRow>> {
+    on_pool!(db, |pool| {
+        sqlx::query_as::<_, OfferRow>(sqlx::AssertSqlSafe(format!(
+            "select {OFFER_COLUMNS} from offers o join profiles p on p.id = o.tasker_id
+             where o.task_id = $1
+             order by o.created_at, o.id"
+        )))
+        .bind(task_id)
+        .fetch_all(pool)
+        .await
+    })
+}
+
+/// My Tasks, "Tasks I'm Offering On": newest first.
+#[instrument(skip_all)]
+pub async fn offers_by_tasker(db: &Db, tasker_id: Uuid, limit: i64) -> sqlx::Result<Vec<OfferRow>> {
+    on_pool!(db, |pool| {
+        sqlx::query_as::<_, OfferRow>(sqlx::AssertSqlSafe(format!(
+            "select {OFFER_COLUMNS} from offers o join profiles p on p.id = o.tasker_id
+             where o.tasker_id = $1
+             order by o.created_at desc, o.id desc
+             limit $2"
+        )))
+        .bind(tasker_id)
+        .bind(limit)
+        .fetch_all(pool)
+        .await
+    })
+}
+
+/// Changes a pending offer of this tasker on an open task; false otherwise.
+#[instrument(skip_all)]
+pub async fn update_pending_offer(
+    db: &Db,
+    id: Uuid,
+    tasker_id: Uuid,
+    amount_cents: i64,
+    message: &str,
+    now: Timestamp,
+) -> sqlx::Result<bool> {
+    let affected = on_pool!(db, |pool| {
+        sqlx::query(
+            "update offers set amount_cents = $3, message = $4, updated_at = $5
+             where id = $1 and tasker_id = $2 and status = 'pending'
+               and task_id in (select id from tasks where status = 'open')",
+        )
+        .bind(id)
+        .bind(tasker_id)
+        .bind(amount_cents)
+        .bind(message)
+        .bind(now)
+        .execute(pool)
+        .await
+        .map(|done| done.rows_affected())
+    })?;
+    Ok(affected == 1)
+}
+
+/// Withdraws a pending offer on an open task and lowers the task's offer
+/// count, in one transaction; the new count, or `None` when it was not pending.
+#[instrument(skip_all)]
+pub async fn withdraw_offer(db: &Db, id: Uuid, tasker_id: Uuid, now: Timestamp) -> sqlx::Result<Option<i64>> {
+    on_pool!(db, |pool| {
+        async {
+            let mut tx = pool.begin_write().await?;
+            let task_id: Option<Uuid> = sqlx::query_scalar(
+                "update offers set status = 'withdrawn', updated_at = $3
+                 where id = $1 and tasker_id = $2 and status = 'pending'
+                   and task_id in (select id from tasks where status = 'open')
+                 returning task_id",
+            )
+            .bind(id)
+            .bind(tasker_id)
+            .bind(now)
+            .fetch_optional(&mut *tx)
+            .await?;
+            let Some(task_id) = task_id else { return Ok(None) };
+            let count: i64 = sqlx::query_scalar(
+                "update tasks set offer_count = offer_count - 1 where id = $1 returning offer_count",
+            )
+            .bind(task_id)
+            .fetch_one(&mut *tx)
+            .await?;
+            tx.commit().await?;
+            Ok(Some(count))
+        }
+        .await
+    })
+}

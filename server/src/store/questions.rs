@@ -1,0 +1,140 @@
+use sqlx::FromRow;
+use tracing::instrument;
+use uuid::Uuid;
+
+use crate::{
+    db::{BeginWrite, Db, Timestamp, new_id},
+    insert_notification, on_pool,
+    store::notifications::{NotificationRow, kind},
+};
+
+#[derive(Clone, Debug, FromRow)]
+pub struct QuestionRow {
+    pub id: Uuid,
+    pub task_id: Uuid,
+    pub asker_id: Uuid,
+    pub body: String,
+    pub answer: Option<String>,
+    pub answered_at: Option<Timestamp>,
+    pub created_at: Timestamp,
+    pub asker_first_name: String,
+    pub asker_last_name: String,
+    pub asker_avatar_url: Option<String>,
+}
+
+const QUESTION_COLUMNS: &str = "q.id, q.task_id, q.asker_id, q.body, q.answer, q.answered_at, q.created_at,
+    p.first_name as asker_first_name, p.last_name as asker_last_name, p.avatar_url as asker_avatar_url";
+
+#[instrument(skip_all)]
+pub async fn questions_for_task(db: &Db, task_id: Uuid) -> sqlx::Result<Vec<QuestionRow>> {
+    on_pool!(db, |pool| {
+        sqlx::query_as::<_, QuestionRow>(sqlx::AssertSqlSafe(format!(
+            "select {QUESTION_COLUMNS} from questions q join profiles p on p.id = q.asker_id
+             where q.task_id = $1
+             order by q.created_at, q.id"
+        )))
+        .bind(task_id)
+        .fetch_all(pool)
+        .await
+    })
+}
+
+#[instrument(skip_all)]
+pub async fn question(db: &Db, id: Uuid) -> sqlx::Result<Option<QuestionRow>> {
+    on_pool!(db, |pool| {
+        sqlx::query_as::<_, QuestionRow>(sqlx::AssertSqlSafe(format!(
+            "select {QUESTION_COLUMNS} from questions q join profiles p on p.id = q.asker_id where q.id = $1"
+        )))
+        .bind(id)
+        .fetch_optional(pool)
+        .await
+    })
+}
+
+/// Asks a public question on an open task and notifies its poster, in one
+/// transaction; `None` when the task is not open.
+#[instrument(skip_all)]
+pub async fn ask_question(
+    db: &Db,
+    task_id: Uuid,
+    asker_id: Uuid,
+    body: &str,
+    poster_id: Uuid,
+    task_title: &str,
+    now: Timestamp,
+) -> sqlx::Result<Option<(Uuid, NotificationRow)>> {
+    let id = new_id();
+    let notification = NotificationRow::new(
+        poster_id,
+        kind::TASK,
+        "New question",
+        format!("Someone asked a question about \"{task_title}\"."),
+        Some(format!("/task/{task_id}")),
+        now,
+    );
+    on_pool!(db, |pool| {
+        async {
+            let mut tx = pool.begin_write().await?;
+            let inserted = sqlx::query(
+                "insert into questions (id, task_id, asker_id, body, created_at)
+                 select $1, $2, $3, $4, $5 where exists (select 1 from tasks where id = $2 and status = 'open')",
+            )
+            .bind(id)
+            .bind(task_id)
+            .bind(asker_id)
+            .bind(body)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+            if inserted == 0 {
+                return Ok(None);
+            }
+            insert_notification!(tx, &notification)?;
+            tx.commit().await?;
+            Ok(Some((id, notification)))
+        }
+        .await
+    })
+}
+
+/// Records the poster's answer to an unanswered question and notifies the
+/// asker, in one transaction; `None` when it was already answered.
+#[instrument(skip_all)]
+pub async fn answer_question(
+    db: &Db,
+    question: &QuestionRow,
+    answer: &str,
+    task_title: &str,
+    now: Timestamp,
+) -> sqlx::Result<Option<NotificationRow>> {
+    let notification = NotificationRow::new(
+        question.asker_id,
+        kind::TASK,
+        "Question answered",
+        format!("The poster answered your question about \"{task_title}\"."),
+        Some(format!("/task/{}", question.task_id)),
+        now,
+    );
+    on_pool!(db, |pool| {
+        async {
+            let mut tx = pool.begin_write().await?;
+            let answered = sqlx::query(
+                "update questions set answer = $2, answered_at = $3 where id = $1 and answer is null",
+            )
+            .bind(question.id)
+            .bind(answer)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+            if answered == 0 {
+                return Ok(None);
+            }
+            insert_notification!(tx, &notification)?;
+            tx.commit().await?;
+            Ok(Some(notification))
+        }
+        .await
+    })
+}

@@ -1,0 +1,403 @@
+use sqlx::FromRow;
+use tracing::instrument;
+use uuid::Uuid;
+
+use crate::{
+    db::{BeginWrite, Db, Timestamp, new_id},
+    insert_notification,
+    marketplace::rules::TaskDraft,
+    on_pool,
+    store::notifications::{NotificationRow, kind},
+};
+
+/// A task with what every listing shows of its poster; one query, no N+1.
+#[derive(Clone, Debug, FromRow)]
+pub struct TaskRow {
+    pub id: Uuid,
+    pub poster_id: Uuid,
+    pub title: String,
+    pub description: String,
+    pub category_id: i64,
+    pub location: String,
+    pub budget_cents: i64,
+    pub currency: String,
+    pub due_date: String,
+    pub status: String,
+    pub offer_count: i64,
+    pub assigned_tasker_id: Option<Uuid>,
+    pub created_at: Timestamp,
+    pub updated_at: Timestamp,
+    pub poster_first_name: String,
+    pub poster_last_name: String,
+    pub poster_avatar_url: Option<String>,
+}
+
+const TASK_COLUMNS: &str = "t.id, t.poster_id, t.title, t.description, t.category_id, t.location, t.budget_cents,
+    t.currency, t.due_date, t.status, t.offer_count, t.assigned_tasker_id, t.created_at, t.updated_at,
+    p.first_name as poster_first_name, p.last_name as poster_last_name, p.avatar_url as poster_avatar_url";
+
+/// What the store keeps for case-insensitive search over title and description.
+pub fn search_text(title: &str, description: &str) -> String {
+    format!("{title} {description}").to_lowercase()
+}
+
+/// Inserts an open task (also what the demo seed calls). `created_at` orders the browse list.
+#[instrument(skip_all)]
+pub async fn create_task(db: &Db, poster_id: Uuid, draft: &TaskDraft, created_at: Timestamp) -> sqlx::Result<Uuid> {
+    let id = new_id();
+    on_pool!(db, |pool| {
+        sqlx::query(
+            "insert into tasks (id, poster_id, title, description, search_text, category_id, location, budget_cents,
+                                due_date, status, created_at, updated_at)
+             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'open', $10, $10)",
+        )
+        .bind(id)
+        .bind(poster_id)
+        .bind(&draft.title)
+        .bind(&draft.description)
+        .bind(search_text(&draft.title, &draft.description))
+        .bind(draft.category_id)
+        .bind(&draft.location)
+        .bind(draft.budget_cents)
+        .bind(draft.due_date_text())
+        .bind(created_at)
+        .execute(pool)
+        .await
+        .map(|done| done.rows_affected())
+    })?;
+    Ok(id)
+}
+
+#[instrument(skip_all)]
+pub async fn task(db: &Db, id: Uuid) -> sqlx::Result<Option<TaskRow>> {
+    on_pool!(db, |pool| {
+        sqlx::query_as::<_, TaskRow>(sqlx::AssertSqlSafe(format!(
+            "select {TASK_COLUMNS} from tasks t join profiles p on p.id = t.poster_id where t.id = $1"
+        )))
+        .bind(id)
+        .fetch_optional(pool)
+        .await
+    })
+}
+
+/// Open tasks of one category, newest first, without `exclude`.
+#[instrument(skip_all)]
+pub async fn similar_open_tasks(db: &Db, category_id: i64, exclude: Uuid, limit: i64) -> sqlx::Result<Vec<TaskRow>> {
+    on_pool!(db, |pool| {
+        sqlx::query_as::<_, TaskRow>(sqlx::AssertSqlSafe(format!(
+            "select {TASK_COLUMNS} from tasks t join profiles p on p.id = t.poster_id
+             where t.status = 'open' and t.category_id = $1 and t.id <> $2
+             order by t.created_at desc, t.id desc
+             limit $3"
+        )))
+        .bind(category_id)
+        .bind(exclude)
+        .bind(limit)
+        .fetch_all(pool)
+        .await
+    })
+}
+
+/// My Tasks: everything the user posted, any status, newest first.
+#[instrument(skip_all)]
+pub async fn tasks_posted_by(db: &Db, poster_id: Uuid, limit: i64) -> sqlx::Result<Vec<TaskRow>> {
+    on_pool!(db, |pool| {
+        sqlx::query_as::<_, TaskRow>(sqlx::AssertSqlSafe(format!(
+            "select {TASK_COLUMNS} from tasks t join profiles p on p.id = t.poster_id
+             where t.poster_id = $1
+             order by t.created_at desc, t.id desc
+             limit $2"
+        )))
+        .bind(poster_id)
+        .bind(limit)
+        .fetch_all(pool)
+        .await
+    })
+}
+
+/// Sort orders of the browse list; each has an index over open tasks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BrowseSort {
+    Newest,
+    BudgetDesc,
+    BudgetAsc,
+    DueSoonest,
+}
+
+impl BrowseSort {
+    pub fn parse(text: &str) -> Option<Self> {
+        match text {
+            "" | "newest" => Some(Self::Newest),
+            "budget_desc" => Some(Self::BudgetDesc),
+            "budget_asc" => Some(Self::BudgetAsc),
+            "due_soonest" => Some(Self::DueSoonest),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Newest => "newest",
+            Self::BudgetDesc => "budget_desc",
+            Self::BudgetAsc => "budget_asc",
+            Self::DueSoonest => "due_soonest",
+        }
+    }
+
+    /// (sort column, direction) — the id breaks ties in the same direction.
+    fn key(self) -> (&'static str, &'static str) {
+        match self {
+            Self::Newest => ("t.created_at", "desc"),
+            Self::BudgetDesc => ("t.budget_cents", "desc"),
+            Self::BudgetAsc => ("t.budget_cents", "asc"),
+            Self::DueSoonest => ("t.due_date", "asc"),
+        }
+    }
+
+    /// The sort key of a row, as a cursor carries it.
+    pub fn key_of(self, row: &TaskRow) -> SortKey {
+        match self {
+            Self::Newest => SortKey::Int(row.created_at.0),
+            Self::BudgetDesc | Self::BudgetAsc => SortKey::Int(row.budget_cents),
+            Self::DueSoonest => SortKey::Text(row.due_date.clone()),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(untagged)]
+pub enum SortKey {
+    Int(i64),
+    Text(String),
+}
+
+/// Where the previous page ended: the last row's sort key and id.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct After {
+    pub key: SortKey,
+    pub id: Uuid,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct BrowseFilter {
+    /// Lower-cased search term.
+    pub q: Option<String>,
+    pub category_id: Option<i64>,
+    /// Lower-cased location fragment.
+    pub location: Option<String>,
+    pub min_budget_cents: Option<i64>,
+    pub max_budget_cents: Option<i64>,
+}
+
+enum Arg {
+    Int(i64),
+    Text(String),
+    Id(Uuid),
+}
+
+/// Adds a bind value and returns its placeholder.
+fn arg(value: Arg, args: &mut Vec<Arg>) -> String {
+    args.push(value);
+    format!("${}", args.len())
+}
+
+/// `%term%` for LIKE, with LIKE's own wildcards taken literally.
+fn contains_pattern(term: &str) -> String {
+    let escaped = term.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
+    format!("%{escaped}%")
+}
+
+/// One page of the browse list (keyset pagination: rows strictly after `after`
+/// in the sort order, so tasks posted between pages never shift a page).
+#[instrument(skip_all)]
+pub async fn open_tasks_page(
+    db: &Db,
+    filter: &BrowseFilter,
+    sort: BrowseSort,
+    after: Option<&After>,
+    limit: i64,
+) -> sqlx::Result<Vec<TaskRow>> {
+    let mut conditions = vec!["t.status = 'open'".to_owned()];
+    let mut args = Vec::new();
+    if let Some(q) = &filter.q {
+        let p = arg(Arg::Text(contains_pattern(q)), &mut args);
+        conditions.push(format!("t.search_text like {p} escape '\\'"));
+    }
+    if let Some(category_id) = filter.category_id {
+        let p = arg(Arg::Int(category_id), &mut args);
+        conditions.push(format!("t.category_id = {p}"));
+    }
+    if let Some(location) = &filter.location {
+        let p = arg(Arg::Text(contains_pattern(location)), &mut args);
+        conditions.push(format!("lower(t.location) like {p} escape '\\'"));
+    }
+    if let Some(min) = filter.min_budget_cents {
+        let p = arg(Arg::Int(min), &mut args);
+        conditions.push(format!("t.budget_cents >= {p}"));
+    }
+    if let Some(max) = filter.max_budget_cents {
+        let p = arg(Arg::Int(max), &mut args);
+        conditions.push(format!("t.budget_cents <= {p}"));
+    }
+    let (column, direction) = sort.key();
+    if let Some(after) = after {
+        let key = match &after.key {
+            SortKey::Int(value) => arg(Arg::Int(*value), &mut args),
+            SortKey::Text(value) => arg(Arg::Text(value.clone()), &mut args),
+        };
+        let id = arg(Arg::Id(after.id), &mut args);
+        let op = if direction == "desc" { "<" } else { ">" };
+        conditions.push(format!("({column}, t.id) {op} ({key}, {id})"));
+    }
+    let limit = arg(Arg::Int(limit), &mut args);
+    let sql = format!(
+        "select {TASK_COLUMNS} from tasks t join profiles p on p.id = t.poster_id
+         where {}
+         order by {column} {direction}, t.id {direction}
+         limit {limit}",
+        conditions.join(" and ")
+    );
+    on_pool!(db, |pool| {
+        let mut query = sqlx::query_as::<_, TaskRow>(sqlx::AssertSqlSafe(sql));
+        for value in args {
+            query = match value {
+                Arg::Int(value) => query.bind(value),
+                Arg::Text(value) => query.bind(value),
+                Arg::Id(value) => query.bind(value),
+            };
+        }
+        query.fetch_all(pool).await
+    })
+}
+
+/// Replaces the editable fields of an open task of this poster; false when it is not open (or not theirs).
+#[instrument(skip_all)]
+pub async fn update_open_task(db: &Db, id: Uuid, poster_id: Uuid, draft: &TaskDraft, now: Timestamp) -> sqlx::Result<bool> {
+    let affected = on_pool!(db, |pool| {
+        sqlx::query(
+            "update tasks set title = $3, description = $4, search_text = $5, category_id = $6, location = $7,
+                              budget_cents = $8, due_date = $9, updated_at = $10
+             where id = $1 and poster_id = $2 and status = 'open'",
+        )
+        .bind(id)
+        .bind(poster_id)
+        .bind(&draft.title)
+        .bind(&draft.description)
+        .bind(search_text(&draft.title, &draft.description))
+        .bind(draft.category_id)
+        .bind(&draft.location)
+        .bind(draft.budget_cents)
+        .bind(draft.due_date_text())
+        .bind(now)
+        .execute(pool)
+        .await
+        .map(|done| done.rows_affected())
+    })?;
+    Ok(affected == 1)
+}
+
+/// Cancels an open task; its pending offers become `not_selected` and each
+/// tasker gets a notification, all in one transaction. `None` when the task
+/// was not open (or not this poster's).
+#[instrument(skip_all)]
+pub async fn cancel_open_task(
+    db: &Db,
+    id: Uuid,
+    poster_id: Uuid,
+    title: &str,
+    now: Timestamp,
+) -> sqlx::Result<Option<Vec<NotificationRow>>> {
+    on_pool!(db, |pool| {
+        async {
+            let mut tx = pool.begin_write().await?;
+            let cancelled = sqlx::query(
+                "update tasks set status = 'cancelled', cancelled_at = $3, updated_at = $3
+                 where id = $1 and poster_id = $2 and status = 'open'",
+            )
+            .bind(id)
+            .bind(poster_id)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+            if cancelled == 0 {
+                return Ok(None);
+            }
+            let taskers: Vec<Uuid> = sqlx::query_scalar(
+                "update offers set status = 'not_selected', updated_at = $2
+                 where task_id = $1 and status = 'pending'
+                 returning tasker_id",
+            )
+            .bind(id)
+            .bind(now)
+            .fetch_all(&mut *tx)
+            .await?;
+            let mut notifications = Vec::with_capacity(taskers.len());
+            for tasker_id in taskers {
+                let row = NotificationRow::new(
+                    tasker_id,
+                    kind::TASK,
+                    "Task cancelled",
+                    format!("\"{title}\" was cancelled by the poster, so your offer was not selected."),
+                    Some(format!("/task/{id}")),
+                    now,
+                );
+                insert_notification!(tx, &row)?;
+                notifications.push(row);
+            }
+            tx.commit().await?;
+            Ok(Some(notifications))
+        }
+        .await
+    })
+}
+
+/// Counts a viewer once per task per UTC day; true when this view was new.
+#[instrument(skip_all)]
+pub async fn record_view(db: &Db, task_id: Uuid, viewer_key: &str, day: i64) -> sqlx::Result<bool> {
+    let affected = on_pool!(db, |pool| {
+        sqlx::query("insert into task_views (task_id, viewer_key, day) values ($1, $2, $3) on conflict do nothing")
+            .bind(task_id)
+            .bind(viewer_key)
+            .bind(day)
+            .execute(pool)
+            .await
+            .map(|done| done.rows_affected())
+    })?;
+    Ok(affected == 1)
+}
+
+#[instrument(skip_all)]
+pub async fn view_count(db: &Db, task_id: Uuid) -> sqlx::Result<i64> {
+    on_pool!(db, |pool| {
+        sqlx::query_scalar::<_, i64>("select count(*) from task_views where task_id = $1")
+            .bind(task_id)
+            .fetch_one(pool)
+            .await
+    })
+}
+
+/// Tasks this user completed as the assigned tasker.
+#[instrument(skip_all)]
+pub async fn completed_count(db: &Db, tasker_id: Uuid) -> sqlx::Result<i64> {
+    on_pool!(db, |pool| {
+        sqlx::query_scalar::<_, i64>("select count(*) from tasks where assigned_tasker_id = $1 and status = 'completed'")
+            .bind(tasker_id)
+            .fetch_one(pool)
+            .await
+    })
+}
+
+/// The tasks a tasker has offered on (for My Tasks), in one query.
+#[instrument(skip_all)]
+pub async fn tasks_offered_on_by(db: &Db, tasker_id: Uuid) -> sqlx::Result<Vec<TaskRow>> {
+    on_pool!(db, |pool| {
+        sqlx::query_as::<_, TaskRow>(sqlx::AssertSqlSafe(format!(
+            "select {TASK_COLUMNS} from tasks t join profiles p on p.id = t.poster_id
+             where t.id in (select task_id from offers where tasker_id = $1)"
+        )))
+        .bind(tasker_id)
+        .fetch_all(pool)
+        .await
+    })
+}

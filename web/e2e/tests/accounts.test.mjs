@@ -9,6 +9,7 @@ import {
   linkPath,
   newPage,
   pngImage,
+  SCREENSHOT_DIR,
   screenshot,
   screenshotBoth,
   signInThroughUi,
@@ -74,6 +75,8 @@ test('a tasker signs up with skills, verifies the email, signs in, edits setting
   await menuButton.waitFor();
 
   await menuButton.click();
+  await page.getByRole('menu').waitFor();
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/account-menu-1280.png` });
   const profileHref = await page.getByRole('menuitem', { name: 'Your Profile' }).getAttribute('href');
   await page.getByRole('menuitem', { name: 'Account Settings' }).click();
   await page.getByRole('heading', { level: 1, name: 'Account Settings' }).waitFor();

@@ -1,6 +1,6 @@
 import { after, before, test } from 'node:test';
 
-import { launch, newPage, screenshotBoth, VIEWPORTS } from '../browser.mjs';
+import { launch, newPage, SCREENSHOT_DIR, screenshotBoth, VIEWPORTS } from '../browser.mjs';
 
 const pages = [
   ['/', 'Get anything done by trusted local taskers'],
@@ -107,6 +107,8 @@ test('the mobile menu opens, locks scrolling and closes on navigation', async ()
   await menu.waitFor();
   if (!(await page.evaluate(() => document.body.classList.contains('scroll-locked')))) throw new Error('scroll not locked');
   await menu.getByRole('link', { name: 'Sign Up' }).waitFor();
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/mobile-menu-390.png` });
   await menu.getByRole('link', { name: 'How It Works' }).click();
   await page.getByRole('heading', { level: 1, name: 'How It Works' }).waitFor();
   await menu.waitFor({ state: 'detached' });

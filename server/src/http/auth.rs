@@ -137,12 +137,16 @@ fn is_uploaded_avatar(url: &str) -> bool {
     })
 }
 
-async fn send_verification_email(state: &AppState, user: &UserRow) -> anyhow::Result<()> {
+/// Stores a one-time token for `purpose` and returns the web app link that carries it.
+async fn one_time_link(state: &AppState, user_id: Uuid, purpose: Purpose, ttl: Duration, page: &str) -> anyhow::Result<String> {
     let token = secrets::new_token();
     let now = Timestamp::now();
-    email_tokens::insert(&state.db, &secrets::token_hash(&token), user.id, Purpose::VerifyEmail, now, now.plus(VERIFY_EMAIL_TTL))
-        .await?;
-    let link = state.link(&format!("/verify-email?token={token}"));
+    email_tokens::insert(&state.db, &secrets::token_hash(&token), user_id, purpose, now, now.plus(ttl)).await?;
+    Ok(state.link(&format!("{page}?token={token}")))
+}
+
+async fn send_verification_email(state: &AppState, user: &UserRow) -> anyhow::Result<()> {
+    let link = one_time_link(state, user.id, Purpose::VerifyEmail, VERIFY_EMAIL_TTL, "/verify-email").await?;
     let text = format!(
         "Welcome to Taskhub!\n\nPlease confirm your email address by opening this link:\n\n{link}\n\n\
          The link works once and expires in 24 hours. If you did not sign up, you can ignore this email.\n"
@@ -192,9 +196,7 @@ pub async fn resend_verification(
     ClientIp(ip): ClientIp,
     ApiJson(request): ApiJson<EmailRequest>,
 ) -> ApiResult<(StatusCode, ApiJson<MessageResponse>)> {
-    state.auth_limits.check("recover", ip, Some(&request.email))?;
-    let email = validation::normalize_email(&request.email)
-        .map_err(|_| ApiError::field("email", "Please enter a valid email address"))?;
+    let email = recovery_email(&state, ip, &request)?;
     // Off the request path, so the response time does not tell whether the account exists.
     tokio::spawn(async move {
         if let Ok(Some(user)) = users::user_by_email(&state.db, &email).await {
@@ -336,6 +338,12 @@ pub async fn logout(State(state): State<AppState>, body: Bytes) -> ApiResult<Sta
     Ok(StatusCode::NO_CONTENT)
 }
 
+/// The address of a recovery request (reset or new verification link); both count against one budget.
+fn recovery_email(state: &AppState, ip: std::net::IpAddr, request: &EmailRequest) -> ApiResult<String> {
+    state.auth_limits.check("recover", ip, Some(&request.email))?;
+    validation::normalize_email(&request.email).map_err(|_| ApiError::field("email", "Please enter a valid email address"))
+}
+
 /// Always 202, whether or not the account exists (no account enumeration).
 #[utoipa::path(post, path = "/api/auth/recover", tag = "accounts", request_body = EmailRequest,
     responses((status = 202, body = MessageResponse), (status = 422, description = "Not an email address")))]
@@ -344,9 +352,7 @@ pub async fn recover(
     ClientIp(ip): ClientIp,
     ApiJson(request): ApiJson<EmailRequest>,
 ) -> ApiResult<(StatusCode, ApiJson<MessageResponse>)> {
-    state.auth_limits.check("recover", ip, Some(&request.email))?;
-    let email = validation::normalize_email(&request.email)
-        .map_err(|_| ApiError::field("email", "Please enter a valid email address"))?;
+    let email = recovery_email(&state, ip, &request)?;
     tokio::spawn(async move {
         if let Err(error) = send_reset_email(&state, &email).await {
             tracing::error!(error = ?error, "could not send the password reset email");
@@ -358,11 +364,7 @@ pub async fn recover(
 
 async fn send_reset_email(state: &AppState, email: &str) -> anyhow::Result<()> {
     let Some(user) = users::user_by_email(&state.db, email).await? else { return Ok(()) };
-    let token = secrets::new_token();
-    let now = Timestamp::now();
-    email_tokens::insert(&state.db, &secrets::token_hash(&token), user.id, Purpose::ResetPassword, now, now.plus(RESET_PASSWORD_TTL))
-        .await?;
-    let link = state.link(&format!("/reset-password?token={token}"));
+    let link = one_time_link(state, user.id, Purpose::ResetPassword, RESET_PASSWORD_TTL, "/reset-password").await?;
     let text = format!(
         "Someone asked to reset the password of your Taskhub account.\n\nChoose a new password here:\n\n{link}\n\n\
          The link works once and expires in 1 hour. If it wasn't you, ignore this email: your password stays as it is.\n"

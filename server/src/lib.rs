@@ -90,6 +90,7 @@ pub async fn start(config: Config) -> anyhow::Result<RunningServer> {
     http::realtime::spawn_ticket_cleanup(state.clone());
     let app = http::router(state.clone());
     let (shutdown, mut shutdown_rx) = watch::channel(false);
+    let hub = state.hub.clone();
     let task = tokio::spawn(async move {
         axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
             .with_graceful_shutdown(async move {

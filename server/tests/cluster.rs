@@ -1,0 +1,146 @@
+//! Two server nodes sharing Postgres and a Redis of the test's own: live
+//! events cross nodes, survive a Redis outage locally, and cross again once
+//! Redis is back.
+
+mod common;
+
+use std::{process::Stdio, time::Duration};
+
+use common::{
+    Backend, TestApp, access_token,
+    market::{id, post_task},
+};
+use futures_util::StreamExt;
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+use tokio::{net::TcpStream, process::Child};
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async, tungstenite::Message};
+
+type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+async fn start_redis(port: u16) -> Child {
+    let child = tokio::process::Command::new("redis-server")
+        .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
+        .stdout(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("redis-server is installed");
+    for _ in 0..100 {
+        if TcpStream::connect(("127.0.0.1", port)).await.is_ok() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    child
+}
+
+async fn free_port() -> u16 {
+    tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap().local_addr().unwrap().port()
+}
+
+async fn connect(base_url: &str, ticket: Option<&str>) -> Socket {
+    let mut url = format!("{}/ws", base_url.replacen("http://", "ws://", 1));
+    if let Some(ticket) = ticket {
+        url = format!("{url}?ticket={ticket}");
+    }
+    connect_async(url).await.expect("websocket connects").0
+}
+
+/// The next event frame named `event`, skipping protocol messages (e.g. a resync).
+async fn next_event(socket: &mut Socket, event: &str) -> Value {
+    loop {
+        let message = tokio::time::timeout(Duration::from_secs(10), socket.next())
+            .await
+            .unwrap_or_else(|_| panic!("{event} within 10 s"))
+            .expect("socket open")
+            .expect("valid frame");
+        if let Message::Text(text) = message {
+            let value: Value = serde_json::from_str(&text).unwrap();
+            if value["type"] == "event" && value["event"] == event {
+                return value;
+            }
+        }
+    }
+}
+
+async fn wait_until_ready(app: &TestApp, base_url: &str, ready: bool) {
+    for _ in 0..200 {
+        let status = app.client.get(format!("{base_url}/readyz")).send().await.unwrap().status();
+        if (status == StatusCode::OK) == ready {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("{base_url} never became {}", if ready { "ready" } else { "unready" });
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn offers_reach_other_nodes_and_survive_a_redis_outage() {
+    if common::redis_url().is_none() {
+        return; // redis-server is needed; make test provides it.
+    }
+    let port = free_port().await;
+    let mut redis = start_redis(port).await;
+    let redis_url = format!("redis://127.0.0.1:{port}");
+    common::run(Backend::Postgres, |config| config.redis_url = Some(server::config::Secret::new(redis_url)), |node_a| async move {
+        let mut config_b = node_a.server.state.config.as_ref().clone();
+        config_b.bind_addr = "127.0.0.1:0".into();
+        let node_b = server::start(config_b).await.expect("second node starts");
+        let (url_a, url_b) = (node_a.server.url(), node_b.url());
+
+        let poster = node_a.signed_in_user("poster@example.com").await;
+        let poster_token = access_token(&poster);
+        let task = post_task(&node_a, &poster_token, json!({})).await;
+        let task_id = id(&task);
+        let tasker_token = access_token(&node_a.signed_in_tasker("tasker@example.com").await);
+
+        let ticket = node_a.post("/api/realtime/ticket", Some(&poster_token), json!({})).await.body["ticket"].as_str().unwrap().to_owned();
+        let mut poster_socket = connect(&url_a, Some(&ticket)).await;
+        let mut visitor_socket = connect(&url_a, None).await;
+        futures_util::SinkExt::send(&mut visitor_socket, Message::Text(json!({ "type": "subscribe", "topic": format!("task:{task_id}") }).to_string().into())).await.unwrap();
+
+        // Made through node B, seen on node A: the poster privately with the amount, a visitor without.
+        let offer = offer_via(&node_a, &url_b, &tasker_token, &task_id, "Tomorrow morning").await;
+        assert_eq!(offer.status, StatusCode::CREATED, "{:?}", offer.body);
+        let offer_id = id(&offer.body);
+        let private = next_event(&mut poster_socket, "offer.created").await;
+        assert_eq!(private["data"]["amount_cents"], 9000);
+        let public = next_event(&mut visitor_socket, "offer.created").await;
+        assert!(public["data"]["amount_cents"].is_null(), "no amount on a public topic: {public}");
+        assert!(public["data"].to_string().find("Tomorrow morning").is_none());
+
+        // Redis goes down: node A still delivers what happens on node A.
+        redis.kill().await.unwrap();
+        wait_until_ready(&node_a, &url_a, false).await;
+        let withdraw = node_a.post(&format!("/api/offers/{offer_id}/withdraw"), Some(&tasker_token), json!({})).await;
+        assert_eq!(withdraw.status, StatusCode::OK, "{:?}", withdraw.body);
+        next_event(&mut visitor_socket, "offer.withdrawn").await;
+
+        // Redis is back: cross-node delivery resumes by itself.
+        let _redis = start_redis(port).await;
+        wait_until_ready(&node_a, &url_a, true).await;
+        wait_until_ready(&node_a, &url_b, true).await;
+        let again = offer_via(&node_a, &url_b, &tasker_token, &task_id, "Still keen").await;
+        assert_eq!(again.status, StatusCode::CREATED, "{:?}", again.body);
+        let after_outage = next_event(&mut visitor_socket, "offer.created").await;
+        assert_eq!(after_outage["data"]["id"], again.body["id"]);
+
+        node_b.shutdown().await.unwrap();
+        node_a
+    })
+    .await;
+}
+
+/// Makes an offer through the node at `base_url`.
+async fn offer_via(app: &TestApp, base_url: &str, token: &str, task_id: &str, message: &str) -> common::Response {
+    TestApp::read(
+        app.client
+            .post(format!("{base_url}/api/tasks/{task_id}/offers"))
+            .bearer_auth(token)
+            .json(&json!({ "amount_cents": 9000, "message": message }))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await
+}

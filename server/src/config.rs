@@ -38,6 +38,8 @@ pub struct Config {
     pub support_email: String,
     pub stripe_secret_key: Option<Secret>,
     pub stripe_webhook_secret: Option<Secret>,
+    /// Stripe's API origin; tests point it at a local fake.
+    pub stripe_api_base: String,
     pub geocoder_url: Option<String>,
     pub media_url: Option<String>,
     pub web_dist: PathBuf,
@@ -61,6 +63,7 @@ impl Config {
             support_email: "support@taskhub.local".into(),
             stripe_secret_key: None,
             stripe_webhook_secret: None,
+            stripe_api_base: crate::payments::stripe::DEFAULT_API_BASE.into(),
             geocoder_url: None,
             media_url: None,
             web_dist: PathBuf::from("web/dist"),
@@ -92,6 +95,9 @@ impl Config {
         }
         config.stripe_secret_key = var("STRIPE_SECRET_KEY").map(Secret::new);
         config.stripe_webhook_secret = var("STRIPE_WEBHOOK_SECRET").map(Secret::new);
+        if let Some(value) = var("STRIPE_API_BASE") {
+            config.stripe_api_base = value;
+        }
         config.geocoder_url = var("GEOCODER_URL");
         config.media_url = var("MEDIA_URL");
         if let Some(value) = var("WEB_DIST") {

@@ -13,6 +13,7 @@ pub mod mail;
 pub mod marketplace;
 pub mod media;
 pub mod observability;
+pub mod payments;
 pub mod rate_limit;
 pub mod seed;
 pub mod state;
@@ -77,6 +78,7 @@ pub async fn start(config: Config) -> anyhow::Result<RunningServer> {
     let hub = realtime::Hub::start(realtime::HubConfig::default(), bus).await.context("starting the realtime hub")?;
     let state = AppState {
         hub,
+        payments: payments::provider_from_config(&config, &db, &public_url),
         access_tokens: Arc::new(AccessTokens::new(&jwt_secret)),
         mailer: Mailer::from_config(&config)?,
         media: Media::from_config(&config)?,
@@ -95,6 +97,9 @@ pub async fn start(config: Config) -> anyhow::Result<RunningServer> {
         axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
             .with_graceful_shutdown(async move {
                 let _ = shutdown_rx.wait_for(|stop| *stop).await;
+                // Close live sockets with "going away" so browsers reconnect (to another node)
+                // at once instead of waiting for their heartbeat to time out.
+                hub.shutdown();
             })
             .await
     });

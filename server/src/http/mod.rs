@@ -11,6 +11,7 @@ pub mod me;
 pub mod notifications;
 pub mod offers;
 pub mod openapi;
+pub mod payments_sandbox;
 pub mod profiles;
 pub mod questions;
 pub mod realtime;
@@ -53,6 +54,7 @@ pub fn router(state: AppState) -> Router {
 
     let mut app = Router::new().nest("/api", api).merge(health::router())
         .merge(realtime::socket_router())
+        .merge(payments_sandbox::router())
         .merge(web::media_router());
     if state.config.dev_mode {
         app = app.merge(dev_mailbox::router());

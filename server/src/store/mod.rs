@@ -9,5 +9,6 @@ pub mod profiles;
 pub mod questions;
 pub mod realtime_tickets;
 pub mod refresh_tokens;
+pub mod sandbox_sessions;
 pub mod tasks;
 pub mod users;

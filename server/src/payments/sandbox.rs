@@ -1,0 +1,111 @@
+//! The default provider: a hosted checkout page served by this server at
+//! `/sandbox/checkout/{session_id}` (see `http::payments_sandbox`), with a
+//! test card form. Sessions live in the database so any node can serve them;
+//! transfers, refunds and payout accounts succeed at once.
+
+use async_trait::async_trait;
+use uuid::Uuid;
+
+use super::{
+    CheckoutRequest, CheckoutSession, CheckoutStatus, Onboarding, OnboardingRequest, PaymentError, PaymentProvider,
+    RefundRequest, SESSION_ID_PLACEHOLDER, TransferRequest,
+};
+use crate::{
+    db::{Db, Timestamp},
+    store::sandbox_sessions::{self, SandboxSession},
+};
+
+/// The test card that is always declined (as in Stripe's test mode).
+pub const DECLINED_CARD: &str = "4000000000000002";
+
+pub struct Sandbox {
+    db: Db,
+    public_url: String,
+}
+
+impl Sandbox {
+    pub fn new(db: Db, public_url: &str) -> Self {
+        Self { db, public_url: public_url.trim_end_matches('/').to_owned() }
+    }
+
+    /// One session per payment, so a retried create returns the same session.
+    pub fn session_id(payment_id: Uuid) -> String {
+        format!("cs_sandbox_{}", payment_id.simple())
+    }
+
+    pub fn checkout_url(&self, session_id: &str) -> String {
+        format!("{}/sandbox/checkout/{session_id}", self.public_url)
+    }
+}
+
+fn database(error: sqlx::Error) -> PaymentError {
+    PaymentError::Unavailable(format!("sandbox store: {error}"))
+}
+
+fn unknown_session(session_id: &str) -> PaymentError {
+    PaymentError::Rejected { code: "resource_missing".into(), message: format!("No such checkout session: {session_id}") }
+}
+
+fn status_of(session: &SandboxSession, now: Timestamp) -> CheckoutStatus {
+    match session.status.as_str() {
+        "complete" => CheckoutStatus::Paid { charge_ref: session.charge_ref.clone(), payment_intent: None },
+        "open" if session.expires_at > now => CheckoutStatus::Open,
+        _ => CheckoutStatus::Expired,
+    }
+}
+
+#[async_trait]
+impl PaymentProvider for Sandbox {
+    fn name(&self) -> &'static str {
+        "sandbox"
+    }
+
+    async fn create_checkout(&self, request: &CheckoutRequest) -> Result<CheckoutSession, PaymentError> {
+        let id = Self::session_id(request.payment_id);
+        let session = SandboxSession {
+            id: id.clone(),
+            description: request.description.clone(),
+            amount_cents: request.amount_cents,
+            fee_cents: request.fee_cents,
+            currency: request.currency.clone(),
+            success_url: request.success_url.replace(SESSION_ID_PLACEHOLDER, &id),
+            cancel_url: request.cancel_url.clone(),
+            metadata: serde_json::to_string(&request.metadata).unwrap_or_else(|_| "{}".into()),
+            status: "open".into(),
+            charge_ref: None,
+            created_at: Timestamp::now(),
+            expires_at: Timestamp(request.expires_at),
+            completed_at: None,
+        };
+        sandbox_sessions::insert(&self.db, &session).await.map_err(database)?;
+        Ok(CheckoutSession { url: self.checkout_url(&id), id })
+    }
+
+    async fn checkout_status(&self, session_id: &str) -> Result<CheckoutStatus, PaymentError> {
+        let session = sandbox_sessions::session(&self.db, session_id).await.map_err(database)?;
+        let session = session.ok_or_else(|| unknown_session(session_id))?;
+        Ok(status_of(&session, Timestamp::now()))
+    }
+
+    async fn expire_checkout(&self, session_id: &str) -> Result<CheckoutStatus, PaymentError> {
+        sandbox_sessions::expire(&self.db, session_id).await.map_err(database)?;
+        self.checkout_status(session_id).await
+    }
+
+    async fn transfer(&self, request: &TransferRequest) -> Result<String, PaymentError> {
+        Ok(format!("tr_sandbox_{}", request.payment_id.simple()))
+    }
+
+    async fn refund(&self, request: &RefundRequest) -> Result<String, PaymentError> {
+        Ok(format!("re_sandbox_{}", request.payment_id.simple()))
+    }
+
+    async fn onboarding(&self, request: &OnboardingRequest) -> Result<Onboarding, PaymentError> {
+        let account_ref = format!("acct_sandbox_{}", request.user_id.simple());
+        Ok(Onboarding { account_ref, url: None, ready: true })
+    }
+
+    async fn payout_account_ready(&self, _account_ref: &str) -> Result<bool, PaymentError> {
+        Ok(true)
+    }
+}

@@ -1,0 +1,104 @@
+//! The sandbox provider's hosted checkout page, on both backends.
+
+mod common;
+
+use std::collections::BTreeMap;
+
+use common::TestApp;
+use reqwest::{StatusCode, header};
+use server::payments::{CheckoutRequest, CheckoutStatus, fees};
+use uuid::Uuid;
+
+fn request(app: &TestApp, expires_at: i64) -> CheckoutRequest {
+    let task_id = Uuid::now_v7();
+    let offer_id = Uuid::now_v7();
+    CheckoutRequest {
+        payment_id: Uuid::now_v7(),
+        description: "Assemble <two> wardrobes".into(),
+        amount_cents: 12_345,
+        fee_cents: fees::fee_cents(12_345),
+        currency: "aud".into(),
+        success_url: app.url(&format!("/payment-success?session_id={{CHECKOUT_SESSION_ID}}&task_id={task_id}&offer_id={offer_id}")),
+        cancel_url: app.url(&format!("/task/{task_id}")),
+        transfer_group: format!("task_{task_id}"),
+        metadata: BTreeMap::new(),
+        expires_at,
+    }
+}
+
+fn in_thirty_minutes() -> i64 {
+    server::db::Timestamp::now().plus(std::time::Duration::from_secs(1800)).0
+}
+
+async fn submit(app: &TestApp, url: &str, fields: &[(&str, &str)]) -> reqwest::Response {
+    app.client.post(url).form(fields).send().await.unwrap()
+}
+
+async fn checkout_page_shows_task_amount_and_fee_and_pay_redirects_to_success(app: TestApp) -> TestApp {
+    let payments = app.server.state.payments.clone();
+    assert_eq!(payments.name(), "sandbox");
+    let checkout = request(&app, in_thirty_minutes());
+    let session = payments.create_checkout(&checkout).await.unwrap();
+    assert_eq!(session.url, app.url(&format!("/sandbox/checkout/{}", session.id)));
+    // A retried create (same payment id) is the same session.
+    assert_eq!(payments.create_checkout(&checkout).await.unwrap(), session);
+
+    let page = app.client.get(&session.url).send().await.unwrap();
+    assert_eq!(page.status(), StatusCode::OK);
+    let html = page.text().await.unwrap();
+    assert!(html.contains("Assemble &lt;two&gt; wardrobes"), "the title is escaped");
+    assert!(html.contains("$123.45 AUD"));
+    assert!(html.contains("$12.35 AUD"), "10% of 123.45 rounded half up");
+    assert!(html.contains(r#"value="pay""#) && html.contains(r#"value="cancel""#));
+    assert_eq!(payments.checkout_status(&session.id).await.unwrap(), CheckoutStatus::Open);
+
+    let declined = submit(&app, &session.url, &[("action", "pay"), ("card_number", "4000 0000 0000 0002")]).await;
+    assert_eq!(declined.status(), StatusCode::PAYMENT_REQUIRED);
+    assert!(declined.text().await.unwrap().contains("Your card was declined."));
+    assert_eq!(payments.checkout_status(&session.id).await.unwrap(), CheckoutStatus::Open);
+
+    let paid = submit(&app, &session.url, &[("action", "pay"), ("card_number", "4242 4242 4242 4242")]).await;
+    assert_eq!(paid.status(), StatusCode::SEE_OTHER);
+    let location = paid.headers()[header::LOCATION].to_str().unwrap().to_owned();
+    assert!(location.starts_with(&app.url(&format!("/payment-success?session_id={}&task_id=", session.id))), "{location}");
+    let CheckoutStatus::Paid { charge_ref: Some(charge), .. } = payments.checkout_status(&session.id).await.unwrap() else {
+        panic!("paid with a charge")
+    };
+    assert!(charge.starts_with("ch_sandbox_"));
+
+    // Paying again (double click) lands on the same success page and charges nothing new.
+    let again = submit(&app, &session.url, &[("action", "pay"), ("card_number", "4242424242424242")]).await;
+    assert_eq!(again.headers()[header::LOCATION].to_str().unwrap(), location);
+    assert_eq!(
+        payments.checkout_status(&session.id).await.unwrap(),
+        CheckoutStatus::Paid { charge_ref: Some(charge), payment_intent: None }
+    );
+    // Expiring a paid session leaves it paid.
+    assert!(matches!(payments.expire_checkout(&session.id).await.unwrap(), CheckoutStatus::Paid { .. }));
+    app
+}
+
+async fn cancel_returns_to_the_task_and_expired_sessions_cannot_be_paid(app: TestApp) -> TestApp {
+    let payments = app.server.state.payments.clone();
+    let checkout = request(&app, in_thirty_minutes());
+    let session = payments.create_checkout(&checkout).await.unwrap();
+    let cancelled = submit(&app, &session.url, &[("action", "cancel")]).await;
+    assert_eq!(cancelled.status(), StatusCode::SEE_OTHER);
+    assert_eq!(cancelled.headers()[header::LOCATION].to_str().unwrap(), checkout.cancel_url);
+
+    assert_eq!(payments.expire_checkout(&session.id).await.unwrap(), CheckoutStatus::Expired);
+    let late = submit(&app, &session.url, &[("action", "pay"), ("card_number", "4242424242424242")]).await;
+    assert_eq!(late.status(), StatusCode::GONE);
+    assert_eq!(payments.checkout_status(&session.id).await.unwrap(), CheckoutStatus::Expired);
+
+    // A session past its expiry time is expired even before anyone expires it.
+    let stale = payments.create_checkout(&request(&app, server::db::Timestamp::now().0 - 1)).await.unwrap();
+    assert_eq!(payments.checkout_status(&stale.id).await.unwrap(), CheckoutStatus::Expired);
+    assert_eq!(app.client.get(app.url("/sandbox/checkout/cs_sandbox_nope")).send().await.unwrap().status(), StatusCode::NOT_FOUND);
+    app
+}
+
+on_both_backends!(
+    checkout_page_shows_task_amount_and_fee_and_pay_redirects_to_success,
+    cancel_returns_to_the_task_and_expired_sessions_cannot_be_paid,
+);

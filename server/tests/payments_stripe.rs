@@ -1,0 +1,316 @@
+//! The Stripe provider against a local fake Stripe (wiremock): request shapes,
+//! idempotency keys, retries and error mapping. Webhook signatures are checked
+//! against vectors made by independent implementations (OpenSSL, Python's hmac).
+
+use std::collections::BTreeMap;
+
+use serde_json::json;
+use server::{
+    config::Secret,
+    payments::{
+        CheckoutRequest, CheckoutStatus, OnboardingRequest, PaymentError, PaymentProvider, RefundRequest, Stripe,
+        TransferRequest, fees,
+        webhook::{self, SignatureError, TOLERANCE_SECS},
+    },
+};
+use uuid::Uuid;
+use wiremock::{
+    Mock, MockServer, Request, ResponseTemplate,
+    matchers::{header, method, path},
+};
+
+fn form(request: &Request) -> BTreeMap<String, String> {
+    url::form_urlencoded::parse(&request.body).into_owned().collect()
+}
+
+fn idempotency_key(request: &Request) -> String {
+    request.headers.get("idempotency-key").map(|value| value.to_str().unwrap().to_owned()).unwrap_or_default()
+}
+
+async fn fake_stripe() -> (MockServer, Stripe) {
+    let server = MockServer::start().await;
+    let stripe = Stripe::new(Secret::new("sk_test_fake"), &server.uri());
+    (server, stripe)
+}
+
+fn checkout_request(payment_id: Uuid, task_id: Uuid, offer_id: Uuid) -> CheckoutRequest {
+    CheckoutRequest {
+        payment_id,
+        description: "Fix the leaking tap".into(),
+        amount_cents: 12_345,
+        fee_cents: fees::fee_cents(12_345),
+        currency: "aud".into(),
+        success_url: format!("http://app.test/payment-success?session_id={{CHECKOUT_SESSION_ID}}&task_id={task_id}&offer_id={offer_id}"),
+        cancel_url: format!("http://app.test/task/{task_id}"),
+        transfer_group: format!("task_{task_id}"),
+        metadata: BTreeMap::from([("task_id".into(), task_id.to_string()), ("offer_id".into(), offer_id.to_string())]),
+        expires_at: 1_900_000_000_000,
+    }
+}
+
+#[tokio::test]
+async fn checkout_session_carries_amount_metadata_transfer_group_and_an_idempotency_key() {
+    let (server, stripe) = fake_stripe().await;
+    Mock::given(method("POST"))
+        .and(path("/v1/checkout/sessions"))
+        .and(header("authorization", "Bearer sk_test_fake"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"id": "cs_test_1", "url": "https://checkout.stripe.test/c/cs_test_1"})))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let (payment_id, task_id, offer_id) = (Uuid::now_v7(), Uuid::now_v7(), Uuid::now_v7());
+    let session = stripe.create_checkout(&checkout_request(payment_id, task_id, offer_id)).await.unwrap();
+    assert_eq!(session.id, "cs_test_1");
+    assert_eq!(session.url, "https://checkout.stripe.test/c/cs_test_1");
+
+    let requests = server.received_requests().await.unwrap();
+    let sent = form(&requests[0]);
+    assert_eq!(idempotency_key(&requests[0]), format!("checkout-{payment_id}"));
+    assert_eq!(sent["mode"], "payment");
+    assert_eq!(sent["line_items[0][price_data][unit_amount]"], "12345");
+    assert_eq!(sent["line_items[0][price_data][currency]"], "aud");
+    assert_eq!(sent["line_items[0][price_data][product_data][name]"], "Fix the leaking tap");
+    assert_eq!(sent["line_items[0][quantity]"], "1");
+    assert_eq!(sent["metadata[task_id]"], task_id.to_string());
+    assert_eq!(sent["metadata[offer_id]"], offer_id.to_string());
+    assert_eq!(sent["payment_intent_data[transfer_group]"], format!("task_{task_id}"));
+    assert_eq!(sent["client_reference_id"], payment_id.to_string());
+    assert_eq!(sent["expires_at"], "1900000000");
+    assert!(sent["success_url"].contains("session_id={CHECKOUT_SESSION_ID}"), "{}", sent["success_url"]);
+    assert_eq!(sent["cancel_url"], format!("http://app.test/task/{task_id}"));
+}
+
+#[tokio::test]
+async fn a_paid_session_reports_its_charge_for_the_later_transfer() {
+    let (server, stripe) = fake_stripe().await;
+    Mock::given(method("GET"))
+        .and(path("/v1/checkout/sessions/cs_test_2"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({
+            "id": "cs_test_2", "status": "complete", "payment_status": "paid",
+            "payment_intent": {"id": "pi_2", "latest_charge": "ch_2"}
+        })))
+        .mount(&server)
+        .await;
+    let status = stripe.checkout_status("cs_test_2").await.unwrap();
+    assert_eq!(status, CheckoutStatus::Paid { charge_ref: Some("ch_2".into()), payment_intent: Some("pi_2".into()) });
+    let requests = server.received_requests().await.unwrap();
+    assert_eq!(requests[0].url.query(), Some("expand%5B%5D=payment_intent"));
+}
+
+#[tokio::test]
+async fn release_transfers_amount_minus_fee_from_the_charge_to_the_tasker() {
+    let (server, stripe) = fake_stripe().await;
+    Mock::given(method("POST"))
+        .and(path("/v1/transfers"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"id": "tr_1"})))
+        .mount(&server)
+        .await;
+    let payment_id = Uuid::now_v7();
+    let request = TransferRequest {
+        payment_id,
+        amount_cents: fees::payout_cents(10_005),
+        currency: "aud".into(),
+        destination: Some("acct_tasker".into()),
+        source_charge: Some("ch_9".into()),
+        transfer_group: "task_x".into(),
+    };
+    assert_eq!(stripe.transfer(&request).await.unwrap(), "tr_1");
+    let requests = server.received_requests().await.unwrap();
+    let sent = form(&requests[0]);
+    assert_eq!(sent["amount"], "9004"); // 10005 − round-half-up(1000.5) = 10005 − 1001
+    assert_eq!(sent["destination"], "acct_tasker");
+    assert_eq!(sent["source_transaction"], "ch_9");
+    assert_eq!(sent["transfer_group"], "task_x");
+    assert_eq!(idempotency_key(&requests[0]), format!("transfer-{payment_id}"));
+}
+
+#[tokio::test]
+async fn a_refund_names_the_payment_intent_and_is_idempotent() {
+    let (server, stripe) = fake_stripe().await;
+    Mock::given(method("POST"))
+        .and(path("/v1/refunds"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"id": "re_1"})))
+        .mount(&server)
+        .await;
+    let payment_id = Uuid::now_v7();
+    let request = RefundRequest { payment_id, charge_ref: Some("ch_1".into()), payment_intent: Some("pi_1".into()), amount_cents: 5_001 };
+    assert_eq!(stripe.refund(&request).await.unwrap(), "re_1");
+    let requests = server.received_requests().await.unwrap();
+    let sent = form(&requests[0]);
+    assert_eq!(sent["payment_intent"], "pi_1");
+    assert_eq!(sent["amount"], "5001");
+    assert_eq!(idempotency_key(&requests[0]), format!("refund-{payment_id}"));
+}
+
+#[tokio::test]
+async fn outages_are_retried_with_the_same_idempotency_key() {
+    let (server, stripe) = fake_stripe().await;
+    Mock::given(method("POST"))
+        .and(path("/v1/refunds"))
+        .respond_with(ResponseTemplate::new(500).set_body_json(json!({"error": {"type": "api_error", "message": "boom"}})))
+        .up_to_n_times(1)
+        .with_priority(1)
+        .mount(&server)
+        .await;
+    Mock::given(method("POST"))
+        .and(path("/v1/refunds"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"id": "re_after_retry"})))
+        .with_priority(2)
+        .mount(&server)
+        .await;
+    let request = RefundRequest { payment_id: Uuid::now_v7(), charge_ref: None, payment_intent: Some("pi_1".into()), amount_cents: 900 };
+    assert_eq!(stripe.refund(&request).await.unwrap(), "re_after_retry");
+    let requests = server.received_requests().await.unwrap();
+    assert_eq!(requests.len(), 2);
+    assert_eq!(idempotency_key(&requests[0]), idempotency_key(&requests[1]));
+}
+
+#[tokio::test]
+async fn stripe_errors_map_to_refusals_misconfiguration_and_outages() {
+    let (server, stripe) = fake_stripe().await;
+    Mock::given(method("POST"))
+        .and(path("/v1/checkout/sessions"))
+        .respond_with(ResponseTemplate::new(400).set_body_json(json!({"error": {
+            "type": "invalid_request_error", "code": "parameter_invalid_integer", "message": "Invalid integer: abc"}})))
+        .mount(&server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/v1/checkout/sessions/cs_unauthorized"))
+        .respond_with(ResponseTemplate::new(401).set_body_json(json!({"error": {"type": "invalid_request_error", "message": "Invalid API Key provided"}})))
+        .mount(&server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/v1/checkout/sessions/cs_down"))
+        .respond_with(ResponseTemplate::new(503))
+        .mount(&server)
+        .await;
+    let refused = stripe.create_checkout(&checkout_request(Uuid::now_v7(), Uuid::now_v7(), Uuid::now_v7())).await;
+    assert!(matches!(refused, Err(PaymentError::Rejected { ref code, .. }) if code == "parameter_invalid_integer"), "{refused:?}");
+    let misconfigured = stripe.checkout_status("cs_unauthorized").await;
+    assert!(matches!(misconfigured, Err(PaymentError::Misconfigured(_))), "{misconfigured:?}");
+    let down = stripe.checkout_status("cs_down").await;
+    assert!(matches!(down, Err(PaymentError::Unavailable(_))), "{down:?}");
+    // GETs are retried too: three attempts at the failing session.
+    let attempts = server.received_requests().await.unwrap().iter().filter(|r| r.url.path().ends_with("cs_down")).count();
+    assert_eq!(attempts, 3);
+}
+
+#[tokio::test]
+async fn expiring_a_session_paid_meanwhile_reports_it_paid() {
+    let (server, stripe) = fake_stripe().await;
+    Mock::given(method("POST"))
+        .and(path("/v1/checkout/sessions/cs_paid/expire"))
+        .respond_with(ResponseTemplate::new(400).set_body_json(json!({"error": {"type": "invalid_request_error",
+            "message": "Only Checkout Sessions with a status in [\"open\"] can be expired."}})))
+        .mount(&server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/v1/checkout/sessions/cs_paid"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"id": "cs_paid", "status": "complete",
+            "payment_status": "paid", "payment_intent": {"id": "pi_3", "latest_charge": {"id": "ch_3"}}})))
+        .mount(&server)
+        .await;
+    Mock::given(method("POST"))
+        .and(path("/v1/checkout/sessions/cs_open/expire"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"id": "cs_open", "status": "expired", "payment_status": "unpaid"})))
+        .mount(&server)
+        .await;
+    assert_eq!(
+        stripe.expire_checkout("cs_paid").await.unwrap(),
+        CheckoutStatus::Paid { charge_ref: Some("ch_3".into()), payment_intent: Some("pi_3".into()) }
+    );
+    assert_eq!(stripe.expire_checkout("cs_open").await.unwrap(), CheckoutStatus::Expired);
+}
+
+#[tokio::test]
+async fn taskers_onboard_through_an_express_account_and_an_account_link() {
+    let (server, stripe) = fake_stripe().await;
+    Mock::given(method("POST"))
+        .and(path("/v1/accounts"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"id": "acct_new"})))
+        .expect(1)
+        .mount(&server)
+        .await;
+    Mock::given(method("POST"))
+        .and(path("/v1/account_links"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"url": "https://connect.stripe.test/setup/acct_new"})))
+        .mount(&server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/v1/accounts/acct_new"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"id": "acct_new", "payouts_enabled": false,
+            "capabilities": {"transfers": "inactive"}})))
+        .mount(&server)
+        .await;
+    let user_id = Uuid::now_v7();
+    let onboarding = stripe
+        .onboarding(&OnboardingRequest {
+            user_id,
+            email: "tasker@example.com".into(),
+            account_ref: None,
+            refresh_url: "http://app.test/payouts/refresh".into(),
+            return_url: "http://app.test/payouts/done".into(),
+        })
+        .await
+        .unwrap();
+    assert_eq!(onboarding.account_ref, "acct_new");
+    assert_eq!(onboarding.url.as_deref(), Some("https://connect.stripe.test/setup/acct_new"));
+    assert!(!onboarding.ready);
+    let requests = server.received_requests().await.unwrap();
+    let account = form(&requests[0]);
+    assert_eq!(account["type"], "express");
+    assert_eq!(account["capabilities[transfers][requested]"], "true");
+    assert_eq!(idempotency_key(&requests[0]), format!("account-{user_id}"));
+    let link = form(&requests[1]);
+    assert_eq!(link["account"], "acct_new");
+    assert_eq!(link["type"], "account_onboarding");
+    assert!(idempotency_key(&requests[1]).starts_with(&format!("account-link-{user_id}-")));
+}
+
+const PAYLOAD: &str = r#"{"id":"evt_vector","type":"checkout.session.completed","data":{"object":{"id":"cs_test_vector"}}}"#;
+
+#[test]
+fn signature_matches_a_vector_computed_by_openssl() {
+    // printf '%s' '1700000000.<PAYLOAD>' | openssl dgst -sha256 -hmac whsec_openssl_vector
+    let header = "t=1700000000,v1=851028862de646074de032acfd453af00a66736f0a5a8df65b1dcebd67bd43d1";
+    let secret = "whsec_openssl_vector";
+    assert_eq!(webhook::verify_signature(PAYLOAD.as_bytes(), header, secret, 1_700_000_000, TOLERANCE_SECS), Ok(()));
+    assert_eq!(webhook::sign(PAYLOAD.as_bytes(), secret, 1_700_000_000), header);
+    assert_eq!(
+        webhook::verify_signature(PAYLOAD.as_bytes(), header, secret, 1_700_000_000 + TOLERANCE_SECS + 1, TOLERANCE_SECS),
+        Err(SignatureError::Stale)
+    );
+}
+
+#[test]
+fn signature_matches_vectors_computed_by_python_hmac() {
+    let secret = "whsec_python_vector";
+    let now = time_now();
+    for payload in [PAYLOAD, "{}", "{\"unicode\":\"café ✓\"}"] {
+        let script = "import hmac, hashlib, sys\n\
+                      secret, t, body = sys.argv[1], sys.argv[2], sys.stdin.buffer.read()\n\
+                      print(hmac.new(secret.encode(), t.encode() + b'.' + body, hashlib.sha256).hexdigest())";
+        let mut child = std::process::Command::new("python3")
+            .args(["-c", script, secret, &now.to_string()])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("python3 is installed");
+        use std::io::Write;
+        child.stdin.take().unwrap().write_all(payload.as_bytes()).unwrap();
+        let output = child.wait_with_output().unwrap();
+        assert!(output.status.success());
+        let signature = String::from_utf8(output.stdout).unwrap().trim().to_owned();
+        let header = format!("t={now},v1={signature}");
+        assert_eq!(webhook::verify_signature(payload.as_bytes(), &header, secret, now, TOLERANCE_SECS), Ok(()));
+        let tampered = format!("{payload} ");
+        assert_eq!(
+            webhook::verify_signature(tampered.as_bytes(), &header, secret, now, TOLERANCE_SECS),
+            Err(SignatureError::Mismatch)
+        );
+    }
+}
+
+fn time_now() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64
+}

@@ -1,0 +1,133 @@
+//! Location suggestions through a fake Nominatim, and the contact form.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::{Backend, TestApp};
+use reqwest::StatusCode;
+use serde_json::json;
+use wiremock::{
+    Mock, MockServer, ResponseTemplate,
+    matchers::{header_exists, method, path, query_param},
+};
+
+async fn with_geocoder<F, Fut>(backend: Backend, upstream: &MockServer, test: F)
+where
+    F: FnOnce(TestApp) -> Fut,
+    Fut: Future<Output = TestApp>,
+{
+    let url = upstream.uri();
+    common::run(backend, move |config| config.geocoder_url = Some(url), test).await;
+}
+
+fn places() -> serde_json::Value {
+    json!([
+        { "display_name": "Newtown, Sydney, NSW, Australia", "lat": "-33.8978", "lon": "151.1793", "place_id": 1 },
+        { "display_name": "Newtown, Geelong, VIC, Australia", "lat": "-38.1530", "lon": "144.3349" },
+    ])
+}
+
+macro_rules! both {
+    ($($name:ident),*) => {
+        mod sqlite { $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)] async fn $name() { super::$name(super::Backend::Sqlite).await; })* }
+        mod postgres { $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)] async fn $name() { super::$name(super::Backend::Postgres).await; })* }
+    };
+}
+
+both!(
+    geocode_asks_for_five_australian_results_and_caches_them,
+    geocode_answers_empty_for_short_queries_and_upstream_failures,
+    geocode_sends_at_most_one_upstream_request_per_second,
+    contact_form_is_stored_and_mailed_to_support
+);
+
+async fn geocode_asks_for_five_australian_results_and_caches_them(backend: Backend) {
+    let upstream = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/search"))
+        .and(query_param("format", "json"))
+        .and(query_param("q", "Newtown"))
+        .and(query_param("countrycodes", "au"))
+        .and(query_param("limit", "5"))
+        .and(header_exists("user-agent"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(places()))
+        .expect(1)
+        .mount(&upstream)
+        .await;
+    with_geocoder(backend, &upstream, |app| async move {
+        let first = app.get("/api/geocode?q=Newtown", None).await;
+        assert_eq!(first.status, StatusCode::OK);
+        assert_eq!(first.body[0]["display_name"], "Newtown, Sydney, NSW, Australia");
+        assert_eq!(first.body[0]["lat"], -33.8978);
+        assert_eq!(first.body.as_array().unwrap().len(), 2);
+        assert!(first.body[0].get("place_id").is_none());
+        let cached = app.get("/api/geocode?q=newtown", None).await;
+        assert_eq!(cached.body, first.body);
+        app
+    })
+    .await;
+    upstream.verify().await;
+}
+
+async fn geocode_answers_empty_for_short_queries_and_upstream_failures(backend: Backend) {
+    let upstream = MockServer::start().await;
+    Mock::given(path("/search")).and(query_param("q", "Broken")).respond_with(ResponseTemplate::new(500)).mount(&upstream).await;
+    Mock::given(path("/search")).and(query_param("q", "Garbled")).respond_with(ResponseTemplate::new(200).set_body_string("<html>")).mount(&upstream).await;
+    with_geocoder(backend, &upstream, |app| async move {
+        for query in ["", "N", "%20N%20"] {
+            let response = app.get(&format!("/api/geocode?q={query}"), None).await;
+            assert_eq!((response.status, response.body.clone()), (StatusCode::OK, json!([])), "{query:?}");
+        }
+        assert_eq!(app.get("/api/geocode", None).await.body, json!([]));
+        assert_eq!(app.get("/api/geocode?q=Broken", None).await.body, json!([]));
+        assert_eq!(app.get("/api/geocode?q=Garbled", None).await.body, json!([]));
+        app
+    })
+    .await;
+    let requests = upstream.received_requests().await.unwrap();
+    assert_eq!(requests.len(), 2, "short queries never reach the geocoder");
+}
+
+async fn geocode_sends_at_most_one_upstream_request_per_second(backend: Backend) {
+    let upstream = MockServer::start().await;
+    Mock::given(path("/search")).respond_with(ResponseTemplate::new(200).set_body_json(places())).mount(&upstream).await;
+    with_geocoder(backend, &upstream, |app| async move {
+        let started = Instant::now();
+        let paths = ["Bondi", "Manly", "Coogee"].map(|q| format!("/api/geocode?q={q}"));
+        let lookups = paths.iter().map(|path| app.get(path, None));
+        for response in futures_util::future::join_all(lookups).await {
+            assert_eq!(response.body.as_array().unwrap().len(), 2);
+        }
+        assert!(started.elapsed() >= Duration::from_millis(1900), "three upstream calls took {:?}", started.elapsed());
+        app
+    })
+    .await;
+    assert_eq!(upstream.received_requests().await.unwrap().len(), 3);
+}
+
+async fn contact_form_is_stored_and_mailed_to_support(backend: Backend) {
+    common::run(backend, |_| {}, |app| async move {
+        let missing = app.post("/api/contact", None, json!({ "email": "nope" })).await;
+        assert_eq!(missing.status, StatusCode::UNPROCESSABLE_ENTITY);
+        assert_eq!(missing.field_error("name"), "Name is required");
+        assert_eq!(missing.field_error("email"), "Email is invalid");
+        assert_eq!(missing.field_error("subject"), "Subject is required");
+        assert_eq!(missing.field_error("message"), "Message is required");
+        let sent = app
+            .post("/api/contact", None, json!({ "name": "Jo", "email": "jo@example.com", "subject": "Refund", "message": "Where is my refund?" }))
+            .await;
+        assert_eq!(sent.status, StatusCode::ACCEPTED, "{:?}", sent.body);
+        for _ in 0..100 {
+            let mail = app.mailbox().await;
+            if let Some(mail) = mail.iter().find(|mail| mail["to"] == "support@taskhub.local") {
+                assert!(mail["subject"].as_str().unwrap().contains("Refund"));
+                assert!(mail["text"].as_str().unwrap().contains("Where is my refund?"));
+                return app;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("no mail reached support");
+    })
+    .await;
+}

@@ -1,0 +1,91 @@
+//! Marketplace changes reach open browsers: public facts on `task:{id}` and
+//! `tasks`, private ones (amounts, notifications) only on the poster's `user:{id}`.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{
+    TestApp, access_token,
+    market::{id, make_offer, post_task},
+};
+use futures_util::{SinkExt, StreamExt};
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async, tungstenite::Message};
+
+type Socket = WebSocketStream<MaybeTlsStream<tokio::net::TcpStream>>;
+
+on_both_backends!(an_offer_reaches_the_poster_in_full_and_visitors_without_the_amount);
+
+async fn connect(app: &TestApp, ticket: Option<&str>) -> Socket {
+    let base = app.url("/ws").replacen("http://", "ws://", 1);
+    let url = ticket.map_or(base.clone(), |ticket| format!("{base}?ticket={ticket}"));
+    connect_async(url).await.expect("websocket connects").0
+}
+
+async fn next_json(socket: &mut Socket) -> Value {
+    loop {
+        let message = tokio::time::timeout(Duration::from_secs(5), socket.next()).await.expect("a message within 5 s").expect("open").expect("frame");
+        if let Message::Text(text) = message {
+            return serde_json::from_str(&text).unwrap();
+        }
+    }
+}
+
+async fn subscribe(socket: &mut Socket, topic: &str) {
+    socket.send(Message::Text(json!({ "type": "subscribe", "topic": topic }).to_string().into())).await.unwrap();
+    loop {
+        let message = next_json(socket).await;
+        if message["type"] == "subscribed" && message["topic"] == topic {
+            return;
+        }
+    }
+}
+
+/// The next event named `event` on `topic`.
+async fn next_event(socket: &mut Socket, topic: &str, event: &str) -> Value {
+    loop {
+        let message = next_json(socket).await;
+        if message["type"] == "event" && message["topic"] == topic && message["event"] == event {
+            return message["data"].clone();
+        }
+    }
+}
+
+async fn an_offer_reaches_the_poster_in_full_and_visitors_without_the_amount(app: TestApp) -> TestApp {
+    let poster_session = app.signed_in_user("poster@example.com").await;
+    let poster_token = access_token(&poster_session);
+    let poster_id = poster_session["user"]["id"].as_str().unwrap().to_owned();
+    let tasker = access_token(&app.signed_in_tasker("tasker@example.com").await);
+
+    let mut visitor = connect(&app, None).await;
+    subscribe(&mut visitor, "tasks").await;
+    let task = post_task(&app, &poster_token, json!({ "title": "Live task" })).await;
+    let task_id = id(&task);
+    let created = next_event(&mut visitor, "tasks", "task.created").await;
+    assert_eq!(created["title"], "Live task");
+    subscribe(&mut visitor, &format!("task:{task_id}")).await;
+
+    let ticket = app.post("/api/realtime/ticket", Some(&poster_token), json!({})).await;
+    assert_eq!(ticket.status, StatusCode::OK);
+    let mut poster_socket = connect(&app, ticket.body["ticket"].as_str()).await;
+    let user_topic = format!("user:{poster_id}");
+    subscribe(&mut poster_socket, &user_topic).await;
+
+    make_offer(&app, &tasker, &task_id, 9100).await;
+    let public = next_event(&mut visitor, &format!("task:{task_id}"), "offer.created").await;
+    assert_eq!(public["amount_cents"], Value::Null);
+    assert_eq!(public["message"], Value::Null);
+    assert_eq!(public["offer_count"], 1);
+    let updated = next_event(&mut visitor, &format!("task:{task_id}"), "task.updated").await;
+    assert_eq!(updated["offer_count"], 1);
+
+    let full = next_event(&mut poster_socket, &user_topic, "offer.created").await;
+    assert_eq!(full["amount_cents"], 9100);
+    assert_eq!(full["message"], "I can do it tomorrow");
+    let notification = next_event(&mut poster_socket, &user_topic, "notification.created").await;
+    assert_eq!(notification["type"], "offer");
+    assert_eq!(notification["is_read"], false);
+    app
+}

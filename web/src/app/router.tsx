@@ -1,6 +1,7 @@
 import { lazy, type ComponentType } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
 
+import { HeaderExtras } from '@/app/header-extras';
 import { RequireAuth } from '@/app/require-auth';
 import { HomeRoute } from '@/app/routes/home';
 import { MainLayout } from '@/components/layouts/main-layout';
@@ -21,7 +22,7 @@ function page(load: () => Promise<Module>, name: string, isProtected = false) {
 
 export const routes: RouteObject[] = [
   {
-    element: <MainLayout />,
+    element: <MainLayout headerExtras={<HeaderExtras />} />,
     children: [
       { path: '/', element: <HomeRoute /> },
       { path: '/tasks', element: page(() => import('@/app/routes/marketplace/browse-tasks'), 'BrowseTasksRoute') },

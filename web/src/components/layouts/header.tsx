@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useState, type ReactNode } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
 
 import { buttonClasses } from '@/components/ui/button';
@@ -13,7 +13,7 @@ import { cn } from '@/lib/cn';
 /** Spec §2: past this many pixels of scroll the header turns solid. */
 export const HEADER_SCROLL_THRESHOLD = 10;
 
-export function Header() {
+export function Header({ extras }: { extras?: ReactNode } = {}) {
   const { user, loading } = useAuth();
   const [scrolled, setScrolled] = useState(false);
   const [menuOpen, setMenuOpen] = useState(false);
@@ -66,6 +66,7 @@ export function Header() {
               </Link>
             </div>
           )}
+          {extras}
           {user && (
             <div className="hidden md:block">
               <UserMenu />

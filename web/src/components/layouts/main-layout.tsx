@@ -1,11 +1,12 @@
-import { Suspense, useEffect, useRef } from 'react';
+import { Suspense, useEffect, useRef, type ReactNode } from 'react';
 import { Outlet, useLocation } from 'react-router';
 
 import { Footer } from '@/components/layouts/footer';
 import { Header } from '@/components/layouts/header';
 import { PageSpinner } from '@/components/ui/spinner';
 
-export function MainLayout() {
+/** `headerExtras`: live controls the app adds to the header (notifications bell, connection state). */
+export function MainLayout({ headerExtras }: { headerExtras?: ReactNode } = {}) {
   const { pathname } = useLocation();
   const mainRef = useRef<HTMLElement>(null);
   const firstRender = useRef(true);
@@ -18,7 +19,7 @@ export function MainLayout() {
 
   return (
     <div className="flex min-h-screen flex-col">
-      <Header />
+      <Header extras={headerExtras} />
       <main id="main" ref={mainRef} tabIndex={-1} className="flex-1 pt-18 focus:outline-none">
         <Suspense fallback={<PageSpinner />}>
           <Outlet />

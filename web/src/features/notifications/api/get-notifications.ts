@@ -1,0 +1,25 @@
+import { useQuery } from '@tanstack/react-query';
+
+import { authorizedRequest } from '@/lib/auth/session';
+import { realtimeKeys } from '@/lib/realtime/cache';
+
+export type NotificationType = 'offer' | 'message' | 'payment' | 'reminder' | 'task';
+export type AppNotification = {
+  id: string;
+  type: NotificationType | string;
+  title: string;
+  message: string;
+  link: string | null;
+  is_read: boolean;
+  created_at: string;
+};
+export type NotificationsPage = { items: AppNotification[]; unread_count: number; next_cursor: string | null };
+
+export function getNotifications(): Promise<NotificationsPage> {
+  return authorizedRequest<NotificationsPage>('/api/notifications?limit=50');
+}
+
+/** The list and the unread count; kept current by `notification.created` on the user's topic. */
+export function useNotifications(enabled = true) {
+  return useQuery({ queryKey: realtimeKeys.notifications, queryFn: getNotifications, enabled, staleTime: 5 * 60 * 1000 });
+}

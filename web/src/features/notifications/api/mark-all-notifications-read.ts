@@ -1,0 +1,21 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+
+import type { NotificationsPage } from '@/features/notifications/api/get-notifications';
+import { authorizedRequest } from '@/lib/auth/session';
+import { realtimeKeys } from '@/lib/realtime/cache';
+
+export function markAllNotificationsRead() {
+  return authorizedRequest<void>('/api/notifications/read-all', { method: 'POST' });
+}
+
+export function useMarkAllNotificationsRead() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: markAllNotificationsRead,
+    onMutate: () =>
+      client.setQueryData<NotificationsPage>(realtimeKeys.notifications, (page) =>
+        page ? { ...page, unread_count: 0, items: page.items.map((n) => ({ ...n, is_read: true })) } : page,
+      ),
+    onSettled: () => void client.invalidateQueries({ queryKey: realtimeKeys.notifications }),
+  });
+}

@@ -1,0 +1,105 @@
+/** Shapes of the marketplace API (API.md) shared by the task, offer, payment and notification features. */
+export type Person = { id: string; name: string; avatar_url: string | null; rating: number | null };
+
+export type TaskSummary = {
+  id: string;
+  title: string;
+  description: string;
+  budget_cents: number;
+  currency: string;
+  location: string;
+  due_date: string | null;
+  category_id: number;
+  category: string;
+  category_icon?: string;
+  status: string;
+  created_at: string;
+  offer_count: number;
+  poster: Person;
+};
+
+export type Question = {
+  id: string;
+  task_id: string;
+  asker: Person;
+  body: string;
+  answer: string | null;
+  answered_at: string | null;
+  created_at: string;
+};
+
+export type TaskDetail = TaskSummary & {
+  view_count: number;
+  assigned_tasker: Person | null;
+  poster_stats?: { rating: number | null; review_count: number; tasks_completed: number; member_since: string | null };
+  questions: Question[];
+  similar_tasks?: TaskSummary[];
+  updated_at?: string;
+  payment_status?: string | null;
+  accepted_offer?: { id: string; amount_cents: number } | null;
+};
+
+export type Offer = {
+  id: string;
+  task_id: string;
+  tasker: Person;
+  amount_cents: number | null;
+  message: string | null;
+  status: string;
+  created_at: string;
+};
+
+export type TasksPage = { items: TaskSummary[]; next_cursor: string | null };
+
+/** Money is integer cents; shown as dollars (no cents when whole, unless `exact`). */
+export function formatMoney(cents: number | null | undefined, currency = 'aud', exact = false): string {
+  if (cents === null || cents === undefined) return '';
+  const whole = cents % 100 === 0 && !exact;
+  return new Intl.NumberFormat('en-AU', {
+    style: 'currency',
+    currency: currency.toUpperCase(),
+    currencyDisplay: 'narrowSymbol',
+    minimumFractionDigits: whole ? 0 : 2,
+    maximumFractionDigits: 2,
+  }).format(cents / 100);
+}
+
+/** Spec §9: a 10% service fee, shown separately, deducted from the tasker's payout. */
+export const SERVICE_FEE_RATE = 0.1;
+export function serviceFeeCents(amountCents: number) {
+  return Math.round(amountCents * SERVICE_FEE_RATE);
+}
+
+/** The detail page shows 'Open' for open and 'Assigned' for anything else (spec §4), refined with lifecycle states. */
+export function statusLabel(status: string): string {
+  switch (status) {
+    case 'open':
+      return 'Open';
+    case 'cancelled':
+      return 'Cancelled';
+    case 'completed':
+      return 'Completed';
+    default:
+      return 'Assigned';
+  }
+}
+
+export function relativeTime(iso: string, now = Date.now()): string {
+  const then = Date.parse(iso);
+  if (Number.isNaN(then)) return '';
+  const seconds = Math.round((now - then) / 1000);
+  if (seconds < 45) return 'just now';
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.round(minutes / 60);
+  if (hours < 24) return `${hours} h ago`;
+  const days = Math.round(hours / 24);
+  if (days < 30) return `${days} day${days === 1 ? '' : 's'} ago`;
+  return new Date(then).toLocaleDateString('en-AU', { day: 'numeric', month: 'short', year: 'numeric' });
+}
+
+export function initialsOf(name: string | null | undefined): string {
+  const parts = (name ?? '').trim().split(/\s+/).filter(Boolean);
+  if (!parts.length) return 'U';
+  return (parts[0][0] + (parts.length > 1 ? parts[parts.length - 1][0] : '')).toUpperCase();
+}

@@ -1,0 +1,112 @@
+import { QueryClient, type InfiniteData } from '@tanstack/react-query';
+import { describe, expect, it, vi } from 'vitest';
+
+import { backoffDelay, BACKOFF_MAX_MS } from '@/lib/realtime/backoff';
+import { applyRealtimeEvent, realtimeKeys, refetchTopic } from '@/lib/realtime/cache';
+import { RealtimeClient } from '@/lib/realtime/client';
+
+type Task = { id: string; title: string; status: string; offer_count: number };
+type Page = { items: Task[]; next_cursor: string | null };
+
+const task = (id: string, extra: Partial<Task> = {}): Task => ({ id, title: `Task ${id}`, status: 'open', offer_count: 0, ...extra });
+const ev = (topic: string, event: string, data: unknown, seq = 1) => ({ topic, seq, event, data });
+
+function clientWithList(items: Task[]) {
+  const client = new QueryClient();
+  client.setQueryData<InfiniteData<Page>>([...realtimeKeys.taskLists, { sort: 'newest' }], {
+    pages: [{ items, next_cursor: null }],
+    pageParams: [null],
+  });
+  return client;
+}
+const listItems = (client: QueryClient) =>
+  client.getQueryData<InfiniteData<Page>>([...realtimeKeys.taskLists, { sort: 'newest' }])!.pages[0].items;
+
+describe('socket events → query cache', () => {
+  it('queues a newly posted task as incoming instead of reshuffling the list', () => {
+    const client = clientWithList([task('a')]);
+    applyRealtimeEvent(client, ev('tasks', 'task.created', task('b')));
+    applyRealtimeEvent(client, ev('tasks', 'task.created', task('b'), 2));
+    expect(client.getQueryData<Task[]>(realtimeKeys.incoming)?.map((t) => t.id)).toEqual(['b']);
+    expect(listItems(client).map((t) => t.id)).toEqual(['a']);
+  });
+
+  it('drops a task that is no longer open from lists and patches its detail', () => {
+    const client = clientWithList([task('a'), task('b')]);
+    client.setQueryData(realtimeKeys.task('a'), task('a'));
+    applyRealtimeEvent(client, ev('tasks', 'task.updated', { id: 'a', status: 'assigned', offer_count: 3 }));
+    expect(listItems(client).map((t) => t.id)).toEqual(['b']);
+    expect(client.getQueryData<Task>(realtimeKeys.task('a'))).toMatchObject({ status: 'assigned', offer_count: 3 });
+  });
+
+  it('adds a public offer, then merges the poster copy with its amount, and updates the count', () => {
+    const client = clientWithList([task('t')]);
+    client.setQueryData(realtimeKeys.offers('t'), []);
+    client.setQueryData(realtimeKeys.task('t'), task('t'));
+    const offer = { id: 'o1', task_id: 't', tasker: { id: 'u', name: 'Noah K.' }, amount_cents: null, message: null, status: 'pending' };
+    applyRealtimeEvent(client, ev('task:t', 'offer.created', { ...offer, offer_count: 1 }));
+    applyRealtimeEvent(client, ev('user:p', 'offer.created', { ...offer, amount_cents: 4500, message: 'Hi', offer_count: 1 }));
+    // A late public copy must not wipe the amount.
+    applyRealtimeEvent(client, ev('task:t', 'offer.created', { ...offer, offer_count: 1 }, 2));
+    const offers = client.getQueryData<Array<typeof offer>>(realtimeKeys.offers('t'))!;
+    expect(offers).toHaveLength(1);
+    expect(offers[0]).toMatchObject({ amount_cents: 4500, message: 'Hi' });
+    expect(client.getQueryData<Task>(realtimeKeys.task('t'))!.offer_count).toBe(1);
+    expect(listItems(client)[0].offer_count).toBe(1);
+  });
+
+  it('marks a withdrawn offer', () => {
+    const client = new QueryClient();
+    client.setQueryData(realtimeKeys.offers('t'), [{ id: 'o1', task_id: 't', status: 'pending' }]);
+    applyRealtimeEvent(client, ev('task:t', 'offer.withdrawn', { id: 'o1', task_id: 't', status: 'withdrawn', offer_count: 0 }));
+    expect(client.getQueryData<Array<{ status: string }>>(realtimeKeys.offers('t'))![0].status).toBe('withdrawn');
+  });
+
+  it('adds questions to the task and notifications with the unread count', () => {
+    const client = new QueryClient();
+    client.setQueryData(realtimeKeys.task('t'), { ...task('t'), questions: [] });
+    applyRealtimeEvent(client, ev('task:t', 'question.created', { id: 'q', task_id: 't', body: 'When?' }));
+    expect(client.getQueryData<{ questions: unknown[] }>(realtimeKeys.task('t'))!.questions).toHaveLength(1);
+
+    client.setQueryData(realtimeKeys.notifications, { items: [], unread_count: 2, next_cursor: null });
+    const n = { id: 'n1', type: 'offer', title: 'New offer', message: 'x', link: '/task/t', is_read: false };
+    applyRealtimeEvent(client, ev('user:p', 'notification.created', n));
+    applyRealtimeEvent(client, ev('user:p', 'notification.created', n, 2));
+    expect(client.getQueryData(realtimeKeys.notifications)).toMatchObject({ unread_count: 3, items: [n] });
+  });
+
+  it('refetches a topic the hub could not replay', () => {
+    const client = new QueryClient();
+    const spy = vi.spyOn(client, 'invalidateQueries');
+    refetchTopic(client, 'task:t');
+    expect(spy).toHaveBeenCalledWith({ queryKey: realtimeKeys.offers('t') });
+  });
+});
+
+describe('RealtimeClient', () => {
+  it('tracks seq, refetches on recovered:false after a gap, and hands events to the cache', () => {
+    const client = new QueryClient();
+    client.setQueryData(realtimeKeys.offers('t'), []);
+    const spy = vi.spyOn(client, 'invalidateQueries');
+    const rt = new RealtimeClient(client);
+    const seen: string[] = [];
+    rt.onEvent((e) => seen.push(e.event));
+    rt.subscribe('task:t');
+    rt.onMessage(JSON.stringify({ type: 'subscribed', topic: 'task:t', seq: 4, recovered: false }));
+    expect(spy).not.toHaveBeenCalled(); // first subscription: nothing was missed
+    rt.onMessage(JSON.stringify({ type: 'event', topic: 'task:t', seq: 5, event: 'offer.created', data: { id: 'o', task_id: 't', offer_count: 1 } }));
+    expect(client.getQueryData<unknown[]>(realtimeKeys.offers('t'))).toHaveLength(1);
+    expect(seen).toEqual(['offer.created']);
+    rt.onMessage(JSON.stringify({ type: 'subscribed', topic: 'task:t', seq: 9, recovered: false }));
+    expect(spy).toHaveBeenCalledWith({ queryKey: realtimeKeys.offers('t') });
+  });
+
+  it('backs off exponentially with jitter, capped', () => {
+    expect(backoffDelay(0)).toBe(0);
+    expect(backoffDelay(1, () => 0)).toBe(250);
+    expect(backoffDelay(1, () => 1)).toBe(500);
+    expect(backoffDelay(4, () => 1)).toBe(4000);
+    expect(backoffDelay(30, () => 1)).toBe(BACKOFF_MAX_MS);
+    expect(backoffDelay(30, () => 0)).toBe(BACKOFF_MAX_MS / 2);
+  });
+});

@@ -1,0 +1,168 @@
+import type { InfiniteData, QueryClient } from '@tanstack/react-query';
+
+import type { RealtimeEvent } from '@/lib/realtime/types';
+
+/*
+ * Socket events → TanStack Query cache. Query keys shared with the features (kept here, in lib,
+ * so features never import each other):
+ *   ['tasks', 'list', filters]      infinite browse pages {items, next_cursor}
+ *   ['tasks', 'detail', id]         one task
+ *   ['tasks', 'offers', id]         offers of a task
+ *   ['tasks', 'messages', id]       private messages of an assigned task
+ *   ['tasks', 'incoming']           TaskSummary[] posted since the browse list was loaded ("N new tasks")
+ *   ['me', 'tasks'] / ['me', 'offers']
+ *   ['me', 'notifications']         {items, unread_count, next_cursor}
+ */
+export const realtimeKeys = {
+  taskLists: ['tasks', 'list'] as const,
+  task: (id: string) => ['tasks', 'detail', id] as const,
+  offers: (id: string) => ['tasks', 'offers', id] as const,
+  messages: (id: string) => ['tasks', 'messages', id] as const,
+  incoming: ['tasks', 'incoming'] as const,
+  myTasks: ['me', 'tasks'] as const,
+  myOffers: ['me', 'offers'] as const,
+  notifications: ['me', 'notifications'] as const,
+};
+
+type WithId = { id: string };
+type Page<T> = { items: T[]; next_cursor?: string | null };
+type TaskLike = WithId & { status?: string; offer_count?: number; questions?: unknown[] };
+type OfferLike = WithId & { task_id?: string; amount_cents?: number | null; message?: string | null; status?: string };
+type NotificationsPage = { items: Array<WithId & { is_read?: boolean }>; unread_count: number; next_cursor?: string | null };
+
+function upsert<T extends WithId>(list: T[], item: T, prepend = false): T[] {
+  const index = list.findIndex((entry) => entry.id === item.id);
+  if (index === -1) return prepend ? [item, ...list] : [...list, item];
+  const next = list.slice();
+  // A public event lacks amount/message; never overwrite what the poster's private copy carried.
+  const merged = { ...list[index] } as Record<string, unknown>;
+  for (const [key, value] of Object.entries(item)) if (value !== null && value !== undefined) merged[key] = value;
+  next[index] = merged as T;
+  return next;
+}
+
+function patchTaskEverywhere(client: QueryClient, id: string, patch: Partial<TaskLike>) {
+  client.setQueryData<TaskLike>(realtimeKeys.task(id), (task) => (task ? { ...task, ...patch } : task));
+  const dropsOut = patch.status !== undefined && patch.status !== 'open';
+  client.setQueriesData<InfiniteData<Page<TaskLike>>>({ queryKey: realtimeKeys.taskLists }, (data) =>
+    data?.pages
+      ? {
+          ...data,
+          pages: data.pages.map((page) => ({
+            ...page,
+            items: dropsOut
+              ? page.items.filter((task) => task.id !== id)
+              : page.items.map((task) => (task.id === id ? { ...task, ...patch } : task)),
+          })),
+        }
+      : data,
+  );
+  client.setQueryData<TaskLike[]>(realtimeKeys.incoming, (list) =>
+    list ? (dropsOut ? list.filter((task) => task.id !== id) : list.map((t) => (t.id === id ? { ...t, ...patch } : t))) : list,
+  );
+  client.setQueryData<TaskLike[]>(realtimeKeys.myTasks, (list) => list?.map((t) => (t.id === id ? { ...t, ...patch } : t)));
+}
+
+function taskIdOf(topic: string): string | null {
+  return topic.startsWith('task:') ? topic.slice(5) : null;
+}
+
+/** Applies one socket event to the cache in place (no refetch), returning whether it was understood. */
+export function applyRealtimeEvent(client: QueryClient, message: RealtimeEvent): boolean {
+  const data = (message.data ?? {}) as Record<string, unknown>;
+  switch (message.event) {
+    case 'task.created': {
+      const task = data as TaskLike;
+      if (!task.id || (task.status && task.status !== 'open')) return true;
+      const alreadyListed = client
+        .getQueriesData<InfiniteData<Page<TaskLike>>>({ queryKey: realtimeKeys.taskLists })
+        .some(([, d]) => d?.pages?.some((p) => p.items.some((t) => t.id === task.id)));
+      if (!alreadyListed) client.setQueryData<TaskLike[]>(realtimeKeys.incoming, (list = []) => upsert(list, task, true));
+      return true;
+    }
+    case 'task.updated': {
+      const id = (data.id as string) ?? taskIdOf(message.topic);
+      if (!id) return false;
+      const patch: Partial<TaskLike> = {};
+      if (typeof data.status === 'string') patch.status = data.status;
+      if (typeof data.offer_count === 'number') patch.offer_count = data.offer_count;
+      patchTaskEverywhere(client, id, { ...(data as Partial<TaskLike>), ...patch, id });
+      return true;
+    }
+    case 'offer.created':
+    case 'offer.updated':
+    case 'offer.withdrawn': {
+      const offer = ((data.offer as OfferLike) ?? data) as OfferLike;
+      const taskId = offer.task_id ?? taskIdOf(message.topic);
+      if (!taskId || !offer.id) return false;
+      const withdrawn = message.event === 'offer.withdrawn';
+      client.setQueryData<OfferLike[]>(realtimeKeys.offers(taskId), (list) => {
+        if (!list) return list;
+        if (withdrawn) return upsert(list, { ...offer, status: offer.status ?? 'withdrawn' });
+        return upsert(list, offer);
+      });
+      if (typeof data.offer_count === 'number') patchTaskEverywhere(client, taskId, { offer_count: data.offer_count });
+      client.setQueryData<Array<OfferLike & { task?: unknown }>>(realtimeKeys.myOffers, (list) =>
+        list?.map((entry) => (entry.id === offer.id ? { ...entry, status: offer.status ?? entry.status } : entry)),
+      );
+      return true;
+    }
+    case 'question.created':
+    case 'question.answered':
+    case 'question.updated': {
+      const question = ((data.question as WithId) ?? data) as WithId;
+      const taskId = ((data as { task_id?: string }).task_id as string) ?? taskIdOf(message.topic);
+      if (!taskId || !question.id) return false;
+      client.setQueryData<TaskLike>(realtimeKeys.task(taskId), (task) =>
+        task ? { ...task, questions: upsert((task.questions ?? []) as WithId[], question) } : task,
+      );
+      return true;
+    }
+    case 'message.created': {
+      const taskId = (data.task_id as string) ?? taskIdOf(message.topic);
+      if (!taskId || !data.id) return false;
+      client.setQueryData<WithId[]>(realtimeKeys.messages(taskId), (list) => (list ? upsert(list, data as unknown as WithId) : list));
+      return true;
+    }
+    case 'notification.created': {
+      const notification = data as WithId & { is_read?: boolean };
+      if (!notification.id) return false;
+      client.setQueryData<NotificationsPage>(realtimeKeys.notifications, (page) => {
+        if (!page) return page;
+        const known = page.items.some((n) => n.id === notification.id);
+        return known
+          ? page
+          : {
+              ...page,
+              items: [notification, ...page.items],
+              unread_count: page.unread_count + (notification.is_read ? 0 : 1),
+            };
+      });
+      if (!client.getQueryData(realtimeKeys.notifications)) void client.invalidateQueries({ queryKey: realtimeKeys.notifications });
+      return true;
+    }
+    case 'payment.updated': {
+      const taskId = (data.task_id as string) ?? null;
+      if (taskId) void client.invalidateQueries({ queryKey: realtimeKeys.task(taskId) });
+      void client.invalidateQueries({ queryKey: ['me'] });
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+/** What to refetch when the hub could not replay a topic's missed events (recovered: false). */
+export function refetchTopic(client: QueryClient, topic: string) {
+  const taskId = taskIdOf(topic);
+  if (taskId) {
+    void client.invalidateQueries({ queryKey: realtimeKeys.task(taskId) });
+    void client.invalidateQueries({ queryKey: realtimeKeys.offers(taskId) });
+    void client.invalidateQueries({ queryKey: realtimeKeys.messages(taskId) });
+  } else if (topic === 'tasks') {
+    void client.invalidateQueries({ queryKey: realtimeKeys.taskLists });
+  } else if (topic.startsWith('user:')) {
+    void client.invalidateQueries({ queryKey: ['me'] });
+    void client.invalidateQueries({ queryKey: ['tasks', 'offers'] });
+  }
+}

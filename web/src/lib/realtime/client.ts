@@ -1,0 +1,201 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { atom } from 'jotai';
+import ReconnectingWebSocket from 'partysocket/ws';
+
+import { authorizedRequest, getSession, onAuthStateChange } from '@/lib/auth/session';
+import { queryClient as appQueryClient } from '@/lib/query-client';
+import { backoffDelay, BACKOFF_MAX_MS, BACKOFF_MIN_MS } from '@/lib/realtime/backoff';
+import { applyRealtimeEvent, refetchTopic } from '@/lib/realtime/cache';
+import type { ConnectionStatus, RealtimeEvent, ServerMessage } from '@/lib/realtime/types';
+import { appStore } from '@/lib/store';
+
+export const connectionStatusAtom = atom<ConnectionStatus>('connecting');
+
+type Listener = (event: RealtimeEvent) => void;
+type TopicState = { refs: number; seq: number | null };
+
+/**
+ * The app's one socket (partysocket's reconnecting WebSocket). Signed in, every connection
+ * spends a fresh single-use ticket; anonymous sockets see public topics only. After a reconnect
+ * every topic is re-subscribed with the last seq seen, and a `recovered: false` answer means the
+ * hub could not replay the gap, so that topic's queries are refetched.
+ */
+export class RealtimeClient {
+  private socket: ReconnectingWebSocket | null = null;
+  private readonly topics = new Map<string, TopicState>();
+  private readonly listeners = new Set<Listener>();
+  private attempt = 0;
+  private pingTimer: ReturnType<typeof setInterval> | undefined;
+  private userId: string | null = null;
+
+  constructor(
+    private readonly client: QueryClient,
+    private readonly options: {
+      baseUrl?: () => string;
+      ticket?: () => Promise<string | null>;
+      WebSocket?: unknown;
+      setStatus?: (status: ConnectionStatus) => void;
+    } = {},
+  ) {}
+
+  /** Opens the connection (idempotent). */
+  start() {
+    if (this.socket) return;
+    const socket = new ReconnectingWebSocket(() => this.url(), [], {
+      WebSocket: this.options.WebSocket,
+      // partysocket's own growth is replaced by ours (jittered) inside url(); keep its floor tiny.
+      minReconnectionDelay: 1,
+      maxReconnectionDelay: 2,
+      reconnectionDelayGrowFactor: 1,
+      connectionTimeout: 8_000,
+      maxEnqueuedMessages: 0,
+    });
+    socket.addEventListener('open', () => this.onOpen());
+    socket.addEventListener('message', (event) => this.onMessage(String((event as MessageEvent).data)));
+    socket.addEventListener('close', () => this.setStatus('offline'));
+    this.socket = socket;
+    this.pingTimer = setInterval(() => this.send({ type: 'ping' }), 25_000);
+  }
+
+  stop() {
+    clearInterval(this.pingTimer);
+    this.socket?.close(1000, 'bye');
+    this.socket = null;
+  }
+
+  /** Drops the connection and opens a new one (new ticket: sign-in or sign-out). */
+  reconnect() {
+    this.attempt = 0;
+    this.socket?.reconnect(1000, 'auth changed');
+  }
+
+  /** Subscribes to a topic while the returned function is not called; counted, so screens can share topics. */
+  subscribe(topic: string): () => void {
+    const state = this.topics.get(topic);
+    if (state) state.refs += 1;
+    else {
+      this.topics.set(topic, { refs: 1, seq: null });
+      this.send({ type: 'subscribe', topic });
+    }
+    return () => {
+      const current = this.topics.get(topic);
+      if (!current) return;
+      current.refs -= 1;
+      if (current.refs <= 0) {
+        this.topics.delete(topic);
+        this.send({ type: 'unsubscribe', topic });
+      }
+    };
+  }
+
+  /** Every event, after it reached the cache (notifications, toasts, animations). */
+  onEvent(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Test hook and the message path: handles one raw server frame. */
+  onMessage(raw: string) {
+    let message: ServerMessage;
+    try {
+      message = JSON.parse(raw) as ServerMessage;
+    } catch {
+      return;
+    }
+    if (message.type === 'subscribed') {
+      const state = this.topics.get(message.topic);
+      if (state) {
+        const hadSeq = state.seq !== null;
+        state.seq = Math.max(state.seq ?? 0, message.seq ?? 0);
+        if (!message.recovered && hadSeq) refetchTopic(this.client, message.topic);
+      } else if (message.topic.startsWith('user:')) {
+        // The server subscribes a signed-in socket to its own topic; track it to resume with since.
+        const hadSeq = this.userId !== null && this.userSeq !== null;
+        this.userSeq = Math.max(this.userSeq ?? 0, message.seq ?? 0);
+        if (!message.recovered && hadSeq) refetchTopic(this.client, message.topic);
+      }
+      return;
+    }
+    if (message.type === 'event') {
+      const state = this.topics.get(message.topic);
+      if (state) state.seq = Math.max(state.seq ?? 0, message.seq);
+      else if (message.topic.startsWith('user:')) this.userSeq = Math.max(this.userSeq ?? 0, message.seq);
+      applyRealtimeEvent(this.client, message);
+      for (const listener of this.listeners) listener(message);
+    }
+  }
+
+  private userSeq: number | null = null;
+
+  private send(message: unknown) {
+    if (this.socket?.readyState === 1) this.socket.send(JSON.stringify(message));
+  }
+
+  private setStatus(status: ConnectionStatus) {
+    this.options.setStatus?.(status);
+  }
+
+  private onOpen() {
+    this.attempt = 0;
+    this.setStatus('open');
+    for (const [topic, state] of this.topics) {
+      this.send(state.seq === null ? { type: 'subscribe', topic } : { type: 'subscribe', topic, since: state.seq });
+    }
+    if (this.userId && this.userSeq !== null) {
+      this.send({ type: 'subscribe', topic: `user:${this.userId}`, since: this.userSeq });
+    }
+  }
+
+  private async url(): Promise<string> {
+    const wait = backoffDelay(this.attempt++);
+    if (this.attempt > 1) this.setStatus(this.attempt > 2 ? 'offline' : 'connecting');
+    if (wait) await new Promise((resolve) => setTimeout(resolve, wait));
+    const base = this.options.baseUrl?.() ?? defaultBaseUrl();
+    const session = getSession();
+    const nextUser = session?.user.id ?? null;
+    if (nextUser !== this.userId) {
+      this.userId = nextUser;
+      this.userSeq = null;
+    }
+    let ticket: string | null = null;
+    if (nextUser) {
+      try {
+        ticket = (await this.options.ticket?.()) ?? (await fetchTicket());
+      } catch {
+        ticket = null; // The public topics still work; the next reconnect tries again.
+      }
+    }
+    return ticket ? `${base}?ticket=${encodeURIComponent(ticket)}` : base;
+  }
+}
+
+function defaultBaseUrl() {
+  const { protocol, host } = window.location;
+  return `${protocol === 'https:' ? 'wss:' : 'ws:'}//${host}/ws`;
+}
+
+async function fetchTicket(): Promise<string | null> {
+  const { ticket } = await authorizedRequest<{ ticket: string }>('/api/realtime/ticket', { method: 'POST' });
+  return ticket;
+}
+
+export { BACKOFF_MAX_MS, BACKOFF_MIN_MS };
+
+let shared: RealtimeClient | null = null;
+
+/** The app's one realtime client, started on first use and re-keyed on sign-in and sign-out. */
+export function realtime(): RealtimeClient {
+  if (!shared) {
+    shared = new RealtimeClient(appQueryClient, { setStatus: (status) => appStore.set(connectionStatusAtom, status) });
+    shared.start();
+    let lastUser = getSession()?.user.id ?? null;
+    onAuthStateChange((_event, session) => {
+      const user = session?.user.id ?? null;
+      if (user !== lastUser) {
+        lastUser = user;
+        shared?.reconnect();
+      }
+    });
+  }
+  return shared;
+}

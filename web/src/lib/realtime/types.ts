@@ -1,0 +1,10 @@
+/** Messages of the /ws protocol (API.md, "WebSocket"). */
+export type ServerMessage =
+  | { type: 'subscribed'; topic: string; seq: number; recovered: boolean }
+  | { type: 'event'; topic: string; seq: number; event: string; data: unknown; at?: string }
+  | { type: 'error'; code: string; message: string; topic?: string }
+  | { type: 'pong' };
+
+export type RealtimeEvent = { topic: string; seq: number; event: string; data: unknown; at?: string };
+
+export type ConnectionStatus = 'connecting' | 'open' | 'offline';

@@ -22,6 +22,7 @@ pub mod store;
 use std::{net::SocketAddr, sync::Arc};
 
 use anyhow::Context;
+use axum::serve::ListenerExt;
 use tokio::{net::TcpListener, sync::watch, task::JoinHandle};
 
 use crate::{
@@ -90,10 +91,15 @@ pub async fn start(config: Config) -> anyhow::Result<RunningServer> {
     };
 
     http::realtime::spawn_ticket_cleanup(state.clone());
+    payments::sweep::spawn(state.clone());
     let app = http::router(state.clone());
     let (shutdown, mut shutdown_rx) = watch::channel(false);
     let hub = state.hub.clone();
     let task = tokio::spawn(async move {
+        // Live events are small frames; without NODELAY the kernel may hold them back ~40 ms.
+        let listener = listener.tap_io(|tcp| {
+            let _ = tcp.set_nodelay(true);
+        });
         axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
             .with_graceful_shutdown(async move {
                 let _ = shutdown_rx.wait_for(|stop| *stop).await;

@@ -6,11 +6,13 @@ pub mod dev_mailbox;
 pub mod extract;
 pub mod geocode;
 pub mod health;
+pub mod lifecycle;
 pub mod marketplace_views;
 pub mod me;
 pub mod notifications;
 pub mod offers;
 pub mod openapi;
+pub mod payments;
 pub mod payments_sandbox;
 pub mod profiles;
 pub mod questions;
@@ -48,6 +50,8 @@ pub fn router(state: AppState) -> Router {
         .merge(notifications::router())
         .merge(geocode::router(&state.config))
         .merge(contact::router())
+        .merge(payments::router())
+        .merge(lifecycle::router())
         .merge(openapi::router())
         .fallback(|| async { ApiError::NotFound("No such API route".into()) })
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed("Method not allowed on this route".into()) });

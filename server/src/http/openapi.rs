@@ -7,7 +7,10 @@ use utoipa::{
 };
 
 use crate::{
-    http::{auth, contact, extract::ApiJson, geocode, me, notifications, offers, profiles, questions, realtime, tasks},
+    http::{
+        auth, contact, extract::ApiJson, geocode, lifecycle, me, notifications, offers, payments, profiles, questions, realtime,
+        tasks,
+    },
     state::AppState,
 };
 
@@ -26,6 +29,9 @@ use crate::{
         questions::list_questions, questions::ask_question, questions::answer_question,
         notifications::list_notifications, notifications::mark_read, notifications::mark_all_read,
         geocode::geocode, contact::send_contact_message,
+        payments::create_checkout_session, payments::verify_payment, payments::stripe_webhook, payments::task_payment,
+        payments::payout_onboarding, lifecycle::request_payment, lifecycle::release_payment, lifecycle::cancellation,
+        lifecycle::request_cancellation, lifecycle::accept_cancellation, lifecycle::decline_cancellation,
     ),
     modifiers(&BearerAuth),
 )]

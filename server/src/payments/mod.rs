@@ -6,8 +6,11 @@
 //! retried transition never moves money twice.
 
 pub mod fees;
+pub mod lifecycle;
+pub mod rules;
 pub mod sandbox;
 pub mod stripe;
+pub mod sweep;
 pub mod webhook;
 
 use std::{collections::BTreeMap, sync::Arc};

@@ -3,8 +3,12 @@
 
 pub mod contact;
 pub mod email_tokens;
+pub mod escrow;
+pub mod ledger;
+pub mod lifecycle;
 pub mod notifications;
 pub mod offers;
+pub mod payments;
 pub mod profiles;
 pub mod questions;
 pub mod realtime_tickets;

@@ -1,0 +1,149 @@
+//! After assignment: the tasker asks to be paid, the poster releases, and
+//! either party asks to cancel while the other accepts or declines.
+
+use axum::{
+    Router,
+    extract::State,
+    routing::{get, post},
+};
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use crate::{
+    db::Timestamp,
+    error::{ApiError, ApiResult},
+    http::{
+        extract::{ApiJson, ApiPath, AuthUser},
+        payments::task_or_404,
+    },
+    live,
+    payments::{
+        lifecycle,
+        rules::{self, Party},
+    },
+    state::AppState,
+    store::lifecycle::{self as store, Answer, CancellationError, CancellationRow},
+};
+
+const MAX_REASON_CHARS: usize = 1000;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/tasks/{id}/request-payment", post(request_payment))
+        .route("/tasks/{id}/release", post(release_payment))
+        .route("/tasks/{id}/cancellation", get(cancellation).post(request_cancellation))
+        .route("/tasks/{id}/cancellation/accept", post(accept_cancellation))
+        .route("/tasks/{id}/cancellation/decline", post(decline_cancellation))
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct TaskStatus {
+    pub id: Uuid,
+    pub status: String,
+}
+
+async fn status_of(state: &AppState, id: Uuid) -> ApiResult<ApiJson<TaskStatus>> {
+    let task = task_or_404(state, id).await?;
+    Ok(ApiJson(TaskStatus { id, status: task.status }))
+}
+
+fn moved_on() -> ApiError {
+    ApiError::Conflict("The task changed meanwhile; reload it and try again".into())
+}
+
+/// The assigned tasker marks the work done and asks to be paid (`completion_requested`).
+#[utoipa::path(post, path = "/api/tasks/{id}/request-payment", tag = "payments", security(("bearer" = [])),
+    responses((status = 200, body = TaskStatus), (status = 401), (status = 403), (status = 404), (status = 409)))]
+pub async fn request_payment(State(state): State<AppState>, caller: AuthUser, ApiPath(id): ApiPath<Uuid>) -> ApiResult<ApiJson<TaskStatus>> {
+    let task = task_or_404(&state, id).await?;
+    rules::may_request_payment(Party::of(caller.id, task.poster_id, task.assigned_tasker_id), &task.status)?;
+    let notification = store::request_payment(&state.db, id, caller.id, task.poster_id, &task.title, Timestamp::now()).await?;
+    let notification = notification.ok_or_else(moved_on)?;
+    live::notifications_created(&state, &[notification]).await;
+    lifecycle::publish_task(&state, id).await;
+    status_of(&state, id).await
+}
+
+/// The poster releases the escrow: task `completed`, payout of amount − fee to the tasker.
+#[utoipa::path(post, path = "/api/tasks/{id}/release", tag = "payments", security(("bearer" = [])),
+    responses((status = 200, body = TaskStatus), (status = 401), (status = 403), (status = 404), (status = 409)))]
+pub async fn release_payment(State(state): State<AppState>, caller: AuthUser, ApiPath(id): ApiPath<Uuid>) -> ApiResult<ApiJson<TaskStatus>> {
+    let task = task_or_404(&state, id).await?;
+    rules::may_release(Party::of(caller.id, task.poster_id, task.assigned_tasker_id), &task.status)?;
+    lifecycle::release(&state, &task, Some(caller.id)).await?.ok_or_else(moved_on)?;
+    status_of(&state, id).await
+}
+
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
+#[serde(default)]
+pub struct CancellationInput {
+    pub reason: String,
+}
+
+/// The pending cancellation request of a task, if any (its parties only).
+#[utoipa::path(get, path = "/api/tasks/{id}/cancellation", tag = "payments", security(("bearer" = [])),
+    responses((status = 200, body = Option<CancellationRow>), (status = 401), (status = 403), (status = 404)))]
+pub async fn cancellation(State(state): State<AppState>, caller: AuthUser, ApiPath(id): ApiPath<Uuid>) -> ApiResult<ApiJson<Option<CancellationRow>>> {
+    let task = task_or_404(&state, id).await?;
+    if Party::of(caller.id, task.poster_id, task.assigned_tasker_id) == Party::Other {
+        return Err(ApiError::Forbidden("Only the poster and the assigned tasker can see this".into()));
+    }
+    Ok(ApiJson(store::pending_cancellation(&state.db, id).await?))
+}
+
+/// Either party of an assigned task asks to cancel, with a reason; the other has 48 h to answer.
+#[utoipa::path(post, path = "/api/tasks/{id}/cancellation", tag = "payments", request_body = CancellationInput, security(("bearer" = [])),
+    responses((status = 201, body = CancellationRow), (status = 401), (status = 403), (status = 404), (status = 409), (status = 422)))]
+pub async fn request_cancellation(
+    State(state): State<AppState>,
+    caller: AuthUser,
+    ApiPath(id): ApiPath<Uuid>,
+    ApiJson(input): ApiJson<CancellationInput>,
+) -> ApiResult<(axum::http::StatusCode, ApiJson<CancellationRow>)> {
+    let task = task_or_404(&state, id).await?;
+    let party = Party::of(caller.id, task.poster_id, task.assigned_tasker_id);
+    rules::may_request_cancellation(party, &task.status)?;
+    let reason = input.reason.trim();
+    if reason.is_empty() || reason.chars().count() > MAX_REASON_CHARS {
+        return Err(ApiError::field("reason", "Please give a reason for cancelling"));
+    }
+    let other = if party == Party::Poster { task.assigned_tasker_id.unwrap_or_default() } else { task.poster_id };
+    let (row, notification) = store::request_cancellation(&state.db, id, caller.id, other, reason, &task.title, Timestamp::now())
+        .await
+        .map_err(|error| match error {
+            CancellationError::WrongState => moved_on(),
+            CancellationError::AlreadyRequested => ApiError::Conflict("A cancellation request is already waiting for an answer".into()),
+            CancellationError::Database(error) => error.into(),
+        })?;
+    live::notifications_created(&state, &[notification]).await;
+    Ok((axum::http::StatusCode::CREATED, ApiJson(row)))
+}
+
+async fn answer(state: AppState, caller: AuthUser, id: Uuid, answer: Answer) -> ApiResult<ApiJson<TaskStatus>> {
+    let task = task_or_404(&state, id).await?;
+    let party = Party::of(caller.id, task.poster_id, task.assigned_tasker_id);
+    if party == Party::Other {
+        return Err(ApiError::Forbidden("Only the other party can answer this request".into()));
+    }
+    let request = store::pending_cancellation(&state.db, id).await?;
+    let request = request.ok_or_else(|| ApiError::Conflict("There is no cancellation request to answer".into()))?;
+    rules::may_answer_cancellation(party, Party::of(request.requested_by, task.poster_id, task.assigned_tasker_id))?;
+    if !lifecycle::answer_cancellation(&state, &task, &request, answer).await? {
+        return Err(moved_on());
+    }
+    status_of(&state, id).await
+}
+
+/// The other party accepts: the task is cancelled and a held payment refunded.
+#[utoipa::path(post, path = "/api/tasks/{id}/cancellation/accept", tag = "payments", security(("bearer" = [])),
+    responses((status = 200, body = TaskStatus), (status = 401), (status = 403), (status = 404), (status = 409)))]
+pub async fn accept_cancellation(State(state): State<AppState>, caller: AuthUser, ApiPath(id): ApiPath<Uuid>) -> ApiResult<ApiJson<TaskStatus>> {
+    answer(state, caller, id, Answer::Accept).await
+}
+
+/// The other party declines: the task carries on.
+#[utoipa::path(post, path = "/api/tasks/{id}/cancellation/decline", tag = "payments", security(("bearer" = [])),
+    responses((status = 200, body = TaskStatus), (status = 401), (status = 403), (status = 404), (status = 409)))]
+pub async fn decline_cancellation(State(state): State<AppState>, caller: AuthUser, ApiPath(id): ApiPath<Uuid>) -> ApiResult<ApiJson<TaskStatus>> {
+    answer(state, caller, id, Answer::Decline).await
+}

@@ -1,0 +1,239 @@
+//! Accept & Pay: the checkout session, its verification (the /payment-success
+//! page), Stripe's webhook, a task's payment as its parties see it, and
+//! taskers' payout onboarding.
+
+use axum::{
+    Router,
+    body::Bytes,
+    extract::State,
+    http::HeaderMap,
+    routing::{get, post},
+};
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use crate::{
+    db::Timestamp,
+    error::{ApiError, ApiResult},
+    http::extract::{ApiJson, ApiPath, AuthUser},
+    payments::{
+        OnboardingRequest, fees,
+        lifecycle::{self, CheckoutStarted},
+        rules::{self, Party},
+        webhook::{self, Action},
+    },
+    state::AppState,
+    store::{
+        offers,
+        payments::{self, PaymentRow, status},
+        tasks::{self, TaskRow},
+        users,
+    },
+};
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/payments/checkout-session", post(create_checkout_session))
+        .route("/payments/verify", post(verify_payment))
+        .route("/payments/webhook", post(stripe_webhook))
+        .route("/tasks/{id}/payment", get(task_payment))
+        .route("/me/payouts/onboarding", post(payout_onboarding))
+}
+
+pub async fn task_or_404(state: &AppState, id: Uuid) -> ApiResult<TaskRow> {
+    tasks::task(&state.db, id).await?.ok_or_else(|| ApiError::not_found("Task"))
+}
+
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+pub struct CheckoutInput {
+    pub task_id: Uuid,
+    pub offer_id: Uuid,
+}
+
+/// Opens the hosted checkout for an offer (poster only); the task becomes `pending_payment`.
+#[utoipa::path(post, path = "/api/payments/checkout-session", tag = "payments", request_body = CheckoutInput, security(("bearer" = [])),
+    responses((status = 200, body = CheckoutStarted), (status = 401), (status = 403), (status = 404), (status = 409)))]
+pub async fn create_checkout_session(
+    State(state): State<AppState>,
+    caller: AuthUser,
+    ApiJson(input): ApiJson<CheckoutInput>,
+) -> ApiResult<ApiJson<CheckoutStarted>> {
+    let task = task_or_404(&state, input.task_id).await?;
+    let offer = offers::offer(&state.db, input.offer_id).await?.filter(|offer| offer.task_id == task.id);
+    let offer = offer.ok_or_else(|| ApiError::not_found("Offer"))?;
+    rules::may_checkout(Party::of(caller.id, task.poster_id, task.assigned_tasker_id), &task.status)?;
+    if offer.status != "pending" {
+        return Err(ApiError::Conflict("This offer can no longer be accepted".into()));
+    }
+    let started = lifecycle::start_checkout(&state, &task, offer.id, offer.tasker_id, offer.amount_cents).await?;
+    Ok(ApiJson(started))
+}
+
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+pub struct VerifyInput {
+    pub session_id: String,
+    pub task_id: Uuid,
+    pub offer_id: Uuid,
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct PaymentInfo {
+    pub amount_cents: i64,
+    pub currency: String,
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct VerifyResult {
+    pub success: bool,
+    pub message: String,
+    pub payment_info: PaymentInfo,
+    /// `pending` | `held` | `released` | `refunded` | `expired`.
+    pub payment_status: String,
+    pub task_status: String,
+}
+
+/// Confirms a checkout with the provider (poster only). Idempotent.
+#[utoipa::path(post, path = "/api/payments/verify", tag = "payments", request_body = VerifyInput, security(("bearer" = [])),
+    responses((status = 200, body = VerifyResult), (status = 400), (status = 401), (status = 403), (status = 404)))]
+pub async fn verify_payment(
+    State(state): State<AppState>,
+    caller: AuthUser,
+    ApiJson(input): ApiJson<VerifyInput>,
+) -> ApiResult<ApiJson<VerifyResult>> {
+    let payment = payments::payment_by_session(&state.db, &input.session_id).await?;
+    let payment = payment.ok_or_else(|| ApiError::not_found("Payment"))?;
+    if payment.task_id != input.task_id || payment.offer_id != input.offer_id {
+        return Err(ApiError::BadRequest("Payment verification failed due to mismatched information".into()));
+    }
+    rules::may_verify(if caller.id == payment.poster_id { Party::Poster } else { Party::Other })?;
+    let payment = lifecycle::settle(&state, payment).await?;
+    let task = task_or_404(&state, payment.task_id).await?;
+    let (success, message) = match payment.status.as_str() {
+        status::HELD | status::RELEASED => (true, "Your task has been assigned and the tasker has been notified"),
+        status::PENDING => (false, "The payment has not been completed yet"),
+        status::REFUNDED => (false, "This offer could no longer be accepted, so your payment has been refunded"),
+        _ => (false, "The checkout expired before payment was made"),
+    };
+    Ok(ApiJson(VerifyResult {
+        success,
+        message: message.into(),
+        payment_info: PaymentInfo { amount_cents: payment.amount_cents, currency: payment.currency.clone() },
+        payment_status: payment.status,
+        task_status: task.status,
+    }))
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct WebhookReceipt {
+    pub received: bool,
+    /// False for events we do not act on, unknown sessions and replays.
+    pub handled: bool,
+}
+
+/// Stripe's events: signature-checked on the raw body, deduplicated by event id.
+#[utoipa::path(post, path = "/api/payments/webhook", tag = "payments",
+    request_body(content = String, description = "The raw Stripe event, signed in `Stripe-Signature`", content_type = "application/json"),
+    responses((status = 200, body = WebhookReceipt), (status = 400, description = "Bad or stale signature"), (status = 404, description = "Webhooks not configured")))]
+pub async fn stripe_webhook(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> ApiResult<ApiJson<WebhookReceipt>> {
+    let secret = state.config.stripe_webhook_secret.as_ref().ok_or_else(|| ApiError::NotFound("Webhooks are not configured".into()))?;
+    let signature = headers.get("stripe-signature").and_then(|value| value.to_str().ok()).unwrap_or("");
+    let now = Timestamp::now().0 / 1000;
+    if let Err(error) = webhook::verify_signature(&body, signature, secret.expose(), now, webhook::TOLERANCE_SECS) {
+        tracing::warn!(%error, "webhook rejected");
+        return Err(ApiError::BadRequest(format!("Webhook signature rejected: {error}")));
+    }
+    let event: webhook::Event = serde_json::from_slice(&body).map_err(|_| ApiError::BadRequest("Malformed event".into()))?;
+    if payments::stripe_event_seen(&state.db, &event.id).await? {
+        return Ok(ApiJson(WebhookReceipt { received: true, handled: false }));
+    }
+    let session_id = match event.action() {
+        Action::Confirm { session_id } | Action::Expire { session_id } => session_id,
+        Action::Ignore => return Ok(ApiJson(WebhookReceipt { received: true, handled: false })),
+    };
+    let Some(payment) = payments::payment_by_session(&state.db, &session_id).await? else {
+        return Ok(ApiJson(WebhookReceipt { received: true, handled: false }));
+    };
+    // The provider's own answer decides, not the event body: a forged-but-signed
+    // or reordered event cannot mark anything paid that is not.
+    lifecycle::settle(&state, payment).await?;
+    payments::record_stripe_event(&state.db, &event.id, &event.kind, Timestamp::now()).await?;
+    Ok(ApiJson(WebhookReceipt { received: true, handled: true }))
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct PaymentView {
+    pub id: Uuid,
+    pub task_id: Uuid,
+    pub offer_id: Uuid,
+    pub status: String,
+    pub amount_cents: i64,
+    pub fee_cents: i64,
+    pub payout_cents: i64,
+    pub currency: String,
+    pub held_at: Option<Timestamp>,
+    pub released_at: Option<Timestamp>,
+    pub refunded_at: Option<Timestamp>,
+}
+
+impl From<&PaymentRow> for PaymentView {
+    fn from(row: &PaymentRow) -> Self {
+        Self {
+            id: row.id,
+            task_id: row.task_id,
+            offer_id: row.offer_id,
+            status: row.status.clone(),
+            amount_cents: row.amount_cents,
+            fee_cents: row.fee_cents,
+            payout_cents: fees::payout_cents(row.amount_cents),
+            currency: row.currency.clone(),
+            held_at: row.held_at,
+            released_at: row.released_at,
+            refunded_at: row.refunded_at,
+        }
+    }
+}
+
+/// The task's escrow as its poster or assigned tasker sees it.
+#[utoipa::path(get, path = "/api/tasks/{id}/payment", tag = "payments", security(("bearer" = [])),
+    responses((status = 200, body = PaymentView), (status = 401), (status = 403), (status = 404)))]
+pub async fn task_payment(State(state): State<AppState>, caller: AuthUser, ApiPath(id): ApiPath<Uuid>) -> ApiResult<ApiJson<PaymentView>> {
+    let task = task_or_404(&state, id).await?;
+    if Party::of(caller.id, task.poster_id, task.assigned_tasker_id) == Party::Other {
+        return Err(ApiError::Forbidden("Only the poster and the assigned tasker can see this payment".into()));
+    }
+    let all = payments::payments_for_task(&state.db, id).await?;
+    // The charge that bought the task: in escrow, paid out, or refunded on cancellation.
+    let shown = all
+        .iter()
+        .rev()
+        .find(|p| matches!(p.status.as_str(), status::HELD | status::RELEASED) || (p.status == status::REFUNDED && p.held_at.is_some()))
+        .ok_or_else(|| ApiError::not_found("Payment"))?;
+    Ok(ApiJson(PaymentView::from(shown)))
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct PayoutOnboarding {
+    /// Where to finish setting up payouts; null when nothing is needed.
+    pub url: Option<String>,
+    pub ready: bool,
+}
+
+/// Creates the tasker's payout account (Stripe Connect Express) and a link to set it up.
+#[utoipa::path(post, path = "/api/me/payouts/onboarding", tag = "payments", security(("bearer" = [])),
+    responses((status = 200, body = PayoutOnboarding), (status = 401)))]
+pub async fn payout_onboarding(State(state): State<AppState>, caller: AuthUser) -> ApiResult<ApiJson<PayoutOnboarding>> {
+    let user = users::user_by_id(&state.db, caller.id).await?.ok_or_else(|| ApiError::Unauthorized("Please sign in to continue.".into()))?;
+    let existing = payments::payout_account(&state.db, caller.id).await?;
+    let onboarding = state
+        .payments
+        .onboarding(&OnboardingRequest {
+            user_id: caller.id,
+            email: user.email,
+            account_ref: existing.map(|(account_ref, _)| account_ref),
+            refresh_url: state.link("/settings?payouts=refresh"),
+            return_url: state.link("/settings?payouts=done"),
+        })
+        .await?;
+    payments::save_payout_account(&state.db, caller.id, state.payments.name(), &onboarding.account_ref, onboarding.ready, Timestamp::now()).await?;
+    Ok(ApiJson(PayoutOnboarding { url: onboarding.url, ready: onboarding.ready }))
+}

@@ -1,0 +1,140 @@
+//! Who may move a task along its lifecycle, and from which state: the wrong
+//! actor is refused (403) before the wrong state (409) is.
+
+use uuid::Uuid;
+
+use crate::error::ApiError;
+
+pub mod task_status {
+    pub const OPEN: &str = "open";
+    pub const PENDING_PAYMENT: &str = "pending_payment";
+    pub const ASSIGNED: &str = "assigned";
+    pub const COMPLETION_REQUESTED: &str = "completion_requested";
+    pub const COMPLETED: &str = "completed";
+    pub const CANCELLED: &str = "cancelled";
+}
+
+use task_status::*;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Party {
+    Poster,
+    AssignedTasker,
+    Other,
+}
+
+impl Party {
+    pub fn of(caller: Uuid, poster_id: Uuid, assigned_tasker_id: Option<Uuid>) -> Self {
+        if caller == poster_id {
+            Party::Poster
+        } else if Some(caller) == assigned_tasker_id {
+            Party::AssignedTasker
+        } else {
+            Party::Other
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Denial {
+    Forbidden(&'static str),
+    Conflict(&'static str),
+}
+
+impl From<Denial> for ApiError {
+    fn from(denial: Denial) -> Self {
+        match denial {
+            Denial::Forbidden(message) => ApiError::Forbidden(message.into()),
+            Denial::Conflict(message) => ApiError::Conflict(message.into()),
+        }
+    }
+}
+
+fn check(party_ok: bool, who: &'static str, state_ok: bool, state: &'static str) -> Result<(), Denial> {
+    if !party_ok {
+        Err(Denial::Forbidden(who))
+    } else if !state_ok {
+        Err(Denial::Conflict(state))
+    } else {
+        Ok(())
+    }
+}
+
+pub fn may_checkout(party: Party, status: &str) -> Result<(), Denial> {
+    check(party == Party::Poster, "Only the poster can accept an offer", matches!(status, OPEN | PENDING_PAYMENT), "This task is no longer open")
+}
+
+pub fn may_verify(party: Party) -> Result<(), Denial> {
+    check(party == Party::Poster, "Only the poster can verify this payment", true, "")
+}
+
+pub fn may_request_payment(party: Party, status: &str) -> Result<(), Denial> {
+    check(party == Party::AssignedTasker, "Only the assigned tasker can request payment", status == ASSIGNED, "Payment can only be requested for an assigned task")
+}
+
+pub fn may_release(party: Party, status: &str) -> Result<(), Denial> {
+    check(party == Party::Poster, "Only the poster can release payment", matches!(status, ASSIGNED | COMPLETION_REQUESTED), "There is no payment to release for this task")
+}
+
+pub fn may_request_cancellation(party: Party, status: &str) -> Result<(), Denial> {
+    check(
+        matches!(party, Party::Poster | Party::AssignedTasker),
+        "Only the poster or the assigned tasker can ask to cancel",
+        matches!(status, ASSIGNED | COMPLETION_REQUESTED),
+        "Only an assigned task can be cancelled this way (an open task is cancelled directly)",
+    )
+}
+
+/// Only the party that did not ask answers a cancellation request.
+pub fn may_answer_cancellation(party: Party, requester: Party) -> Result<(), Denial> {
+    check(matches!(party, Party::Poster | Party::AssignedTasker) && party != requester, "Only the other party can answer this request", true, "")
+}
+
+pub fn may_message(party: Party, assigned_tasker_id: Option<Uuid>) -> Result<(), Denial> {
+    let party_ok = match assigned_tasker_id {
+        Some(_) => matches!(party, Party::Poster | Party::AssignedTasker),
+        // Before assignment only the poster is a party at all; they have nobody to write to yet.
+        None => party == Party::Poster,
+    };
+    check(party_ok, "Only the poster and the assigned tasker can read and send messages", assigned_tasker_id.is_some(), "Messages open once the task is assigned")
+}
+
+pub fn may_review(party: Party, status: &str) -> Result<(), Denial> {
+    check(matches!(party, Party::Poster | Party::AssignedTasker), "Only the poster and the assigned tasker can review", status == COMPLETED, "Reviews open once the task is completed")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn party_is_poster_assigned_tasker_or_anyone_else() {
+        let (poster, tasker, stranger) = (Uuid::now_v7(), Uuid::now_v7(), Uuid::now_v7());
+        assert_eq!(Party::of(poster, poster, Some(tasker)), Party::Poster);
+        assert_eq!(Party::of(tasker, poster, Some(tasker)), Party::AssignedTasker);
+        assert_eq!(Party::of(stranger, poster, Some(tasker)), Party::Other);
+        assert_eq!(Party::of(tasker, poster, None), Party::Other);
+    }
+
+    #[test]
+    fn the_wrong_actor_is_forbidden_before_the_wrong_state_conflicts() {
+        assert!(matches!(may_release(Party::AssignedTasker, OPEN), Err(Denial::Forbidden(_))));
+        assert!(matches!(may_release(Party::Poster, OPEN), Err(Denial::Conflict(_))));
+        assert!(may_release(Party::Poster, COMPLETION_REQUESTED).is_ok());
+        assert!(may_release(Party::Poster, ASSIGNED).is_ok());
+        assert!(matches!(may_request_payment(Party::Poster, ASSIGNED), Err(Denial::Forbidden(_))));
+        assert!(matches!(may_request_payment(Party::AssignedTasker, COMPLETION_REQUESTED), Err(Denial::Conflict(_))));
+        assert!(matches!(may_checkout(Party::Other, OPEN), Err(Denial::Forbidden(_))));
+        assert!(matches!(may_checkout(Party::Poster, ASSIGNED), Err(Denial::Conflict(_))));
+        assert!(may_checkout(Party::Poster, PENDING_PAYMENT).is_ok());
+        assert!(matches!(may_review(Party::Other, COMPLETED), Err(Denial::Forbidden(_))));
+        assert!(matches!(may_review(Party::AssignedTasker, ASSIGNED), Err(Denial::Conflict(_))));
+        assert!(matches!(may_request_cancellation(Party::Poster, OPEN), Err(Denial::Conflict(_))));
+        assert!(matches!(may_request_cancellation(Party::Other, ASSIGNED), Err(Denial::Forbidden(_))));
+        assert!(matches!(may_answer_cancellation(Party::Poster, Party::Poster), Err(Denial::Forbidden(_))));
+        assert!(may_answer_cancellation(Party::AssignedTasker, Party::Poster).is_ok());
+        assert!(matches!(may_message(Party::Poster, None), Err(Denial::Conflict(_))));
+        assert!(matches!(may_message(Party::Other, None), Err(Denial::Forbidden(_))));
+        assert!(may_message(Party::AssignedTasker, Some(Uuid::now_v7())).is_ok());
+    }
+}

@@ -1,0 +1,265 @@
+//! The money transitions of a task, each one transaction of conditional
+//! updates with its ledger rows and notifications: start a checkout, confirm
+//! a paid one (or refund it when the task went to someone else meanwhile),
+//! expire an abandoned one. The task row is always updated first, so
+//! concurrent transitions of one task queue on it and cannot deadlock.
+
+use tracing::instrument;
+use uuid::Uuid;
+
+use crate::{
+    db::{BeginWrite, Db, Timestamp},
+    insert_ledger_entry, insert_notification, on_pool,
+    payments::fees::display_amount,
+    store::{
+        ledger::{LedgerEntry, kind as ledger_kind},
+        notifications::{NotificationRow, kind},
+        payments::PaymentRow,
+    },
+};
+
+/// A checkout about to be opened.
+pub struct NewPayment<'a> {
+    pub id: Uuid,
+    pub task_id: Uuid,
+    pub offer_id: Uuid,
+    pub poster_id: Uuid,
+    pub tasker_id: Uuid,
+    pub provider: &'a str,
+    pub session_id: &'a str,
+    pub checkout_url: &'a str,
+    pub amount_cents: i64,
+    pub fee_cents: i64,
+    pub currency: &'a str,
+    pub expires_at: Timestamp,
+}
+
+/// Marks the task `pending_payment` and records the checkout, if the task is
+/// still the poster's and open (or already pending another checkout) and the
+/// offer still pending. False otherwise.
+#[instrument(skip_all)]
+pub async fn start_checkout(db: &Db, payment: &NewPayment<'_>, now: Timestamp) -> sqlx::Result<bool> {
+    on_pool!(db, |pool| {
+        async {
+            let mut tx = pool.begin_write().await?;
+            let moved = sqlx::query(
+                "update tasks set status = 'pending_payment', updated_at = $3
+                 where id = $1 and poster_id = $2 and status in ('open', 'pending_payment')
+                   and exists (select 1 from offers where id = $4 and task_id = $1 and status = 'pending')",
+            )
+            .bind(payment.task_id)
+            .bind(payment.poster_id)
+            .bind(now)
+            .bind(payment.offer_id)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+            if moved == 0 {
+                return Ok(false);
+            }
+            sqlx::query(
+                "insert into payments (id, task_id, offer_id, poster_id, tasker_id, provider, session_id, checkout_url,
+                                       amount_cents, fee_cents, currency, status, expires_at, created_at, updated_at)
+                 values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'pending', $12, $13, $13)",
+            )
+            .bind(payment.id)
+            .bind(payment.task_id)
+            .bind(payment.offer_id)
+            .bind(payment.poster_id)
+            .bind(payment.tasker_id)
+            .bind(payment.provider)
+            .bind(payment.session_id)
+            .bind(payment.checkout_url)
+            .bind(payment.amount_cents)
+            .bind(payment.fee_cents)
+            .bind(payment.currency)
+            .bind(payment.expires_at)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+            tx.commit().await?;
+            Ok(true)
+        }
+        .await
+    })
+}
+
+/// What confirming a paid checkout did.
+#[derive(Debug)]
+pub enum Confirmation {
+    /// This payment won: held in escrow, task assigned, offer accepted, the others not selected.
+    Assigned { notifications: Vec<NotificationRow> },
+    /// The task went to another payment (or the offer was withdrawn): this charge is refunded.
+    Refunded { notifications: Vec<NotificationRow> },
+    /// Someone confirmed (or expired) this payment already; nothing changed.
+    Unchanged,
+}
+
+/// Confirms a checkout the provider reports paid. Idempotent: a second call
+/// (verify twice, a replayed webhook) changes nothing.
+#[instrument(skip_all)]
+pub async fn confirm_paid(
+    db: &Db,
+    payment: &PaymentRow,
+    task_title: &str,
+    charge_ref: Option<&str>,
+    payment_intent: Option<&str>,
+    now: Timestamp,
+) -> sqlx::Result<Confirmation> {
+    let amount = display_amount(payment.amount_cents, &payment.currency);
+    let link = Some(format!("/task/{}", payment.task_id));
+    let assigned: Option<Vec<NotificationRow>> = on_pool!(db, |pool| {
+        async {
+            let mut tx = pool.begin_write().await?;
+            let task_moved = sqlx::query(
+                "update tasks set status = 'assigned', assigned_tasker_id = $2, accepted_offer_id = $3, updated_at = $4
+                 where id = $1 and status in ('open', 'pending_payment')
+                   and exists (select 1 from offers where id = $3 and task_id = $1 and status = 'pending')
+                   and exists (select 1 from payments where id = $5 and status = 'pending')",
+            )
+            .bind(payment.task_id)
+            .bind(payment.tasker_id)
+            .bind(payment.offer_id)
+            .bind(now)
+            .bind(payment.id)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+            if task_moved == 0 {
+                return Ok(None);
+            }
+            sqlx::query("update offers set status = 'accepted', updated_at = $2 where id = $1")
+                .bind(payment.offer_id)
+                .bind(now)
+                .execute(&mut *tx)
+                .await?;
+            let not_selected: Vec<Uuid> = sqlx::query_scalar(
+                "update offers set status = 'not_selected', updated_at = $2
+                 where task_id = $1 and status = 'pending'
+                 returning tasker_id",
+            )
+            .bind(payment.task_id)
+            .bind(now)
+            .fetch_all(&mut *tx)
+            .await?;
+            sqlx::query(
+                "update payments set status = 'held', charge_ref = $2, payment_intent = $3, held_at = $4, updated_at = $4
+                 where id = $1 and status = 'pending'",
+            )
+            .bind(payment.id)
+            .bind(charge_ref)
+            .bind(payment_intent)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+            let charge = LedgerEntry::new(payment.id, payment.task_id, ledger_kind::CHARGE, payment.amount_cents, &payment.currency, Some(payment.poster_id), now)
+                .with_provider_ref(charge_ref.map(str::to_owned));
+            insert_ledger_entry!(tx, &charge)?;
+
+            let mut notifications = vec![
+                NotificationRow::new(payment.tasker_id, kind::TASK, "Offer accepted",
+                    format!("Your offer on \"{task_title}\" was accepted. {amount} is held until the task is complete."), link.clone(), now),
+                NotificationRow::new(payment.poster_id, kind::PAYMENT, "Payment held",
+                    format!("{amount} for \"{task_title}\" is held securely until you release it."), link.clone(), now),
+            ];
+            for tasker_id in not_selected {
+                notifications.push(NotificationRow::new(tasker_id, kind::OFFER, "Offer not selected",
+                    format!("\"{task_title}\" was assigned to another tasker."), link.clone(), now));
+            }
+            for row in &notifications {
+                insert_notification!(tx, row)?;
+            }
+            tx.commit().await?;
+            Ok::<_, sqlx::Error>(Some(notifications))
+        }
+        .await
+    })?;
+    if let Some(notifications) = assigned {
+        return Ok(Confirmation::Assigned { notifications });
+    }
+    refund_losing_charge(db, payment, task_title, charge_ref, payment_intent, now).await
+}
+
+/// A charge that can no longer buy the task: recorded as charged and refunded at once.
+async fn refund_losing_charge(
+    db: &Db,
+    payment: &PaymentRow,
+    task_title: &str,
+    charge_ref: Option<&str>,
+    payment_intent: Option<&str>,
+    now: Timestamp,
+) -> sqlx::Result<Confirmation> {
+    let amount = display_amount(payment.amount_cents, &payment.currency);
+    on_pool!(db, |pool| {
+        async {
+            let mut tx = pool.begin_write().await?;
+            let refunded = sqlx::query(
+                "update payments set status = 'refunded', charge_ref = $2, payment_intent = $3,
+                                     refund_reason = 'task no longer available', refunded_at = $4, updated_at = $4
+                 where id = $1 and status = 'pending'",
+            )
+            .bind(payment.id)
+            .bind(charge_ref)
+            .bind(payment_intent)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+            if refunded == 0 {
+                return Ok(Confirmation::Unchanged);
+            }
+            let charge = LedgerEntry::new(payment.id, payment.task_id, ledger_kind::CHARGE, payment.amount_cents, &payment.currency, Some(payment.poster_id), now)
+                .with_provider_ref(charge_ref.map(str::to_owned));
+            let refund = LedgerEntry::new(payment.id, payment.task_id, ledger_kind::REFUND, payment.amount_cents, &payment.currency, Some(payment.poster_id), now);
+            insert_ledger_entry!(tx, &charge)?;
+            insert_ledger_entry!(tx, &refund)?;
+            let notification = NotificationRow::new(payment.poster_id, kind::PAYMENT, "Payment refunded",
+                format!("\"{task_title}\" was no longer available for this offer, so your payment of {amount} is being refunded."),
+                Some(format!("/task/{}", payment.task_id)), now);
+            insert_notification!(tx, &notification)?;
+            tx.commit().await?;
+            Ok(Confirmation::Refunded { notifications: vec![notification] })
+        }
+        .await
+    })
+}
+
+/// Ends a checkout that was never paid; the task goes back to `open` when no
+/// other checkout of it is still pending. `Some(reopened)` when this call expired it.
+#[instrument(skip_all)]
+pub async fn expire_unpaid(db: &Db, payment: &PaymentRow, now: Timestamp) -> sqlx::Result<Option<bool>> {
+    on_pool!(db, |pool| {
+        async {
+            let mut tx = pool.begin_write().await?;
+            // Lock the task first, like every other transition of it.
+            let touched = sqlx::query("update tasks set updated_at = updated_at where id = $1")
+                .bind(payment.task_id)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
+            let expired = sqlx::query("update payments set status = 'expired', updated_at = $2 where id = $1 and status = 'pending'")
+                .bind(payment.id)
+                .bind(now)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
+            if expired == 0 || touched == 0 {
+                tx.commit().await?;
+                return Ok(if expired == 0 { None } else { Some(false) });
+            }
+            let reopened = sqlx::query(
+                "update tasks set status = 'open', updated_at = $2
+                 where id = $1 and status = 'pending_payment'
+                   and not exists (select 1 from payments where task_id = $1 and status = 'pending')",
+            )
+            .bind(payment.task_id)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+            tx.commit().await?;
+            Ok(Some(reopened == 1))
+        }
+        .await
+    })
+}

@@ -1,0 +1,280 @@
+//! Transitions after assignment: the tasker asks to be paid, the poster (or
+//! the auto-release sweep) releases, either party asks to cancel and the other
+//! answers (or silence lapses into acceptance), which refunds the escrow.
+
+use sqlx::FromRow;
+use tracing::instrument;
+use uuid::Uuid;
+
+use crate::{
+    db::{BeginWrite, Db, Timestamp, new_id},
+    insert_ledger_entry, insert_notification, on_pool,
+    payments::fees::{display_amount, payout_cents},
+    store::{
+        ledger::{LedgerEntry, kind as ledger_kind},
+        notifications::{NotificationRow, kind},
+        payments::{PAYMENT_COLUMNS, PaymentRow},
+    },
+};
+
+/// `assigned` → `completion_requested` by the assigned tasker; auto-release counts from now.
+#[instrument(skip_all)]
+pub async fn request_payment(db: &Db, task_id: Uuid, tasker_id: Uuid, poster_id: Uuid, task_title: &str, now: Timestamp) -> sqlx::Result<Option<NotificationRow>> {
+    on_pool!(db, |pool| {
+        async {
+            let mut tx = pool.begin_write().await?;
+            let moved = sqlx::query(
+                "update tasks set status = 'completion_requested', updated_at = $3
+                 where id = $1 and assigned_tasker_id = $2 and status = 'assigned'",
+            )
+            .bind(task_id)
+            .bind(tasker_id)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+            if moved == 0 {
+                return Ok(None);
+            }
+            sqlx::query("update payments set completion_requested_at = $2, updated_at = $2 where task_id = $1 and status = 'held'")
+                .bind(task_id)
+                .bind(now)
+                .execute(&mut *tx)
+                .await?;
+            let notification = NotificationRow::new(poster_id, kind::PAYMENT, "Payment requested",
+                format!("The tasker marked \"{task_title}\" complete and asked to be paid. Release the payment once you are happy; it is released automatically after 7 days."),
+                Some(format!("/task/{task_id}")), now);
+            insert_notification!(tx, &notification)?;
+            tx.commit().await?;
+            Ok(Some(notification))
+        }
+        .await
+    })
+}
+
+/// `assigned`/`completion_requested` → `completed`, payment `released`, with
+/// the payout and fee ledger rows. `poster_id` is `None` for auto-release.
+#[instrument(skip_all)]
+pub async fn release(db: &Db, task_id: Uuid, poster_id: Option<Uuid>, task_title: &str, now: Timestamp) -> sqlx::Result<Option<(PaymentRow, Vec<NotificationRow>)>> {
+    on_pool!(db, |pool| {
+        async {
+            let mut tx = pool.begin_write().await?;
+            let moved = sqlx::query(
+                "update tasks set status = 'completed', completed_at = $2, updated_at = $2
+                 where id = $1 and status in ('assigned', 'completion_requested') and ($3 = false or poster_id = $4)",
+            )
+            .bind(task_id)
+            .bind(now)
+            .bind(poster_id.is_some())
+            .bind(poster_id.unwrap_or_default())
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+            if moved == 0 {
+                return Ok(None);
+            }
+            let payment = sqlx::query_as::<_, PaymentRow>(sqlx::AssertSqlSafe(format!(
+                "update payments set status = 'released', released_at = $2, updated_at = $2
+                 where task_id = $1 and status = 'held'
+                 returning {PAYMENT_COLUMNS}"
+            )))
+            .bind(task_id)
+            .bind(now)
+            .fetch_optional(&mut *tx)
+            .await?;
+            let Some(payment) = payment else {
+                // An assigned task always has its payment held; refuse rather than complete unpaid.
+                return Err(sqlx::Error::Protocol(format!("task {task_id} is assigned without a held payment")));
+            };
+            let payout = payout_cents(payment.amount_cents);
+            insert_ledger_entry!(tx, &LedgerEntry::new(payment.id, task_id, ledger_kind::PAYOUT, payout, &payment.currency, Some(payment.tasker_id), now))?;
+            insert_ledger_entry!(tx, &LedgerEntry::new(payment.id, task_id, ledger_kind::FEE, payment.fee_cents, &payment.currency, None, now))?;
+            let link = Some(format!("/task/{task_id}"));
+            let paid = display_amount(payout, &payment.currency);
+            let how = if poster_id.is_some() { "The poster released" } else { "7 days passed without an answer, so we released" };
+            let notifications = vec![
+                NotificationRow::new(payment.tasker_id, kind::PAYMENT, "Payment released",
+                    format!("{how} the payment for \"{task_title}\": {paid} (after the 10% service fee) will reach your account in 3-5 business days."), link.clone(), now),
+                NotificationRow::new(payment.poster_id, kind::TASK, "Task completed",
+                    format!("\"{task_title}\" is complete and the payment was released. Leave a review for your tasker."), link, now),
+            ];
+            for row in &notifications {
+                insert_notification!(tx, row)?;
+            }
+            tx.commit().await?;
+            Ok(Some((payment, notifications)))
+        }
+        .await
+    })
+}
+
+#[derive(Clone, Debug, FromRow, serde::Serialize, utoipa::ToSchema)]
+pub struct CancellationRow {
+    pub id: Uuid,
+    pub task_id: Uuid,
+    pub requested_by: Uuid,
+    pub reason: String,
+    pub status: String,
+    pub created_at: Timestamp,
+    pub answered_at: Option<Timestamp>,
+}
+
+const CANCELLATION_COLUMNS: &str = "id, task_id, requested_by, reason, status, created_at, answered_at";
+
+#[derive(Debug, thiserror::Error)]
+pub enum CancellationError {
+    #[error("the task cannot be cancelled in its current state")]
+    WrongState,
+    #[error("a cancellation request is already waiting for an answer")]
+    AlreadyRequested,
+    #[error(transparent)]
+    Database(#[from] sqlx::Error),
+}
+
+/// Opens a cancellation request on an assigned task and notifies the other party.
+#[instrument(skip_all)]
+pub async fn request_cancellation(db: &Db, task_id: Uuid, requested_by: Uuid, other_party: Uuid, reason: &str, task_title: &str, now: Timestamp) -> Result<(CancellationRow, NotificationRow), CancellationError> {
+    let id = new_id();
+    let result: Result<Option<(CancellationRow, NotificationRow)>, sqlx::Error> = on_pool!(db, |pool| {
+        async {
+            let mut tx = pool.begin_write().await?;
+            let row = sqlx::query_as::<_, CancellationRow>(sqlx::AssertSqlSafe(format!(
+                "insert into cancellation_requests (id, task_id, requested_by, reason, status, created_at)
+                 select $1, $2, $3, $4, 'pending', $5
+                 where exists (select 1 from tasks where id = $2 and status in ('assigned', 'completion_requested'))
+                 returning {CANCELLATION_COLUMNS}"
+            )))
+            .bind(id)
+            .bind(task_id)
+            .bind(requested_by)
+            .bind(reason)
+            .bind(now)
+            .fetch_optional(&mut *tx)
+            .await?;
+            let Some(row) = row else { return Ok(None) };
+            let notification = NotificationRow::new(other_party, kind::TASK, "Cancellation requested",
+                format!("A cancellation of \"{task_title}\" was requested: {reason}. Accept or decline within 48 hours; without an answer the task is cancelled and the payment refunded."),
+                Some(format!("/task/{task_id}")), now);
+            insert_notification!(tx, &notification)?;
+            tx.commit().await?;
+            Ok(Some((row, notification)))
+        }
+        .await
+    });
+    match result {
+        Ok(Some(done)) => Ok(done),
+        Ok(None) => Err(CancellationError::WrongState),
+        Err(error) if crate::db::is_unique_violation(&error) => Err(CancellationError::AlreadyRequested),
+        Err(error) => Err(error.into()),
+    }
+}
+
+#[instrument(skip_all)]
+pub async fn pending_cancellation(db: &Db, task_id: Uuid) -> sqlx::Result<Option<CancellationRow>> {
+    on_pool!(db, |pool| {
+        sqlx::query_as::<_, CancellationRow>(sqlx::AssertSqlSafe(format!(
+            "select {CANCELLATION_COLUMNS} from cancellation_requests where task_id = $1 and status = 'pending'"
+        )))
+        .bind(task_id)
+        .fetch_optional(pool)
+        .await
+    })
+}
+
+/// Requests unanswered since before `cutoff` (48 h): the sweep cancels their tasks.
+#[instrument(skip_all)]
+pub async fn cancellations_lapsed(db: &Db, cutoff: Timestamp, limit: i64) -> sqlx::Result<Vec<CancellationRow>> {
+    on_pool!(db, |pool| {
+        sqlx::query_as::<_, CancellationRow>(sqlx::AssertSqlSafe(format!(
+            "select {CANCELLATION_COLUMNS} from cancellation_requests where status = 'pending' and created_at <= $1
+             order by created_at limit $2"
+        )))
+        .bind(cutoff)
+        .bind(limit)
+        .fetch_all(pool)
+        .await
+    })
+}
+
+/// The answer to a cancellation request: declined, accepted, or lapsed (accepted by silence).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answer {
+    Accept,
+    Decline,
+    Lapse,
+}
+
+/// Answers the pending request `request_id`. Accepting (or lapsing) cancels
+/// the task and refunds its held payment with a refund ledger row. `None`
+/// when that request is no longer pending.
+#[instrument(skip_all)]
+pub async fn answer_cancellation(db: &Db, request: &CancellationRow, answer: Answer, poster_id: Uuid, tasker_id: Uuid, task_title: &str, now: Timestamp) -> sqlx::Result<Option<(Option<PaymentRow>, Vec<NotificationRow>)>> {
+    let new_status = match answer {
+        Answer::Accept => "accepted",
+        Answer::Decline => "declined",
+        Answer::Lapse => "lapsed",
+    };
+    let link = Some(format!("/task/{}", request.task_id));
+    on_pool!(db, |pool| {
+        async {
+            let mut tx = pool.begin_write().await?;
+            if answer != Answer::Decline {
+                let cancelled = sqlx::query(
+                    "update tasks set status = 'cancelled', cancelled_at = $2, updated_at = $2
+                     where id = $1 and status in ('assigned', 'completion_requested')",
+                )
+                .bind(request.task_id)
+                .bind(now)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
+                if cancelled == 0 {
+                    return Ok(None);
+                }
+            }
+            let answered = sqlx::query("update cancellation_requests set status = $2, answered_at = $3 where id = $1 and status = 'pending'")
+                .bind(request.id)
+                .bind(new_status)
+                .bind(now)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
+            if answered == 0 {
+                return Ok(None);
+            }
+            let mut notifications = Vec::new();
+            let mut refunded = None;
+            if answer == Answer::Decline {
+                notifications.push(NotificationRow::new(request.requested_by, kind::TASK, "Cancellation declined",
+                    format!("Your request to cancel \"{task_title}\" was declined."), link.clone(), now));
+            } else {
+                refunded = sqlx::query_as::<_, PaymentRow>(sqlx::AssertSqlSafe(format!(
+                    "update payments set status = 'refunded', refund_reason = 'task cancelled', refunded_at = $2, updated_at = $2
+                     where task_id = $1 and status = 'held'
+                     returning {PAYMENT_COLUMNS}"
+                )))
+                .bind(request.task_id)
+                .bind(now)
+                .fetch_optional(&mut *tx)
+                .await?;
+                let refund_note = match &refunded {
+                    Some(payment) => {
+                        insert_ledger_entry!(tx, &LedgerEntry::new(payment.id, payment.task_id, ledger_kind::REFUND, payment.amount_cents, &payment.currency, Some(payment.poster_id), now))?;
+                        format!(" The payment of {} is refunded to the poster.", display_amount(payment.amount_cents, &payment.currency))
+                    }
+                    None => String::new(),
+                };
+                for user_id in [poster_id, tasker_id] {
+                    notifications.push(NotificationRow::new(user_id, kind::TASK, "Task cancelled",
+                        format!("\"{task_title}\" was cancelled.{refund_note}"), link.clone(), now));
+                }
+            }
+            for row in &notifications {
+                insert_notification!(tx, row)?;
+            }
+            tx.commit().await?;
+            Ok(Some((refunded, notifications)))
+        }
+        .await
+    })
+}

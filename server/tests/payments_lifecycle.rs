@@ -1,0 +1,448 @@
+//! The escrow lifecycle end to end through the sandbox provider, on both
+//! backends: accept & pay, verify, webhook, request payment, release,
+//! auto-release, abandoned checkouts, cancellation with refund, and the
+//! ledger check after every step.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{
+    TestApp,
+    market::{id, make_offer, post_task, poster, tasker},
+};
+use reqwest::{StatusCode, header};
+use serde_json::{Value, json};
+use server::{
+    db::Timestamp,
+    payments::{sweep, webhook},
+    store::{ledger, payments},
+};
+use uuid::Uuid;
+
+const WEBHOOK_SECRET: &str = "whsec_lifecycle_test";
+
+async fn assert_ledger_balances(app: &TestApp) {
+    let check = ledger::escrow_check(&app.server.state.db).await.unwrap();
+    assert!(check.balances(), "{check:?}");
+}
+
+async fn checkout(app: &TestApp, token: &str, task: &str, offer: &str) -> (String, String) {
+    let response = app.post("/api/payments/checkout-session", Some(token), json!({ "task_id": task, "offer_id": offer })).await;
+    assert_eq!(response.status, StatusCode::OK, "{:?}", response.body);
+    (response.body["session_id"].as_str().unwrap().to_owned(), response.body["url"].as_str().unwrap().to_owned())
+}
+
+/// Pays on the sandbox page; returns where Pay redirected.
+async fn pay(app: &TestApp, url: &str) -> String {
+    let response = app.client.post(url).form(&[("action", "pay"), ("card_number", "4242 4242 4242 4242")]).send().await.unwrap();
+    assert_eq!(response.status(), StatusCode::SEE_OTHER);
+    response.headers()[header::LOCATION].to_str().unwrap().to_owned()
+}
+
+async fn verify(app: &TestApp, token: &str, session: &str, task: &str, offer: &str) -> common::Response {
+    app.post("/api/payments/verify", Some(token), json!({ "session_id": session, "task_id": task, "offer_id": offer })).await
+}
+
+async fn task_status(app: &TestApp, task: &str) -> String {
+    app.get(&format!("/api/tasks/{task}"), None).await.body["status"].as_str().unwrap().to_owned()
+}
+
+async fn offer_statuses(app: &TestApp, token: &str, task: &str) -> Vec<(String, String)> {
+    let offers = app.get(&format!("/api/tasks/{task}/offers"), Some(token)).await.body;
+    offers.as_array().unwrap().iter().map(|o| (id(o), o["status"].as_str().unwrap().to_owned())).collect()
+}
+
+async fn notification_titles(app: &TestApp, token: &str) -> Vec<String> {
+    let page = app.get("/api/notifications", Some(token)).await.body;
+    page["items"].as_array().unwrap().iter().map(|n| n["title"].as_str().unwrap().to_owned()).collect()
+}
+
+/// A task with one offer accepted and paid: (poster, tasker, task, offer).
+async fn assigned_task(app: &TestApp, amount_cents: i64) -> (String, String, String, String) {
+    let poster = poster(app, &format!("poster-{}@example.com", Uuid::now_v7().simple())).await;
+    let tasker = tasker(app, &format!("tasker-{}@example.com", Uuid::now_v7().simple())).await;
+    let task = id(&post_task(app, &poster, json!({})).await);
+    let offer = id(&make_offer(app, &tasker, &task, amount_cents).await);
+    let (session, url) = checkout(app, &poster, &task, &offer).await;
+    pay(app, &url).await;
+    let verified = verify(app, &poster, &session, &task, &offer).await;
+    assert_eq!(verified.body["success"], true, "{:?}", verified.body);
+    (poster, tasker, task, offer)
+}
+
+async fn happy_path_from_accept_and_pay_to_release(app: TestApp) -> TestApp {
+    let poster = poster(&app, "poster@example.com").await;
+    let chosen = tasker(&app, "chosen@example.com").await;
+    let other = tasker(&app, "other@example.com").await;
+    let task = id(&post_task(&app, &poster, json!({})).await);
+    let offer = id(&make_offer(&app, &chosen, &task, 10_005).await);
+    let other_offer = id(&make_offer(&app, &other, &task, 9_000).await);
+
+    let (session, url) = checkout(&app, &poster, &task, &offer).await;
+    assert_eq!(task_status(&app, &task).await, "pending_payment");
+    let page = app.client.get(&url).send().await.unwrap().text().await.unwrap();
+    assert!(page.contains("$100.05 AUD") && page.contains("$10.01 AUD"), "amount and fee on the checkout page");
+    let success = pay(&app, &url).await;
+    assert_eq!(success, app.url(&format!("/payment-success?session_id={session}&task_id={task}&offer_id={offer}")));
+
+    let verified = verify(&app, &poster, &session, &task, &offer).await;
+    assert_eq!(verified.status, StatusCode::OK);
+    assert_eq!(verified.body["success"], true);
+    assert_eq!(verified.body["message"], "Your task has been assigned and the tasker has been notified");
+    assert_eq!(verified.body["payment_info"], json!({ "amount_cents": 10_005, "currency": "aud" }));
+    assert_eq!(verified.body["payment_status"], "held");
+    assert_eq!(verified.body["task_status"], "assigned");
+    let statuses = offer_statuses(&app, &poster, &task).await;
+    assert!(statuses.contains(&(offer.clone(), "accepted".into())) && statuses.contains(&(other_offer, "not_selected".into())), "{statuses:?}");
+    assert!(notification_titles(&app, &chosen).await.contains(&"Offer accepted".to_owned()));
+    assert!(notification_titles(&app, &other).await.contains(&"Offer not selected".to_owned()));
+    assert_ledger_balances(&app).await;
+
+    let payment = app.get(&format!("/api/tasks/{task}/payment"), Some(&chosen)).await;
+    assert_eq!(payment.body["status"], "held");
+    assert_eq!((payment.body["fee_cents"].as_i64(), payment.body["payout_cents"].as_i64()), (Some(1_001), Some(9_004)));
+
+    let requested = app.post(&format!("/api/tasks/{task}/request-payment"), Some(&chosen), json!({})).await;
+    assert_eq!(requested.body["status"], "completion_requested", "{:?}", requested.body);
+    assert!(notification_titles(&app, &poster).await.contains(&"Payment requested".to_owned()));
+    let released = app.post(&format!("/api/tasks/{task}/release"), Some(&poster), json!({})).await;
+    assert_eq!(released.body["status"], "completed", "{:?}", released.body);
+    assert!(notification_titles(&app, &chosen).await.contains(&"Payment released".to_owned()));
+
+    let task_id: Uuid = task.parse().unwrap();
+    let kept = payments::kept_payment_for_task(&app.server.state.db, task_id).await.unwrap().unwrap();
+    assert_eq!(kept.status, "released");
+    assert!(kept.transfer_ref.as_deref().is_some_and(|r| r.starts_with("tr_sandbox_")), "sandbox payouts are paid at once");
+    let entries = ledger::entries_for_task(&app.server.state.db, task_id).await.unwrap();
+    let movements: Vec<(&str, i64, i64)> = entries.iter().map(|e| (e.kind.as_str(), e.amount_cents, e.escrow_delta_cents)).collect();
+    assert_eq!(movements, vec![("charge", 10_005, 10_005), ("payout", 9_004, -9_004), ("fee", 1_001, -1_001)]);
+    assert_ledger_balances(&app).await;
+    app
+}
+
+fn signed_event(event_id: &str, kind: &str, session_id: &str, at: i64) -> (String, String) {
+    let body = json!({ "id": event_id, "type": kind, "data": { "object": { "id": session_id, "object": "checkout.session" } } }).to_string();
+    let signature = webhook::sign(body.as_bytes(), WEBHOOK_SECRET, at);
+    (body, signature)
+}
+
+async fn deliver(app: &TestApp, body: &str, signature: &str) -> common::Response {
+    let response = app
+        .client
+        .post(app.url("/api/payments/webhook"))
+        .header("content-type", "application/json")
+        .header("stripe-signature", signature)
+        .body(body.to_owned())
+        .send()
+        .await
+        .unwrap();
+    TestApp::read(response).await
+}
+
+fn now_secs() -> i64 {
+    Timestamp::now().0 / 1000
+}
+
+async fn verify_twice_and_a_replayed_webhook_make_one_payment_and_one_assignment(app: TestApp) -> TestApp {
+    let poster = poster(&app, "poster@example.com").await;
+    let tasker = tasker(&app, "tasker@example.com").await;
+    let task = id(&post_task(&app, &poster, json!({})).await);
+    let offer = id(&make_offer(&app, &tasker, &task, 7_777).await);
+    let (session, url) = checkout(&app, &poster, &task, &offer).await;
+    pay(&app, &url).await;
+
+    let (body, signature) = signed_event("evt_paid_1", "checkout.session.completed", &session, now_secs());
+    let (first, second, third, fourth) = tokio::join!(
+        verify(&app, &poster, &session, &task, &offer),
+        verify(&app, &poster, &session, &task, &offer),
+        deliver(&app, &body, &signature),
+        deliver(&app, &body, &signature),
+    );
+    for response in [&first, &second] {
+        assert_eq!(response.body["success"], true, "{:?}", response.body);
+    }
+    assert_eq!(third.status, StatusCode::OK, "{:?}", third.body);
+    assert_eq!(fourth.status, StatusCode::OK, "{:?}", fourth.body);
+    let replay = deliver(&app, &body, &signature).await;
+    assert_eq!(replay.body, json!({ "received": true, "handled": false }), "a replayed event id is not handled again");
+
+    let task_id: Uuid = task.parse().unwrap();
+    let all = payments::payments_for_task(&app.server.state.db, task_id).await.unwrap();
+    assert_eq!(all.iter().map(|p| p.status.as_str()).collect::<Vec<_>>(), vec!["held"]);
+    let charges = ledger::entries_for_task(&app.server.state.db, task_id).await.unwrap();
+    assert_eq!(charges.len(), 1, "one charge in the ledger");
+    let accepted = notification_titles(&app, &tasker).await.into_iter().filter(|t| t == "Offer accepted").count();
+    assert_eq!(accepted, 1, "the tasker is told once");
+    assert_eq!(task_status(&app, &task).await, "assigned");
+    assert_ledger_balances(&app).await;
+    app
+}
+
+async fn webhooks_with_bad_signatures_stale_timestamps_or_unknown_events_change_nothing(app: TestApp) -> TestApp {
+    let poster = poster(&app, "poster@example.com").await;
+    let tasker = tasker(&app, "tasker@example.com").await;
+    let task = id(&post_task(&app, &poster, json!({})).await);
+    let offer = id(&make_offer(&app, &tasker, &task, 5_000).await);
+    let (session, url) = checkout(&app, &poster, &task, &offer).await;
+    pay(&app, &url).await;
+
+    let (body, _) = signed_event("evt_forged", "checkout.session.completed", &session, now_secs());
+    let forged = webhook::sign(body.as_bytes(), "whsec_not_ours", now_secs());
+    assert_eq!(deliver(&app, &body, &forged).await.status, StatusCode::BAD_REQUEST);
+    assert_eq!(deliver(&app, &body, "").await.status, StatusCode::BAD_REQUEST);
+    let (stale_body, stale) = signed_event("evt_stale", "checkout.session.completed", &session, now_secs() - 301);
+    assert_eq!(deliver(&app, &stale_body, &stale).await.status, StatusCode::BAD_REQUEST);
+    let (tampered_body, signature) = signed_event("evt_tampered", "checkout.session.completed", "cs_other", now_secs());
+    let tampered_body = tampered_body.replace("cs_other", &session);
+    assert_eq!(deliver(&app, &tampered_body, &signature).await.status, StatusCode::BAD_REQUEST);
+    let (unknown_kind, signature) = signed_event("evt_unknown_type", "customer.created", &session, now_secs());
+    assert_eq!(deliver(&app, &unknown_kind, &signature).await.body, json!({ "received": true, "handled": false }));
+    let (unknown_session, signature) = signed_event("evt_unknown_session", "checkout.session.completed", "cs_nobody", now_secs());
+    assert_eq!(deliver(&app, &unknown_session, &signature).await.body, json!({ "received": true, "handled": false }));
+
+    let task_id: Uuid = task.parse().unwrap();
+    let all = payments::payments_for_task(&app.server.state.db, task_id).await.unwrap();
+    assert_eq!(all.iter().map(|p| p.status.as_str()).collect::<Vec<_>>(), vec!["pending"], "nothing confirmed");
+    assert_eq!(task_status(&app, &task).await, "pending_payment");
+    for event in ["evt_forged", "evt_stale", "evt_tampered", "evt_unknown_type", "evt_unknown_session"] {
+        assert!(!payments::stripe_event_seen(&app.server.state.db, event).await.unwrap(), "{event} not recorded");
+    }
+    assert!(ledger::entries_for_task(&app.server.state.db, task_id).await.unwrap().is_empty());
+
+    // The genuine event then confirms it.
+    let (body, signature) = signed_event("evt_genuine", "checkout.session.completed", &session, now_secs());
+    assert_eq!(deliver(&app, &body, &signature).await.body, json!({ "received": true, "handled": true }));
+    assert_eq!(task_status(&app, &task).await, "assigned");
+    assert_ledger_balances(&app).await;
+    app
+}
+
+async fn fifty_concurrent_checkouts_for_one_task_assign_exactly_one_offer(app: TestApp) -> TestApp {
+    let poster = poster(&app, "poster@example.com").await;
+    let task = id(&post_task(&app, &poster, json!({})).await);
+    let mut offers = Vec::new();
+    for batch in 0..5 {
+        let taskers = futures_util::future::join_all((0..10).map(|i| {
+            let app = &app;
+            async move { tasker(app, &format!("tasker-{batch}-{i}@example.com")).await }
+        }))
+        .await;
+        for (i, token) in taskers.iter().enumerate() {
+            offers.push(id(&make_offer(&app, token, &task, 5_000 + (batch * 10 + i) as i64).await));
+        }
+    }
+    assert_eq!(offers.len(), 50);
+
+    let attempts = futures_util::future::join_all(offers.iter().map(|offer| {
+        let (app, poster, task) = (&app, &poster, &task);
+        async move {
+            let response = app.post("/api/payments/checkout-session", Some(poster), json!({ "task_id": task, "offer_id": offer })).await;
+            if response.status != StatusCode::OK {
+                assert_eq!(response.status, StatusCode::CONFLICT, "{:?}", response.body);
+                return None;
+            }
+            let session = response.body["session_id"].as_str().unwrap().to_owned();
+            let url = response.body["url"].as_str().unwrap();
+            let paid = app.client.post(url).form(&[("action", "pay"), ("card_number", "4242424242424242")]).send().await.unwrap();
+            // Once another offer won, the remaining checkouts are expired at the provider: never charged.
+            assert!(matches!(paid.status(), StatusCode::SEE_OTHER | StatusCode::GONE), "{}", paid.status());
+            Some(verify(app, poster, &session, task, offer).await.body)
+        }
+    }))
+    .await;
+    let verified: Vec<&Value> = attempts.iter().flatten().collect();
+    let winners = verified.iter().filter(|body| body["success"] == true).count();
+    assert_eq!(winners, 1, "exactly one assignment: {verified:?}");
+
+    let task_id: Uuid = task.parse().unwrap();
+    let db = &app.server.state.db;
+    let all = payments::payments_for_task(db, task_id).await.unwrap();
+    assert_eq!(all.iter().filter(|p| p.status == "held").count(), 1);
+    assert!(all.iter().all(|p| matches!(p.status.as_str(), "held" | "refunded" | "pending" | "expired")));
+    for refunded in all.iter().filter(|p| p.status == "refunded") {
+        assert!(refunded.refund_ref.is_some(), "every losing charge is refunded at the provider");
+    }
+    // Checkouts opened but overtaken before they were paid are closed by the sweep, never charged.
+    sweep::sweep(&app.server.state, Timestamp::now().plus(Duration::from_secs(31 * 60))).await.unwrap();
+    let all = payments::payments_for_task(db, task_id).await.unwrap();
+    assert_eq!(all.iter().filter(|p| p.status == "pending").count(), 0, "no orphaned checkout");
+    let count = |status: &str| all.iter().filter(|p| p.status == status).count();
+    eprintln!(
+        "50 concurrent attempts: {} refused at checkout, {} held, {} charged and refunded, {} closed unpaid",
+        50 - all.len(), count("held"), count("refunded"), count("expired")
+    );
+    let statuses = offer_statuses(&app, &poster, &task).await;
+    assert_eq!(statuses.iter().filter(|(_, s)| s == "accepted").count(), 1);
+    assert_eq!(statuses.iter().filter(|(_, s)| s == "not_selected").count(), 49);
+    assert_eq!(task_status(&app, &task).await, "assigned");
+    assert_ledger_balances(&app).await;
+    app
+}
+
+async fn an_abandoned_checkout_returns_the_task_to_open_after_thirty_minutes(app: TestApp) -> TestApp {
+    let poster = poster(&app, "poster@example.com").await;
+    let tasker = tasker(&app, "tasker@example.com").await;
+    let task = id(&post_task(&app, &poster, json!({})).await);
+    let offer = id(&make_offer(&app, &tasker, &task, 6_000).await);
+    let (session, url) = checkout(&app, &poster, &task, &offer).await;
+    let state = &app.server.state;
+
+    let early = sweep::sweep(state, Timestamp::now().plus(Duration::from_secs(29 * 60))).await.unwrap();
+    assert_eq!(early.checkouts_closed, 0);
+    assert_eq!(task_status(&app, &task).await, "pending_payment");
+    let late = sweep::sweep(state, Timestamp::now().plus(Duration::from_secs(31 * 60))).await.unwrap();
+    assert_eq!(late.checkouts_closed, 1);
+    assert_eq!(task_status(&app, &task).await, "open");
+    let again = sweep::sweep(state, Timestamp::now().plus(Duration::from_secs(31 * 60))).await.unwrap();
+    assert_eq!(again.checkouts_closed, 0, "idempotent");
+
+    let late_pay = app.client.post(&url).form(&[("action", "pay"), ("card_number", "4242424242424242")]).send().await.unwrap();
+    assert_eq!(late_pay.status(), StatusCode::GONE, "an expired checkout cannot be paid");
+    let verified = verify(&app, &poster, &session, &task, &offer).await;
+    assert_eq!(verified.body["success"], false);
+    assert_eq!(verified.body["payment_status"], "expired");
+    // The offer is still pending: the poster can accept it again.
+    let (_, url) = checkout(&app, &poster, &task, &offer).await;
+    pay(&app, &url).await;
+    assert_ledger_balances(&app).await;
+    app
+}
+
+async fn silence_after_a_payment_request_releases_after_seven_days(app: TestApp) -> TestApp {
+    let (_poster, tasker, task, _) = assigned_task(&app, 12_345).await;
+    let state = &app.server.state;
+    let nothing = sweep::sweep(state, Timestamp::now().plus(Duration::from_secs(8 * 24 * 3600))).await.unwrap();
+    assert_eq!(nothing.auto_released, 0, "no request, no auto-release");
+    app.post(&format!("/api/tasks/{task}/request-payment"), Some(&tasker), json!({})).await;
+    let early = sweep::sweep(state, Timestamp::now().plus(Duration::from_secs(6 * 24 * 3600))).await.unwrap();
+    assert_eq!(early.auto_released, 0);
+    let due = sweep::sweep(state, Timestamp::now().plus(Duration::from_secs(7 * 24 * 3600 + 60))).await.unwrap();
+    assert_eq!(due.auto_released, 1);
+    assert_eq!(task_status(&app, &task).await, "completed");
+    let payment = app.get(&format!("/api/tasks/{task}/payment"), Some(&tasker)).await;
+    assert_eq!(payment.body["status"], "released");
+    assert_eq!((payment.body["fee_cents"].as_i64(), payment.body["payout_cents"].as_i64()), (Some(1_235), Some(11_110)));
+    let again = sweep::sweep(state, Timestamp::now().plus(Duration::from_secs(7 * 24 * 3600 + 60))).await.unwrap();
+    assert_eq!(again.auto_released, 0, "idempotent");
+    assert_ledger_balances(&app).await;
+    app
+}
+
+async fn cancellation_after_payment_refunds_when_accepted_or_unanswered(app: TestApp) -> TestApp {
+    // Declined: the task carries on.
+    let (poster, tasker, task, _) = assigned_task(&app, 8_001).await;
+    let asked = app.post(&format!("/api/tasks/{task}/cancellation"), Some(&tasker), json!({ "reason": "I am ill" })).await;
+    assert_eq!(asked.status, StatusCode::CREATED, "{:?}", asked.body);
+    let twice = app.post(&format!("/api/tasks/{task}/cancellation"), Some(&poster), json!({ "reason": "Me too" })).await;
+    assert_eq!(twice.status, StatusCode::CONFLICT);
+    let own = app.post(&format!("/api/tasks/{task}/cancellation/accept"), Some(&tasker), json!({})).await;
+    assert_eq!(own.status, StatusCode::FORBIDDEN, "the requester cannot answer their own request");
+    let declined = app.post(&format!("/api/tasks/{task}/cancellation/decline"), Some(&poster), json!({})).await;
+    assert_eq!(declined.body["status"], "assigned", "{:?}", declined.body);
+
+    // Accepted: cancelled and refunded.
+    app.post(&format!("/api/tasks/{task}/cancellation"), Some(&poster), json!({ "reason": "Plans changed" })).await;
+    let accepted = app.post(&format!("/api/tasks/{task}/cancellation/accept"), Some(&tasker), json!({})).await;
+    assert_eq!(accepted.body["status"], "cancelled", "{:?}", accepted.body);
+    let payment = app.get(&format!("/api/tasks/{task}/payment"), Some(&poster)).await;
+    assert_eq!(payment.body["status"], "refunded");
+    let task_id: Uuid = task.parse().unwrap();
+    let kinds: Vec<String> = ledger::entries_for_task(&app.server.state.db, task_id).await.unwrap().into_iter().map(|e| e.kind).collect();
+    assert_eq!(kinds, vec!["charge", "refund"]);
+    assert!(notification_titles(&app, &poster).await.contains(&"Task cancelled".to_owned()));
+
+    // Unanswered for 48 hours: cancelled and refunded by the sweep.
+    let (_, tasker, task, _) = assigned_task(&app, 9_999).await;
+    app.post(&format!("/api/tasks/{task}/cancellation"), Some(&tasker), json!({ "reason": "Moving away" })).await;
+    let state = &app.server.state;
+    assert_eq!(sweep::sweep(state, Timestamp::now().plus(Duration::from_secs(47 * 3600))).await.unwrap().cancellations_lapsed, 0);
+    assert_eq!(sweep::sweep(state, Timestamp::now().plus(Duration::from_secs(48 * 3600 + 60))).await.unwrap().cancellations_lapsed, 1);
+    assert_eq!(task_status(&app, &task).await, "cancelled");
+    let payment = payments::payments_for_task(&state.db, task.parse().unwrap()).await.unwrap().pop().unwrap();
+    assert_eq!(payment.status, "refunded");
+    assert!(payment.refund_ref.is_some());
+    assert_ledger_balances(&app).await;
+    app
+}
+
+async fn every_forbidden_actor_and_state_is_refused(app: TestApp) -> TestApp {
+    let poster = poster(&app, "poster@example.com").await;
+    let stranger = tasker(&app, "stranger@example.com").await;
+    let tasker = tasker(&app, "tasker@example.com").await;
+    let task = id(&post_task(&app, &poster, json!({})).await);
+    let offer = id(&make_offer(&app, &tasker, &task, 5_500).await);
+    let other_task = id(&post_task(&app, &poster, json!({ "title": "Another" })).await);
+    let post = |path: String, token: &str, body: Value| {
+        let app = &app;
+        let token = token.to_owned();
+        async move { app.post(&path, Some(&token), body).await.status.as_u16() }
+    };
+    let checkout_body = json!({ "task_id": task, "offer_id": offer });
+    assert_eq!(app.post("/api/payments/checkout-session", None, checkout_body.clone()).await.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(post("/api/payments/checkout-session".into(), &tasker, checkout_body.clone()).await, 403);
+    assert_eq!(post("/api/payments/checkout-session".into(), &stranger, checkout_body.clone()).await, 403);
+    assert_eq!(post("/api/payments/checkout-session".into(), &poster, json!({ "task_id": other_task, "offer_id": offer })).await, 404);
+    assert_eq!(post(format!("/api/tasks/{task}/release"), &poster, json!({})).await, 409, "nothing to release on an open task");
+    assert_eq!(post(format!("/api/tasks/{task}/request-payment"), &tasker, json!({})).await, 403, "not assigned yet");
+    assert_eq!(post(format!("/api/tasks/{task}/cancellation"), &poster, json!({ "reason": "x" })).await, 409, "open tasks are cancelled directly");
+
+    let (session, url) = checkout(&app, &poster, &task, &offer).await;
+    pay(&app, &url).await;
+    let verify_body = json!({ "session_id": session, "task_id": task, "offer_id": offer });
+    assert_eq!(post("/api/payments/verify".into(), &tasker, verify_body.clone()).await, 403);
+    assert_eq!(post("/api/payments/verify".into(), &poster, json!({ "session_id": session, "task_id": other_task, "offer_id": offer })).await, 400);
+    assert_eq!(post("/api/payments/verify".into(), &poster, json!({ "session_id": "cs_nope", "task_id": task, "offer_id": offer })).await, 404);
+    assert_eq!(post("/api/payments/verify".into(), &poster, verify_body).await, 200);
+
+    assert_eq!(post("/api/payments/checkout-session".into(), &poster, checkout_body).await, 409, "already assigned");
+    assert_eq!(post(format!("/api/tasks/{task}/request-payment"), &poster, json!({})).await, 403);
+    assert_eq!(post(format!("/api/tasks/{task}/request-payment"), &stranger, json!({})).await, 403);
+    assert_eq!(post(format!("/api/tasks/{task}/release"), &tasker, json!({})).await, 403);
+    assert_eq!(post(format!("/api/tasks/{task}/release"), &stranger, json!({})).await, 403);
+    assert_eq!(app.get(&format!("/api/tasks/{task}/payment"), Some(&stranger)).await.status, StatusCode::FORBIDDEN);
+    assert_eq!(post(format!("/api/tasks/{task}/cancellation"), &stranger, json!({ "reason": "x" })).await, 403);
+    assert_eq!(post(format!("/api/tasks/{task}/cancellation"), &tasker, json!({ "reason": " " })).await, 422);
+    assert_eq!(post(format!("/api/tasks/{task}/cancellation/accept"), &poster, json!({})).await, 409, "no request to answer");
+    assert_eq!(post(format!("/api/tasks/{task}/request-payment"), &tasker, json!({})).await, 200);
+    assert_eq!(post(format!("/api/tasks/{task}/request-payment"), &tasker, json!({})).await, 409, "asked already");
+    assert_eq!(post(format!("/api/tasks/{task}/release"), &poster, json!({})).await, 200);
+    assert_eq!(post(format!("/api/tasks/{task}/release"), &poster, json!({})).await, 409, "released already");
+    assert_eq!(post(format!("/api/tasks/{task}/cancellation"), &tasker, json!({ "reason": "late" })).await, 409, "completed tasks are not cancelled");
+    assert_eq!(post(format!("/api/tasks/{task}/cancel"), &poster, json!({})).await, 409);
+    assert_ledger_balances(&app).await;
+    app
+}
+
+fn with_webhook_secret(config: &mut server::config::Config) {
+    config.stripe_webhook_secret = Some(server::config::Secret::new(WEBHOOK_SECRET));
+}
+
+/// `on_both_backends!` with a webhook secret configured.
+macro_rules! lifecycle_tests {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $name() {
+                crate::common::run(crate::common::Backend::Sqlite, super::with_webhook_secret, super::$name).await;
+            })*
+        }
+        mod postgres {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $name() {
+                crate::common::run(crate::common::Backend::Postgres, super::with_webhook_secret, super::$name).await;
+            })*
+        }
+    };
+}
+
+lifecycle_tests!(
+    happy_path_from_accept_and_pay_to_release,
+    verify_twice_and_a_replayed_webhook_make_one_payment_and_one_assignment,
+    webhooks_with_bad_signatures_stale_timestamps_or_unknown_events_change_nothing,
+    fifty_concurrent_checkouts_for_one_task_assign_exactly_one_offer,
+    an_abandoned_checkout_returns_the_task_to_open_after_thirty_minutes,
+    silence_after_a_payment_request_releases_after_seven_days,
+    cancellation_after_payment_refunds_when_accepted_or_unanswered,
+    every_forbidden_actor_and_state_is_refused,
+);

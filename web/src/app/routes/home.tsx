@@ -1,11 +1,11 @@
 import { PopularCategories } from '@/features/categories/components/categories-grid';
 import { CallToAction } from '@/features/home/components/call-to-action';
+import { FeaturedTasks } from '@/features/home/components/featured-tasks';
 import { Hero } from '@/features/home/components/hero';
 import { HowSteps } from '@/features/home/components/how-steps';
 import { Testimonials } from '@/features/home/components/testimonials';
 import { usePageTitle } from '@/lib/use-page-title';
 
-/** Featured tasks (live data) join between the categories and the testimonials in web part 2. */
 export function HomeRoute() {
   usePageTitle(undefined);
   return (
@@ -13,6 +13,7 @@ export function HomeRoute() {
       <Hero />
       <HowSteps />
       <PopularCategories />
+      <FeaturedTasks />
       <Testimonials />
       <CallToAction />
     </>

@@ -61,6 +61,9 @@ function patchTaskEverywhere(client: QueryClient, id: string, patch: Partial<Tas
     list ? (dropsOut ? list.filter((task) => task.id !== id) : list.map((t) => (t.id === id ? { ...t, ...patch } : t))) : list,
   );
   client.setQueryData<TaskLike[]>(realtimeKeys.myTasks, (list) => list?.map((t) => (t.id === id ? { ...t, ...patch } : t)));
+  client.setQueryData<Array<{ task?: TaskLike }>>(realtimeKeys.myOffers, (list) =>
+    list?.map((entry) => (entry.task?.id === id ? { ...entry, task: { ...entry.task, ...patch } } : entry)),
+  );
 }
 
 function taskIdOf(topic: string): string | null {

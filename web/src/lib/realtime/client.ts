@@ -194,6 +194,9 @@ export function realtime(): RealtimeClient {
       if (user !== lastUser) {
         lastUser = user;
         shared?.reconnect();
+        // Offers carry amounts only for their poster and tasker: never show one user's copy to another.
+        void appQueryClient.invalidateQueries({ queryKey: ['tasks', 'offers'] });
+        void appQueryClient.invalidateQueries({ queryKey: ['tasks', 'messages'] });
       }
     });
   }

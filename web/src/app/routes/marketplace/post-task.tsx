@@ -1,5 +1,7 @@
-import { MarketplacePlaceholder } from '@/app/routes/marketplace/placeholder';
+import { PostTaskWizard } from '@/features/post-task/components/post-task-wizard';
+import { usePageTitle } from '@/lib/use-page-title';
 
 export function PostTaskRoute() {
-  return <MarketplacePlaceholder title="Post a Task">Describe your task, set a budget and get offers.</MarketplacePlaceholder>;
+  usePageTitle('Post a Task');
+  return <PostTaskWizard />;
 }

@@ -1,15 +1,125 @@
+import { useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 
-import { MarketplacePlaceholder } from '@/app/routes/marketplace/placeholder';
+import { Alert } from '@/components/ui/alert';
+import { Button, buttonClasses } from '@/components/ui/button';
+import { PageSpinner } from '@/components/ui/spinner';
+import { MakeOfferPanel } from '@/features/offers/components/make-offer-panel';
+import { OffersList } from '@/features/offers/components/offers-list';
+import { AcceptPayDialog } from '@/features/payments/components/accept-pay-dialog';
+import { QuestionsSection } from '@/features/questions/components/questions-section';
+import { ReportDialog } from '@/features/reports/components/report-dialog';
+import { AssignmentPanel } from '@/features/task-progress/components/assignment-panel';
+import { useCancelTask } from '@/features/tasks/api/cancel-task';
+import { useTask } from '@/features/tasks/api/get-task';
+import { TaskOverview } from '@/features/tasks/components/task-overview';
+import { PosterCard, SafetyTips, SimilarTasks, TaskStats } from '@/features/tasks/components/task-sidebar';
+import { useAuth } from '@/lib/auth/use-auth';
+import { ApiError, errorMessage } from '@/lib/http';
+import type { Offer } from '@/lib/marketplace';
+import { useTopic } from '@/lib/realtime/use-realtime';
+import { toast } from '@/lib/toast';
+import { usePageTitle } from '@/lib/use-page-title';
+import { getDisplayName } from '@/lib/user-names';
 
 export function TaskDetailRoute() {
-  const { taskId } = useParams();
+  const { taskId = '' } = useParams();
+  const { user, profile } = useAuth();
+  const task = useTask(taskId);
+  const cancel = useCancelTask(taskId);
+  const [paying, setPaying] = useState<Offer | null>(null);
+  const [reporting, setReporting] = useState(false);
+  const askRef = useRef<HTMLTextAreaElement>(null);
+  useTopic(taskId ? `task:${taskId}` : null);
+  usePageTitle(task.data?.title ?? 'Task details');
+
+  if (task.isPending) return <PageSpinner label="Loading task" />;
+  if (task.isError) {
+    const missing = task.error instanceof ApiError && task.error.status === 404;
+    return (
+      <div className="mx-auto max-w-3xl px-4 py-16 text-center">
+        <h1 className="text-2xl font-bold text-slate-900">{missing ? 'Task not found' : 'Error loading task'}</h1>
+        <p className="mt-2 text-slate-600">
+          {missing ? 'This task does not exist or was removed.' : errorMessage(task.error, 'Something went wrong while loading this task')}
+        </p>
+        <Link to="/tasks" className={buttonClasses('primary', 'md', 'mt-6')}>
+          Back to tasks
+        </Link>
+      </div>
+    );
+  }
+
+  const t = task.data;
+  const userId = user?.id ?? null;
+  const isPoster = userId === t.poster.id;
+  const isAssigned = Boolean(userId && t.assigned_tasker?.id === userId);
+  const open = t.status === 'open';
+
+  const ask = () => {
+    if (!userId) {
+      toast({ title: 'Sign in to ask a question' });
+    }
+    document.getElementById('questions-heading')?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+    setTimeout(() => askRef.current?.focus(), 300);
+  };
+
   return (
-    <MarketplacePlaceholder title="Task details">
-      <p>Task {taskId}</p>
-      <Link to="/tasks" className="font-semibold text-brand-700 hover:underline">
-        ← Back to tasks
-      </Link>
-    </MarketplacePlaceholder>
+    <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6 lg:px-8">
+      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
+        <div className="space-y-6">
+          <TaskOverview task={t} onAsk={ask} onReport={() => setReporting(true)} />
+          {userId && (isPoster || isAssigned) && !open && t.status !== 'cancelled' && <AssignmentPanel task={t} userId={userId} />}
+          <OffersList
+            taskId={t.id}
+            currency={t.currency}
+            userId={userId}
+            renderActions={(offer) =>
+              isPoster && open && offer.status === 'pending' ? (
+                <Button size="sm" onClick={() => setPaying(offer)}>
+                  Accept &amp; Pay
+                </Button>
+              ) : null
+            }
+          />
+          <QuestionsSection ref={askRef} taskId={t.id} questions={t.questions ?? []} userId={userId} isPoster={isPoster} />
+        </div>
+        <aside className="space-y-6">
+          {!isPoster && <MakeOfferPanel taskId={t.id} currency={t.currency} userId={userId} taskOpen={open} />}
+          {isPoster && open && (
+            <section className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
+              <h2 className="font-semibold text-slate-900">Your task</h2>
+              <p className="mt-1 text-sm text-slate-600">Offers arrive here live. Accept one to pay securely and assign the task.</p>
+              {cancel.isError && <Alert className="mt-3">{errorMessage(cancel.error, 'The task could not be cancelled.')}</Alert>}
+              <Button
+                variant="outline"
+                className="mt-3 w-full"
+                loading={cancel.isPending}
+                onClick={() => {
+                  if (window.confirm('Cancel this task? Taskers will no longer be able to make offers.')) {
+                    cancel.mutate(undefined, { onSuccess: () => toast({ title: 'Task cancelled', variant: 'success' }) });
+                  }
+                }}
+              >
+                Cancel task
+              </Button>
+            </section>
+          )}
+          <TaskStats task={t} />
+          <PosterCard task={t} />
+          <SafetyTips />
+        </aside>
+      </div>
+      <div className="mt-10">
+        <SimilarTasks task={t} />
+      </div>
+      <AcceptPayDialog offer={paying} taskId={t.id} currency={t.currency} onClose={() => setPaying(null)} />
+      <ReportDialog
+        open={reporting}
+        onClose={() => setReporting(false)}
+        taskId={t.id}
+        taskTitle={t.title}
+        defaults={{ name: user ? getDisplayName(profile, user.email) : '', email: user?.email ?? '' }}
+      />
+    </div>
   );
 }

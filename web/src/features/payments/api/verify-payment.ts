@@ -1,0 +1,28 @@
+import { useQuery } from '@tanstack/react-query';
+import { z } from 'zod';
+
+import { authorizedRequest } from '@/lib/auth/session';
+
+export const verifyParamsSchema = z.object({
+  session_id: z.string().min(1),
+  task_id: z.string().min(1),
+  offer_id: z.string().min(1),
+});
+export type VerifyParams = z.infer<typeof verifyParamsSchema>;
+export type VerifyResult = { success: boolean; message?: string; payment_info?: { amount_cents: number; currency: string } };
+
+export function verifyPayment(params: VerifyParams) {
+  return authorizedRequest<VerifyResult>('/api/payments/verify', { method: 'POST', body: params });
+}
+
+/** Verification is idempotent on the server, so a query (deduplicated, not retried) fits. */
+export function useVerifyPayment(params: VerifyParams | null) {
+  return useQuery({
+    queryKey: ['payments', 'verify', params],
+    queryFn: () => verifyPayment(params!),
+    enabled: Boolean(params),
+    retry: false,
+    staleTime: Infinity,
+    refetchOnWindowFocus: false,
+  });
+}

@@ -1,0 +1,111 @@
+import { AnimatePresence, m } from 'framer-motion';
+import { forwardRef, useState, type FormEvent } from 'react';
+import { Link, useLocation } from 'react-router';
+
+import { Avatar } from '@/components/ui/avatar';
+import { Button } from '@/components/ui/button';
+import { inputClasses } from '@/components/ui/field';
+import { useAnswerQuestion } from '@/features/questions/api/answer-question';
+import { questionInputSchema, useAskQuestion } from '@/features/questions/api/ask-question';
+import { fromLocation } from '@/lib/auth/redirect';
+import { errorMessage } from '@/lib/http';
+import { initialsOf, relativeTime, type Question } from '@/lib/marketplace';
+
+function AnswerForm({ taskId, question }: { taskId: string; question: Question }) {
+  const [body, setBody] = useState('');
+  const answer = useAnswerQuestion(taskId);
+  return (
+    <form
+      className="mt-2 flex gap-2"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (body.trim()) answer.mutate({ questionId: question.id, body: body.trim() }, { onSuccess: () => setBody('') });
+      }}
+    >
+      <label className="sr-only" htmlFor={`answer-${question.id}`}>
+        Your answer
+      </label>
+      <input id={`answer-${question.id}`} value={body} onChange={(e) => setBody(e.target.value)} placeholder="Write an answer" className={inputClasses(false)} />
+      <Button type="submit" size="sm" loading={answer.isPending} className="h-auto">
+        Answer
+      </Button>
+    </form>
+  );
+}
+
+/** Public questions and the poster's answers; new questions arrive live. */
+export const QuestionsSection = forwardRef<HTMLTextAreaElement, { taskId: string; questions: Question[]; userId: string | null; isPoster: boolean }>(
+  function QuestionsSection({ taskId, questions, userId, isPoster }, ref) {
+    const location = useLocation();
+    const [body, setBody] = useState('');
+    const [error, setError] = useState<string>();
+    const ask = useAskQuestion(taskId);
+    const submit = (event: FormEvent) => {
+      event.preventDefault();
+      const parsed = questionInputSchema.safeParse({ body });
+      if (!parsed.success) return setError(parsed.error.issues[0].message);
+      ask.mutate(parsed.data.body, { onSuccess: () => setBody('') });
+    };
+    return (
+      <section aria-labelledby="questions-heading" className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+        <h2 id="questions-heading" className="text-lg font-semibold text-slate-900">
+          Questions <span className="text-slate-500">({questions.length})</span>
+        </h2>
+        <ul className="mt-4 space-y-4">
+          <AnimatePresence initial={false}>
+            {questions.map((q) => (
+              <m.li key={q.id} layout initial={{ opacity: 0, y: 8 }} animate={{ opacity: 1, y: 0 }} className="flex gap-3">
+                <Avatar src={q.asker.avatar_url} initials={initialsOf(q.asker.name)} alt="" size="sm" />
+                <div className="min-w-0 flex-1">
+                  <p className="text-sm">
+                    <span className="font-semibold text-slate-900">{q.asker.name}</span>{' '}
+                    <span className="text-slate-500">· {relativeTime(q.created_at)}</span>
+                  </p>
+                  <p className="text-sm text-slate-800">{q.body}</p>
+                  {q.answer ? (
+                    <p className="mt-2 rounded-lg bg-slate-50 p-3 text-sm text-slate-800">
+                      <span className="font-semibold">Poster's answer: </span>
+                      {q.answer}
+                    </p>
+                  ) : isPoster ? (
+                    <AnswerForm taskId={taskId} question={q} />
+                  ) : null}
+                </div>
+              </m.li>
+            ))}
+          </AnimatePresence>
+        </ul>
+        {!isPoster &&
+          (userId ? (
+            <form onSubmit={submit} className="mt-5 space-y-2" noValidate>
+              <label htmlFor="ask-question" className="text-sm font-medium text-slate-800">
+                Ask a question
+              </label>
+              <textarea
+                id="ask-question"
+                ref={ref}
+                value={body}
+                onChange={(e) => {
+                  setBody(e.target.value);
+                  setError(undefined);
+                }}
+                placeholder="Questions are public; don't share contact details."
+                className={inputClasses(Boolean(error), 'min-h-20')}
+              />
+              {(error || ask.isError) && <p className="text-sm text-red-600">{error ?? errorMessage(ask.error, 'Could not post your question.')}</p>}
+              <Button type="submit" size="sm" loading={ask.isPending}>
+                Post question
+              </Button>
+            </form>
+          ) : (
+            <p className="mt-4 text-sm text-slate-600">
+              <Link to="/login" state={fromLocation(location)} className="font-semibold text-brand-700 hover:underline">
+                Sign in
+              </Link>{' '}
+              to ask the poster a question.
+            </p>
+          ))}
+      </section>
+    );
+  },
+);

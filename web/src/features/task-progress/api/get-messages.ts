@@ -1,0 +1,24 @@
+import { useQuery } from '@tanstack/react-query';
+
+import { authorizedRequest } from '@/lib/auth/session';
+import { realtimeKeys } from '@/lib/realtime/cache';
+
+export type TaskMessage = {
+  id: string;
+  task_id: string;
+  sender?: { id: string; name: string; avatar_url: string | null };
+  sender_id?: string;
+  body: string;
+  created_at: string;
+};
+
+export function getMessages(taskId: string): Promise<TaskMessage[]> {
+  return authorizedRequest<TaskMessage[] | { items: TaskMessage[] }>(`/api/tasks/${encodeURIComponent(taskId)}/messages`).then((r) =>
+    Array.isArray(r) ? r : r.items,
+  );
+}
+
+/** The private thread between poster and assigned tasker; `message.created` arrives on each user's topic. */
+export function useMessages(taskId: string, enabled: boolean) {
+  return useQuery({ queryKey: realtimeKeys.messages(taskId), queryFn: () => getMessages(taskId), enabled });
+}

@@ -1,0 +1,23 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+
+import type { TaskMessage } from '@/features/task-progress/api/get-messages';
+import { authorizedRequest } from '@/lib/auth/session';
+import { realtimeKeys } from '@/lib/realtime/cache';
+
+export const messageInputSchema = z.object({ body: z.string().trim().min(1).max(4000) });
+
+export function sendMessage(taskId: string, body: string) {
+  return authorizedRequest<TaskMessage>(`/api/tasks/${encodeURIComponent(taskId)}/messages`, { method: 'POST', body: { body } });
+}
+
+export function useSendMessage(taskId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: string) => sendMessage(taskId, body),
+    onSuccess: (message) =>
+      client.setQueryData<TaskMessage[]>(realtimeKeys.messages(taskId), (list = []) =>
+        list.some((m) => m.id === message.id) ? list : [...list, message],
+      ),
+  });
+}

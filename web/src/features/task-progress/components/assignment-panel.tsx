@@ -1,0 +1,68 @@
+import { CheckCircle2 } from 'lucide-react';
+
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { MessagesThread } from '@/features/task-progress/components/messages-thread';
+import { ReviewForm } from '@/features/task-progress/components/review-form';
+import { useReleasePayment } from '@/features/task-progress/api/release-payment';
+import { useRequestPayment } from '@/features/task-progress/api/request-payment';
+import { errorMessage } from '@/lib/http';
+import type { TaskDetail } from '@/lib/marketplace';
+import { toast } from '@/lib/toast';
+
+/** After assignment, for the poster and the assigned tasker: status, private messages, payment, reviews. */
+export function AssignmentPanel({ task, userId }: { task: TaskDetail; userId: string }) {
+  const isPoster = task.poster.id === userId;
+  const request = useRequestPayment(task.id);
+  const release = useReleasePayment(task.id);
+  const completed = task.status === 'completed';
+  const other = isPoster ? task.assigned_tasker?.name ?? 'the tasker' : task.poster.name;
+
+  return (
+    <section aria-labelledby="assignment-heading" className="space-y-5 rounded-2xl border border-brand-200 bg-white p-6 shadow-sm">
+      <div className="flex items-start gap-3">
+        <CheckCircle2 aria-hidden className="mt-0.5 h-6 w-6 text-brand-700" />
+        <div>
+          <h2 id="assignment-heading" className="text-lg font-semibold text-slate-900">
+            {completed ? 'Task completed' : isPoster ? `Assigned to ${other}` : 'You got this task'}
+          </h2>
+          <p className="text-sm text-slate-600">
+            {completed
+              ? 'The payment has been released to the tasker.'
+              : task.status === 'payment_requested'
+                ? isPoster
+                  ? `${other} says the task is done and asked you to release the payment.`
+                  : 'You asked the poster to release the payment.'
+                : 'The payment is held securely until the poster releases it.'}
+          </p>
+        </div>
+      </div>
+
+      {!completed && (
+        <div className="flex flex-wrap gap-2">
+          {isPoster ? (
+            <Button
+              loading={release.isPending}
+              onClick={() => release.mutate(undefined, { onSuccess: () => toast({ title: 'Payment released', description: `${other} will be paid in 3-5 business days.`, variant: 'success' }) })}
+            >
+              Release payment
+            </Button>
+          ) : (
+            <Button
+              variant="secondary"
+              loading={request.isPending}
+              disabled={task.status === 'payment_requested'}
+              onClick={() => request.mutate(undefined, { onSuccess: () => toast({ title: 'Payment requested', description: 'The poster has been notified.', variant: 'success' }) })}
+            >
+              Request payment
+            </Button>
+          )}
+        </div>
+      )}
+      {(release.isError || request.isError) && <Alert>{errorMessage(release.error ?? request.error, 'Something went wrong. Please try again.')}</Alert>}
+
+      <MessagesThread taskId={task.id} userId={userId} />
+      {completed && <ReviewForm taskId={task.id} otherName={other} />}
+    </section>
+  );
+}

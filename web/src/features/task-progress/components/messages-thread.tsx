@@ -1,0 +1,58 @@
+import { AnimatePresence, m } from 'framer-motion';
+import { useEffect, useRef, useState } from 'react';
+
+import { Button } from '@/components/ui/button';
+import { inputClasses } from '@/components/ui/field';
+import { useMessages } from '@/features/task-progress/api/get-messages';
+import { useSendMessage } from '@/features/task-progress/api/send-message';
+import { errorMessage } from '@/lib/http';
+import { relativeTime } from '@/lib/marketplace';
+
+export function MessagesThread({ taskId, userId }: { taskId: string; userId: string }) {
+  const { data = [], isError, error } = useMessages(taskId, true);
+  const send = useSendMessage(taskId);
+  const [body, setBody] = useState('');
+  const end = useRef<HTMLDivElement>(null);
+  useEffect(() => end.current?.scrollIntoView?.({ block: 'nearest' }), [data.length]);
+
+  return (
+    <div>
+      <h3 className="font-semibold text-slate-900">Messages</h3>
+      <div className="mt-3 max-h-80 space-y-2 overflow-y-auto rounded-xl bg-slate-50 p-3" aria-live="polite" aria-label="Messages">
+        {isError && <p className="text-sm text-red-700">{errorMessage(error, 'Messages could not be loaded.')}</p>}
+        {!isError && !data.length && <p className="text-sm text-slate-500">No messages yet. Say hello and agree the details.</p>}
+        <AnimatePresence initial={false}>
+          {data.map((msg) => {
+            const mine = (msg.sender?.id ?? msg.sender_id) === userId;
+            return (
+              <m.div key={msg.id} initial={{ opacity: 0, y: 8 }} animate={{ opacity: 1, y: 0 }} className={`flex ${mine ? 'justify-end' : 'justify-start'}`}>
+                <div className={`max-w-[80%] rounded-2xl px-3 py-2 text-sm ${mine ? 'bg-brand-700 text-white' : 'bg-white text-slate-800 shadow-sm'}`}>
+                  {!mine && msg.sender?.name && <p className="text-xs font-semibold">{msg.sender.name}</p>}
+                  <p className="whitespace-pre-line">{msg.body}</p>
+                  <p className={`mt-0.5 text-[11px] ${mine ? 'text-white/70' : 'text-slate-400'}`}>{relativeTime(msg.created_at)}</p>
+                </div>
+              </m.div>
+            );
+          })}
+        </AnimatePresence>
+        <div ref={end} />
+      </div>
+      <form
+        className="mt-3 flex gap-2"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (body.trim()) send.mutate(body.trim(), { onSuccess: () => setBody('') });
+        }}
+      >
+        <label htmlFor="message-body" className="sr-only">
+          Message
+        </label>
+        <input id="message-body" value={body} onChange={(e) => setBody(e.target.value)} placeholder="Write a message" className={inputClasses(false)} />
+        <Button type="submit" loading={send.isPending}>
+          Send
+        </Button>
+      </form>
+      {send.isError && <p className="mt-1 text-sm text-red-600">{errorMessage(send.error, 'Your message could not be sent.')}</p>}
+    </div>
+  );
+}

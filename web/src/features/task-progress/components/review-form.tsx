@@ -1,0 +1,53 @@
+import { Star } from 'lucide-react';
+import { useState } from 'react';
+
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { TextAreaField } from '@/components/ui/field';
+import { reviewInputSchema, usePostReview } from '@/features/task-progress/api/post-review';
+import { errorMessage } from '@/lib/http';
+
+export function ReviewForm({ taskId, otherName }: { taskId: string; otherName: string }) {
+  const [rating, setRating] = useState(0);
+  const [body, setBody] = useState('');
+  const [error, setError] = useState<string>();
+  const review = usePostReview(taskId);
+  if (review.isSuccess) return <Alert tone="success">Thanks — your review of {otherName} is posted.</Alert>;
+  return (
+    <form
+      noValidate
+      className="space-y-3"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const parsed = reviewInputSchema.safeParse({ rating, body });
+        if (!parsed.success) return setError(parsed.error.issues[0].message);
+        review.mutate(parsed.data);
+      }}
+    >
+      <h3 className="font-semibold text-slate-900">Review {otherName}</h3>
+      <div role="radiogroup" aria-label="Rating" className="flex gap-1">
+        {[1, 2, 3, 4, 5].map((n) => (
+          <button
+            key={n}
+            type="button"
+            role="radio"
+            aria-checked={rating === n}
+            aria-label={`${n} star${n === 1 ? '' : 's'}`}
+            onClick={() => {
+              setRating(n);
+              setError(undefined);
+            }}
+            className="rounded p-0.5"
+          >
+            <Star aria-hidden className={`h-7 w-7 ${n <= rating ? 'fill-amber-400 text-amber-400' : 'text-slate-300'}`} />
+          </button>
+        ))}
+      </div>
+      <TextAreaField label="Your review" value={body} onChange={(e) => { setBody(e.target.value); setError(undefined); }} />
+      {(error || review.isError) && <Alert>{error ?? errorMessage(review.error, 'Your review could not be posted.')}</Alert>}
+      <Button type="submit" loading={review.isPending}>
+        Post review
+      </Button>
+    </form>
+  );
+}

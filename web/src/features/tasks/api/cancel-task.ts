@@ -1,0 +1,20 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+
+import { authorizedRequest } from '@/lib/auth/session';
+import type { TaskDetail } from '@/lib/marketplace';
+import { realtimeKeys } from '@/lib/realtime/cache';
+
+export function cancelTask(id: string) {
+  return authorizedRequest<TaskDetail>(`/api/tasks/${encodeURIComponent(id)}/cancel`, { method: 'POST' });
+}
+
+export function useCancelTask(id: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => cancelTask(id),
+    onSuccess: () => {
+      void client.invalidateQueries({ queryKey: realtimeKeys.task(id) });
+      void client.invalidateQueries({ queryKey: ['me'] });
+    },
+  });
+}

@@ -1,0 +1,14 @@
+import { useQuery } from '@tanstack/react-query';
+
+import { authorizedRequest } from '@/lib/auth/session';
+import type { TaskDetail } from '@/lib/marketplace';
+import { realtimeKeys } from '@/lib/realtime/cache';
+
+export function getTask(id: string): Promise<TaskDetail> {
+  return authorizedRequest<TaskDetail>(`/api/tasks/${encodeURIComponent(id)}`);
+}
+
+/** One task; live through `task:{id}` (status, offer count, questions). */
+export function useTask(id: string) {
+  return useQuery({ queryKey: realtimeKeys.task(id), queryFn: () => getTask(id) });
+}

@@ -70,11 +70,14 @@ export function serviceFeeCents(amountCents: number) {
   return Math.round(amountCents * SERVICE_FEE_RATE);
 }
 
-/** The detail page shows 'Open' for open and 'Assigned' for anything else (spec §4), refined with lifecycle states. */
+/** Statuses: open, pending_payment, assigned, completion_requested, completed, cancelled.
+ * The detail page shows 'Open' for open and 'Assigned' for anything else (spec §4), refined with lifecycle states. */
 export function statusLabel(status: string): string {
   switch (status) {
     case 'open':
       return 'Open';
+    case 'pending_payment':
+      return 'Awaiting payment';
     case 'cancelled':
       return 'Cancelled';
     case 'completed':
@@ -102,4 +105,14 @@ export function initialsOf(name: string | null | undefined): string {
   const parts = (name ?? '').trim().split(/\s+/).filter(Boolean);
   if (!parts.length) return 'U';
   return (parts[0][0] + (parts.length > 1 ? parts[parts.length - 1][0] : '')).toUpperCase();
+}
+
+/** The poster may (re)start checkout while the task is open or its checkout was abandoned. */
+export function acceptsOffers(status: string) {
+  return status === 'open' || status === 'pending_payment';
+}
+
+/** After payment: the poster and the assigned tasker work through these. */
+export function isUnderway(status: string) {
+  return status === 'assigned' || status === 'completion_requested' || status === 'completed';
 }

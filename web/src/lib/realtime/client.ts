@@ -83,6 +83,8 @@ export class RealtimeClient {
       current.refs -= 1;
       if (current.refs <= 0) {
         this.topics.delete(topic);
+        this.acked.delete(topic);
+        this.publishAcked();
         this.send({ type: 'unsubscribe', topic });
       }
     };
@@ -103,6 +105,8 @@ export class RealtimeClient {
       return;
     }
     if (message.type === 'subscribed') {
+      this.acked.add(message.topic);
+      this.publishAcked();
       const state = this.topics.get(message.topic);
       if (state) {
         const hadSeq = state.seq !== null;
@@ -126,6 +130,13 @@ export class RealtimeClient {
   }
 
   private userSeq: number | null = null;
+  private readonly acked = new Set<string>();
+
+  /** Which topics the hub confirmed, as a data attribute: end-to-end tests wait on it before acting. */
+  private publishAcked() {
+    if (typeof document === 'undefined') return;
+    document.documentElement.dataset.realtimeTopics = [...this.acked].join(' ');
+  }
 
   private send(message: unknown) {
     if (this.socket?.readyState === 1) this.socket.send(JSON.stringify(message));
@@ -133,10 +144,13 @@ export class RealtimeClient {
 
   private setStatus(status: ConnectionStatus) {
     this.options.setStatus?.(status);
+    if (typeof document !== 'undefined') document.documentElement.dataset.realtime = status;
   }
 
   private onOpen() {
     this.attempt = 0;
+    this.acked.clear();
+    this.publishAcked();
     this.setStatus('open');
     for (const [topic, state] of this.topics) {
       this.send(state.seq === null ? { type: 'subscribe', topic } : { type: 'subscribe', topic, since: state.seq });

@@ -16,7 +16,7 @@ import { TaskOverview } from '@/features/tasks/components/task-overview';
 import { PosterCard, SafetyTips, SimilarTasks, TaskStats } from '@/features/tasks/components/task-sidebar';
 import { useAuth } from '@/lib/auth/use-auth';
 import { ApiError, errorMessage } from '@/lib/http';
-import type { Offer } from '@/lib/marketplace';
+import { acceptsOffers, isUnderway, type Offer } from '@/lib/marketplace';
 import { useTopic } from '@/lib/realtime/use-realtime';
 import { toast } from '@/lib/toast';
 import { usePageTitle } from '@/lib/use-page-title';
@@ -54,6 +54,7 @@ export function TaskDetailRoute() {
   const isPoster = userId === t.poster.id;
   const isAssigned = Boolean(userId && t.assigned_tasker?.id === userId);
   const open = t.status === 'open';
+  const payable = acceptsOffers(t.status);
 
   const ask = () => {
     if (!userId) {
@@ -68,13 +69,13 @@ export function TaskDetailRoute() {
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
         <div className="space-y-6">
           <TaskOverview task={t} onAsk={ask} onReport={() => setReporting(true)} />
-          {userId && (isPoster || isAssigned) && !open && t.status !== 'cancelled' && <AssignmentPanel task={t} userId={userId} />}
+          {userId && (isPoster || isAssigned) && isUnderway(t.status) && <AssignmentPanel task={t} userId={userId} />}
           <OffersList
             taskId={t.id}
             currency={t.currency}
             userId={userId}
             renderActions={(offer) =>
-              isPoster && open && offer.status === 'pending' ? (
+              isPoster && payable && offer.status === 'pending' ? (
                 <Button size="sm" onClick={() => setPaying(offer)}>
                   Accept &amp; Pay
                 </Button>

@@ -48,10 +48,10 @@ impl AccessTokens {
             return Ok(secret.clone());
         }
         let path = data_dir.join("jwt_secret");
-        if let Ok(existing) = std::fs::read_to_string(&path) {
-            if existing.trim().len() >= 32 {
-                return Ok(Secret::new(existing.trim()));
-            }
+        if let Ok(existing) = std::fs::read_to_string(&path)
+            && existing.trim().len() >= 32
+        {
+            return Ok(Secret::new(existing.trim()));
         }
         let secret = crate::auth::secrets::new_token() + &crate::auth::secrets::new_token();
         std::fs::create_dir_all(data_dir).with_context(|| format!("creating {}", data_dir.display()))?;

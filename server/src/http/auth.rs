@@ -199,12 +199,11 @@ pub async fn resend_verification(
     let email = recovery_email(&state, ip, &request)?;
     // Off the request path, so the response time does not tell whether the account exists.
     tokio::spawn(async move {
-        if let Ok(Some(user)) = users::user_by_email(&state.db, &email).await {
-            if !user.email_verified {
-                if let Err(error) = send_verification_email(&state, &user).await {
-                    tracing::error!(error = ?error, "could not resend the verification email");
-                }
-            }
+        if let Ok(Some(user)) = users::user_by_email(&state.db, &email).await
+            && !user.email_verified
+            && let Err(error) = send_verification_email(&state, &user).await
+        {
+            tracing::error!(error = ?error, "could not resend the verification email");
         }
     });
     let message = "If that account is waiting for verification, we've sent a new link.";

@@ -100,7 +100,7 @@ impl TestApp {
         config.auth_rate_limit_per_minute = 1000;
         let mut postgres_database = None;
         if backend == Backend::Postgres {
-            let Some(admin_url) = postgres_admin_url() else { return None };
+            let admin_url = postgres_admin_url()?;
             let name = format!("taskhub_test_{}", uuid::Uuid::now_v7().simple());
             let mut admin = PgConnection::connect(&admin_url).await.expect("connecting to TEST_DATABASE_URL");
             admin.execute(sqlx::AssertSqlSafe(format!("create database {name}"))).await.expect("creating test database");
@@ -232,10 +232,10 @@ fn with_database(url: &str, name: &str) -> String {
 
 async fn cleanup(data_dir: PathBuf, postgres_database: Option<(String, String)>) {
     std::fs::remove_dir_all(&data_dir).ok();
-    if let Some((admin_url, name)) = postgres_database {
-        if let Ok(mut admin) = PgConnection::connect(&admin_url).await {
-            let _ = admin.execute(sqlx::AssertSqlSafe(format!("drop database if exists {name} with (force)"))).await;
-        }
+    if let Some((admin_url, name)) = postgres_database
+        && let Ok(mut admin) = PgConnection::connect(&admin_url).await
+    {
+        let _ = admin.execute(sqlx::AssertSqlSafe(format!("drop database if exists {name} with (force)"))).await;
     }
 }
 

@@ -414,6 +414,78 @@ async fn every_forbidden_actor_and_state_is_refused(app: TestApp) -> TestApp {
     app
 }
 
+async fn messages_flow_between_the_poster_and_the_assigned_tasker_only(app: TestApp) -> TestApp {
+    let poster = poster(&app, "poster@example.com").await;
+    let hopeful = tasker(&app, "hopeful@example.com").await;
+    let task = id(&post_task(&app, &poster, json!({})).await);
+    make_offer(&app, &hopeful, &task, 5_000).await;
+    let path = format!("/api/tasks/{task}/messages");
+    assert_eq!(app.get(&path, Some(&poster)).await.status, StatusCode::CONFLICT, "no conversation before assignment");
+    assert_eq!(app.post(&path, Some(&hopeful), json!({ "body": "Hi" })).await.status, StatusCode::FORBIDDEN);
+
+    let (poster, tasker, task, _) = assigned_task(&app, 5_000).await;
+    let stranger = common::market::tasker(&app, "stranger@example.com").await;
+    let path = format!("/api/tasks/{task}/messages");
+    let sent = app.post(&path, Some(&poster), json!({ "body": "Gate code is 1234" })).await;
+    assert_eq!(sent.status, StatusCode::CREATED, "{:?}", sent.body);
+    let reply = app.post(&path, Some(&tasker), json!({ "body": "Thanks, see you at 9" })).await;
+    assert_eq!(reply.status, StatusCode::CREATED);
+    assert_eq!(sent.body["recipient_id"], reply.body["sender_id"]);
+    let conversation = app.get(&path, Some(&tasker)).await.body;
+    let bodies: Vec<&str> = conversation.as_array().unwrap().iter().map(|m| m["body"].as_str().unwrap()).collect();
+    assert_eq!(bodies, vec!["Gate code is 1234", "Thanks, see you at 9"]);
+    assert_eq!(app.get(&path, Some(&stranger)).await.status, StatusCode::FORBIDDEN);
+    assert_eq!(app.post(&path, Some(&stranger), json!({ "body": "Hello?" })).await.status, StatusCode::FORBIDDEN);
+    assert_eq!(app.get(&path, None).await.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(app.post(&path, Some(&poster), json!({ "body": "   " })).await.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(notification_titles(&app, &tasker).await.contains(&"New message".to_owned()));
+    assert!(notification_titles(&app, &poster).await.contains(&"New message".to_owned()));
+    app
+}
+
+async fn reviews_go_both_ways_after_completion_and_stay_hidden_until_both_are_in(app: TestApp) -> TestApp {
+    let (poster, tasker, task, _) = assigned_task(&app, 20_000).await;
+    let stranger = common::market::tasker(&app, "stranger@example.com").await;
+    let path = format!("/api/tasks/{task}/reviews");
+    let review = |rating: i64, body: &str| json!({ "rating": rating, "body": body });
+    assert_eq!(app.post(&path, Some(&poster), review(5, "Great")).await.status, StatusCode::CONFLICT, "not completed yet");
+    app.post(&format!("/api/tasks/{task}/release"), Some(&poster), json!({})).await;
+
+    assert_eq!(app.post(&path, Some(&stranger), review(1, "Never met")).await.status, StatusCode::FORBIDDEN);
+    let invalid = app.post(&path, Some(&poster), review(6, "")).await;
+    assert_eq!(invalid.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(!invalid.field_error("rating").is_empty() && !invalid.field_error("body").is_empty());
+    assert_eq!(app.post(&path, Some(&poster), review(5, "Quick and tidy")).await.status, StatusCode::CREATED);
+    assert_eq!(app.post(&path, Some(&poster), review(4, "Again")).await.status, StatusCode::CONFLICT, "once each");
+
+    let tasker_id = app.get("/api/me", Some(&tasker)).await.body["user"]["id"].as_str().unwrap().to_owned();
+    let poster_id = app.get("/api/me", Some(&poster)).await.body["user"]["id"].as_str().unwrap().to_owned();
+    assert_eq!(app.get(&path, None).await.body, json!([]), "hidden until both are in");
+    assert_eq!(app.get(&path, Some(&poster)).await.body.as_array().unwrap().len(), 1, "the author sees their own");
+    let profile = app.get(&format!("/api/profiles/{tasker_id}"), None).await.body;
+    assert_eq!((profile["rating"].clone(), profile["review_count"].clone()), (Value::Null, json!(0)));
+    assert_eq!(profile["tasks_completed"], 1);
+
+    assert_eq!(app.post(&path, Some(&tasker), review(4, "Clear instructions")).await.status, StatusCode::CREATED);
+    assert_eq!(app.get(&path, None).await.body.as_array().unwrap().len(), 2);
+    let profile = app.get(&format!("/api/profiles/{tasker_id}"), None).await.body;
+    assert_eq!((profile["rating"].as_f64(), profile["review_count"].as_i64()), (Some(5.0), Some(1)));
+    let profile = app.get(&format!("/api/profiles/{poster_id}"), None).await.body;
+    assert_eq!((profile["rating"].as_f64(), profile["review_count"].as_i64()), (Some(4.0), Some(1)));
+
+    // A review nobody answers shows after 14 days.
+    let (poster, tasker, task, _) = assigned_task(&app, 6_000).await;
+    app.post(&format!("/api/tasks/{task}/release"), Some(&poster), json!({})).await;
+    app.post(&format!("/api/tasks/{task}/reviews"), Some(&tasker), review(3, "Late to reply")).await;
+    let db = &app.server.state.db;
+    let task_id: Uuid = task.parse().unwrap();
+    let soon = Timestamp::now().plus(Duration::from_secs(13 * 24 * 3600));
+    let later = Timestamp::now().plus(Duration::from_secs(14 * 24 * 3600 + 60));
+    assert!(server::store::reviews::visible_reviews_for_task(db, task_id, None, soon).await.unwrap().is_empty());
+    assert_eq!(server::store::reviews::visible_reviews_for_task(db, task_id, None, later).await.unwrap().len(), 1);
+    app
+}
+
 fn with_webhook_secret(config: &mut server::config::Config) {
     config.stripe_webhook_secret = Some(server::config::Secret::new(WEBHOOK_SECRET));
 }
@@ -445,4 +517,6 @@ lifecycle_tests!(
     silence_after_a_payment_request_releases_after_seven_days,
     cancellation_after_payment_refunds_when_accepted_or_unanswered,
     every_forbidden_actor_and_state_is_refused,
+    messages_flow_between_the_poster_and_the_assigned_tasker_only,
+    reviews_go_both_ways_after_completion_and_stay_hidden_until_both_are_in,
 );

@@ -9,6 +9,7 @@ pub mod health;
 pub mod lifecycle;
 pub mod marketplace_views;
 pub mod me;
+pub mod messages;
 pub mod notifications;
 pub mod offers;
 pub mod openapi;
@@ -17,6 +18,7 @@ pub mod payments_sandbox;
 pub mod profiles;
 pub mod questions;
 pub mod realtime;
+pub mod reviews;
 pub mod tasks;
 pub mod views;
 pub mod web;
@@ -52,6 +54,8 @@ pub fn router(state: AppState) -> Router {
         .merge(contact::router())
         .merge(payments::router())
         .merge(lifecycle::router())
+        .merge(messages::router())
+        .merge(reviews::router())
         .merge(openapi::router())
         .fallback(|| async { ApiError::NotFound("No such API route".into()) })
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed("Method not allowed on this route".into()) });

@@ -8,8 +8,8 @@ use utoipa::{
 
 use crate::{
     http::{
-        auth, contact, extract::ApiJson, geocode, lifecycle, me, notifications, offers, payments, profiles, questions, realtime,
-        tasks,
+        auth, contact, extract::ApiJson, geocode, lifecycle, me, messages, notifications, offers, payments, profiles, questions, realtime,
+        reviews, tasks,
     },
     state::AppState,
 };
@@ -32,6 +32,7 @@ use crate::{
         payments::create_checkout_session, payments::verify_payment, payments::stripe_webhook, payments::task_payment,
         payments::payout_onboarding, lifecycle::request_payment, lifecycle::release_payment, lifecycle::cancellation,
         lifecycle::request_cancellation, lifecycle::accept_cancellation, lifecycle::decline_cancellation,
+        messages::list_messages, messages::send_message, reviews::list_reviews, reviews::write_review,
     ),
     modifiers(&BearerAuth),
 )]

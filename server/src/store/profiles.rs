@@ -128,10 +128,11 @@ pub struct ProfileStats {
     pub tasks_completed: i64,
 }
 
-/// Tasks completed as the assigned tasker are real; rating and reviews stay
-/// empty until reviews exist (payments issue) — never an invented figure.
+/// Tasks completed as the assigned tasker, and the average and number of
+/// reviews about this user that are visible (both sides in, or 14 days passed).
 #[instrument(skip_all)]
 pub async fn profile_stats(db: &Db, id: Uuid) -> sqlx::Result<ProfileStats> {
     let tasks_completed = crate::store::tasks::completed_count(db, id).await?;
-    Ok(ProfileStats { rating: None, review_count: 0, tasks_completed })
+    let (rating, review_count) = crate::store::reviews::rating_of(db, id, crate::db::Timestamp::now()).await?;
+    Ok(ProfileStats { rating, review_count, tasks_completed })
 }

@@ -1,0 +1,97 @@
+//! Reviews both ways after completion. A review stays hidden until the other
+//! party has reviewed too, or 14 days have passed since completion, so
+//! neither side can answer the other's review in kind.
+
+use std::time::Duration;
+
+use serde::Serialize;
+use sqlx::FromRow;
+use tracing::instrument;
+use uuid::Uuid;
+
+use crate::{
+    db::{BeginWrite, Db, Timestamp, is_unique_violation},
+    insert_notification, on_pool,
+    store::notifications::NotificationRow,
+};
+
+pub const HIDDEN_FOR: Duration = Duration::from_secs(14 * 24 * 3600);
+
+#[derive(Clone, Debug, FromRow, Serialize, utoipa::ToSchema)]
+pub struct ReviewRow {
+    pub id: Uuid,
+    pub task_id: Uuid,
+    pub reviewer_id: Uuid,
+    pub reviewee_id: Uuid,
+    pub rating: i64,
+    pub body: String,
+    pub created_at: Timestamp,
+}
+
+const VISIBLE: &str = "((select count(*) from reviews other where other.task_id = r.task_id) = 2
+                        or exists (select 1 from tasks t where t.id = r.task_id and t.completed_at <= $2))";
+
+/// Inserts the review and the reviewee's notification together; false when
+/// this reviewer already reviewed the task.
+#[instrument(skip_all)]
+pub async fn insert_review(db: &Db, review: &ReviewRow, notification: &NotificationRow) -> sqlx::Result<bool> {
+    let result: sqlx::Result<()> = on_pool!(db, |pool| {
+        async {
+            let mut tx = pool.begin_write().await?;
+            sqlx::query(
+                "insert into reviews (id, task_id, reviewer_id, reviewee_id, rating, body, created_at)
+                 values ($1, $2, $3, $4, $5, $6, $7)",
+            )
+            .bind(review.id)
+            .bind(review.task_id)
+            .bind(review.reviewer_id)
+            .bind(review.reviewee_id)
+            .bind(review.rating)
+            .bind(&review.body)
+            .bind(review.created_at)
+            .execute(&mut *tx)
+            .await?;
+            insert_notification!(tx, notification)?;
+            tx.commit().await
+        }
+        .await
+    });
+    match result {
+        Ok(()) => Ok(true),
+        Err(error) if is_unique_violation(&error) => Ok(false),
+        Err(error) => Err(error),
+    }
+}
+
+/// The task's reviews anyone may read as of `now`, plus `viewer`'s own.
+#[instrument(skip_all)]
+pub async fn visible_reviews_for_task(db: &Db, task_id: Uuid, viewer: Option<Uuid>, now: Timestamp) -> sqlx::Result<Vec<ReviewRow>> {
+    on_pool!(db, |pool| {
+        sqlx::query_as::<_, ReviewRow>(sqlx::AssertSqlSafe(format!(
+            "select r.id, r.task_id, r.reviewer_id, r.reviewee_id, r.rating, r.body, r.created_at from reviews r
+             where r.task_id = $1 and ({VISIBLE} or r.reviewer_id = $3)
+             order by r.id"
+        )))
+        .bind(task_id)
+        .bind(now.minus(HIDDEN_FOR))
+        .bind(viewer.unwrap_or_default())
+        .fetch_all(pool)
+        .await
+    })
+}
+
+/// Average rating and number of visible reviews about `user_id`.
+#[instrument(skip_all)]
+pub async fn rating_of(db: &Db, user_id: Uuid, now: Timestamp) -> sqlx::Result<(Option<f64>, i64)> {
+    on_pool!(db, |pool| {
+        sqlx::query_as::<_, (Option<f64>, i64)>(sqlx::AssertSqlSafe(format!(
+            // Postgres averages bigints as numeric and counts as bigint: cast both ways alike.
+            "select cast(avg(r.rating) as double precision), cast(count(*) as bigint) from reviews r
+             where r.reviewee_id = $1 and {VISIBLE}"
+        )))
+        .bind(user_id)
+        .bind(now.minus(HIDDEN_FOR))
+        .fetch_one(pool)
+        .await
+    })
+}

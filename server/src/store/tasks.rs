@@ -247,7 +247,8 @@ pub async fn open_tasks_page(
         };
         let id = arg(Arg::Id(after.id), &mut args);
         let op = if direction == "desc" { "<" } else { ">" };
-        conditions.push(format!("({column}, t.id) {op} ({key}, {id})"));
+        // Spelled out rather than as a row value so SQLite's planner keeps a range on the index.
+        conditions.push(format!("{column} {op}= {key} and ({column} {op} {key} or t.id {op} {id})"));
     }
     let limit = arg(Arg::Int(limit), &mut args);
     let sql = format!(

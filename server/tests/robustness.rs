@@ -72,7 +72,9 @@ fn png(width: u32, height: u32) -> Vec<u8> {
 
 async fn upload(app: &TestApp, token: Option<&str>, path: &str, bytes: Vec<u8>, name: &str) -> common::Response {
     let form = multipart::Form::new().part("file", multipart::Part::bytes(bytes).file_name(name.to_owned()));
-    let mut request = app.client.post(app.url(path)).multipart(form);
+    // A client per upload: after a 413 the server closes the connection without reading the
+    // body, and a pooled client could send its next request down that dead connection.
+    let mut request = reqwest::Client::new().post(app.url(path)).multipart(form);
     if let Some(token) = token {
         request = request.bearer_auth(token);
     }

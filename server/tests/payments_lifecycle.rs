@@ -465,11 +465,16 @@ async fn reviews_go_both_ways_after_completion_and_stay_hidden_until_both_are_in
     let profile = app.get(&format!("/api/profiles/{tasker_id}"), None).await.body;
     assert_eq!((profile["rating"].clone(), profile["review_count"].clone()), (Value::Null, json!(0)));
     assert_eq!(profile["tasks_completed"], 1);
+    assert_eq!(profile["reviews"], json!([]), "the profile shows no hidden review either");
 
     assert_eq!(app.post(&path, Some(&tasker), review(4, "Clear instructions")).await.status, StatusCode::CREATED);
     assert_eq!(app.get(&path, None).await.body.as_array().unwrap().len(), 2);
     let profile = app.get(&format!("/api/profiles/{tasker_id}"), None).await.body;
     assert_eq!((profile["rating"].as_f64(), profile["review_count"].as_i64()), (Some(5.0), Some(1)));
+    let shown = &profile["reviews"][0];
+    assert_eq!((shown["rating"].as_i64(), shown["body"].as_str()), (Some(5), Some("Quick and tidy")));
+    assert_eq!(shown["author"]["name"], "Sam L.");
+    assert!(shown["task_title"].as_str().is_some_and(|title| !title.is_empty()));
     let profile = app.get(&format!("/api/profiles/{poster_id}"), None).await.body;
     assert_eq!((profile["rating"].as_f64(), profile["review_count"].as_i64()), (Some(4.0), Some(1)));
 

@@ -2,14 +2,17 @@ use axum::{Router, extract::State, routing::get};
 use uuid::Uuid;
 
 use crate::{
+    db::Timestamp,
     error::{ApiError, ApiResult},
     http::{
         extract::{ApiJson, ApiPath},
         views::PublicProfileView,
     },
     state::AppState,
-    store::profiles,
+    store::{profiles, reviews},
 };
+
+const LATEST_REVIEWS: i64 = 20;
 
 pub fn router() -> Router<AppState> {
     Router::new().route("/profiles/{id}", get(public_profile))
@@ -21,5 +24,6 @@ pub fn router() -> Router<AppState> {
 pub async fn public_profile(State(state): State<AppState>, ApiPath(id): ApiPath<Uuid>) -> ApiResult<ApiJson<PublicProfileView>> {
     let row = profiles::profile(&state.db, id).await?.ok_or_else(|| ApiError::not_found("Profile"))?;
     let stats = profiles::profile_stats(&state.db, id).await?;
-    Ok(ApiJson(PublicProfileView::new(&row, &stats)))
+    let reviews = reviews::visible_reviews_about(&state.db, id, Timestamp::now(), LATEST_REVIEWS).await?;
+    Ok(ApiJson(PublicProfileView::new(&row, &stats, &reviews)))
 }

@@ -8,6 +8,7 @@ use crate::{
     db::Timestamp,
     store::{
         profiles::{ProfileRow, ProfileStats},
+        reviews::ProfileReviewRow,
         users::UserRow,
     },
 };
@@ -95,7 +96,8 @@ pub struct PublicProfileView {
     pub tasks_completed: i64,
     pub member_since: Timestamp,
     pub verified: Verification,
-    pub reviews: Vec<serde_json::Value>,
+    /// The newest visible reviews about this person.
+    pub reviews: Vec<ProfileReview>,
     pub portfolio: Vec<serde_json::Value>,
 }
 
@@ -108,8 +110,43 @@ pub struct Verification {
     pub payment: bool,
 }
 
+/// A review as shown on the reviewee's profile.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct ProfileReview {
+    pub id: Uuid,
+    pub rating: i64,
+    pub body: String,
+    pub created_at: Timestamp,
+    pub task_title: String,
+    pub author: ReviewAuthor,
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct ReviewAuthor {
+    pub id: Uuid,
+    pub name: String,
+    pub avatar_url: Option<String>,
+}
+
+impl From<&ProfileReviewRow> for ProfileReview {
+    fn from(row: &ProfileReviewRow) -> Self {
+        Self {
+            id: row.id,
+            rating: row.rating,
+            body: row.body.clone(),
+            created_at: row.created_at,
+            task_title: row.task_title.clone(),
+            author: ReviewAuthor {
+                id: row.reviewer_id,
+                name: names::public_name(&row.reviewer_first_name, &row.reviewer_last_name),
+                avatar_url: row.reviewer_avatar_url.clone(),
+            },
+        }
+    }
+}
+
 impl PublicProfileView {
-    pub fn new(row: &ProfileRow, stats: &ProfileStats) -> Self {
+    pub fn new(row: &ProfileRow, stats: &ProfileStats, reviews: &[ProfileReviewRow]) -> Self {
         // The email's local part is not public, so the fallback name skips it.
         Self {
             id: row.id,
@@ -128,7 +165,7 @@ impl PublicProfileView {
             tasks_completed: stats.tasks_completed,
             member_since: row.created_at,
             verified: Verification { email: row.email_verified, phone: false, identity: false, payment: false },
-            reviews: Vec::new(),
+            reviews: reviews.iter().map(ProfileReview::from).collect(),
             portfolio: Vec::new(),
         }
     }

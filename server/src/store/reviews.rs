@@ -95,3 +95,40 @@ pub async fn rating_of(db: &Db, user_id: Uuid, now: Timestamp) -> sqlx::Result<(
         .await
     })
 }
+
+/// A visible review about someone, with what its author and task are called.
+#[derive(Clone, Debug, FromRow)]
+pub struct ProfileReviewRow {
+    pub id: Uuid,
+    pub rating: i64,
+    pub body: String,
+    pub created_at: Timestamp,
+    pub task_title: String,
+    pub reviewer_id: Uuid,
+    pub reviewer_first_name: String,
+    pub reviewer_last_name: String,
+    pub reviewer_avatar_url: Option<String>,
+}
+
+/// The newest visible reviews about `user_id`, for their public profile.
+#[instrument(skip_all)]
+pub async fn visible_reviews_about(db: &Db, user_id: Uuid, now: Timestamp, limit: i64) -> sqlx::Result<Vec<ProfileReviewRow>> {
+    on_pool!(db, |pool| {
+        sqlx::query_as::<_, ProfileReviewRow>(sqlx::AssertSqlSafe(format!(
+            "select r.id, r.rating, r.body, r.created_at, t.title as task_title, r.reviewer_id,
+                    p.first_name as reviewer_first_name, p.last_name as reviewer_last_name,
+                    p.avatar_url as reviewer_avatar_url
+             from reviews r
+             join tasks t on t.id = r.task_id
+             join profiles p on p.id = r.reviewer_id
+             where r.reviewee_id = $1 and {VISIBLE}
+             order by r.created_at desc, r.id desc
+             limit $3"
+        )))
+        .bind(user_id)
+        .bind(now.minus(HIDDEN_FOR))
+        .bind(limit)
+        .fetch_all(pool)
+        .await
+    })
+}

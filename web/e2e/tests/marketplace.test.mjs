@@ -157,6 +157,7 @@ test('a task posted through the wizard reaches a watching tasker live, and the o
   await taskerPage.goto(`/task/${taskId}`);
   await taskerPage.getByRole('heading', { name: 'You got this task' }).waitFor();
   await waitForTopic(posterPage, `task:${taskId}`);
+  await waitForTopic(taskerPage, `user:${(await login(tasker)).user.id}`);
 
   if (await hasRoute('/api/tasks/{id}/messages')) {
     await posterPage.getByLabel('Message', { exact: true }).fill('Hi Tom, the gate code is 1234.');

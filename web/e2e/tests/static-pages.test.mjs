@@ -23,7 +23,6 @@ const pages = [
   ['/signup', 'Create your Taskhub account'],
   ['/forgot-password', 'Forgot your password?'],
   ['/tasks', 'Available Tasks'],
-  ['/post-task', 'Post a Task'],
 ];
 
 let browser;

@@ -93,7 +93,9 @@ describe('RealtimeClient', () => {
     rt.onEvent((e) => seen.push(e.event));
     rt.subscribe('task:t');
     rt.onMessage(JSON.stringify({ type: 'subscribed', topic: 'task:t', seq: 4, recovered: false }));
-    expect(spy).not.toHaveBeenCalled(); // first subscription: nothing was missed
+    // First ack: only the gap between the screen's fetch and the subscription is closed.
+    expect(spy).toHaveBeenCalledWith(expect.objectContaining({ queryKey: realtimeKeys.offers('t'), predicate: expect.any(Function) }));
+    expect(spy).not.toHaveBeenCalledWith({ queryKey: realtimeKeys.offers('t') });
     rt.onMessage(JSON.stringify({ type: 'event', topic: 'task:t', seq: 5, event: 'offer.created', data: { id: 'o', task_id: 't', offer_count: 1 } }));
     expect(client.getQueryData<unknown[]>(realtimeKeys.offers('t'))).toHaveLength(1);
     expect(seen).toEqual(['offer.created']);

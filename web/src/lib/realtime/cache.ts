@@ -169,3 +169,18 @@ export function refetchTopic(client: QueryClient, topic: string) {
     void client.invalidateQueries({ queryKey: ['tasks', 'offers'] });
   }
 }
+
+/**
+ * After a topic's first ack: refetch what a screen may have loaded before the subscription
+ * started (events in between were never sent). Only queries that already hold data; the public
+ * `tasks` feed is left alone (new tasks surface through the pill).
+ */
+export function closeSubscribeGap(client: QueryClient, topic: string) {
+  const keys: Array<readonly unknown[]> = [];
+  const taskId = taskIdOf(topic);
+  if (taskId) keys.push(realtimeKeys.task(taskId), realtimeKeys.offers(taskId), realtimeKeys.messages(taskId));
+  else if (topic.startsWith('user:')) keys.push(realtimeKeys.notifications, ['tasks', 'messages']);
+  for (const queryKey of keys) {
+    void client.invalidateQueries({ queryKey, predicate: (query) => query.state.dataUpdatedAt > 0 });
+  }
+}

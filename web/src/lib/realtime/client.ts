@@ -5,7 +5,7 @@ import ReconnectingWebSocket from 'partysocket/ws';
 import { authorizedRequest, getSession, onAuthStateChange } from '@/lib/auth/session';
 import { queryClient as appQueryClient } from '@/lib/query-client';
 import { backoffDelay, BACKOFF_MAX_MS, BACKOFF_MIN_MS } from '@/lib/realtime/backoff';
-import { applyRealtimeEvent, refetchTopic } from '@/lib/realtime/cache';
+import { applyRealtimeEvent, closeSubscribeGap, refetchTopic } from '@/lib/realtime/cache';
 import type { ConnectionStatus, RealtimeEvent, ServerMessage } from '@/lib/realtime/types';
 import { appStore } from '@/lib/store';
 
@@ -52,7 +52,10 @@ export class RealtimeClient {
     });
     socket.addEventListener('open', () => this.onOpen());
     socket.addEventListener('message', (event) => this.onMessage(String((event as MessageEvent).data)));
-    socket.addEventListener('close', () => this.setStatus('offline'));
+    // A reconnect we asked for (sign-in, sign-out) is not an outage: the indicator stays put.
+    socket.addEventListener('close', () => {
+      if (!this.intentional) this.setStatus('offline');
+    });
     this.socket = socket;
     this.pingTimer = setInterval(() => this.send({ type: 'ping' }), 25_000);
   }
@@ -66,6 +69,7 @@ export class RealtimeClient {
   /** Drops the connection and opens a new one (new ticket: sign-in or sign-out). */
   reconnect() {
     this.attempt = 0;
+    this.intentional = true;
     this.socket?.reconnect(1000, 'auth changed');
   }
 
@@ -93,7 +97,9 @@ export class RealtimeClient {
   /** Every event, after it reached the cache (notifications, toasts, animations). */
   onEvent(listener: Listener): () => void {
     this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
   }
 
   /** Test hook and the message path: handles one raw server frame. */
@@ -112,11 +118,14 @@ export class RealtimeClient {
         const hadSeq = state.seq !== null;
         state.seq = Math.max(state.seq ?? 0, message.seq ?? 0);
         if (!message.recovered && hadSeq) refetchTopic(this.client, message.topic);
+        // Whatever happened between a screen's fetch and this first ack was not delivered: close the gap.
+        else if (!hadSeq) closeSubscribeGap(this.client, message.topic);
       } else if (message.topic.startsWith('user:')) {
         // The server subscribes a signed-in socket to its own topic; track it to resume with since.
         const hadSeq = this.userId !== null && this.userSeq !== null;
         this.userSeq = Math.max(this.userSeq ?? 0, message.seq ?? 0);
         if (!message.recovered && hadSeq) refetchTopic(this.client, message.topic);
+        else if (!hadSeq) closeSubscribeGap(this.client, message.topic);
       }
       return;
     }
@@ -130,6 +139,7 @@ export class RealtimeClient {
   }
 
   private userSeq: number | null = null;
+  private intentional = false;
   private readonly acked = new Set<string>();
 
   /** Which topics the hub confirmed, as a data attribute: end-to-end tests wait on it before acting. */
@@ -149,6 +159,7 @@ export class RealtimeClient {
 
   private onOpen() {
     this.attempt = 0;
+    this.intentional = false;
     this.acked.clear();
     this.publishAcked();
     this.setStatus('open');
@@ -162,7 +173,10 @@ export class RealtimeClient {
 
   private async url(): Promise<string> {
     const wait = backoffDelay(this.attempt++);
-    if (this.attempt > 1) this.setStatus(this.attempt > 2 ? 'offline' : 'connecting');
+    if (this.attempt > 1) {
+      this.intentional = false;
+      this.setStatus(this.attempt > 2 ? 'offline' : 'connecting');
+    }
     if (wait) await new Promise((resolve) => setTimeout(resolve, wait));
     const base = this.options.baseUrl?.() ?? defaultBaseUrl();
     const session = getSession();

@@ -13,7 +13,12 @@ export function useTopic(topic: string | null) {
 
 /** Calls back for every event (after the cache has it). */
 export function useRealtimeEvents(listener: (event: RealtimeEvent) => void) {
-  useEffect(() => realtime().onEvent(listener), [listener]);
+  useEffect(() => {
+    const off = realtime().onEvent(listener);
+    return () => {
+      off();
+    };
+  }, [listener]);
 }
 
 /** Opens the app's socket (no-op once open). */

@@ -33,18 +33,17 @@ export function OffersList({ taskId, currency, userId, renderActions }: {
       {isPending && <Spinner className="mt-4" />}
       {isError && <p className="mt-3 text-sm text-red-700">Offers could not be loaded.</p>}
       {!isPending && !offers.length && <p className="mt-3 text-sm text-slate-600">No offers yet. Be the first to make one.</p>}
-      <ul className="mt-4 space-y-3" aria-label="Offers">
+      <ul className="mt-4 space-y-3 overflow-x-clip" aria-label="Offers">
         <AnimatePresence initial={false}>
           {offers.map((offer) => (
             <m.li
               key={offer.id}
               layout
-              initial={{ opacity: 0, x: 48, height: 0 }}
-              animate={{ opacity: 1, x: 0, height: 'auto' }}
-              exit={{ opacity: 0, x: -48, height: 0 }}
+              initial={{ opacity: 0, x: 64 }}
+              animate={{ opacity: 1, x: 0 }}
+              exit={{ opacity: 0, x: -64 }}
               transition={{ type: 'spring', stiffness: 380, damping: 32 }}
               data-offer-id={offer.id}
-              className="overflow-hidden"
             >
               <div className={`rounded-xl border p-4 ${offer.tasker.id === userId ? 'border-brand-300 bg-brand-50/40' : 'border-slate-200'}`}>
                 <div className="flex flex-wrap items-start justify-between gap-3">

@@ -164,7 +164,7 @@ export function PostTaskWizard() {
           </>
         )}
 
-        {step === 2 && <LocationInput label="Location" value={form.location} onChange={(v) => set('location', v)} placeholder="Suburb, e.g. Newtown NSW" />}
+        {step === 2 && <LocationInput label="Location" value={form.location} onChange={(v) => set('location', v)} placeholder="Suburb, e.g. Newtown NSW" inputClassName={inputClasses(false)} />}
 
         {step === 3 && (
           <>

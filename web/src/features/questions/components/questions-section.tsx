@@ -51,6 +51,7 @@ export const QuestionsSection = forwardRef<HTMLTextAreaElement, { taskId: string
         <h2 id="questions-heading" className="text-lg font-semibold text-slate-900">
           Questions <span className="text-slate-500">({questions.length})</span>
         </h2>
+        {!questions.length && <p className="mt-3 text-sm text-slate-600">No questions yet.</p>}
         <ul className="mt-4 space-y-4">
           <AnimatePresence initial={false}>
             {questions.map((q) => (

@@ -29,7 +29,7 @@ export function AssignmentPanel({ task, userId }: { task: TaskDetail; userId: st
           <p className="text-sm text-slate-600">
             {completed
               ? 'The payment has been released to the tasker.'
-              : task.status === 'payment_requested'
+              : task.status === 'completion_requested'
                 ? isPoster
                   ? `${other} says the task is done and asked you to release the payment.`
                   : 'You asked the poster to release the payment.'
@@ -51,7 +51,7 @@ export function AssignmentPanel({ task, userId }: { task: TaskDetail; userId: st
             <Button
               variant="secondary"
               loading={request.isPending}
-              disabled={task.status === 'payment_requested'}
+              disabled={task.status === 'completion_requested'}
               onClick={() => request.mutate(undefined, { onSuccess: () => toast({ title: 'Payment requested', description: 'The poster has been notified.', variant: 'success' }) })}
             >
               Request payment

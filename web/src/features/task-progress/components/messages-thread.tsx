@@ -5,7 +5,7 @@ import { Button } from '@/components/ui/button';
 import { inputClasses } from '@/components/ui/field';
 import { useMessages } from '@/features/task-progress/api/get-messages';
 import { useSendMessage } from '@/features/task-progress/api/send-message';
-import { errorMessage } from '@/lib/http';
+import { ApiError, errorMessage } from '@/lib/http';
 import { relativeTime } from '@/lib/marketplace';
 
 export function MessagesThread({ taskId, userId }: { taskId: string; userId: string }) {
@@ -13,13 +13,19 @@ export function MessagesThread({ taskId, userId }: { taskId: string; userId: str
   const send = useSendMessage(taskId);
   const [body, setBody] = useState('');
   const end = useRef<HTMLDivElement>(null);
-  useEffect(() => end.current?.scrollIntoView?.({ block: 'nearest' }), [data.length]);
+  useEffect(() => {
+    if (data.length) end.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [data.length]);
 
   return (
     <div>
       <h3 className="font-semibold text-slate-900">Messages</h3>
       <div className="mt-3 max-h-80 space-y-2 overflow-y-auto rounded-xl bg-slate-50 p-3" aria-live="polite" aria-label="Messages">
-        {isError && <p className="text-sm text-red-700">{errorMessage(error, 'Messages could not be loaded.')}</p>}
+        {isError && (
+          <p className="text-sm text-red-700">
+            {error instanceof ApiError && error.status === 404 ? 'Messaging is not available for this task yet.' : errorMessage(error, 'Messages could not be loaded.')}
+          </p>
+        )}
         {!isError && !data.length && <p className="text-sm text-slate-500">No messages yet. Say hello and agree the details.</p>}
         <AnimatePresence initial={false}>
           {data.map((msg) => {

@@ -48,7 +48,7 @@ export function BrowseFilters({ filters, categories, onApply }: {
             />
           </div>
         </div>
-        <LocationInput value={draft.location ?? ''} onChange={(v) => set('location', v || undefined)} label="Location" hideLabel placeholder="Suburb or city" />
+        <LocationInput value={draft.location ?? ''} onChange={(v) => set('location', v || undefined)} label="Location" hideLabel placeholder="Suburb or city" inputClassName={inputClasses(false)} />
         <Button variant="outline" aria-expanded={open} aria-controls="browse-filter-panel" onClick={() => setOpen((o) => !o)}>
           <SlidersHorizontal aria-hidden className="h-4 w-4" />
           Filters

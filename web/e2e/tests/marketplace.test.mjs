@@ -148,6 +148,11 @@ test('a task posted through the wizard reaches a watching tasker live, and the o
   await posterPage.getByText('Paid', { exact: true }).waitFor();
   await posterPage.getByText('Assigned', { exact: true }).waitFor();
   await screenshot(posterPage, 'payment-success');
+  // Verification is idempotent, so the same return URL renders the success view at both widths.
+  await screenshotBoth(browser, new URL(posterPage.url()).pathname + new URL(posterPage.url()).search, 'payment-success', {
+    heading: 'Payment successful',
+    storage: await posterPage.evaluate(() => Object.entries(localStorage)),
+  });
 
   await taskerPage.getByText('Offer accepted').waitFor();
   await screenshot(taskerPage, 'notifications-tasker-assigned');
@@ -241,5 +246,34 @@ test('a poster whose socket dropped gets the offers made meanwhile when it recon
   offline = false;
   await page.waitForFunction(() => document.querySelectorAll('[data-offer-id]').length === 2, null, { timeout: 30_000 });
   await page.getByText('Offline — reconnecting…').waitFor({ state: 'detached' });
+  await page.context().close();
+});
+
+test('a signed-out visitor on /post-task is told to sign in and comes back after', async () => {
+  const account = await createVerifiedUser({ prefix: 'wizard' });
+  const page = await newPage(browser, VIEWPORTS.mobile);
+  await page.goto('/post-task');
+  await page.waitForURL('**/login');
+  await page.getByText('Authentication Required').waitFor();
+  await page.getByText('You must be logged in to post a task').waitFor();
+  await signInThroughUi(page, account);
+  await page.getByRole('heading', { level: 1, name: 'Post a Task' }).waitFor();
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByText('Please fill in all required fields').first().waitFor();
+  await screenshot(page, 'post-task-error');
+  assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= 390);
+  await page.context().close();
+});
+
+test('the marketplace screens do not scroll sideways on a 360 px phone', async () => {
+  const page = await newPage(browser, { width: 360, height: 740 });
+  await page.goto('/tasks');
+  await page.getByRole('heading', { level: 1, name: 'Available Tasks' }).waitFor();
+  await page.getByRole('button', { name: 'Filters' }).click();
+  await page.getByRole('button', { name: 'Apply Filters' }).waitFor();
+  assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= 360);
+  await page.locator('article a[href^="/task/"]').first().click();
+  await page.getByRole('link', { name: 'Back to tasks' }).waitFor();
+  assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= 360);
   await page.context().close();
 });

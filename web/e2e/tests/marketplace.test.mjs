@@ -96,17 +96,16 @@ test('a task posted through the wizard reaches a watching tasker live, and the o
     });
   });
 
-  let sentAt = 0;
-  taskerPage.on('request', (request) => {
-    if (request.method() === 'POST' && request.url().endsWith(`/api/tasks/${taskId}/offers`)) sentAt = Date.now();
-  });
+  // Both clocks are the machine's: the tasker's submit and the poster's DOM change, each stamped in its page.
+  await taskerPage.evaluate(() => document.addEventListener('submit', () => (window.__submittedAt = Date.now()), { capture: true, once: true }));
   await taskerPage.getByLabel('Your offer (AUD)').fill('85');
   await taskerPage.getByLabel(/Message to the poster/).fill("I've built dozens of these; I can come Saturday morning.");
   await taskerPage.getByRole('button', { name: 'Submit Offer' }).click();
   const seenAt = await posterPage.evaluate(() => window.__offerSeenAt);
-  const latency = seenAt - sentAt;
-  console.log(`offer → poster's screen: ${latency} ms (request sent → offer element in the poster's DOM)`);
-  assert.ok(sentAt > 0, 'the offer request was seen');
+  const submittedAt = await taskerPage.evaluate(() => window.__submittedAt);
+  const latency = seenAt - submittedAt;
+  console.log(`offer → poster's screen: ${latency} ms (tasker submits the form → offer element in the poster's DOM, POST round trip included)`);
+  assert.ok(submittedAt > 0, 'the offer form was submitted');
   assert.ok(latency < Number(process.env.E2E_MAX_OFFER_LATENCY_MS ?? 1000), `offer took ${latency} ms to appear`);
 
   await posterPage.getByText('$85').first().waitFor();

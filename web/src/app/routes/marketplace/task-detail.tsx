@@ -66,28 +66,43 @@ export function TaskDetailRoute() {
 
   return (
     <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6 lg:px-8">
-      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
-        <div className="space-y-6">
-          <TaskOverview task={t} onAsk={ask} onReport={() => setReporting(true)} />
-          {userId && (isPoster || isAssigned) && isUnderway(t.status) && <AssignmentPanel task={t} userId={userId} />}
-          <OffersList
-            taskId={t.id}
-            currency={t.currency}
-            userId={userId}
-            renderActions={(offer) =>
-              isPoster && payable && offer.status === 'pending' ? (
-                <Button size="sm" onClick={() => setPaying(offer)}>
-                  Accept &amp; Pay
-                </Button>
-              ) : null
-            }
-          />
-          <QuestionsSection ref={askRef} taskId={t.id} questions={t.questions ?? []} userId={userId} isPoster={isPoster} />
+      {/* One column on phones, ordered so a tasker meets Make an Offer right after the task; two columns from lg. */}
+      <div className="flex flex-col gap-6 lg:grid lg:grid-cols-[minmax(0,1fr)_22rem]">
+        <div className="contents lg:block lg:space-y-6">
+          <div className="max-lg:order-1">
+            <TaskOverview task={t} onAsk={ask} onReport={() => setReporting(true)} />
+          </div>
+          {userId && (isPoster || isAssigned) && isUnderway(t.status) && (
+            <div className="max-lg:order-3">
+              <AssignmentPanel task={t} userId={userId} />
+            </div>
+          )}
+          <div className="max-lg:order-4">
+            <OffersList
+              taskId={t.id}
+              currency={t.currency}
+              userId={userId}
+              renderActions={(offer) =>
+                isPoster && payable && offer.status === 'pending' ? (
+                  <Button size="sm" onClick={() => setPaying(offer)}>
+                    Accept &amp; Pay
+                  </Button>
+                ) : null
+              }
+            />
+          </div>
+          <div className="max-lg:order-5">
+            <QuestionsSection ref={askRef} taskId={t.id} questions={t.questions ?? []} userId={userId} isPoster={isPoster} />
+          </div>
         </div>
-        <aside className="space-y-6">
-          {!isPoster && <MakeOfferPanel taskId={t.id} currency={t.currency} userId={userId} taskOpen={open} />}
+        <aside className="contents lg:block lg:space-y-6">
+          {!isPoster && (
+            <div className="max-lg:order-2">
+              <MakeOfferPanel taskId={t.id} currency={t.currency} userId={userId} taskOpen={open} />
+            </div>
+          )}
           {isPoster && open && (
-            <section className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
+            <section className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm max-lg:order-6">
               <h2 className="font-semibold text-slate-900">Your task</h2>
               <p className="mt-1 text-sm text-slate-600">Offers arrive here live. Accept one to pay securely and assign the task.</p>
               {cancel.isError && <Alert className="mt-3">{errorMessage(cancel.error, 'The task could not be cancelled.')}</Alert>}
@@ -105,9 +120,15 @@ export function TaskDetailRoute() {
               </Button>
             </section>
           )}
-          <TaskStats task={t} />
-          <PosterCard task={t} />
-          <SafetyTips />
+          <div className="max-lg:order-7">
+            <TaskStats task={t} />
+          </div>
+          <div className="max-lg:order-8">
+            <PosterCard task={t} />
+          </div>
+          <div className="max-lg:order-9">
+            <SafetyTips />
+          </div>
         </aside>
       </div>
       <div className="mt-10">

@@ -70,6 +70,11 @@ pub async fn question_created(state: &AppState, question: &QuestionView) {
     publish(state, &task_topic(question.task_id), "question.created", question).await;
 }
 
+/// `question.answered` on `task:{id}`: answers are as public as the questions.
+pub async fn question_answered(state: &AppState, question: &QuestionView) {
+    publish(state, &task_topic(question.task_id), "question.answered", question).await;
+}
+
 /// `notification.created` to each recipient's own topic.
 pub async fn notifications_created(state: &AppState, notifications: &[NotificationRow]) {
     for notification in notifications {

@@ -88,6 +88,8 @@ pub async fn answer_question(
         .await?
         .ok_or_else(|| ApiError::Conflict("This question has already been answered".into()))?;
     let row = questions::question(&state.db, id).await?.ok_or_else(|| ApiError::not_found("Question"))?;
+    let answered = QuestionView::from(&row);
+    live::question_answered(&state, &answered).await;
     live::notifications_created(&state, std::slice::from_ref(&notification)).await;
-    Ok(ApiJson(QuestionView::from(&row)))
+    Ok(ApiJson(answered))
 }

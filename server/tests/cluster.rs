@@ -8,15 +8,12 @@ use std::{process::Stdio, time::Duration};
 
 use common::{
     Backend, TestApp, access_token,
+    live::{connect, connect_to, next_event, subscribe},
     market::{id, post_task},
 };
-use futures_util::StreamExt;
 use reqwest::StatusCode;
-use serde_json::{Value, json};
+use serde_json::json;
 use tokio::{net::TcpStream, process::Child};
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async, tungstenite::Message};
-
-type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
 async fn start_redis(port: u16) -> Child {
     let child = tokio::process::Command::new("redis-server")
@@ -36,31 +33,6 @@ async fn start_redis(port: u16) -> Child {
 
 async fn free_port() -> u16 {
     tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap().local_addr().unwrap().port()
-}
-
-async fn connect(base_url: &str, ticket: Option<&str>) -> Socket {
-    let mut url = format!("{}/ws", base_url.replacen("http://", "ws://", 1));
-    if let Some(ticket) = ticket {
-        url = format!("{url}?ticket={ticket}");
-    }
-    connect_async(url).await.expect("websocket connects").0
-}
-
-/// The next event frame named `event`, skipping protocol messages (e.g. a resync).
-async fn next_event(socket: &mut Socket, event: &str) -> Value {
-    loop {
-        let message = tokio::time::timeout(Duration::from_secs(10), socket.next())
-            .await
-            .unwrap_or_else(|_| panic!("{event} within 10 s"))
-            .expect("socket open")
-            .expect("valid frame");
-        if let Message::Text(text) = message {
-            let value: Value = serde_json::from_str(&text).unwrap();
-            if value["type"] == "event" && value["event"] == event {
-                return value;
-            }
-        }
-    }
 }
 
 async fn wait_until_ready(app: &TestApp, base_url: &str, ready: bool) {
@@ -94,27 +66,28 @@ async fn offers_reach_other_nodes_and_survive_a_redis_outage() {
         let task_id = id(&task);
         let tasker_token = access_token(&node_a.signed_in_tasker("tasker@example.com").await);
 
-        let ticket = node_a.post("/api/realtime/ticket", Some(&poster_token), json!({})).await.body["ticket"].as_str().unwrap().to_owned();
-        let mut poster_socket = connect(&url_a, Some(&ticket)).await;
-        let mut visitor_socket = connect(&url_a, None).await;
-        futures_util::SinkExt::send(&mut visitor_socket, Message::Text(json!({ "type": "subscribe", "topic": format!("task:{task_id}") }).to_string().into())).await.unwrap();
+        let mut poster_socket = connect(&node_a, Some(&poster_token)).await;
+        let mut visitor_socket = connect_to(&url_a, None).await;
+        let task_topic = format!("task:{task_id}");
+        subscribe(&mut visitor_socket, &task_topic).await;
+        let poster_topic = format!("user:{}", poster["user"]["id"].as_str().unwrap());
 
         // Made through node B, seen on node A: the poster privately with the amount, a visitor without.
         let offer = offer_via(&node_a, &url_b, &tasker_token, &task_id, "Tomorrow morning").await;
         assert_eq!(offer.status, StatusCode::CREATED, "{:?}", offer.body);
         let offer_id = id(&offer.body);
-        let private = next_event(&mut poster_socket, "offer.created").await;
-        assert_eq!(private["data"]["amount_cents"], 9000);
-        let public = next_event(&mut visitor_socket, "offer.created").await;
-        assert!(public["data"]["amount_cents"].is_null(), "no amount on a public topic: {public}");
-        assert!(public["data"].to_string().find("Tomorrow morning").is_none());
+        let private = next_event(&mut poster_socket, &poster_topic, "offer.created").await;
+        assert_eq!(private["amount_cents"], 9000);
+        let public = next_event(&mut visitor_socket, &task_topic, "offer.created").await;
+        assert!(public["amount_cents"].is_null(), "no amount on a public topic: {public}");
+        assert!(!public.to_string().contains("Tomorrow morning"));
 
         // Redis goes down: node A still delivers what happens on node A.
         redis.kill().await.unwrap();
         wait_until_ready(&node_a, &url_a, false).await;
         let withdraw = node_a.post(&format!("/api/offers/{offer_id}/withdraw"), Some(&tasker_token), json!({})).await;
         assert_eq!(withdraw.status, StatusCode::OK, "{:?}", withdraw.body);
-        next_event(&mut visitor_socket, "offer.withdrawn").await;
+        next_event(&mut visitor_socket, &task_topic, "offer.withdrawn").await;
 
         // Redis is back: cross-node delivery resumes by itself.
         let _redis = start_redis(port).await;
@@ -122,8 +95,8 @@ async fn offers_reach_other_nodes_and_survive_a_redis_outage() {
         wait_until_ready(&node_a, &url_b, true).await;
         let again = offer_via(&node_a, &url_b, &tasker_token, &task_id, "Still keen").await;
         assert_eq!(again.status, StatusCode::CREATED, "{:?}", again.body);
-        let after_outage = next_event(&mut visitor_socket, "offer.created").await;
-        assert_eq!(after_outage["data"]["id"], again.body["id"]);
+        let after_outage = next_event(&mut visitor_socket, &task_topic, "offer.created").await;
+        assert_eq!(after_outage["id"], again.body["id"]);
 
         node_b.shutdown().await.unwrap();
         node_a

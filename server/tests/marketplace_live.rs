@@ -3,55 +3,15 @@
 
 mod common;
 
-use std::time::Duration;
-
 use common::{
     TestApp, access_token,
+    live::{connect, next_event, subscribe},
     market::{id, make_offer, post_task},
 };
-use futures_util::{SinkExt, StreamExt};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async, tungstenite::Message};
-
-type Socket = WebSocketStream<MaybeTlsStream<tokio::net::TcpStream>>;
 
 on_both_backends!(an_offer_reaches_the_poster_in_full_and_visitors_without_the_amount);
-
-async fn connect(app: &TestApp, ticket: Option<&str>) -> Socket {
-    let base = app.url("/ws").replacen("http://", "ws://", 1);
-    let url = ticket.map_or(base.clone(), |ticket| format!("{base}?ticket={ticket}"));
-    connect_async(url).await.expect("websocket connects").0
-}
-
-async fn next_json(socket: &mut Socket) -> Value {
-    loop {
-        let message = tokio::time::timeout(Duration::from_secs(5), socket.next()).await.expect("a message within 5 s").expect("open").expect("frame");
-        if let Message::Text(text) = message {
-            return serde_json::from_str(&text).unwrap();
-        }
-    }
-}
-
-async fn subscribe(socket: &mut Socket, topic: &str) {
-    socket.send(Message::Text(json!({ "type": "subscribe", "topic": topic }).to_string().into())).await.unwrap();
-    loop {
-        let message = next_json(socket).await;
-        if message["type"] == "subscribed" && message["topic"] == topic {
-            return;
-        }
-    }
-}
-
-/// The next event named `event` on `topic`.
-async fn next_event(socket: &mut Socket, topic: &str, event: &str) -> Value {
-    loop {
-        let message = next_json(socket).await;
-        if message["type"] == "event" && message["topic"] == topic && message["event"] == event {
-            return message["data"].clone();
-        }
-    }
-}
 
 async fn an_offer_reaches_the_poster_in_full_and_visitors_without_the_amount(app: TestApp) -> TestApp {
     let poster_session = app.signed_in_user("poster@example.com").await;
@@ -67,9 +27,7 @@ async fn an_offer_reaches_the_poster_in_full_and_visitors_without_the_amount(app
     assert_eq!(created["title"], "Live task");
     subscribe(&mut visitor, &format!("task:{task_id}")).await;
 
-    let ticket = app.post("/api/realtime/ticket", Some(&poster_token), json!({})).await;
-    assert_eq!(ticket.status, StatusCode::OK);
-    let mut poster_socket = connect(&app, ticket.body["ticket"].as_str()).await;
+    let mut poster_socket = connect(&app, Some(&poster_token)).await;
     let user_topic = format!("user:{poster_id}");
     subscribe(&mut poster_socket, &user_topic).await;
 

@@ -4,62 +4,14 @@
 
 mod common;
 
-use std::time::Duration;
-
 use common::{
     TestApp, access_token,
+    live::{connect, next_event_where, subscribe},
     market::{id, make_offer, post_task},
 };
-use futures_util::{SinkExt, StreamExt};
-use reqwest::StatusCode;
-use serde_json::{Value, json};
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async, tungstenite::Message};
-
-type Socket = WebSocketStream<MaybeTlsStream<tokio::net::TcpStream>>;
+use serde_json::json;
 
 on_both_backends!(paying_and_messaging_reach_both_parties_and_the_task_watchers);
-
-async fn connect(app: &TestApp, token: Option<&str>) -> Socket {
-    let base = app.url("/ws").replacen("http://", "ws://", 1);
-    let url = match token {
-        Some(token) => {
-            let ticket = app.post("/api/realtime/ticket", Some(token), json!({})).await;
-            assert_eq!(ticket.status, StatusCode::OK);
-            format!("{base}?ticket={}", ticket.body["ticket"].as_str().unwrap())
-        }
-        None => base,
-    };
-    connect_async(url).await.expect("websocket connects").0
-}
-
-async fn next_json(socket: &mut Socket) -> Value {
-    loop {
-        let message = tokio::time::timeout(Duration::from_secs(5), socket.next()).await.expect("a message within 5 s").expect("open").expect("frame");
-        if let Message::Text(text) = message {
-            return serde_json::from_str(&text).unwrap();
-        }
-    }
-}
-
-async fn subscribe(socket: &mut Socket, topic: &str) {
-    socket.send(Message::Text(json!({ "type": "subscribe", "topic": topic }).to_string().into())).await.unwrap();
-    loop {
-        let message = next_json(socket).await;
-        if message["type"] == "subscribed" && message["topic"] == topic {
-            return;
-        }
-    }
-}
-
-/// The next event named `event` on `topic` whose data matches `wanted`.
-async fn next_event(socket: &mut Socket, topic: &str, event: &str, wanted: impl Fn(&Value) -> bool) -> Value {
-    loop {
-        let message = next_json(socket).await;
-        if message["type"] == "event" && message["topic"] == topic && message["event"] == event && wanted(&message["data"]) {
-            return message["data"].clone();
-        }
-    }
-}
 
 async fn paying_and_messaging_reach_both_parties_and_the_task_watchers(app: TestApp) -> TestApp {
     let poster_session = app.signed_in_user("poster@example.com").await;
@@ -82,27 +34,27 @@ async fn paying_and_messaging_reach_both_parties_and_the_task_watchers(app: Test
     subscribe(&mut tasker_socket, &tasker_topic).await;
 
     let session = app.post("/api/payments/checkout-session", Some(&poster), json!({ "task_id": task, "offer_id": offer })).await;
-    let pending = next_event(&mut visitor, &task_topic, "task.updated", |d| d["status"] == "pending_payment").await;
+    let pending = next_event_where(&mut visitor, &task_topic, "task.updated", |d| d["status"] == "pending_payment").await;
     assert_eq!(pending["id"], task.as_str());
     let url = session.body["url"].as_str().unwrap();
     app.client.post(url).form(&[("action", "pay"), ("card_number", "4242424242424242")]).send().await.unwrap();
     let verify = json!({ "session_id": session.body["session_id"], "task_id": task, "offer_id": offer });
     assert_eq!(app.post("/api/payments/verify", Some(&poster), verify).await.body["success"], true);
 
-    next_event(&mut visitor, &task_topic, "task.updated", |d| d["status"] == "assigned").await;
-    next_event(&mut visitor, "tasks", "task.updated", |d| d["status"] == "assigned").await;
-    let held = next_event(&mut tasker_socket, &tasker_topic, "payment.updated", |d| d["status"] == "held").await;
+    next_event_where(&mut visitor, &task_topic, "task.updated", |d| d["status"] == "assigned").await;
+    next_event_where(&mut visitor, "tasks", "task.updated", |d| d["status"] == "assigned").await;
+    let held = next_event_where(&mut tasker_socket, &tasker_topic, "payment.updated", |d| d["status"] == "held").await;
     assert_eq!((held["amount_cents"].as_i64(), held["fee_cents"].as_i64()), (Some(9_100), Some(910)));
-    next_event(&mut tasker_socket, &tasker_topic, "notification.created", |d| d["title"] == "Offer accepted").await;
-    next_event(&mut poster_socket, &poster_topic, "payment.updated", |d| d["status"] == "held").await;
+    next_event_where(&mut tasker_socket, &tasker_topic, "notification.created", |d| d["title"] == "Offer accepted").await;
+    next_event_where(&mut poster_socket, &poster_topic, "payment.updated", |d| d["status"] == "held").await;
 
     app.post(&format!("/api/tasks/{task}/messages"), Some(&poster), json!({ "body": "See you at 9" })).await;
-    let message = next_event(&mut tasker_socket, &tasker_topic, "message.created", |_| true).await;
+    let message = next_event_where(&mut tasker_socket, &tasker_topic, "message.created", |_| true).await;
     assert_eq!(message["body"], "See you at 9");
-    next_event(&mut poster_socket, &poster_topic, "message.created", |_| true).await;
+    next_event_where(&mut poster_socket, &poster_topic, "message.created", |_| true).await;
 
     app.post(&format!("/api/tasks/{task}/release"), Some(&poster), json!({})).await;
-    next_event(&mut tasker_socket, &tasker_topic, "payment.updated", |d| d["status"] == "released").await;
-    next_event(&mut visitor, &task_topic, "task.updated", |d| d["status"] == "completed").await;
+    next_event_where(&mut tasker_socket, &tasker_topic, "payment.updated", |d| d["status"] == "released").await;
+    next_event_where(&mut visitor, &task_topic, "task.updated", |d| d["status"] == "completed").await;
     app
 }

@@ -2,6 +2,7 @@
 //! SQLite file, or a new PostgreSQL database from `TEST_DATABASE_URL`).
 #![allow(dead_code)]
 
+pub mod live;
 pub mod market;
 
 use std::{future::Future, panic::AssertUnwindSafe, path::PathBuf};

@@ -57,10 +57,7 @@ impl fmt::Debug for HubConfig {
             .field("idle_timeout", &self.idle_timeout)
             .field("history_len", &self.history_len)
             .field("history_max_age", &self.history_max_age)
-            .field(
-                "max_subscriptions_per_connection",
-                &self.max_subscriptions_per_connection,
-            )
+            .field("max_subscriptions_per_connection", &self.max_subscriptions_per_connection)
             .field("read_buffer_size", &self.read_buffer_size)
             .field("write_buffer_size", &self.write_buffer_size)
             .field("max_write_buffer_size", &self.max_write_buffer_size)

@@ -52,12 +52,7 @@ pub(crate) struct ConnHandle {
 
 impl ConnHandle {
     pub(crate) fn new(id: u64, tx: mpsc::Sender<Outbound>) -> Self {
-        Self {
-            id,
-            tx,
-            close_code: AtomicU16::new(0),
-            kill: Notify::new(),
-        }
+        Self { id, tx, close_code: AtomicU16::new(0), kill: Notify::new() }
     }
 
     /// Queues without waiting; a full queue closes the socket as a slow consumer.
@@ -76,10 +71,7 @@ impl ConnHandle {
 
     /// Asks the send loop to close with `code`; true for the first caller.
     pub fn close(&self, code: u16) -> bool {
-        let first = self
-            .close_code
-            .compare_exchange(0, code, Relaxed, Relaxed)
-            .is_ok();
+        let first = self.close_code.compare_exchange(0, code, Relaxed, Relaxed).is_ok();
         if first {
             self.kill.notify_one();
         }
@@ -104,14 +96,11 @@ struct LastSeen {
 
 impl LastSeen {
     fn touch(&self) {
-        self.at_ms
-            .store(self.opened.elapsed().as_millis() as u64, Relaxed);
+        self.at_ms.store(self.opened.elapsed().as_millis() as u64, Relaxed);
     }
 
     fn silent_for(&self) -> Duration {
-        self.opened
-            .elapsed()
-            .saturating_sub(Duration::from_millis(self.at_ms.load(Relaxed)))
+        self.opened.elapsed().saturating_sub(Duration::from_millis(self.at_ms.load(Relaxed)))
     }
 }
 
@@ -119,10 +108,7 @@ pub(crate) async fn serve(hub: Hub, socket: WebSocket, user_id: Option<String>) 
     let config = hub.config();
     let (tx, rx) = mpsc::channel(config.send_queue_capacity.max(2));
     let conn = hub.register(tx);
-    let last_seen = LastSeen {
-        opened: Instant::now(),
-        at_ms: AtomicU64::new(0),
-    };
+    let last_seen = LastSeen { opened: Instant::now(), at_ms: AtomicU64::new(0) };
     let mut topics = HashSet::new();
 
     let (sink, stream) = socket.split();
@@ -153,8 +139,7 @@ async fn send_loop(
     last_seen: &LastSeen,
 ) {
     let config = hub.config();
-    let mut ping =
-        tokio::time::interval_at(Instant::now() + config.ping_interval, config.ping_interval);
+    let mut ping = tokio::time::interval_at(Instant::now() + config.ping_interval, config.ping_interval);
     ping.set_missed_tick_behavior(MissedTickBehavior::Delay);
     let idle = tokio::time::sleep(config.idle_timeout);
     tokio::pin!(idle);
@@ -199,10 +184,7 @@ async fn send_loop(
 
     let code = conn.close_code.load(Relaxed);
     if code != 0 {
-        let frame = CloseFrame {
-            code,
-            reason: close_reason(code).into(),
-        };
+        let frame = CloseFrame { code, reason: close_reason(code).into() };
         let _ = tokio::time::timeout(CLOSE_GRACE, sink.send(Message::Close(Some(frame)))).await;
     }
 }
@@ -235,11 +217,7 @@ async fn recv_loop(
         let text = match message {
             Message::Text(text) => text,
             Message::Binary(_) => {
-                reply(protocol::error(
-                    "bad_request",
-                    "expected a JSON text message",
-                    None,
-                ));
+                reply(protocol::error("bad_request", "expected a JSON text message", None));
                 continue;
             }
             Message::Close(_) => break,
@@ -261,11 +239,7 @@ async fn recv_loop(
                 let limit = hub.config().max_subscriptions_per_connection;
                 if !topics.contains(&topic) && topics.len() >= limit {
                     let message = format!("at most {limit} subscriptions per connection");
-                    reply(protocol::error(
-                        "too_many_subscriptions",
-                        &message,
-                        Some(&topic),
-                    ));
+                    reply(protocol::error("too_many_subscriptions", &message, Some(&topic)));
                     continue;
                 }
                 // Boxed: subscribing is rare, and an idle socket should not carry its state.

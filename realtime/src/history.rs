@@ -75,11 +75,7 @@ mod tests {
     use super::*;
 
     fn entry(seq: u64, at_ms: u64) -> Entry {
-        Entry {
-            seq,
-            at_ms,
-            frame: seq.to_string().into(),
-        }
+        Entry { seq, at_ms, frame: seq.to_string().into() }
     }
 
     fn history(seqs: impl IntoIterator<Item = u64>) -> History {

@@ -54,11 +54,7 @@ impl Hub {
     /// sockets, and `is_bus_healthy` stays false until it answers.
     pub async fn start(config: HubConfig, bus: BusConfig) -> anyhow::Result<Hub> {
         let stats = Arc::new(Stats::default());
-        let registry = Arc::new(Registry::new(
-            config.history_len,
-            config.history_max_age,
-            stats.clone(),
-        ));
+        let registry = Arc::new(Registry::new(config.history_len, config.history_max_age, stats.clone()));
         let (bus, tasks) = bus::start(bus, &config, registry.clone()).await?;
         let permits = Arc::new(Semaphore::new(config.max_connections));
         Ok(Hub {
@@ -114,22 +110,19 @@ impl Hub {
                 .into_response();
         };
         let hub = self.clone();
-        self.configure(ws)
-            .on_failed_upgrade(|error| tracing::debug!(%error, "websocket upgrade failed"))
-            .on_upgrade(move |socket| async move {
+        self.configure(ws).on_failed_upgrade(|error| tracing::debug!(%error, "websocket upgrade failed")).on_upgrade(
+            move |socket| async move {
                 connection::serve(hub, socket, user_id).await;
                 drop(permit);
-            })
+            },
+        )
     }
 
     /// Completes the upgrade, then closes with 4001 (invalid or expired ticket), so browsers
     /// can tell a bad ticket from a network failure.
     pub fn reject_unauthorized(&self, ws: WebSocketUpgrade) -> Response {
         self.configure(ws).on_upgrade(|mut socket| async move {
-            let frame = CloseFrame {
-                code: CLOSE_UNAUTHORIZED,
-                reason: "unauthorized".into(),
-            };
+            let frame = CloseFrame { code: CLOSE_UNAUTHORIZED, reason: "unauthorized".into() };
             let _ = socket.send(Message::Close(Some(frame))).await;
         })
     }
@@ -178,10 +171,7 @@ impl Hub {
         &self.inner.stats
     }
 
-    pub(crate) fn register(
-        &self,
-        tx: tokio::sync::mpsc::Sender<connection::Outbound>,
-    ) -> Arc<ConnHandle> {
+    pub(crate) fn register(&self, tx: tokio::sync::mpsc::Sender<connection::Outbound>) -> Arc<ConnHandle> {
         let id = self.inner.next_connection_id.fetch_add(1, Relaxed);
         let conn = Arc::new(ConnHandle::new(id, tx));
         self.inner.connections.insert(id, conn.clone());
@@ -198,22 +188,13 @@ impl Hub {
     }
 
     /// Subscribes a socket; false when it could not be (its queue is full).
-    pub(crate) async fn join(
-        &self,
-        conn: &Arc<ConnHandle>,
-        topic: &str,
-        since: Option<u64>,
-    ) -> bool {
+    pub(crate) async fn join(&self, conn: &Arc<ConnHandle>, topic: &str, since: Option<u64>) -> bool {
         let inner = &self.inner;
         let joined = match &inner.bus {
             Bus::Local => inner.registry.subscribe(topic, conn, since, None, false),
             Bus::Redis(redis) => {
                 inner.registry.begin_subscribe(topic);
-                let pending = PendingSubscription {
-                    hub: self,
-                    topic,
-                    armed: true,
-                };
+                let pending = PendingSubscription { hub: self, topic, armed: true };
                 let remote = redis.prepare_subscribe(topic, since).await;
                 pending.disarm();
                 inner.registry.subscribe(topic, conn, since, remote, true)

@@ -20,9 +20,7 @@ pub(crate) enum ClientMessage {
 pub(crate) fn parse_client_message(text: &str) -> Result<ClientMessage, String> {
     let message: ClientMessage = serde_json::from_str(text).map_err(|e| e.to_string())?;
     match &message {
-        ClientMessage::Subscribe { topic, .. } | ClientMessage::Unsubscribe { topic } => {
-            check_topic(topic)?
-        }
+        ClientMessage::Subscribe { topic, .. } | ClientMessage::Unsubscribe { topic } => check_topic(topic)?,
         ClientMessage::Ping => {}
     }
     Ok(message)
@@ -32,9 +30,7 @@ pub(crate) fn parse_client_message(text: &str) -> Result<ClientMessage, String> 
 pub(crate) fn check_topic(topic: &str) -> Result<(), String> {
     let plain = |c: char| c.is_ascii_alphanumeric() || matches!(c, ':' | '-' | '_' | '.');
     if topic.is_empty() || topic.len() > MAX_TOPIC_LEN || !topic.chars().all(plain) {
-        return Err(format!(
-            "topic must be 1 to {MAX_TOPIC_LEN} characters of letters, digits, ':', '-', '_' or '.'"
-        ));
+        return Err(format!("topic must be 1 to {MAX_TOPIC_LEN} characters of letters, digits, ':', '-', '_' or '.'"));
     }
     Ok(())
 }
@@ -53,17 +49,8 @@ impl EventTemplate {
         let now = OffsetDateTime::now_utc();
         let at = now.format(&Rfc3339).unwrap_or_default();
         let prefix = format!(r#"{{"type":"event","topic":{},"seq":"#, json!(topic));
-        let suffix = format!(
-            r#","event":{},"data":{},"at":{}}}"#,
-            json!(event),
-            data,
-            json!(at)
-        );
-        Self {
-            prefix,
-            suffix,
-            at_ms: (now.unix_timestamp_nanos() / 1_000_000) as u64,
-        }
+        let suffix = format!(r#","event":{},"data":{},"at":{}}}"#, json!(event), data, json!(at));
+        Self { prefix, suffix, at_ms: (now.unix_timestamp_nanos() / 1_000_000) as u64 }
     }
 
     pub fn frame(&self, seq: u64) -> Utf8Bytes {
@@ -76,9 +63,7 @@ impl EventTemplate {
 }
 
 pub(crate) fn subscribed(topic: &str, seq: u64, recovered: bool) -> Utf8Bytes {
-    json!({"type": "subscribed", "topic": topic, "seq": seq, "recovered": recovered})
-        .to_string()
-        .into()
+    json!({"type": "subscribed", "topic": topic, "seq": seq, "recovered": recovered}).to_string().into()
 }
 
 pub(crate) fn error(code: &str, message: &str, topic: Option<&str>) -> Utf8Bytes {
@@ -94,9 +79,7 @@ pub(crate) fn pong() -> Utf8Bytes {
 }
 
 pub(crate) fn now_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
 }
 
 /// First sequence number of a topic that has no state (new, expired, or after a restart).
@@ -115,22 +98,13 @@ mod tests {
     fn parses_subscribe_with_and_without_since() {
         assert_eq!(
             parse_client_message(r#"{"type":"subscribe","topic":"task:1","since":7}"#),
-            Ok(ClientMessage::Subscribe {
-                topic: "task:1".into(),
-                since: Some(7)
-            })
+            Ok(ClientMessage::Subscribe { topic: "task:1".into(), since: Some(7) })
         );
         assert_eq!(
             parse_client_message(r#"{"type":"subscribe","topic":"tasks"}"#),
-            Ok(ClientMessage::Subscribe {
-                topic: "tasks".into(),
-                since: None
-            })
+            Ok(ClientMessage::Subscribe { topic: "tasks".into(), since: None })
         );
-        assert_eq!(
-            parse_client_message(r#"{"type":"ping"}"#),
-            Ok(ClientMessage::Ping)
-        );
+        assert_eq!(parse_client_message(r#"{"type":"ping"}"#), Ok(ClientMessage::Ping));
     }
 
     #[test]

@@ -74,19 +74,12 @@ pub(crate) struct Registry {
 }
 
 fn lock(state: &Mutex<TopicState>) -> MutexGuard<'_, TopicState> {
-    state
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
+    state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 impl Registry {
     pub fn new(history_len: usize, history_max_age: Duration, stats: Arc<Stats>) -> Self {
-        Self {
-            topics: DashMap::new(),
-            history_len,
-            history_max_age,
-            stats,
-        }
+        Self { topics: DashMap::new(), history_len, history_max_age, stats }
     }
 
     fn oldest_ms(&self) -> u64 {
@@ -106,11 +99,7 @@ impl Registry {
     pub fn publish_local(&self, topic: &str, template: &EventTemplate, only_if_watched: bool) {
         let oldest = self.oldest_ms();
         let publish = |state: &mut TopicState| {
-            let seq = if state.last_seq == 0 {
-                protocol::sequence_base() + 1
-            } else {
-                state.last_seq + 1
-            };
+            let seq = if state.last_seq == 0 { protocol::sequence_base() + 1 } else { state.last_seq + 1 };
             self.record_and_fan_out(state, seq, template.at_ms, template.frame(seq), oldest);
         };
         if only_if_watched {
@@ -133,20 +122,11 @@ impl Registry {
         }
     }
 
-    fn record_and_fan_out(
-        &self,
-        state: &mut TopicState,
-        seq: u64,
-        at_ms: u64,
-        frame: Utf8Bytes,
-        oldest: u64,
-    ) {
+    fn record_and_fan_out(&self, state: &mut TopicState, seq: u64, at_ms: u64, frame: Utf8Bytes, oldest: u64) {
         state.last_seq = seq;
         state.active_ms = at_ms;
         state.fan_out(seq, &frame, &self.stats);
-        state
-            .history
-            .push(Entry { seq, at_ms, frame }, self.history_len, oldest);
+        state.history.push(Entry { seq, at_ms, frame }, self.history_len, oldest);
     }
 
     /// Keeps the topic of interest while a subscription waits on Redis.
@@ -180,17 +160,12 @@ impl Registry {
                     let current = remote.current.max(state.last_seq);
                     let local_after = state.history.after(remote.current);
                     let candidates = remote.entries.iter().chain(local_after);
-                    (
-                        current,
-                        since.and_then(|s| history::replay(s, current, candidates, oldest)),
-                    )
+                    (current, since.and_then(|s| history::replay(s, current, candidates, oldest)))
                 }
                 None => {
                     let current = state.last_seq;
                     let candidates = since.map(|s| state.history.after(s));
-                    let replayed = since
-                        .zip(candidates)
-                        .and_then(|(s, c)| history::replay(s, current, c, oldest));
+                    let replayed = since.zip(candidates).and_then(|(s, c)| history::replay(s, current, c, oldest));
                     (current, replayed)
                 }
             };
@@ -203,13 +178,7 @@ impl Registry {
             if !conn.deliver(Outbound::Batch(frames), &self.stats) {
                 return false;
             }
-            let previous = state.subscribers.insert(
-                conn.id,
-                Subscriber {
-                    conn: conn.clone(),
-                    after_seq: current,
-                },
-            );
+            let previous = state.subscribers.insert(conn.id, Subscriber { conn: conn.clone(), after_seq: current });
             if previous.is_none() {
                 self.stats.subscribed();
             }
@@ -234,12 +203,7 @@ impl Registry {
         })
     }
 
-    fn remove_if(
-        &self,
-        topic: &str,
-        drop_when_unwatched: bool,
-        change: impl FnOnce(&mut TopicState),
-    ) -> bool {
+    fn remove_if(&self, topic: &str, drop_when_unwatched: bool, change: impl FnOnce(&mut TopicState)) -> bool {
         let unwatched = match self.topics.get(topic) {
             Some(state) => {
                 let state = &mut lock(&state);
@@ -251,16 +215,11 @@ impl Registry {
         };
         drop_when_unwatched
             && unwatched
-            && self
-                .topics
-                .remove_if(topic, |_, state| lock(state).is_unwatched())
-                .is_some()
+            && self.topics.remove_if(topic, |_, state| lock(state).is_unwatched()).is_some()
     }
 
     pub fn is_watched(&self, topic: &str) -> bool {
-        self.topics
-            .get(topic)
-            .is_some_and(|state| !lock(&state).is_unwatched())
+        self.topics.get(topic).is_some_and(|state| !lock(&state).is_unwatched())
     }
 
     /// After a bus outage the sequence numbers seen here may disagree with Redis: start over
@@ -310,11 +269,7 @@ mod tests {
     }
 
     fn entry(seq: u64) -> Entry {
-        Entry {
-            seq,
-            at_ms: protocol::now_ms(),
-            frame: format!("e{seq}").into(),
-        }
+        Entry { seq, at_ms: protocol::now_ms(), frame: format!("e{seq}").into() }
     }
 
     fn frames(out: Outbound) -> Vec<String> {
@@ -335,32 +290,19 @@ mod tests {
             let e = entry(seq);
             registry.deliver_remote("t", e.seq, e.at_ms, e.frame);
         }
-        let remote = RemoteSnapshot {
-            current: 10,
-            entries: vec![entry(9), entry(10)],
-        };
+        let remote = RemoteSnapshot { current: 10, entries: vec![entry(9), entry(10)] };
         assert!(registry.subscribe("t", &conn, Some(8), Some(remote), true));
 
         let joined = frames(rx.try_recv().unwrap());
         let subscribed: serde_json::Value = serde_json::from_str(&joined[0]).unwrap();
-        assert_eq!(
-            (
-                subscribed["seq"].as_u64(),
-                subscribed["recovered"].as_bool()
-            ),
-            (Some(12), Some(true))
-        );
+        assert_eq!((subscribed["seq"].as_u64(), subscribed["recovered"].as_bool()), (Some(12), Some(true)));
         assert_eq!(joined[1..], ["e9", "e10", "e11", "e12"]);
 
         let again = entry(12);
         registry.deliver_remote("t", again.seq, again.at_ms, again.frame);
         let next = entry(13);
         registry.deliver_remote("t", next.seq, next.at_ms, next.frame);
-        assert_eq!(
-            frames(rx.try_recv().unwrap()),
-            ["e13"],
-            "no duplicate, then live"
-        );
+        assert_eq!(frames(rx.try_recv().unwrap()), ["e13"], "no duplicate, then live");
         assert!(rx.try_recv().is_err());
     }
 
@@ -369,10 +311,7 @@ mod tests {
         let registry = registry();
         let (conn, mut rx) = socket(1);
         registry.begin_subscribe("t");
-        let remote = RemoteSnapshot {
-            current: 10,
-            entries: vec![entry(8), entry(10)],
-        };
+        let remote = RemoteSnapshot { current: 10, entries: vec![entry(8), entry(10)] };
         assert!(registry.subscribe("t", &conn, Some(7), Some(remote), true));
         let joined = frames(rx.try_recv().unwrap());
         assert_eq!(joined.len(), 1, "nothing replayed");

@@ -20,34 +20,21 @@ async fn stalled_reader_is_closed_with_4008_while_others_keep_receiving() {
     let mut published = 0;
     while hub.stats().slow_consumer_closes == 0 {
         assert!(published < 10_000, "stalled reader never closed");
-        hub.publish(
-            "task:busy",
-            "offer.created",
-            &json!({"n": published, "pad": payload}),
-        )
-        .await;
+        hub.publish("task:busy", "offer.created", &json!({"n": published, "pad": payload})).await;
         let event = healthy.next_event().await;
         assert_eq!(event["data"]["n"], published);
         published += 1;
     }
     for n in published..published + 5 {
-        hub.publish("task:busy", "offer.created", &json!({"n": n}))
-            .await;
-        assert_eq!(
-            healthy.next_event().await["data"]["n"],
-            n,
-            "healthy client keeps receiving"
-        );
+        hub.publish("task:busy", "offer.created", &json!({"n": n})).await;
+        assert_eq!(healthy.next_event().await["data"]["n"], n, "healthy client keeps receiving");
     }
 
     assert_eq!(stalled.closed_with().await, CLOSE_SLOW_CONSUMER);
     let stats = hub.stats();
     assert_eq!(stats.slow_consumer_closes, 1);
     assert!(stats.dropped >= 1);
-    assert!(
-        published < 2_000,
-        "closed after {published} events: memory stays bounded"
-    );
+    assert!(published < 2_000, "closed after {published} events: memory stays bounded");
 }
 
 #[tokio::test]
@@ -58,21 +45,14 @@ async fn silent_client_is_closed_with_4009() {
         ..test_config()
     };
     let (hub, addr) = start(config, BusConfig::Local).await;
-    assert_eq!(
-        silent_client_close_code(addr).await,
-        Some(CLOSE_HEARTBEAT_TIMEOUT)
-    );
+    assert_eq!(silent_client_close_code(addr).await, Some(CLOSE_HEARTBEAT_TIMEOUT));
     assert_eq!(hub.stats().heartbeat_closes, 1);
 }
 
 #[tokio::test]
 async fn client_that_keeps_talking_stays_connected_past_the_idle_timeout() {
     let idle_timeout = Duration::from_millis(300);
-    let config = HubConfig {
-        ping_interval: Duration::from_millis(100),
-        idle_timeout,
-        ..test_config()
-    };
+    let config = HubConfig { ping_interval: Duration::from_millis(100), idle_timeout, ..test_config() };
     let (hub, addr) = start(config, BusConfig::Local).await;
     let mut client = connect(addr, "").await;
     let started = tokio::time::Instant::now();

@@ -10,13 +10,8 @@ fn unique_topic() -> String {
 }
 
 async fn two_nodes(url: &str) -> ((Hub, std::net::SocketAddr), (Hub, std::net::SocketAddr)) {
-    let bus = || BusConfig::Redis {
-        url: url.to_owned(),
-    };
-    (
-        start(test_config(), bus()).await,
-        start(test_config(), bus()).await,
-    )
+    let bus = || BusConfig::Redis { url: url.to_owned() };
+    (start(test_config(), bus()).await, start(test_config(), bus()).await)
 }
 
 #[tokio::test]
@@ -27,27 +22,14 @@ async fn event_published_on_one_node_reaches_a_socket_on_the_other() {
     let mut visitor = connect(addr_a, "").await;
     let subscribed = visitor.subscribe(&topic, None).await;
 
-    node_b
-        .publish(&topic, "offer.created", &json!({"id": "o1"}))
-        .await;
+    node_b.publish(&topic, "offer.created", &json!({"id": "o1"})).await;
     let event = visitor.next_event().await;
-    assert_eq!(
-        (event["topic"].as_str(), event["event"].as_str()),
-        (Some(&*topic), Some("offer.created"))
-    );
-    assert_eq!(
-        event["seq"].as_u64().unwrap(),
-        subscribed["seq"].as_u64().unwrap() + 1
-    );
+    assert_eq!((event["topic"].as_str(), event["event"].as_str()), (Some(&*topic), Some("offer.created")));
+    assert_eq!(event["seq"].as_u64().unwrap(), subscribed["seq"].as_u64().unwrap() + 1);
 
-    node_a
-        .publish(&topic, "offer.withdrawn", &json!({"id": "o1"}))
-        .await;
+    node_a.publish(&topic, "offer.withdrawn", &json!({"id": "o1"})).await;
     let event = visitor.next_event().await;
-    assert_eq!(
-        event["event"], "offer.withdrawn",
-        "the publishing node delivers too"
-    );
+    assert_eq!(event["event"], "offer.withdrawn", "the publishing node delivers too");
     assert_eq!(node_b.stats().published, 1);
     assert!(node_a.is_bus_healthy().await);
 }
@@ -59,16 +41,12 @@ async fn recovery_works_across_nodes() {
     let topic = unique_topic();
     let mut on_a = connect(addr_a, "").await;
     on_a.subscribe(&topic, None).await;
-    node_a
-        .publish(&topic, "offer.created", &json!({"n": 1}))
-        .await;
+    node_a.publish(&topic, "offer.created", &json!({"n": 1})).await;
     let seen = on_a.next_event().await["seq"].as_u64().unwrap();
     drop(on_a);
 
     for n in 2..=4 {
-        node_a
-            .publish(&topic, "offer.created", &json!({"n": n}))
-            .await;
+        node_a.publish(&topic, "offer.created", &json!({"n": n})).await;
     }
 
     let mut on_b = connect(addr_b, "").await;
@@ -78,21 +56,13 @@ async fn recovery_works_across_nodes() {
     for n in 2..=4 {
         assert_eq!(on_b.next_event().await["data"]["n"], n);
     }
-    node_a
-        .publish(&topic, "offer.created", &json!({"n": 5}))
-        .await;
-    assert_eq!(
-        on_b.next_event().await["data"]["n"],
-        5,
-        "then live, no duplicates"
-    );
+    node_a.publish(&topic, "offer.created", &json!({"n": 5})).await;
+    assert_eq!(on_b.next_event().await["data"]["n"], 5, "then live, no duplicates");
 
     let history_len = test_config().history_len as u64;
     let mut late = connect(addr_b, "").await;
     for n in 0..history_len {
-        node_a
-            .publish(&topic, "offer.created", &json!({"n": n}))
-            .await;
+        node_a.publish(&topic, "offer.created", &json!({"n": n})).await;
     }
     let too_old = late.subscribe(&topic, Some(seen)).await;
     assert_eq!(too_old["recovered"], false);
@@ -109,16 +79,12 @@ async fn redis_outage_keeps_local_delivery_and_cross_node_delivery_resumes_after
     on_a.subscribe(&topic, None).await;
     let mut on_b = connect(addr_b, "").await;
     on_b.subscribe(&topic, None).await;
-    node_b
-        .publish(&topic, "offer.created", &json!({"n": 1}))
-        .await;
+    node_b.publish(&topic, "offer.created", &json!({"n": 1})).await;
     assert_eq!(on_a.next_event().await["data"]["n"], 1);
     assert_eq!(on_b.next_event().await["data"]["n"], 1);
 
     redis.stop().await;
-    node_a
-        .publish(&topic, "offer.created", &json!({"n": 2}))
-        .await;
+    node_a.publish(&topic, "offer.created", &json!({"n": 2})).await;
     let local = on_a.next_event().await;
     assert_eq!(local["data"]["n"], 2, "the publishing node still delivers");
     assert!(!node_a.is_bus_healthy().await);
@@ -126,19 +92,11 @@ async fn redis_outage_keeps_local_delivery_and_cross_node_delivery_resumes_after
     assert!(redis.restart().await);
     // Each node tells its sockets to resync once its subscriber is back.
     let resync_a = on_a.next().await;
-    assert_eq!(
-        (resync_a["type"].as_str(), resync_a["recovered"].as_bool()),
-        (Some("subscribed"), Some(false))
-    );
+    assert_eq!((resync_a["type"].as_str(), resync_a["recovered"].as_bool()), (Some("subscribed"), Some(false)));
     let resync_b = on_b.next().await;
-    assert_eq!(
-        (resync_b["type"].as_str(), resync_b["recovered"].as_bool()),
-        (Some("subscribed"), Some(false))
-    );
+    assert_eq!((resync_b["type"].as_str(), resync_b["recovered"].as_bool()), (Some("subscribed"), Some(false)));
 
-    node_b
-        .publish(&topic, "offer.created", &json!({"n": 3}))
-        .await;
+    node_b.publish(&topic, "offer.created", &json!({"n": 3})).await;
     let mut a_saw = on_a.next().await;
     while a_saw["type"] == "subscribed" {
         a_saw = on_a.next().await; // a further resync (the break in history) may come first
@@ -151,12 +109,8 @@ async fn subscriber_count(url: &str, topic: &str) -> u64 {
     let client = redis::Client::open(url).unwrap();
     let mut conn = client.get_multiplexed_async_connection().await.unwrap();
     let channel = format!("taskhub:rt:{topic}");
-    let (_, count): (String, u64) = redis::cmd("PUBSUB")
-        .arg("NUMSUB")
-        .arg(&channel)
-        .query_async(&mut conn)
-        .await
-        .unwrap();
+    let (_, count): (String, u64) =
+        redis::cmd("PUBSUB").arg("NUMSUB").arg(&channel).query_async(&mut conn).await.unwrap();
     count
 }
 
@@ -171,37 +125,21 @@ async fn node_subscribes_to_redis_only_for_topics_with_local_subscribers() {
     let mut second = connect(addr_a, "").await;
     first.subscribe(&watched, None).await;
     second.subscribe(&watched, None).await;
-    assert_eq!(
-        subscriber_count(&url, &watched).await,
-        1,
-        "one subscription per node"
-    );
+    assert_eq!(subscriber_count(&url, &watched).await, 1, "one subscription per node");
 
-    first
-        .send(json!({"type": "unsubscribe", "topic": watched}))
-        .await;
+    first.send(json!({"type": "unsubscribe", "topic": watched})).await;
     first.subscribe(&other, None).await;
-    assert_eq!(
-        subscriber_count(&url, &watched).await,
-        1,
-        "still watched by the second socket"
-    );
+    assert_eq!(subscriber_count(&url, &watched).await, 1, "still watched by the second socket");
 
     drop(second);
     // The node handles interest changes in order, so once a later subscribe is answered the
     // earlier departure has been applied.
-    first
-        .send(json!({"type": "unsubscribe", "topic": other}))
-        .await;
+    first.send(json!({"type": "unsubscribe", "topic": other})).await;
     first.subscribe(&unique_topic(), None).await;
     let mut third = connect(addr_a, "").await;
     third.subscribe(&unique_topic(), None).await;
     assert_eq!(subscriber_count(&url, &other).await, 0);
-    assert_eq!(
-        subscriber_count(&url, &watched).await,
-        0,
-        "unsubscribed when the last socket left"
-    );
+    assert_eq!(subscriber_count(&url, &watched).await, 0, "unsubscribed when the last socket left");
 }
 
 /// Reads past any events until the hub's resync (`subscribed` with recovered:false).
@@ -227,39 +165,22 @@ async fn event_delivered_on_one_node_only_makes_every_node_resync_and_breaks_rec
     on_a.subscribe(&topic, None).await;
     let mut on_b = connect(addr_b, "").await;
     on_b.subscribe(&topic, None).await;
-    node_b
-        .publish(&topic, "offer.created", &json!({"n": 1}))
-        .await;
+    node_b.publish(&topic, "offer.created", &json!({"n": 1})).await;
     on_a.next_event().await;
     let seen = on_b.next_event().await["seq"].as_u64().unwrap();
 
     // Redis refuses writes for longer than a publish waits, while the subscribers stay connected.
     let client = redis::Client::open(redis.url()).unwrap();
     let mut conn = client.get_multiplexed_async_connection().await.unwrap();
-    let () = redis::cmd("CLIENT")
-        .arg("PAUSE")
-        .arg(1500)
-        .arg("WRITE")
-        .query_async(&mut conn)
-        .await
-        .unwrap();
-    node_a
-        .publish(&topic, "offer.created", &json!({"n": 2}))
-        .await;
-    assert_eq!(
-        on_a.next_event().await["data"]["n"],
-        2,
-        "delivered on the publishing node"
-    );
+    let () = redis::cmd("CLIENT").arg("PAUSE").arg(1500).arg("WRITE").query_async(&mut conn).await.unwrap();
+    node_a.publish(&topic, "offer.created", &json!({"n": 2})).await;
+    assert_eq!(on_a.next_event().await["data"]["n"], 2, "delivered on the publishing node");
 
     let resync_b = until_resync(&mut on_b).await;
     until_resync(&mut on_a).await;
     let mut late = connect(addr_b, "").await;
     let subscribed = late.subscribe(&topic, Some(seen)).await;
-    assert_eq!(
-        subscribed["recovered"], false,
-        "history before the break is not claimed"
-    );
+    assert_eq!(subscribed["recovered"], false, "history before the break is not claimed");
     assert!(subscribed["seq"].as_u64() >= resync_b["seq"].as_u64());
 }
 
@@ -274,27 +195,16 @@ async fn node_starts_while_redis_is_down_and_joins_the_cluster_when_it_comes_up(
     let topic = unique_topic();
     let mut on_a = connect(addr_a, "").await;
     on_a.subscribe(&topic, None).await;
-    node_a
-        .publish(&topic, "offer.created", &json!({"n": 1}))
-        .await;
-    assert_eq!(
-        on_a.next_event().await["data"]["n"],
-        1,
-        "local delivery without Redis"
-    );
+    node_a.publish(&topic, "offer.created", &json!({"n": 1})).await;
+    assert_eq!(on_a.next_event().await["data"]["n"], 1, "local delivery without Redis");
 
     assert!(redis.restart().await);
     until_resync(&mut on_a).await;
-    node_b
-        .publish(&topic, "offer.created", &json!({"n": 2}))
-        .await;
+    node_b.publish(&topic, "offer.created", &json!({"n": 2})).await;
     loop {
         let message = on_a.next().await;
         if message["type"] == "event" {
-            assert_eq!(
-                message["data"]["n"], 2,
-                "cross-node delivery once Redis is up"
-            );
+            assert_eq!(message["data"]["n"], 2, "cross-node delivery once Redis is up");
             break;
         }
     }

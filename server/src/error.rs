@@ -44,7 +44,10 @@ pub enum ApiError {
 impl ApiError {
     /// A validation error on one field; its message doubles as the summary.
     pub fn field(field: &str, message: &str) -> Self {
-        Self::Validation { message: message.to_owned(), fields: FieldErrors::from([(field.to_owned(), message.to_owned())]) }
+        Self::Validation {
+            message: message.to_owned(),
+            fields: FieldErrors::from([(field.to_owned(), message.to_owned())]),
+        }
     }
 
     /// A validation error without a specific field (e.g. the spec's "Please fill in all required fields").
@@ -126,7 +129,9 @@ impl From<sqlx::Error> for ApiError {
 impl From<JsonRejection> for ApiError {
     fn from(rejection: JsonRejection) -> Self {
         match rejection {
-            JsonRejection::JsonDataError(error) => Self::Validation { message: error.body_text(), fields: FieldErrors::new() },
+            JsonRejection::JsonDataError(error) => {
+                Self::Validation { message: error.body_text(), fields: FieldErrors::new() }
+            }
             JsonRejection::MissingJsonContentType(_) => {
                 Self::BadRequest("Expected a JSON body with Content-Type: application/json".into())
             }

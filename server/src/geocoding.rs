@@ -11,7 +11,8 @@ use std::{
 use serde::{Deserialize, Serialize};
 
 const DEFAULT_URL: &str = "https://nominatim.openstreetmap.org/search";
-const USER_AGENT: &str = concat!("Taskhub/", env!("CARGO_PKG_VERSION"), " (local services marketplace; location suggestions)");
+const USER_AGENT: &str =
+    concat!("Taskhub/", env!("CARGO_PKG_VERSION"), " (local services marketplace; location suggestions)");
 pub const MIN_QUERY_CHARS: usize = 2;
 const MAX_QUERY_CHARS: usize = 200;
 const RESULTS: usize = 5;
@@ -52,7 +53,8 @@ impl Geocoder {
             Some(url) if url.ends_with("/search") => url.to_owned(),
             Some(url) => format!("{url}/search"),
         };
-        let client = reqwest::Client::builder().user_agent(USER_AGENT).timeout(UPSTREAM_TIMEOUT).build().unwrap_or_default();
+        let client =
+            reqwest::Client::builder().user_agent(USER_AGENT).timeout(UPSTREAM_TIMEOUT).build().unwrap_or_default();
         Self { client, search_url, cache: Mutex::default(), last_request: tokio::sync::Mutex::new(None) }
     }
 
@@ -101,7 +103,11 @@ impl Geocoder {
         Ok(places
             .into_iter()
             .filter_map(|place| {
-                Some(Place { display_name: place.display_name, lat: place.lat.parse().ok()?, lon: place.lon.parse().ok()? })
+                Some(Place {
+                    display_name: place.display_name,
+                    lat: place.lat.parse().ok()?,
+                    lon: place.lon.parse().ok()?,
+                })
             })
             .take(RESULTS)
             .collect())

@@ -65,7 +65,8 @@ impl RunningServer {
 pub async fn start(config: Config) -> anyhow::Result<RunningServer> {
     let db = Db::connect(config.database_url.expose()).await?;
     db.migrate().await?;
-    let listener = TcpListener::bind(&config.bind_addr).await.with_context(|| format!("binding {}", config.bind_addr))?;
+    let listener =
+        TcpListener::bind(&config.bind_addr).await.with_context(|| format!("binding {}", config.bind_addr))?;
     let addr = listener.local_addr()?;
     let public_url: Arc<str> = config.public_url.clone().unwrap_or_else(|| format!("http://{addr}")).into();
 

@@ -34,8 +34,11 @@ impl Media {
         match &config.media_url {
             Some(url) => {
                 let url = url::Url::parse(url).context("MEDIA_URL is not a URL")?;
-                let options = std::env::vars().filter(|(key, _)| key.starts_with("AWS_")).map(|(k, v)| (k.to_ascii_lowercase(), v));
-                let (store, prefix) = object_store::parse_url_opts(&url, options).context("MEDIA_URL is not a supported store")?;
+                let options = std::env::vars()
+                    .filter(|(key, _)| key.starts_with("AWS_"))
+                    .map(|(k, v)| (k.to_ascii_lowercase(), v));
+                let (store, prefix) =
+                    object_store::parse_url_opts(&url, options).context("MEDIA_URL is not a supported store")?;
                 Ok(Self { store: Arc::from(store), prefix })
             }
             None => {

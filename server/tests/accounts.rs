@@ -36,7 +36,8 @@ async fn signup_verify_login_refresh_logout(app: TestApp) -> TestApp {
     assert_eq!(verified.status, StatusCode::OK);
     assert_eq!(verified.body["user"]["email_verified"], true);
 
-    let session = app.post("/api/auth/login", None, json!({ "email": "sam@example.com", "password": "correct horse" })).await;
+    let session =
+        app.post("/api/auth/login", None, json!({ "email": "sam@example.com", "password": "correct horse" })).await;
     assert_eq!(session.status, StatusCode::OK, "{:?}", session.body);
     assert_eq!(session.body["token_type"], "bearer");
     assert_eq!(session.body["expires_in"], 900);
@@ -79,7 +80,8 @@ async fn reused_refresh_token_revokes_the_whole_session(app: TestApp) -> TestApp
     assert_eq!(after.status, StatusCode::UNAUTHORIZED);
 
     // Other sign-ins of the same user are separate families and keep working.
-    let other = app.post("/api/auth/login", None, json!({ "email": "reuse@example.com", "password": "correct horse" })).await;
+    let other =
+        app.post("/api/auth/login", None, json!({ "email": "reuse@example.com", "password": "correct horse" })).await;
     let refreshed = app.post("/api/auth/refresh", None, json!({ "refresh_token": other.body["refresh_token"] })).await;
     assert_eq!(refreshed.status, StatusCode::OK);
     app
@@ -87,11 +89,13 @@ async fn reused_refresh_token_revokes_the_whole_session(app: TestApp) -> TestApp
 
 async fn unverified_accounts_cannot_sign_in(app: TestApp) -> TestApp {
     app.post("/api/auth/signup", None, signup_body("new@example.com", "customer")).await;
-    let login = app.post("/api/auth/login", None, json!({ "email": "new@example.com", "password": "correct horse" })).await;
+    let login =
+        app.post("/api/auth/login", None, json!({ "email": "new@example.com", "password": "correct horse" })).await;
     assert_eq!(login.status, StatusCode::FORBIDDEN);
     assert_eq!(login.error_code(), "email_not_confirmed");
     // ... but only after the password checks out, so it reveals nothing to strangers.
-    let wrong = app.post("/api/auth/login", None, json!({ "email": "new@example.com", "password": "wrong pass" })).await;
+    let wrong =
+        app.post("/api/auth/login", None, json!({ "email": "new@example.com", "password": "wrong pass" })).await;
     assert_eq!(wrong.status, StatusCode::UNAUTHORIZED);
 
     // A fresh link can be requested, and it works.
@@ -108,7 +112,8 @@ async fn unverified_accounts_cannot_sign_in(app: TestApp) -> TestApp {
     assert_eq!(tokens.len(), 2, "a second verification mail");
     let token = app.token_mailed_to("new@example.com", "Confirm").await;
     assert_eq!(app.post("/api/auth/verify", None, json!({ "token": token })).await.status, StatusCode::OK);
-    let login = app.post("/api/auth/login", None, json!({ "email": "new@example.com", "password": "correct horse" })).await;
+    let login =
+        app.post("/api/auth/login", None, json!({ "email": "new@example.com", "password": "correct horse" })).await;
     assert_eq!(login.status, StatusCode::OK);
     app
 }
@@ -163,7 +168,8 @@ async fn tasker_needs_a_skill_and_skills_are_kept(app: TestApp) -> TestApp {
     assert_eq!(app.post("/api/auth/signup", None, body).await.status, StatusCode::CREATED);
     let token = app.token_mailed_to("tasker@example.com", "Confirm").await;
     app.post("/api/auth/verify", None, json!({ "token": token })).await;
-    let session = app.post("/api/auth/login", None, json!({ "email": "tasker@example.com", "password": "correct horse" })).await;
+    let session =
+        app.post("/api/auth/login", None, json!({ "email": "tasker@example.com", "password": "correct horse" })).await;
     let profile = &session.body["profile"];
     assert_eq!(profile["account_type"], "tasker");
     assert_eq!(profile["is_tasker"], true);
@@ -172,7 +178,10 @@ async fn tasker_needs_a_skill_and_skills_are_kept(app: TestApp) -> TestApp {
 }
 
 async fn duplicate_email_is_a_conflict(app: TestApp) -> TestApp {
-    assert_eq!(app.post("/api/auth/signup", None, signup_body("dup@example.com", "customer")).await.status, StatusCode::CREATED);
+    assert_eq!(
+        app.post("/api/auth/signup", None, signup_body("dup@example.com", "customer")).await.status,
+        StatusCode::CREATED
+    );
     let again = app.post("/api/auth/signup", None, signup_body("DUP@example.com", "customer")).await;
     assert_eq!(again.status, StatusCode::CONFLICT);
     assert_eq!(again.error_code(), "conflict");
@@ -181,8 +190,10 @@ async fn duplicate_email_is_a_conflict(app: TestApp) -> TestApp {
 
 async fn wrong_password_and_unknown_email_look_the_same(app: TestApp) -> TestApp {
     app.signed_in_user("known@example.com").await;
-    let wrong = app.post("/api/auth/login", None, json!({ "email": "known@example.com", "password": "nope-nope" })).await;
-    let unknown = app.post("/api/auth/login", None, json!({ "email": "ghost@example.com", "password": "nope-nope" })).await;
+    let wrong =
+        app.post("/api/auth/login", None, json!({ "email": "known@example.com", "password": "nope-nope" })).await;
+    let unknown =
+        app.post("/api/auth/login", None, json!({ "email": "ghost@example.com", "password": "nope-nope" })).await;
     assert_eq!(wrong.status, StatusCode::UNAUTHORIZED);
     assert_eq!(wrong.body, unknown.body);
     app
@@ -224,9 +235,13 @@ async fn password_recovery_resets_and_signs_out_everywhere(app: TestApp) -> Test
 
     let old_session = app.post("/api/auth/refresh", None, json!({ "refresh_token": session["refresh_token"] })).await;
     assert_eq!(old_session.status, StatusCode::UNAUTHORIZED);
-    let old_password = app.post("/api/auth/login", None, json!({ "email": "forgetful@example.com", "password": "correct horse" })).await;
+    let old_password = app
+        .post("/api/auth/login", None, json!({ "email": "forgetful@example.com", "password": "correct horse" }))
+        .await;
     assert_eq!(old_password.status, StatusCode::UNAUTHORIZED);
-    let new_password = app.post("/api/auth/login", None, json!({ "email": "forgetful@example.com", "password": "brand new secret" })).await;
+    let new_password = app
+        .post("/api/auth/login", None, json!({ "email": "forgetful@example.com", "password": "brand new secret" }))
+        .await;
     assert_eq!(new_password.status, StatusCode::OK);
     app
 }

@@ -12,7 +12,8 @@ fn repo_file(name: &str) -> String {
 
 #[test]
 fn docker_compose_runs_two_nodes_behind_a_load_balancer_on_postgres_and_redis() {
-    let documents = YamlLoader::load_from_str(&repo_file("docker-compose.yml")).expect("docker-compose.yml is valid YAML");
+    let documents =
+        YamlLoader::load_from_str(&repo_file("docker-compose.yml")).expect("docker-compose.yml is valid YAML");
     let services = &documents[0]["services"];
     for name in ["postgres", "redis", "server-1", "server-2", "lb"] {
         assert!(!services[name].is_badvalue(), "service {name} is defined");
@@ -20,7 +21,10 @@ fn docker_compose_runs_two_nodes_behind_a_load_balancer_on_postgres_and_redis() 
     for node in ["server-1", "server-2"] {
         let environment = &with_merge_keys(&services[node])["environment"];
         let database = environment["DATABASE_URL"].as_str().expect("DATABASE_URL set");
-        assert!(database.starts_with("postgres://") && database.contains("@postgres:"), "{node} uses the postgres service");
+        assert!(
+            database.starts_with("postgres://") && database.contains("@postgres:"),
+            "{node} uses the postgres service"
+        );
         assert_eq!(environment["REDIS_URL"].as_str(), Some("redis://redis:6379"), "{node} uses the redis bus");
         assert!(environment["JWT_SECRET"].as_str().is_some(), "{node} shares the JWT secret");
     }
@@ -46,7 +50,8 @@ fn with_merge_keys(node: &Yaml) -> Yaml {
 #[test]
 fn redis_conf_keeps_nothing_on_disk_and_bounds_pubsub_buffers() {
     let conf = repo_file("redis.conf");
-    let settings: Vec<&str> = conf.lines().map(str::trim).filter(|line| !line.is_empty() && !line.starts_with('#')).collect();
+    let settings: Vec<&str> =
+        conf.lines().map(str::trim).filter(|line| !line.is_empty() && !line.starts_with('#')).collect();
     assert!(settings.contains(&"save \"\""));
     assert!(settings.contains(&"appendonly no"));
     assert!(settings.iter().any(|line| line.starts_with("client-output-buffer-limit pubsub")));

@@ -72,8 +72,16 @@ async fn geocode_asks_for_five_australian_results_and_caches_them(backend: Backe
 
 async fn geocode_answers_empty_for_short_queries_and_upstream_failures(backend: Backend) {
     let upstream = MockServer::start().await;
-    Mock::given(path("/search")).and(query_param("q", "Broken")).respond_with(ResponseTemplate::new(500)).mount(&upstream).await;
-    Mock::given(path("/search")).and(query_param("q", "Garbled")).respond_with(ResponseTemplate::new(200).set_body_string("<html>")).mount(&upstream).await;
+    Mock::given(path("/search"))
+        .and(query_param("q", "Broken"))
+        .respond_with(ResponseTemplate::new(500))
+        .mount(&upstream)
+        .await;
+    Mock::given(path("/search"))
+        .and(query_param("q", "Garbled"))
+        .respond_with(ResponseTemplate::new(200).set_body_string("<html>"))
+        .mount(&upstream)
+        .await;
     with_geocoder(backend, &upstream, |app| async move {
         for query in ["", "N", "%20N%20"] {
             let response = app.get(&format!("/api/geocode?q={query}"), None).await;
@@ -91,7 +99,10 @@ async fn geocode_answers_empty_for_short_queries_and_upstream_failures(backend: 
 
 async fn geocode_sends_at_most_one_upstream_request_per_second(backend: Backend) {
     let upstream = MockServer::start().await;
-    Mock::given(path("/search")).respond_with(ResponseTemplate::new(200).set_body_json(places())).mount(&upstream).await;
+    Mock::given(path("/search"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(places()))
+        .mount(&upstream)
+        .await;
     with_geocoder(backend, &upstream, |app| async move {
         let started = Instant::now();
         let paths = ["Bondi", "Manly", "Coogee"].map(|q| format!("/api/geocode?q={q}"));

@@ -47,12 +47,20 @@ async fn an_offer_reaches_the_poster_in_full_and_visitors_without_the_amount(app
     assert_eq!(notification["is_read"], false);
 
     // Questions and their answers are public: visitors watching the task see both live.
-    let asked = app.post(&format!("/api/tasks/{task_id}/questions"), Some(&tasker), json!({ "body": "Is parking available?" })).await;
+    let asked = app
+        .post(&format!("/api/tasks/{task_id}/questions"), Some(&tasker), json!({ "body": "Is parking available?" }))
+        .await;
     assert_eq!(asked.status, StatusCode::CREATED, "{:?}", asked.body);
     let question = next_event(&mut visitor, &format!("task:{task_id}"), "question.created").await;
     assert_eq!(question["body"], "Is parking available?");
     let question_id = asked.body["id"].as_str().unwrap();
-    let answered = app.post(&format!("/api/questions/{question_id}/answer"), Some(&poster_token), json!({ "body": "Yes, in the driveway" })).await;
+    let answered = app
+        .post(
+            &format!("/api/questions/{question_id}/answer"),
+            Some(&poster_token),
+            json!({ "body": "Yes, in the driveway" }),
+        )
+        .await;
     assert_eq!(answered.status, StatusCode::OK, "{:?}", answered.body);
     let answer = next_event(&mut visitor, &format!("task:{task_id}"), "question.answered").await;
     assert_eq!(answer["id"], question_id);

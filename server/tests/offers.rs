@@ -56,7 +56,9 @@ async fn offer_amounts_are_private_to_the_poster_and_the_tasker(app: TestApp) ->
 async fn poster_cannot_offer_on_own_task(app: TestApp) -> TestApp {
     let owner = poster(&app, "poster@example.com").await;
     let task_id = id(&post_task(&app, &owner, json!({})).await);
-    let response = app.post(&format!("/api/tasks/{task_id}/offers"), Some(&owner), json!({ "amount_cents": 9000, "message": "Me!" })).await;
+    let response = app
+        .post(&format!("/api/tasks/{task_id}/offers"), Some(&owner), json!({ "amount_cents": 9000, "message": "Me!" }))
+        .await;
     assert_eq!(response.status, StatusCode::FORBIDDEN);
     assert_eq!(response.error_code(), "forbidden");
     app
@@ -67,11 +69,20 @@ async fn second_pending_offer_by_the_same_tasker_conflicts(app: TestApp) -> Test
     let offerer = tasker(&app, "tasker@example.com").await;
     let task_id = id(&post_task(&app, &owner, json!({})).await);
     let first = make_offer(&app, &offerer, &task_id, 9000).await;
-    let again = app.post(&format!("/api/tasks/{task_id}/offers"), Some(&offerer), json!({ "amount_cents": 8000, "message": "Cheaper" })).await;
+    let again = app
+        .post(
+            &format!("/api/tasks/{task_id}/offers"),
+            Some(&offerer),
+            json!({ "amount_cents": 8000, "message": "Cheaper" }),
+        )
+        .await;
     assert_eq!(again.status, StatusCode::CONFLICT);
     assert_eq!(again.error_code(), "conflict");
     // After withdrawing, a fresh offer is welcome.
-    assert_eq!(app.post(&format!("/api/offers/{}/withdraw", id(&first)), Some(&offerer), json!({})).await.status, StatusCode::OK);
+    assert_eq!(
+        app.post(&format!("/api/offers/{}/withdraw", id(&first)), Some(&offerer), json!({})).await.status,
+        StatusCode::OK
+    );
     make_offer(&app, &offerer, &task_id, 8000).await;
     assert_eq!(app.get(&format!("/api/tasks/{task_id}"), None).await.body["offer_count"], 1);
     app
@@ -82,7 +93,8 @@ async fn concurrent_offers_from_one_tasker_create_exactly_one(app: TestApp) -> T
     let offerer = tasker(&app, "tasker@example.com").await;
     let task_id = id(&post_task(&app, &owner, json!({})).await);
     let path = format!("/api/tasks/{task_id}/offers");
-    let attempts = (0..8).map(|i| app.post(&path, Some(&offerer), json!({ "amount_cents": 9000 + i, "message": "Race" })));
+    let attempts =
+        (0..8).map(|i| app.post(&path, Some(&offerer), json!({ "amount_cents": 9000 + i, "message": "Race" })));
     let responses = futures_util::future::join_all(attempts).await;
     let created = responses.iter().filter(|r| r.status == StatusCode::CREATED).count();
     let conflicts = responses.iter().filter(|r| r.status == StatusCode::CONFLICT).count();
@@ -98,9 +110,17 @@ async fn offers_on_a_task_that_is_not_open_conflict(app: TestApp) -> TestApp {
     let offerer = tasker(&app, "tasker@example.com").await;
     let task_id = id(&post_task(&app, &owner, json!({})).await);
     app.post(&format!("/api/tasks/{task_id}/cancel"), Some(&owner), json!({})).await;
-    let response = app.post(&format!("/api/tasks/{task_id}/offers"), Some(&offerer), json!({ "amount_cents": 9000, "message": "Hi" })).await;
+    let response = app
+        .post(&format!("/api/tasks/{task_id}/offers"), Some(&offerer), json!({ "amount_cents": 9000, "message": "Hi" }))
+        .await;
     assert_eq!(response.status, StatusCode::CONFLICT);
-    let unknown = app.post("/api/tasks/0190a0a0-0000-7000-8000-000000000000/offers", Some(&offerer), json!({ "amount_cents": 9000, "message": "Hi" })).await;
+    let unknown = app
+        .post(
+            "/api/tasks/0190a0a0-0000-7000-8000-000000000000/offers",
+            Some(&offerer),
+            json!({ "amount_cents": 9000, "message": "Hi" }),
+        )
+        .await;
     assert_eq!(unknown.status, StatusCode::NOT_FOUND);
     app
 }
@@ -117,7 +137,10 @@ async fn offer_form_uses_its_messages(app: TestApp) -> TestApp {
     }
     let response = app.post(&path, Some(&offerer), json!({ "amount_cents": 900, "message": "  " })).await;
     assert_eq!(response.field_error("message"), "Please add a comment to your offer");
-    assert_eq!(app.post(&path, None, json!({ "amount_cents": 900, "message": "Hi" })).await.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        app.post(&path, None, json!({ "amount_cents": 900, "message": "Hi" })).await.status,
+        StatusCode::UNAUTHORIZED
+    );
     assert_eq!(app.get(&path, Some(&owner)).await.body, json!([]));
     app
 }
@@ -133,7 +156,10 @@ async fn tasker_updates_and_withdraws_a_pending_offer(app: TestApp) -> TestApp {
     assert_eq!(updated.status, StatusCode::OK, "{:?}", updated.body);
     assert_eq!(updated.body["amount_cents"], 9500);
     assert_eq!(updated.body["message"], "I can do it tomorrow");
-    assert_eq!(app.patch(&path, Some(&offerer), json!({ "amount_cents": 1 })).await.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        app.patch(&path, Some(&offerer), json!({ "amount_cents": 1 })).await.status,
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
     for token in [&stranger, &owner] {
         assert_eq!(app.patch(&path, Some(token), json!({ "amount_cents": 600 })).await.status, StatusCode::FORBIDDEN);
         assert_eq!(app.post(&format!("{path}/withdraw"), Some(token), json!({})).await.status, StatusCode::FORBIDDEN);
@@ -145,7 +171,10 @@ async fn tasker_updates_and_withdraws_a_pending_offer(app: TestApp) -> TestApp {
     assert_eq!(app.get(&format!("/api/tasks/{task_id}"), None).await.body["offer_count"], 0);
     assert_eq!(app.post(&format!("{path}/withdraw"), Some(&offerer), json!({})).await.status, StatusCode::CONFLICT);
     assert_eq!(app.patch(&path, Some(&offerer), json!({ "amount_cents": 9000 })).await.status, StatusCode::CONFLICT);
-    assert_eq!(app.patch("/api/offers/0190a0a0-0000-7000-8000-000000000000", Some(&offerer), json!({})).await.status, StatusCode::NOT_FOUND);
+    assert_eq!(
+        app.patch("/api/offers/0190a0a0-0000-7000-8000-000000000000", Some(&offerer), json!({})).await.status,
+        StatusCode::NOT_FOUND
+    );
     app
 }
 
@@ -170,9 +199,18 @@ async fn new_offer_notifies_the_poster_in_the_same_transaction(app: TestApp) -> 
 
     let first_id = first_page[0]["id"].as_str().unwrap();
     let other = poster(&app, "other@example.com").await;
-    assert_eq!(app.post(&format!("/api/notifications/{first_id}/read"), Some(&other), json!({})).await.status, StatusCode::NOT_FOUND);
-    assert_eq!(app.post(&format!("/api/notifications/{first_id}/read"), None, json!({})).await.status, StatusCode::UNAUTHORIZED);
-    assert_eq!(app.post(&format!("/api/notifications/{first_id}/read"), Some(&owner), json!({})).await.status, StatusCode::NO_CONTENT);
+    assert_eq!(
+        app.post(&format!("/api/notifications/{first_id}/read"), Some(&other), json!({})).await.status,
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        app.post(&format!("/api/notifications/{first_id}/read"), None, json!({})).await.status,
+        StatusCode::UNAUTHORIZED
+    );
+    assert_eq!(
+        app.post(&format!("/api/notifications/{first_id}/read"), Some(&owner), json!({})).await.status,
+        StatusCode::NO_CONTENT
+    );
     let unread = app.get("/api/notifications?unread_only=true", Some(&owner)).await;
     assert_eq!(unread.body["unread_count"], 2);
     assert_eq!(unread.body["items"].as_array().unwrap().len(), 2);
@@ -209,7 +247,10 @@ async fn questions_are_public_and_answered_once_by_the_poster(app: TestApp) -> T
     let path = format!("/api/tasks/{task_id}/questions");
     assert_eq!(app.post(&path, None, json!({ "body": "Stairs?" })).await.status, StatusCode::UNAUTHORIZED);
     assert_eq!(app.post(&path, Some(&owner), json!({ "body": "Stairs?" })).await.status, StatusCode::FORBIDDEN);
-    assert_eq!(app.post(&path, Some(&asker), json!({ "body": " " })).await.field_error("body"), "Please enter your question");
+    assert_eq!(
+        app.post(&path, Some(&asker), json!({ "body": " " })).await.field_error("body"),
+        "Please enter your question"
+    );
     let asked = app.post(&path, Some(&asker), json!({ "body": "Are there stairs?" })).await;
     assert_eq!(asked.status, StatusCode::CREATED, "{:?}", asked.body);
     assert_eq!(asked.body["answer"], Value::Null);
@@ -232,6 +273,11 @@ async fn questions_are_public_and_answered_once_by_the_poster(app: TestApp) -> T
     assert_eq!(app.get(&format!("/api/tasks/{task_id}"), None).await.body["questions"][0]["answer"], "Two flights");
     app.post(&format!("/api/tasks/{task_id}/cancel"), Some(&owner), json!({})).await;
     assert_eq!(app.post(&path, Some(&asker), json!({ "body": "Still on?" })).await.status, StatusCode::CONFLICT);
-    assert_eq!(app.post("/api/questions/0190a0a0-0000-7000-8000-000000000000/answer", Some(&owner), json!({ "body": "x" })).await.status, StatusCode::NOT_FOUND);
+    assert_eq!(
+        app.post("/api/questions/0190a0a0-0000-7000-8000-000000000000/answer", Some(&owner), json!({ "body": "x" }))
+            .await
+            .status,
+        StatusCode::NOT_FOUND
+    );
     app
 }

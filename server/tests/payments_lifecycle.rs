@@ -28,20 +28,23 @@ async fn assert_ledger_balances(app: &TestApp) {
 }
 
 async fn checkout(app: &TestApp, token: &str, task: &str, offer: &str) -> (String, String) {
-    let response = app.post("/api/payments/checkout-session", Some(token), json!({ "task_id": task, "offer_id": offer })).await;
+    let response =
+        app.post("/api/payments/checkout-session", Some(token), json!({ "task_id": task, "offer_id": offer })).await;
     assert_eq!(response.status, StatusCode::OK, "{:?}", response.body);
     (response.body["session_id"].as_str().unwrap().to_owned(), response.body["url"].as_str().unwrap().to_owned())
 }
 
 /// Pays on the sandbox page; returns where Pay redirected.
 async fn pay(app: &TestApp, url: &str) -> String {
-    let response = app.client.post(url).form(&[("action", "pay"), ("card_number", "4242 4242 4242 4242")]).send().await.unwrap();
+    let response =
+        app.client.post(url).form(&[("action", "pay"), ("card_number", "4242 4242 4242 4242")]).send().await.unwrap();
     assert_eq!(response.status(), StatusCode::SEE_OTHER);
     response.headers()[header::LOCATION].to_str().unwrap().to_owned()
 }
 
 async fn verify(app: &TestApp, token: &str, session: &str, task: &str, offer: &str) -> common::Response {
-    app.post("/api/payments/verify", Some(token), json!({ "session_id": session, "task_id": task, "offer_id": offer })).await
+    app.post("/api/payments/verify", Some(token), json!({ "session_id": session, "task_id": task, "offer_id": offer }))
+        .await
 }
 
 async fn task_status(app: &TestApp, task: &str) -> String {
@@ -94,7 +97,11 @@ async fn happy_path_from_accept_and_pay_to_release(app: TestApp) -> TestApp {
     assert_eq!(verified.body["payment_status"], "held");
     assert_eq!(verified.body["task_status"], "assigned");
     let statuses = offer_statuses(&app, &poster, &task).await;
-    assert!(statuses.contains(&(offer.clone(), "accepted".into())) && statuses.contains(&(other_offer, "not_selected".into())), "{statuses:?}");
+    assert!(
+        statuses.contains(&(offer.clone(), "accepted".into()))
+            && statuses.contains(&(other_offer, "not_selected".into())),
+        "{statuses:?}"
+    );
     assert!(notification_titles(&app, &chosen).await.contains(&"Offer accepted".to_owned()));
     assert!(notification_titles(&app, &other).await.contains(&"Offer not selected".to_owned()));
     assert_ledger_balances(&app).await;
@@ -113,9 +120,13 @@ async fn happy_path_from_accept_and_pay_to_release(app: TestApp) -> TestApp {
     let task_id: Uuid = task.parse().unwrap();
     let kept = payments::kept_payment_for_task(&app.server.state.db, task_id).await.unwrap().unwrap();
     assert_eq!(kept.status, "released");
-    assert!(kept.transfer_ref.as_deref().is_some_and(|r| r.starts_with("tr_sandbox_")), "sandbox payouts are paid at once");
+    assert!(
+        kept.transfer_ref.as_deref().is_some_and(|r| r.starts_with("tr_sandbox_")),
+        "sandbox payouts are paid at once"
+    );
     let entries = ledger::entries_for_task(&app.server.state.db, task_id).await.unwrap();
-    let movements: Vec<(&str, i64, i64)> = entries.iter().map(|e| (e.kind.as_str(), e.amount_cents, e.escrow_delta_cents)).collect();
+    let movements: Vec<(&str, i64, i64)> =
+        entries.iter().map(|e| (e.kind.as_str(), e.amount_cents, e.escrow_delta_cents)).collect();
     assert_eq!(movements, vec![("charge", 10_005, 10_005), ("payout", 9_004, -9_004), ("fee", 1_001, -1_001)]);
     assert_ledger_balances(&app).await;
     app
@@ -198,7 +209,8 @@ async fn webhooks_with_bad_signatures_stale_timestamps_or_unknown_events_change_
     assert_eq!(deliver(&app, &tampered_body, &signature).await.status, StatusCode::BAD_REQUEST);
     let (unknown_kind, signature) = signed_event("evt_unknown_type", "customer.created", &session, now_secs());
     assert_eq!(deliver(&app, &unknown_kind, &signature).await.body, json!({ "received": true, "handled": false }));
-    let (unknown_session, signature) = signed_event("evt_unknown_session", "checkout.session.completed", "cs_nobody", now_secs());
+    let (unknown_session, signature) =
+        signed_event("evt_unknown_session", "checkout.session.completed", "cs_nobody", now_secs());
     assert_eq!(deliver(&app, &unknown_session, &signature).await.body, json!({ "received": true, "handled": false }));
 
     let task_id: Uuid = task.parse().unwrap();
@@ -237,14 +249,22 @@ async fn fifty_concurrent_checkouts_for_one_task_assign_exactly_one_offer(app: T
     let attempts = futures_util::future::join_all(offers.iter().map(|offer| {
         let (app, poster, task) = (&app, &poster, &task);
         async move {
-            let response = app.post("/api/payments/checkout-session", Some(poster), json!({ "task_id": task, "offer_id": offer })).await;
+            let response = app
+                .post("/api/payments/checkout-session", Some(poster), json!({ "task_id": task, "offer_id": offer }))
+                .await;
             if response.status != StatusCode::OK {
                 assert_eq!(response.status, StatusCode::CONFLICT, "{:?}", response.body);
                 return None;
             }
             let session = response.body["session_id"].as_str().unwrap().to_owned();
             let url = response.body["url"].as_str().unwrap();
-            let paid = app.client.post(url).form(&[("action", "pay"), ("card_number", "4242424242424242")]).send().await.unwrap();
+            let paid = app
+                .client
+                .post(url)
+                .form(&[("action", "pay"), ("card_number", "4242424242424242")])
+                .send()
+                .await
+                .unwrap();
             // Once another offer won, the remaining checkouts are expired at the provider: never charged.
             assert!(matches!(paid.status(), StatusCode::SEE_OTHER | StatusCode::GONE), "{}", paid.status());
             Some(verify(app, poster, &session, task, offer).await.body)
@@ -270,7 +290,10 @@ async fn fifty_concurrent_checkouts_for_one_task_assign_exactly_one_offer(app: T
     let count = |status: &str| all.iter().filter(|p| p.status == status).count();
     eprintln!(
         "50 concurrent attempts: {} refused at checkout, {} held, {} charged and refunded, {} closed unpaid",
-        50 - all.len(), count("held"), count("refunded"), count("expired")
+        50 - all.len(),
+        count("held"),
+        count("refunded"),
+        count("expired")
     );
     let statuses = offer_statuses(&app, &poster, &task).await;
     assert_eq!(statuses.iter().filter(|(_, s)| s == "accepted").count(), 1);
@@ -297,7 +320,8 @@ async fn an_abandoned_checkout_returns_the_task_to_open_after_thirty_minutes(app
     let again = sweep::sweep(state, Timestamp::now().plus(Duration::from_secs(31 * 60))).await.unwrap();
     assert_eq!(again.checkouts_closed, 0, "idempotent");
 
-    let late_pay = app.client.post(&url).form(&[("action", "pay"), ("card_number", "4242424242424242")]).send().await.unwrap();
+    let late_pay =
+        app.client.post(&url).form(&[("action", "pay"), ("card_number", "4242424242424242")]).send().await.unwrap();
     assert_eq!(late_pay.status(), StatusCode::GONE, "an expired checkout cannot be paid");
     let verified = verify(&app, &poster, &session, &task, &offer).await;
     assert_eq!(verified.body["success"], false);
@@ -322,7 +346,10 @@ async fn silence_after_a_payment_request_releases_after_seven_days(app: TestApp)
     assert_eq!(task_status(&app, &task).await, "completed");
     let payment = app.get(&format!("/api/tasks/{task}/payment"), Some(&tasker)).await;
     assert_eq!(payment.body["status"], "released");
-    assert_eq!((payment.body["fee_cents"].as_i64(), payment.body["payout_cents"].as_i64()), (Some(1_235), Some(11_110)));
+    assert_eq!(
+        (payment.body["fee_cents"].as_i64(), payment.body["payout_cents"].as_i64()),
+        (Some(1_235), Some(11_110))
+    );
     let again = sweep::sweep(state, Timestamp::now().plus(Duration::from_secs(7 * 24 * 3600 + 60))).await.unwrap();
     assert_eq!(again.auto_released, 0, "idempotent");
     assert_ledger_balances(&app).await;
@@ -332,9 +359,11 @@ async fn silence_after_a_payment_request_releases_after_seven_days(app: TestApp)
 async fn cancellation_after_payment_refunds_when_accepted_or_unanswered(app: TestApp) -> TestApp {
     // Declined: the task carries on.
     let (poster, tasker, task, _) = assigned_task(&app, 8_001).await;
-    let asked = app.post(&format!("/api/tasks/{task}/cancellation"), Some(&tasker), json!({ "reason": "I am ill" })).await;
+    let asked =
+        app.post(&format!("/api/tasks/{task}/cancellation"), Some(&tasker), json!({ "reason": "I am ill" })).await;
     assert_eq!(asked.status, StatusCode::CREATED, "{:?}", asked.body);
-    let twice = app.post(&format!("/api/tasks/{task}/cancellation"), Some(&poster), json!({ "reason": "Me too" })).await;
+    let twice =
+        app.post(&format!("/api/tasks/{task}/cancellation"), Some(&poster), json!({ "reason": "Me too" })).await;
     assert_eq!(twice.status, StatusCode::CONFLICT);
     let own = app.post(&format!("/api/tasks/{task}/cancellation/accept"), Some(&tasker), json!({})).await;
     assert_eq!(own.status, StatusCode::FORBIDDEN, "the requester cannot answer their own request");
@@ -348,7 +377,8 @@ async fn cancellation_after_payment_refunds_when_accepted_or_unanswered(app: Tes
     let payment = app.get(&format!("/api/tasks/{task}/payment"), Some(&poster)).await;
     assert_eq!(payment.body["status"], "refunded");
     let task_id: Uuid = task.parse().unwrap();
-    let kinds: Vec<String> = ledger::entries_for_task(&app.server.state.db, task_id).await.unwrap().into_iter().map(|e| e.kind).collect();
+    let kinds: Vec<String> =
+        ledger::entries_for_task(&app.server.state.db, task_id).await.unwrap().into_iter().map(|e| e.kind).collect();
     assert_eq!(kinds, vec!["charge", "refund"]);
     assert!(notification_titles(&app, &poster).await.contains(&"Task cancelled".to_owned()));
 
@@ -356,8 +386,17 @@ async fn cancellation_after_payment_refunds_when_accepted_or_unanswered(app: Tes
     let (_, tasker, task, _) = assigned_task(&app, 9_999).await;
     app.post(&format!("/api/tasks/{task}/cancellation"), Some(&tasker), json!({ "reason": "Moving away" })).await;
     let state = &app.server.state;
-    assert_eq!(sweep::sweep(state, Timestamp::now().plus(Duration::from_secs(47 * 3600))).await.unwrap().cancellations_lapsed, 0);
-    assert_eq!(sweep::sweep(state, Timestamp::now().plus(Duration::from_secs(48 * 3600 + 60))).await.unwrap().cancellations_lapsed, 1);
+    assert_eq!(
+        sweep::sweep(state, Timestamp::now().plus(Duration::from_secs(47 * 3600))).await.unwrap().cancellations_lapsed,
+        0
+    );
+    assert_eq!(
+        sweep::sweep(state, Timestamp::now().plus(Duration::from_secs(48 * 3600 + 60)))
+            .await
+            .unwrap()
+            .cancellations_lapsed,
+        1
+    );
     assert_eq!(task_status(&app, &task).await, "cancelled");
     let payment = payments::payments_for_task(&state.db, task.parse().unwrap()).await.unwrap().pop().unwrap();
     assert_eq!(payment.status, "refunded");
@@ -379,20 +418,51 @@ async fn every_forbidden_actor_and_state_is_refused(app: TestApp) -> TestApp {
         async move { app.post(&path, Some(&token), body).await.status.as_u16() }
     };
     let checkout_body = json!({ "task_id": task, "offer_id": offer });
-    assert_eq!(app.post("/api/payments/checkout-session", None, checkout_body.clone()).await.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        app.post("/api/payments/checkout-session", None, checkout_body.clone()).await.status,
+        StatusCode::UNAUTHORIZED
+    );
     assert_eq!(post("/api/payments/checkout-session".into(), &tasker, checkout_body.clone()).await, 403);
     assert_eq!(post("/api/payments/checkout-session".into(), &stranger, checkout_body.clone()).await, 403);
-    assert_eq!(post("/api/payments/checkout-session".into(), &poster, json!({ "task_id": other_task, "offer_id": offer })).await, 404);
-    assert_eq!(post(format!("/api/tasks/{task}/release"), &poster, json!({})).await, 409, "nothing to release on an open task");
+    assert_eq!(
+        post("/api/payments/checkout-session".into(), &poster, json!({ "task_id": other_task, "offer_id": offer }))
+            .await,
+        404
+    );
+    assert_eq!(
+        post(format!("/api/tasks/{task}/release"), &poster, json!({})).await,
+        409,
+        "nothing to release on an open task"
+    );
     assert_eq!(post(format!("/api/tasks/{task}/request-payment"), &tasker, json!({})).await, 403, "not assigned yet");
-    assert_eq!(post(format!("/api/tasks/{task}/cancellation"), &poster, json!({ "reason": "x" })).await, 409, "open tasks are cancelled directly");
+    assert_eq!(
+        post(format!("/api/tasks/{task}/cancellation"), &poster, json!({ "reason": "x" })).await,
+        409,
+        "open tasks are cancelled directly"
+    );
 
     let (session, url) = checkout(&app, &poster, &task, &offer).await;
     pay(&app, &url).await;
     let verify_body = json!({ "session_id": session, "task_id": task, "offer_id": offer });
     assert_eq!(post("/api/payments/verify".into(), &tasker, verify_body.clone()).await, 403);
-    assert_eq!(post("/api/payments/verify".into(), &poster, json!({ "session_id": session, "task_id": other_task, "offer_id": offer })).await, 400);
-    assert_eq!(post("/api/payments/verify".into(), &poster, json!({ "session_id": "cs_nope", "task_id": task, "offer_id": offer })).await, 404);
+    assert_eq!(
+        post(
+            "/api/payments/verify".into(),
+            &poster,
+            json!({ "session_id": session, "task_id": other_task, "offer_id": offer })
+        )
+        .await,
+        400
+    );
+    assert_eq!(
+        post(
+            "/api/payments/verify".into(),
+            &poster,
+            json!({ "session_id": "cs_nope", "task_id": task, "offer_id": offer })
+        )
+        .await,
+        404
+    );
     assert_eq!(post("/api/payments/verify".into(), &poster, verify_body).await, 200);
 
     assert_eq!(post("/api/payments/checkout-session".into(), &poster, checkout_body).await, 409, "already assigned");
@@ -403,12 +473,20 @@ async fn every_forbidden_actor_and_state_is_refused(app: TestApp) -> TestApp {
     assert_eq!(app.get(&format!("/api/tasks/{task}/payment"), Some(&stranger)).await.status, StatusCode::FORBIDDEN);
     assert_eq!(post(format!("/api/tasks/{task}/cancellation"), &stranger, json!({ "reason": "x" })).await, 403);
     assert_eq!(post(format!("/api/tasks/{task}/cancellation"), &tasker, json!({ "reason": " " })).await, 422);
-    assert_eq!(post(format!("/api/tasks/{task}/cancellation/accept"), &poster, json!({})).await, 409, "no request to answer");
+    assert_eq!(
+        post(format!("/api/tasks/{task}/cancellation/accept"), &poster, json!({})).await,
+        409,
+        "no request to answer"
+    );
     assert_eq!(post(format!("/api/tasks/{task}/request-payment"), &tasker, json!({})).await, 200);
     assert_eq!(post(format!("/api/tasks/{task}/request-payment"), &tasker, json!({})).await, 409, "asked already");
     assert_eq!(post(format!("/api/tasks/{task}/release"), &poster, json!({})).await, 200);
     assert_eq!(post(format!("/api/tasks/{task}/release"), &poster, json!({})).await, 409, "released already");
-    assert_eq!(post(format!("/api/tasks/{task}/cancellation"), &tasker, json!({ "reason": "late" })).await, 409, "completed tasks are not cancelled");
+    assert_eq!(
+        post(format!("/api/tasks/{task}/cancellation"), &tasker, json!({ "reason": "late" })).await,
+        409,
+        "completed tasks are not cancelled"
+    );
     assert_eq!(post(format!("/api/tasks/{task}/cancel"), &poster, json!({})).await, 409);
     assert_ledger_balances(&app).await;
     app
@@ -448,7 +526,11 @@ async fn reviews_go_both_ways_after_completion_and_stay_hidden_until_both_are_in
     let stranger = common::market::tasker(&app, "stranger@example.com").await;
     let path = format!("/api/tasks/{task}/reviews");
     let review = |rating: i64, body: &str| json!({ "rating": rating, "body": body });
-    assert_eq!(app.post(&path, Some(&poster), review(5, "Great")).await.status, StatusCode::CONFLICT, "not completed yet");
+    assert_eq!(
+        app.post(&path, Some(&poster), review(5, "Great")).await.status,
+        StatusCode::CONFLICT,
+        "not completed yet"
+    );
     app.post(&format!("/api/tasks/{task}/release"), Some(&poster), json!({})).await;
 
     assert_eq!(app.post(&path, Some(&stranger), review(1, "Never met")).await.status, StatusCode::FORBIDDEN);

@@ -33,8 +33,10 @@ async fn paying_and_messaging_reach_both_parties_and_the_task_watchers(app: Test
     let mut tasker_socket = connect(&app, Some(&tasker)).await;
     subscribe(&mut tasker_socket, &tasker_topic).await;
 
-    let session = app.post("/api/payments/checkout-session", Some(&poster), json!({ "task_id": task, "offer_id": offer })).await;
-    let pending = next_event_where(&mut visitor, &task_topic, "task.updated", |d| d["status"] == "pending_payment").await;
+    let session =
+        app.post("/api/payments/checkout-session", Some(&poster), json!({ "task_id": task, "offer_id": offer })).await;
+    let pending =
+        next_event_where(&mut visitor, &task_topic, "task.updated", |d| d["status"] == "pending_payment").await;
     assert_eq!(pending["id"], task.as_str());
     let url = session.body["url"].as_str().unwrap();
     app.client.post(url).form(&[("action", "pay"), ("card_number", "4242424242424242")]).send().await.unwrap();
@@ -45,7 +47,8 @@ async fn paying_and_messaging_reach_both_parties_and_the_task_watchers(app: Test
     next_event_where(&mut visitor, "tasks", "task.updated", |d| d["status"] == "assigned").await;
     let held = next_event_where(&mut tasker_socket, &tasker_topic, "payment.updated", |d| d["status"] == "held").await;
     assert_eq!((held["amount_cents"].as_i64(), held["fee_cents"].as_i64()), (Some(9_100), Some(910)));
-    next_event_where(&mut tasker_socket, &tasker_topic, "notification.created", |d| d["title"] == "Offer accepted").await;
+    next_event_where(&mut tasker_socket, &tasker_topic, "notification.created", |d| d["title"] == "Offer accepted")
+        .await;
     next_event_where(&mut poster_socket, &poster_topic, "payment.updated", |d| d["status"] == "held").await;
 
     app.post(&format!("/api/tasks/{task}/messages"), Some(&poster), json!({ "body": "See you at 9" })).await;

@@ -18,7 +18,8 @@ fn request(app: &TestApp, expires_at: i64) -> CheckoutRequest {
         amount_cents: 12_345,
         fee_cents: fees::fee_cents(12_345),
         currency: "aud".into(),
-        success_url: app.url(&format!("/payment-success?session_id={{CHECKOUT_SESSION_ID}}&task_id={task_id}&offer_id={offer_id}")),
+        success_url: app
+            .url(&format!("/payment-success?session_id={{CHECKOUT_SESSION_ID}}&task_id={task_id}&offer_id={offer_id}")),
         cancel_url: app.url(&format!("/task/{task_id}")),
         transfer_group: format!("task_{task_id}"),
         metadata: BTreeMap::new(),
@@ -60,8 +61,12 @@ async fn checkout_page_shows_task_amount_and_fee_and_pay_redirects_to_success(ap
     let paid = submit(&app, &session.url, &[("action", "pay"), ("card_number", "4242 4242 4242 4242")]).await;
     assert_eq!(paid.status(), StatusCode::SEE_OTHER);
     let location = paid.headers()[header::LOCATION].to_str().unwrap().to_owned();
-    assert!(location.starts_with(&app.url(&format!("/payment-success?session_id={}&task_id=", session.id))), "{location}");
-    let CheckoutStatus::Paid { charge_ref: Some(charge), .. } = payments.checkout_status(&session.id).await.unwrap() else {
+    assert!(
+        location.starts_with(&app.url(&format!("/payment-success?session_id={}&task_id=", session.id))),
+        "{location}"
+    );
+    let CheckoutStatus::Paid { charge_ref: Some(charge), .. } = payments.checkout_status(&session.id).await.unwrap()
+    else {
         panic!("paid with a charge")
     };
     assert!(charge.starts_with("ch_sandbox_"));
@@ -94,7 +99,10 @@ async fn cancel_returns_to_the_task_and_expired_sessions_cannot_be_paid(app: Tes
     // A session past its expiry time is expired even before anyone expires it.
     let stale = payments.create_checkout(&request(&app, server::db::Timestamp::now().0 - 1)).await.unwrap();
     assert_eq!(payments.checkout_status(&stale.id).await.unwrap(), CheckoutStatus::Expired);
-    assert_eq!(app.client.get(app.url("/sandbox/checkout/cs_sandbox_nope")).send().await.unwrap().status(), StatusCode::NOT_FOUND);
+    assert_eq!(
+        app.client.get(app.url("/sandbox/checkout/cs_sandbox_nope")).send().await.unwrap().status(),
+        StatusCode::NOT_FOUND
+    );
     app
 }
 

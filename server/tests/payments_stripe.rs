@@ -40,7 +40,9 @@ fn checkout_request(payment_id: Uuid, task_id: Uuid, offer_id: Uuid) -> Checkout
         amount_cents: 12_345,
         fee_cents: fees::fee_cents(12_345),
         currency: "aud".into(),
-        success_url: format!("http://app.test/payment-success?session_id={{CHECKOUT_SESSION_ID}}&task_id={task_id}&offer_id={offer_id}"),
+        success_url: format!(
+            "http://app.test/payment-success?session_id={{CHECKOUT_SESSION_ID}}&task_id={task_id}&offer_id={offer_id}"
+        ),
         cancel_url: format!("http://app.test/task/{task_id}"),
         transfer_group: format!("task_{task_id}"),
         metadata: BTreeMap::from([("task_id".into(), task_id.to_string()), ("offer_id".into(), offer_id.to_string())]),
@@ -54,7 +56,10 @@ async fn checkout_session_carries_amount_metadata_transfer_group_and_an_idempote
     Mock::given(method("POST"))
         .and(path("/v1/checkout/sessions"))
         .and(header("authorization", "Bearer sk_test_fake"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"id": "cs_test_1", "url": "https://checkout.stripe.test/c/cs_test_1"})))
+        .respond_with(
+            ResponseTemplate::new(200)
+                .set_body_json(json!({"id": "cs_test_1", "url": "https://checkout.stripe.test/c/cs_test_1"})),
+        )
         .expect(1)
         .mount(&server)
         .await;
@@ -133,7 +138,12 @@ async fn a_refund_names_the_payment_intent_and_is_idempotent() {
         .mount(&server)
         .await;
     let payment_id = Uuid::now_v7();
-    let request = RefundRequest { payment_id, charge_ref: Some("ch_1".into()), payment_intent: Some("pi_1".into()), amount_cents: 5_001 };
+    let request = RefundRequest {
+        payment_id,
+        charge_ref: Some("ch_1".into()),
+        payment_intent: Some("pi_1".into()),
+        amount_cents: 5_001,
+    };
     assert_eq!(stripe.refund(&request).await.unwrap(), "re_1");
     let requests = server.received_requests().await.unwrap();
     let sent = form(&requests[0]);
@@ -147,7 +157,9 @@ async fn outages_are_retried_with_the_same_idempotency_key() {
     let (server, stripe) = fake_stripe().await;
     Mock::given(method("POST"))
         .and(path("/v1/refunds"))
-        .respond_with(ResponseTemplate::new(500).set_body_json(json!({"error": {"type": "api_error", "message": "boom"}})))
+        .respond_with(
+            ResponseTemplate::new(500).set_body_json(json!({"error": {"type": "api_error", "message": "boom"}})),
+        )
         .up_to_n_times(1)
         .with_priority(1)
         .mount(&server)
@@ -158,7 +170,12 @@ async fn outages_are_retried_with_the_same_idempotency_key() {
         .with_priority(2)
         .mount(&server)
         .await;
-    let request = RefundRequest { payment_id: Uuid::now_v7(), charge_ref: None, payment_intent: Some("pi_1".into()), amount_cents: 900 };
+    let request = RefundRequest {
+        payment_id: Uuid::now_v7(),
+        charge_ref: None,
+        payment_intent: Some("pi_1".into()),
+        amount_cents: 900,
+    };
     assert_eq!(stripe.refund(&request).await.unwrap(), "re_after_retry");
     let requests = server.received_requests().await.unwrap();
     assert_eq!(requests.len(), 2);
@@ -176,7 +193,11 @@ async fn stripe_errors_map_to_refusals_misconfiguration_and_outages() {
         .await;
     Mock::given(method("GET"))
         .and(path("/v1/checkout/sessions/cs_unauthorized"))
-        .respond_with(ResponseTemplate::new(401).set_body_json(json!({"error": {"type": "invalid_request_error", "message": "Invalid API Key provided"}})))
+        .respond_with(
+            ResponseTemplate::new(401).set_body_json(
+                json!({"error": {"type": "invalid_request_error", "message": "Invalid API Key provided"}}),
+            ),
+        )
         .mount(&server)
         .await;
     Mock::given(method("GET"))
@@ -185,13 +206,17 @@ async fn stripe_errors_map_to_refusals_misconfiguration_and_outages() {
         .mount(&server)
         .await;
     let refused = stripe.create_checkout(&checkout_request(Uuid::now_v7(), Uuid::now_v7(), Uuid::now_v7())).await;
-    assert!(matches!(refused, Err(PaymentError::Rejected { ref code, .. }) if code == "parameter_invalid_integer"), "{refused:?}");
+    assert!(
+        matches!(refused, Err(PaymentError::Rejected { ref code, .. }) if code == "parameter_invalid_integer"),
+        "{refused:?}"
+    );
     let misconfigured = stripe.checkout_status("cs_unauthorized").await;
     assert!(matches!(misconfigured, Err(PaymentError::Misconfigured(_))), "{misconfigured:?}");
     let down = stripe.checkout_status("cs_down").await;
     assert!(matches!(down, Err(PaymentError::Unavailable(_))), "{down:?}");
     // GETs are retried too: three attempts at the failing session.
-    let attempts = server.received_requests().await.unwrap().iter().filter(|r| r.url.path().ends_with("cs_down")).count();
+    let attempts =
+        server.received_requests().await.unwrap().iter().filter(|r| r.url.path().ends_with("cs_down")).count();
     assert_eq!(attempts, 3);
 }
 
@@ -212,7 +237,10 @@ async fn expiring_a_session_paid_meanwhile_reports_it_paid() {
         .await;
     Mock::given(method("POST"))
         .and(path("/v1/checkout/sessions/cs_open/expire"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"id": "cs_open", "status": "expired", "payment_status": "unpaid"})))
+        .respond_with(
+            ResponseTemplate::new(200)
+                .set_body_json(json!({"id": "cs_open", "status": "expired", "payment_status": "unpaid"})),
+        )
         .mount(&server)
         .await;
     assert_eq!(
@@ -233,7 +261,9 @@ async fn taskers_onboard_through_an_express_account_and_an_account_link() {
         .await;
     Mock::given(method("POST"))
         .and(path("/v1/account_links"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"url": "https://connect.stripe.test/setup/acct_new"})))
+        .respond_with(
+            ResponseTemplate::new(200).set_body_json(json!({"url": "https://connect.stripe.test/setup/acct_new"})),
+        )
         .mount(&server)
         .await;
     Mock::given(method("GET"))
@@ -267,7 +297,8 @@ async fn taskers_onboard_through_an_express_account_and_an_account_link() {
     assert!(idempotency_key(&requests[1]).starts_with(&format!("account-link-{user_id}-")));
 }
 
-const PAYLOAD: &str = r#"{"id":"evt_vector","type":"checkout.session.completed","data":{"object":{"id":"cs_test_vector"}}}"#;
+const PAYLOAD: &str =
+    r#"{"id":"evt_vector","type":"checkout.session.completed","data":{"object":{"id":"cs_test_vector"}}}"#;
 
 #[test]
 fn signature_matches_a_vector_computed_by_openssl() {
@@ -277,7 +308,13 @@ fn signature_matches_a_vector_computed_by_openssl() {
     assert_eq!(webhook::verify_signature(PAYLOAD.as_bytes(), header, secret, 1_700_000_000, TOLERANCE_SECS), Ok(()));
     assert_eq!(webhook::sign(PAYLOAD.as_bytes(), secret, 1_700_000_000), header);
     assert_eq!(
-        webhook::verify_signature(PAYLOAD.as_bytes(), header, secret, 1_700_000_000 + TOLERANCE_SECS + 1, TOLERANCE_SECS),
+        webhook::verify_signature(
+            PAYLOAD.as_bytes(),
+            header,
+            secret,
+            1_700_000_000 + TOLERANCE_SECS + 1,
+            TOLERANCE_SECS
+        ),
         Err(SignatureError::Stale)
     );
 }

@@ -10,11 +10,7 @@ use common::{
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-on_both_backends!(
-    visitors_watch_public_topics_only,
-    a_ticket_signs_the_socket_in_once,
-    bad_tickets_close_with_4001,
-);
+on_both_backends!(visitors_watch_public_topics_only, a_ticket_signs_the_socket_in_once, bad_tickets_close_with_4001,);
 
 async fn visitors_watch_public_topics_only(app: TestApp) -> TestApp {
     let mut socket = connect_to(&app.server.url(), None).await;
@@ -70,26 +66,40 @@ async fn bad_tickets_close_with_4001(app: TestApp) -> TestApp {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn events_cross_nodes_through_redis() {
     let Some(redis_url) = common::redis_url() else { return };
-    common::run(Backend::Postgres, |config| config.redis_url = Some(server::config::Secret::new(redis_url.clone())), |node_a| async move {
-        let mut node_b_config = node_a.server.state.config.as_ref().clone();
-        node_b_config.bind_addr = "127.0.0.1:0".into();
-        let node_b = server::start(node_b_config).await.expect("second node starts");
+    common::run(
+        Backend::Postgres,
+        |config| config.redis_url = Some(server::config::Secret::new(redis_url.clone())),
+        |node_a| async move {
+            let mut node_b_config = node_a.server.state.config.as_ref().clone();
+            node_b_config.bind_addr = "127.0.0.1:0".into();
+            let node_b = server::start(node_b_config).await.expect("second node starts");
 
-        let session = node_a.signed_in_user("cluster@example.com").await;
-        let user_id = session["user"]["id"].as_str().unwrap().to_owned();
-        // Ticket issued by node B, redeemed on node A: tickets are shared through the database.
-        let ticket = node_a.client.post(format!("{}/api/realtime/ticket", node_b.url())).bearer_auth(access_token(&session)).send().await.unwrap();
-        let ticket = ticket.json::<Value>().await.unwrap()["ticket"].as_str().unwrap().to_owned();
-        let mut socket = connect_to(&node_a.server.url(), Some(&ticket)).await;
-        assert_eq!(next_json(&mut socket).await["type"], "subscribed");
+            let session = node_a.signed_in_user("cluster@example.com").await;
+            let user_id = session["user"]["id"].as_str().unwrap().to_owned();
+            // Ticket issued by node B, redeemed on node A: tickets are shared through the database.
+            let ticket = node_a
+                .client
+                .post(format!("{}/api/realtime/ticket", node_b.url()))
+                .bearer_auth(access_token(&session))
+                .send()
+                .await
+                .unwrap();
+            let ticket = ticket.json::<Value>().await.unwrap()["ticket"].as_str().unwrap().to_owned();
+            let mut socket = connect_to(&node_a.server.url(), Some(&ticket)).await;
+            assert_eq!(next_json(&mut socket).await["type"], "subscribed");
 
-        node_b.state.hub.publish(&format!("user:{user_id}"), "notification.created", &json!({ "title": "From B" })).await;
-        let event = next_json(&mut socket).await;
-        assert_eq!(event["data"]["title"], "From B");
-        let ready = reqwest::get(format!("{}/readyz", node_b.url())).await.unwrap().json::<Value>().await.unwrap();
-        assert_eq!(ready["bus"], "redis");
-        node_b.shutdown().await.unwrap();
-        node_a
-    })
+            node_b
+                .state
+                .hub
+                .publish(&format!("user:{user_id}"), "notification.created", &json!({ "title": "From B" }))
+                .await;
+            let event = next_json(&mut socket).await;
+            assert_eq!(event["data"]["title"], "From B");
+            let ready = reqwest::get(format!("{}/readyz", node_b.url())).await.unwrap().json::<Value>().await.unwrap();
+            assert_eq!(ready["bus"], "redis");
+            node_b.shutdown().await.unwrap();
+            node_a
+        },
+    )
     .await;
 }

@@ -18,7 +18,14 @@ on_both_backends!(
 
 async fn malformed_and_mistyped_bodies_get_the_error_shape(app: TestApp) -> TestApp {
     let url = app.url("/api/auth/login");
-    let malformed = app.client.post(&url).header(header::CONTENT_TYPE, "application/json").body("{\"email\":").send().await.unwrap();
+    let malformed = app
+        .client
+        .post(&url)
+        .header(header::CONTENT_TYPE, "application/json")
+        .body("{\"email\":")
+        .send()
+        .await
+        .unwrap();
     let malformed = TestApp::read(malformed).await;
     assert_eq!(malformed.status, StatusCode::BAD_REQUEST);
     assert_eq!(malformed.error_code(), "bad_request");
@@ -31,7 +38,13 @@ async fn malformed_and_mistyped_bodies_get_the_error_shape(app: TestApp) -> Test
     let huge = format!("{{\"email\":\"{}\"}}", "a".repeat(2 * 1024 * 1024));
     // The server answers 413 without reading the rest and closes that connection, so a
     // client of its own keeps the shared client's pool free of it.
-    let huge = reqwest::Client::new().post(&url).header(header::CONTENT_TYPE, "application/json").body(huge).send().await.unwrap();
+    let huge = reqwest::Client::new()
+        .post(&url)
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(huge)
+        .send()
+        .await
+        .unwrap();
     let huge = TestApp::read(huge).await;
     assert_eq!(huge.status, StatusCode::PAYLOAD_TOO_LARGE);
     assert_eq!(huge.error_code(), "payload_too_large");
@@ -44,7 +57,8 @@ async fn malformed_and_mistyped_bodies_get_the_error_shape(app: TestApp) -> Test
     if let Ok(response) = garbage_auth {
         assert_eq!(response.status(), StatusCode::UNAUTHORIZED);
     }
-    let basic = app.client.get(app.url("/api/me")).header(header::AUTHORIZATION, "Basic dXNlcjpwYXNz").send().await.unwrap();
+    let basic =
+        app.client.get(app.url("/api/me")).header(header::AUTHORIZATION, "Basic dXNlcjpwYXNz").send().await.unwrap();
     assert_eq!(basic.status(), StatusCode::UNAUTHORIZED);
     app
 }
@@ -104,7 +118,15 @@ async fn avatars_are_checked_by_content_and_reencoded(app: TestApp) -> TestApp {
     polyglot.extend_from_slice(b"<script>alert(1)</script>");
     let cleaned = upload(&app, Some(&token), "/api/me/avatar", polyglot, "poly.png").await;
     assert_eq!(cleaned.status, StatusCode::OK);
-    let stored = app.client.get(app.url(cleaned.body["avatar_url"].as_str().unwrap())).send().await.unwrap().bytes().await.unwrap();
+    let stored = app
+        .client
+        .get(app.url(cleaned.body["avatar_url"].as_str().unwrap()))
+        .send()
+        .await
+        .unwrap()
+        .bytes()
+        .await
+        .unwrap();
     assert!(!stored.windows(8).any(|window| window == b"<script>"), "the appended payload is gone");
 
     let mut oversized = png(32, 32);
@@ -153,18 +175,25 @@ async fn health_metrics_and_openapi_answer(app: TestApp) -> TestApp {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn floods_of_logins_are_rate_limited_with_retry_after() {
-    common::run(Backend::Sqlite, |config| config.auth_rate_limit_per_minute = 3, |app| async move {
-        for _ in 0..3 {
-            let attempt = app.post("/api/auth/login", None, json!({ "email": "flood@example.com", "password": "guess" })).await;
-            assert_eq!(attempt.status, StatusCode::UNAUTHORIZED);
-        }
-        let refused = app.post("/api/auth/login", None, json!({ "email": "flood@example.com", "password": "guess" })).await;
-        assert_eq!(refused.status, StatusCode::TOO_MANY_REQUESTS);
-        assert_eq!(refused.error_code(), "rate_limited");
-        let retry_after: u64 = refused.headers[header::RETRY_AFTER].to_str().unwrap().parse().unwrap();
-        assert!((1..=60).contains(&retry_after));
-        app
-    })
+    common::run(
+        Backend::Sqlite,
+        |config| config.auth_rate_limit_per_minute = 3,
+        |app| async move {
+            for _ in 0..3 {
+                let attempt = app
+                    .post("/api/auth/login", None, json!({ "email": "flood@example.com", "password": "guess" }))
+                    .await;
+                assert_eq!(attempt.status, StatusCode::UNAUTHORIZED);
+            }
+            let refused =
+                app.post("/api/auth/login", None, json!({ "email": "flood@example.com", "password": "guess" })).await;
+            assert_eq!(refused.status, StatusCode::TOO_MANY_REQUESTS);
+            assert_eq!(refused.error_code(), "rate_limited");
+            let retry_after: u64 = refused.headers[header::RETRY_AFTER].to_str().unwrap().parse().unwrap();
+            assert!((1..=60).contains(&retry_after));
+            app
+        },
+    )
     .await;
 }
 
@@ -175,7 +204,8 @@ async fn the_web_app_is_served_with_a_single_page_fallback() {
         |config| {
             let dist = config.data_dir.join("dist");
             std::fs::create_dir_all(dist.join("assets")).unwrap();
-            std::fs::write(dist.join("index.html"), "<!doctype html><title>Taskhub</title><div id=root></div>").unwrap();
+            std::fs::write(dist.join("index.html"), "<!doctype html><title>Taskhub</title><div id=root></div>")
+                .unwrap();
             std::fs::write(dist.join("assets/app.js"), "console.log('hi')").unwrap();
             config.web_dist = dist;
         },

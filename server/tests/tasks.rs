@@ -33,7 +33,10 @@ async fn categories_are_the_sixteen_of_the_spec(app: TestApp) -> TestApp {
     let categories = response.body.as_array().unwrap();
     assert_eq!(categories.len(), 16);
     let names: Vec<&str> = categories.iter().map(|c| c["name"].as_str().unwrap()).collect();
-    assert_eq!(&names[..8], ["Home Cleaning", "Furniture Assembly", "Handyman", "Delivery", "Moving", "Gardening", "Painting", "Pet Care"]);
+    assert_eq!(
+        &names[..8],
+        ["Home Cleaning", "Furniture Assembly", "Handyman", "Delivery", "Moving", "Gardening", "Painting", "Pet Care"]
+    );
     assert_eq!(names[15], "Education");
     for (index, category) in categories.iter().enumerate() {
         assert_eq!(category["id"], index as i64 + 1);
@@ -91,7 +94,15 @@ async fn task_submission_uses_the_spec_messages(app: TestApp) -> TestApp {
     let response = app.post("/api/tasks", Some(&token), body).await;
     assert_eq!(response.field_error("category_id"), "Please choose a valid category");
     // Not JSON at all: still the contract's shape.
-    let raw = app.client.post(app.url("/api/tasks")).bearer_auth(&token).header("content-type", "application/json").body("{").send().await.unwrap();
+    let raw = app
+        .client
+        .post(app.url("/api/tasks"))
+        .bearer_auth(&token)
+        .header("content-type", "application/json")
+        .body("{")
+        .send()
+        .await
+        .unwrap();
     let raw = TestApp::read(raw).await;
     assert_eq!(raw.status, StatusCode::BAD_REQUEST);
     assert_eq!(raw.error_code(), "bad_request");
@@ -124,7 +135,20 @@ async fn browse_lists_only_open_tasks_newest_first(app: TestApp) -> TestApp {
     assert_eq!(titles(&list), ["Third", "First"]);
     assert_eq!(list.body["next_cursor"], Value::Null);
     let card = &list.body["items"][0];
-    for field in ["id", "description", "budget_cents", "currency", "location", "due_date", "category_id", "category", "category_icon", "status", "created_at", "offer_count"] {
+    for field in [
+        "id",
+        "description",
+        "budget_cents",
+        "currency",
+        "location",
+        "due_date",
+        "category_id",
+        "category",
+        "category_icon",
+        "status",
+        "created_at",
+        "offer_count",
+    ] {
         assert!(!card[field].is_null(), "{field} missing from {card}");
     }
     assert_eq!(card["poster"]["name"], "Sam L.");
@@ -133,10 +157,20 @@ async fn browse_lists_only_open_tasks_newest_first(app: TestApp) -> TestApp {
 
 async fn browse_filters_by_search_category_location_and_budget(app: TestApp) -> TestApp {
     let token = poster(&app, "poster@example.com").await;
-    post_task(&app, &token, json!({ "title": "Paint the FENCE", "category_id": 7, "location": "Bondi NSW", "budget_cents": 30000 })).await;
+    post_task(
+        &app,
+        &token,
+        json!({ "title": "Paint the FENCE", "category_id": 7, "location": "Bondi NSW", "budget_cents": 30000 }),
+    )
+    .await;
     post_task(&app, &token, json!({ "title": "Walk my dog", "description": "A friendly fence-jumper", "category_id": 8, "location": "Fitzroy VIC", "budget_cents": 2500 })).await;
     post_task(&app, &token, json!({ "title": "Mow lawn", "description": "Front and back", "category_id": 6, "location": "Bondi Junction NSW", "budget_cents": 6000 })).await;
-    post_task(&app, &token, json!({ "title": "100% done_right", "description": "odd characters", "category_id": 3, "budget_cents": 9000 })).await;
+    post_task(
+        &app,
+        &token,
+        json!({ "title": "100% done_right", "description": "odd characters", "category_id": 3, "budget_cents": 9000 }),
+    )
+    .await;
 
     assert_eq!(titles(&app.get("/api/tasks?q=fence", None).await), ["Walk my dog", "Paint the FENCE"]);
     assert_eq!(titles(&app.get("/api/tasks?q=FrIeNdLy", None).await), ["Walk my dog"]);
@@ -144,10 +178,20 @@ async fn browse_filters_by_search_category_location_and_budget(app: TestApp) -> 
     assert_eq!(titles(&app.get("/api/tasks?q=0_d", None).await).len(), 0, "LIKE wildcards are literal");
     assert_eq!(titles(&app.get("/api/tasks?category=6", None).await), ["Mow lawn"]);
     assert_eq!(titles(&app.get("/api/tasks?location=bondi", None).await), ["Mow lawn", "Paint the FENCE"]);
-    assert_eq!(titles(&app.get("/api/tasks?min_budget=50&max_budget=100", None).await), ["100% done_right", "Mow lawn"]);
+    assert_eq!(
+        titles(&app.get("/api/tasks?min_budget=50&max_budget=100", None).await),
+        ["100% done_right", "Mow lawn"]
+    );
     assert_eq!(titles(&app.get("/api/tasks?min_budget=60.5", None).await), ["100% done_right", "Paint the FENCE"]);
-    assert_eq!(titles(&app.get("/api/tasks?q=fence&location=nsw&category=7&max_budget=300", None).await), ["Paint the FENCE"]);
-    assert_eq!(titles(&app.get("/api/tasks?q=&category=&location=", None).await).len(), 4, "empty parameters are no filter");
+    assert_eq!(
+        titles(&app.get("/api/tasks?q=fence&location=nsw&category=7&max_budget=300", None).await),
+        ["Paint the FENCE"]
+    );
+    assert_eq!(
+        titles(&app.get("/api/tasks?q=&category=&location=", None).await).len(),
+        4,
+        "empty parameters are no filter"
+    );
     app
 }
 
@@ -244,7 +288,8 @@ async fn task_detail_shows_similar_open_tasks_and_unknown_ids_are_404(app: TestA
     app.post(&format!("/api/tasks/{}/cancel", id(&closed)), Some(&token), json!({})).await;
     let detail = app.get(&format!("/api/tasks/{}", id(&main)), None).await;
     assert_eq!(detail.status, StatusCode::OK);
-    let similar: Vec<&str> = detail.body["similar_tasks"].as_array().unwrap().iter().map(|t| t["title"].as_str().unwrap()).collect();
+    let similar: Vec<&str> =
+        detail.body["similar_tasks"].as_array().unwrap().iter().map(|t| t["title"].as_str().unwrap()).collect();
     assert_eq!(similar, ["Other garden"]);
     assert_eq!(detail.body["questions"], json!([]));
     assert_eq!(detail.body["assigned_tasker"], Value::Null);
@@ -260,7 +305,8 @@ async fn poster_edits_an_open_task(app: TestApp) -> TestApp {
     let other = tasker(&app, "other@example.com").await;
     let task_id = id(&post_task(&app, &owner, json!({})).await);
     let path = format!("/api/tasks/{task_id}");
-    let edited = app.patch(&path, Some(&owner), json!({ "title": "Assemble three wardrobes", "budget_cents": 15000 })).await;
+    let edited =
+        app.patch(&path, Some(&owner), json!({ "title": "Assemble three wardrobes", "budget_cents": 15000 })).await;
     assert_eq!(edited.status, StatusCode::OK, "{:?}", edited.body);
     assert_eq!(edited.body["title"], "Assemble three wardrobes");
     assert_eq!(edited.body["budget_cents"], 15000);

@@ -23,12 +23,22 @@ use server::{
 use sqlx::{Connection, Executor, PgConnection};
 
 const WORDS: [&str; 16] = [
-    "garden", "fence", "kitchen", "bathroom", "wardrobe", "garage", "roof", "gutter", "window", "deck", "carpet", "oven",
-    "laptop", "piano", "party", "lawn",
+    "garden", "fence", "kitchen", "bathroom", "wardrobe", "garage", "roof", "gutter", "window", "deck", "carpet",
+    "oven", "laptop", "piano", "party", "lawn",
 ];
 const VERBS: [&str; 8] = ["Fix", "Clean", "Paint", "Assemble", "Move", "Repair", "Install", "Tidy"];
-const SUBURBS: [&str; 10] =
-    ["Newtown NSW", "Bondi NSW", "Fitzroy VIC", "Carlton VIC", "Paddington QLD", "Fremantle WA", "Glenelg SA", "Manly NSW", "Hobart TAS", "Braddon ACT"];
+const SUBURBS: [&str; 10] = [
+    "Newtown NSW",
+    "Bondi NSW",
+    "Fitzroy VIC",
+    "Carlton VIC",
+    "Paddington QLD",
+    "Fremantle WA",
+    "Glenelg SA",
+    "Manly NSW",
+    "Hobart TAS",
+    "Braddon ACT",
+];
 
 struct Args {
     backend: String,
@@ -108,7 +118,11 @@ async fn load(db: &Db, count: usize) -> anyhow::Result<()> {
                 let (verb, word) = (rng.pick(&VERBS), rng.pick(&WORDS));
                 let draft = TaskDraft {
                     title: format!("{verb} the {word} #{i}"),
-                    description: format!("Need a hand with the {} and the {}; tools supplied.", rng.pick(&WORDS), rng.pick(&WORDS)),
+                    description: format!(
+                        "Need a hand with the {} and the {}; tools supplied.",
+                        rng.pick(&WORDS),
+                        rng.pick(&WORDS)
+                    ),
                     category_id: (rng.next() % 16 + 1) as i64,
                     location: rng.pick(&SUBURBS).to_owned(),
                     budget_cents: (rng.next() % 2000 + 5) as i64 * 100,
@@ -171,7 +185,12 @@ async fn measure(base: &str, path: &str, clients: usize, seconds: u64) -> anyhow
     let elapsed = started.elapsed();
     latencies.sort();
     let at = |q: f64| latencies[((latencies.len() as f64 * q) as usize).min(latencies.len() - 1)];
-    Ok(Figures { requests: latencies.len(), per_second: latencies.len() as f64 / elapsed.as_secs_f64(), p50: at(0.50), p99: at(0.99) })
+    Ok(Figures {
+        requests: latencies.len(),
+        per_second: latencies.len() as f64 / elapsed.as_secs_f64(),
+        p50: at(0.50),
+        p99: at(0.99),
+    })
 }
 
 #[tokio::main]
@@ -185,7 +204,8 @@ async fn main() -> anyhow::Result<()> {
     config.web_dist = data_dir.join("none");
     let mut scratch = None;
     if args.backend == "postgres" {
-        let admin = std::env::var("BENCH_DATABASE_URL").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into());
+        let admin = std::env::var("BENCH_DATABASE_URL")
+            .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into());
         let name = format!("taskhub_bench_{}", uuid::Uuid::now_v7().simple());
         let mut connection = PgConnection::connect(&admin).await.context("connecting to BENCH_DATABASE_URL")?;
         connection.execute(sqlx::AssertSqlSafe(format!("create database {name}"))).await?;
@@ -196,7 +216,8 @@ async fn main() -> anyhow::Result<()> {
     let result = run(&args, config).await;
     if let Some((admin, name)) = scratch {
         if let Ok(mut connection) = PgConnection::connect(&admin).await {
-            let _ = connection.execute(sqlx::AssertSqlSafe(format!("drop database if exists {name} with (force)"))).await;
+            let _ =
+                connection.execute(sqlx::AssertSqlSafe(format!("drop database if exists {name} with (force)"))).await;
         }
     }
     std::fs::remove_dir_all(&data_dir).ok();

@@ -54,12 +54,7 @@ fn options() -> anyhow::Result<Options> {
     while let Some(arg) = args.next() {
         let mut value = || args.next().context("missing value");
         match arg.as_str() {
-            "--conns" => {
-                o.conns = value()?
-                    .split(',')
-                    .map(str::parse)
-                    .collect::<Result<_, _>>()?
-            }
+            "--conns" => o.conns = value()?.split(',').map(str::parse).collect::<Result<_, _>>()?,
             "--per-topic" => o.per_topic = Some(value()?.parse()?),
             "--nodes" => o.nodes = value()?.parse()?,
             "--redis" => o.redis = value()?,
@@ -87,10 +82,7 @@ impl Node {
         let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
         while let Some(line) = lines.next_line().await? {
             if let Some(addr) = line.strip_prefix("listening on http://") {
-                return Ok(Node {
-                    child,
-                    addr: addr.parse()?,
-                });
+                return Ok(Node { child, addr: addr.parse()? });
             }
         }
         bail!("ws-hub exited before listening")
@@ -121,17 +113,11 @@ impl Worker {
             .spawn()?;
         let stdin = child.stdin.take().unwrap();
         let stdout = BufReader::new(child.stdout.take().unwrap()).lines();
-        Ok(Worker {
-            _child: child,
-            stdin,
-            stdout,
-        })
+        Ok(Worker { _child: child, stdin, stdout })
     }
 
     async fn ask(&mut self, command: &str) -> anyhow::Result<String> {
-        self.stdin
-            .write_all(format!("{command}\n").as_bytes())
-            .await?;
+        self.stdin.write_all(format!("{command}\n").as_bytes()).await?;
         let answer = self.stdout.next_line().await?.context("worker exited")?;
         if let Some(error) = answer.strip_prefix("failed ") {
             bail!("worker: {error}");
@@ -142,16 +128,11 @@ impl Worker {
 
 async fn http(addr: SocketAddr, method: &str, path: &str) -> anyhow::Result<String> {
     let mut stream = TcpStream::connect(addr).await?;
-    let request = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
-    );
+    let request = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
     stream.write_all(request.as_bytes()).await?;
     let mut response = String::new();
     stream.read_to_string(&mut response).await?;
-    Ok(response
-        .split_once("\r\n\r\n")
-        .map(|(_, body)| body.to_owned())
-        .unwrap_or_default())
+    Ok(response.split_once("\r\n\r\n").map(|(_, body)| body.to_owned()).unwrap_or_default())
 }
 
 #[tokio::main]
@@ -183,16 +164,10 @@ async fn main() -> anyhow::Result<()> {
     println!(
         "{} node(s), {}; baseline hub RSS {} KiB; {} client worker process(es); load average {}",
         o.nodes,
-        if o.nodes > 1 {
-            "Redis bus"
-        } else {
-            "in-process bus"
-        },
+        if o.nodes > 1 { "Redis bus" } else { "in-process bus" },
         baseline / 1024,
         workers.len(),
-        std::fs::read_to_string("/proc/loadavg")
-            .unwrap_or_default()
-            .trim()
+        std::fs::read_to_string("/proc/loadavg").unwrap_or_default().trim()
     );
 
     let mut open = 0;
@@ -205,30 +180,19 @@ async fn main() -> anyhow::Result<()> {
             let capacity_end = ((w + 1) * SOCKETS_PER_PROCESS).min(target);
             let start = from.max(w * SOCKETS_PER_PROCESS);
             if start < capacity_end {
-                requests.push((
-                    worker,
-                    format!(
-                        "open {start} {capacity_end} {per_topic} {}",
-                        addrs.join(",")
-                    ),
-                ));
+                requests.push((worker, format!("open {start} {capacity_end} {per_topic} {}", addrs.join(","))));
                 from = capacity_end;
             }
         }
         let answers = futures_util::future::join_all(
-            requests
-                .into_iter()
-                .map(|(worker, command)| async move { worker.ask(&command).await }),
+            requests.into_iter().map(|(worker, command)| async move { worker.ask(&command).await }),
         )
         .await;
         for answer in answers {
             answer?;
         }
         open = target;
-        println!(
-            "\n== {open} sockets open and subscribed in {:.1?}",
-            started.elapsed()
-        );
+        println!("\n== {open} sockets open and subscribed in {:.1?}", started.elapsed());
 
         tokio::time::sleep(Duration::from_secs(2)).await;
         let rss: u64 = nodes.iter().map(Node::rss).sum();
@@ -249,13 +213,9 @@ async fn main() -> anyhow::Result<()> {
         }
         let per_topic = per_topic.min(open);
         let topics = open.div_ceil(per_topic);
-        let expected: u64 = (0..o.events as usize)
-            .map(|n| (open - (n % topics) * per_topic).min(per_topic) as u64)
-            .sum();
-        let path = format!(
-            "/burst?topic={TOPIC_PREFIX}&topics={topics}&count={}&rate={}",
-            o.events, o.rate
-        );
+        let expected: u64 =
+            (0..o.events as usize).map(|n| (open - (n % topics) * per_topic).min(per_topic) as u64).sum();
+        let path = format!("/burst?topic={TOPIC_PREFIX}&topics={topics}&count={}&rate={}", o.events, o.rate);
         http(nodes[0].addr, "POST", &path).await?;
         let deadline = Instant::now() + Duration::from_secs(o.events / o.rate.max(1) + 30);
         let tally = loop {
@@ -269,11 +229,7 @@ async fn main() -> anyhow::Result<()> {
             }
         };
         let received = tally.received.load(Relaxed);
-        let span_ns = tally
-            .last_receive_ns
-            .load(Relaxed)
-            .saturating_sub(tally.first_publish_ns.load(Relaxed))
-            .max(1);
+        let span_ns = tally.last_receive_ns.load(Relaxed).saturating_sub(tally.first_publish_ns.load(Relaxed)).max(1);
         println!(
             "published {} events at {}/s over {topics} topic(s) of {per_topic} sockets: \
              received {received}/{expected}, {:.0} deliveries/s, latency p50 {:.2} ms, \
@@ -296,10 +252,7 @@ async fn main() -> anyhow::Result<()> {
             client_cpu * 1e6 / received.max(1) as f64
         );
         for node in &nodes {
-            println!(
-                "hub stats: {}",
-                http(node.addr, "GET", "/stats").await.unwrap_or_default()
-            );
+            println!("hub stats: {}", http(node.addr, "GET", "/stats").await.unwrap_or_default());
         }
     }
     Ok(())

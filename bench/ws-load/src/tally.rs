@@ -55,22 +55,14 @@ impl Tally {
             .latency
             .iter()
             .enumerate()
-            .filter_map(|(i, b)| {
-                Some(b.load(Relaxed))
-                    .filter(|&n| n > 0)
-                    .map(|n| format!("{i}:{n}"))
-            })
+            .filter_map(|(i, b)| Some(b.load(Relaxed)).filter(|&n| n > 0).map(|n| format!("{i}:{n}")))
             .collect();
         format!(
             "{} {} {} {}",
             self.received.load(Relaxed),
             self.first_publish_ns.load(Relaxed),
             self.last_receive_ns.load(Relaxed),
-            if buckets.is_empty() {
-                "-".to_owned()
-            } else {
-                buckets.join(",")
-            }
+            if buckets.is_empty() { "-".to_owned() } else { buckets.join(",") }
         )
     }
 
@@ -82,9 +74,7 @@ impl Tally {
         self.first_publish_ns.fetch_min(next()?.parse()?, Relaxed);
         self.last_receive_ns.fetch_max(next()?.parse()?, Relaxed);
         for pair in next()?.split(',').filter(|p| *p != "-") {
-            let (i, n) = pair
-                .split_once(':')
-                .ok_or_else(|| anyhow::anyhow!("bad bucket"))?;
+            let (i, n) = pair.split_once(':').ok_or_else(|| anyhow::anyhow!("bad bucket"))?;
             self.latency[i.parse::<usize>()?].fetch_add(n.parse()?, Relaxed);
         }
         Ok(())

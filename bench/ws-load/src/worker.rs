@@ -23,23 +23,15 @@ use crate::tally::Tally;
 pub const TOPIC_PREFIX: &str = "task:bench";
 const SOURCE_ADDRESSES: usize = 60;
 
-async fn open_socket(
-    i: usize,
-    topic: String,
-    node: SocketAddr,
-    tally: Arc<Tally>,
-) -> anyhow::Result<()> {
+async fn open_socket(i: usize, topic: String, node: SocketAddr, tally: Arc<Tally>) -> anyhow::Result<()> {
     let source = Ipv4Addr::new(127, 0, 0, 2 + (i % SOURCE_ADDRESSES) as u8);
     let socket = TcpSocket::new_v4()?;
     socket.bind(SocketAddr::new(source.into(), 0))?;
     let stream = socket.connect(node).await?;
     stream.set_nodelay(true)?;
-    let config = WebSocketConfig::default()
-        .read_buffer_size(4096)
-        .write_buffer_size(0);
+    let config = WebSocketConfig::default().read_buffer_size(4096).write_buffer_size(0);
     let url = format!("ws://{node}/ws");
-    let (mut ws, _) =
-        tokio_tungstenite::client_async_with_config(url, stream, Some(config)).await?;
+    let (mut ws, _) = tokio_tungstenite::client_async_with_config(url, stream, Some(config)).await?;
     let subscribe = format!(r#"{{"type":"subscribe","topic":"{topic}"}}"#);
     ws.send(Message::text(subscribe)).await?;
     loop {
@@ -60,11 +52,8 @@ async fn open_socket(
 }
 
 async fn open(args: &[&str], tally: &Arc<Tally>) -> anyhow::Result<()> {
-    let [from, to, per_topic, addrs] = args else {
-        bail!("open <from> <to> <per_topic> <addrs>")
-    };
-    let (from, to, per_topic): (usize, usize, usize) =
-        (from.parse()?, to.parse()?, per_topic.parse()?);
+    let [from, to, per_topic, addrs] = args else { bail!("open <from> <to> <per_topic> <addrs>") };
+    let (from, to, per_topic): (usize, usize, usize) = (from.parse()?, to.parse()?, per_topic.parse()?);
     let nodes: Vec<SocketAddr> = addrs.split(',').map(str::parse).collect::<Result<_, _>>()?;
     let handshakes = Arc::new(Semaphore::new(256));
     let mut tasks = Vec::new();
@@ -93,10 +82,7 @@ async fn open(args: &[&str], tally: &Arc<Tally>) -> anyhow::Result<()> {
         }
     }
     if failures > 0 {
-        bail!(
-            "{failures} sockets failed, first: {}",
-            first_error.unwrap_or_default()
-        );
+        bail!("{failures} sockets failed, first: {}", first_error.unwrap_or_default());
     }
     Ok(())
 }

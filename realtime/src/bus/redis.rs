@@ -93,11 +93,7 @@ pub(super) enum Payload {
 
 pub(super) fn parse_payload(payload: &[u8]) -> Option<Payload> {
     if let Some(seq) = payload.strip_prefix(RESYNC_PREFIX) {
-        return std::str::from_utf8(seq)
-            .ok()?
-            .parse()
-            .ok()
-            .map(Payload::Resync);
+        return std::str::from_utf8(seq).ok()?.parse().ok().map(Payload::Resync);
     }
     let mut parts = payload.splitn(3, |&b| b == b':');
     let seq = std::str::from_utf8(parts.next()?).ok()?.parse().ok()?;
@@ -116,11 +112,7 @@ pub(super) struct Keys {
 impl Keys {
     /// The topic's current sequence number (starting the sequence if it has none) and, when
     /// asked, its history.
-    async fn snapshot(
-        &self,
-        topic: &str,
-        with_history: bool,
-    ) -> redis::RedisResult<RemoteSnapshot> {
+    async fn snapshot(&self, topic: &str, with_history: bool) -> redis::RedisResult<RemoteSnapshot> {
         let mut pipe = redis::pipe();
         pipe.atomic()
             .cmd("SET")
@@ -146,17 +138,11 @@ impl Keys {
                 _ => None,
             })
             .collect();
-        Ok(RemoteSnapshot {
-            current: current.unwrap_or(0),
-            entries,
-        })
+        Ok(RemoteSnapshot { current: current.unwrap_or(0), entries })
     }
 
     pub async fn current_seq(&self, topic: &str) -> Option<u64> {
-        let snapshot = timeout(OP_TIMEOUT, self.snapshot(topic, false))
-            .await
-            .ok()?
-            .ok()?;
+        let snapshot = timeout(OP_TIMEOUT, self.snapshot(topic, false)).await.ok()?.ok()?;
         Some(snapshot.current)
     }
 
@@ -180,11 +166,7 @@ pub(crate) struct RedisBus {
 }
 
 impl RedisBus {
-    pub async fn start(
-        url: &str,
-        hub: &HubConfig,
-        registry: Arc<Registry>,
-    ) -> anyhow::Result<(Self, JoinHandle<()>)> {
+    pub async fn start(url: &str, hub: &HubConfig, registry: Arc<Registry>) -> anyhow::Result<(Self, JoinHandle<()>)> {
         let client = redis::Client::open(url).context("invalid Redis URL")?;
         let config = ConnectionManagerConfig::new()
             .set_connection_timeout(Some(OP_TIMEOUT))
@@ -195,11 +177,8 @@ impl RedisBus {
         // readiness (`is_healthy`) tells the load balancer.
         let conn = ConnectionManager::new_lazy_with_config(client.clone(), config)
             .context("cannot set up the Redis connection for the realtime bus")?;
-        let keys = Keys {
-            conn,
-            history_len: hub.history_len.max(1),
-            ttl_ms: hub.history_max_age.as_millis().max(1) as u64,
-        };
+        let keys =
+            Keys { conn, history_len: hub.history_len.max(1), ttl_ms: hub.history_max_age.as_millis().max(1) as u64 };
         let (commands, rx) = mpsc::unbounded_channel();
         let connected = Arc::new(AtomicBool::new(false));
         let diverged = Arc::new(Mutex::new(HashSet::new()));
@@ -211,15 +190,7 @@ impl RedisBus {
             connected: connected.clone(),
             diverged: diverged.clone(),
         }));
-        Ok((
-            Self {
-                keys,
-                commands,
-                connected,
-                diverged,
-            },
-            task,
-        ))
+        Ok((Self { keys, commands, connected, diverged }, task))
     }
 
     /// False when Redis did not take the event; the caller then delivers it locally.
@@ -241,15 +212,8 @@ impl RedisBus {
                     Ok(Err(error)) => error.to_string(),
                     _ => "timed out".to_owned(),
                 };
-                tracing::warn!(
-                    topic,
-                    reason,
-                    "redis publish failed; delivering on this node only"
-                );
-                self.diverged
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .insert(topic.to_owned());
+                tracing::warn!(topic, reason, "redis publish failed; delivering on this node only");
+                self.diverged.lock().unwrap_or_else(|p| p.into_inner()).insert(topic.to_owned());
                 false
             }
         }
@@ -257,15 +221,9 @@ impl RedisBus {
 
     /// Makes sure this node receives the topic, then reads its sequence number and (with
     /// `since`) its history. None when Redis cannot help; the hub then uses local state.
-    pub async fn prepare_subscribe(
-        &self,
-        topic: &str,
-        since: Option<u64>,
-    ) -> Option<RemoteSnapshot> {
+    pub async fn prepare_subscribe(&self, topic: &str, since: Option<u64>) -> Option<RemoteSnapshot> {
         let (ack, acked) = oneshot::channel();
-        self.commands
-            .send(Command::Watch(topic.to_owned(), ack))
-            .ok()?;
+        self.commands.send(Command::Watch(topic.to_owned(), ack)).ok()?;
         if !matches!(timeout(OP_TIMEOUT, acked).await, Ok(Ok(true))) {
             return None;
         }
@@ -283,9 +241,6 @@ impl RedisBus {
         }
         let mut conn = self.keys.conn.clone();
         let ping = redis::cmd("PING");
-        matches!(
-            timeout(OP_TIMEOUT, ping.query_async::<String>(&mut conn)).await,
-            Ok(Ok(_))
-        )
+        matches!(timeout(OP_TIMEOUT, ping.query_async::<String>(&mut conn)).await, Ok(Ok(_)))
     }
 }

@@ -65,10 +65,7 @@ pub(super) async fn run(mut s: Subscriber) {
         watched.retain(|topic: &String| s.registry.is_watched(topic));
         if !watched.is_empty() {
             let channels: Vec<String> = watched.iter().map(|t| channel(t)).collect();
-            if !matches!(
-                timeout(OP_TIMEOUT, sink.subscribe(&channels)).await,
-                Ok(Ok(()))
-            ) {
+            if !matches!(timeout(OP_TIMEOUT, sink.subscribe(&channels)).await, Ok(Ok(()))) {
                 continue;
             }
         }
@@ -77,10 +74,7 @@ pub(super) async fn run(mut s: Subscriber) {
         // Topics watched before this connection (an earlier one, or subscriptions accepted
         // while Redis was unreachable) may have missed events.
         if !watched.is_empty() {
-            tracing::info!(
-                topics = watched.len(),
-                "redis bus connected; resyncing local sockets"
-            );
+            tracing::info!(topics = watched.len(), "redis bus connected; resyncing local sockets");
             for topic in &watched {
                 if let Some(current) = s.keys.current_seq(topic).await {
                     s.registry.resync(topic, current);
@@ -132,10 +126,7 @@ impl Subscriber {
             return;
         };
         match parse_payload(message.get_payload_bytes()) {
-            Some(Payload::Event(entry)) => {
-                self.registry
-                    .deliver_remote(topic, entry.seq, entry.at_ms, entry.frame)
-            }
+            Some(Payload::Event(entry)) => self.registry.deliver_remote(topic, entry.seq, entry.at_ms, entry.frame),
             Some(Payload::Resync(current)) => self.registry.resync(topic, current),
             None => tracing::warn!(topic, "redis bus: unreadable message"),
         }
@@ -174,10 +165,7 @@ impl Subscriber {
             if !self.keys.announce_resync(&topic).await {
                 return;
             }
-            self.diverged
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .remove(&topic);
+            self.diverged.lock().unwrap_or_else(|p| p.into_inner()).remove(&topic);
         }
     }
 }

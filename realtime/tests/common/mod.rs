@@ -46,11 +46,7 @@ struct WsQuery {
 }
 
 /// `/ws?user=<id>` stands in for a resolved ticket; `/ws?ticket=bad` for an invalid one.
-async fn ws_handler(
-    State(hub): State<Hub>,
-    Query(q): Query<WsQuery>,
-    ws: WebSocketUpgrade,
-) -> Response {
+async fn ws_handler(State(hub): State<Hub>, Query(q): Query<WsQuery>, ws: WebSocketUpgrade) -> Response {
     if q.ticket.as_deref() == Some("bad") {
         return hub.reject_unauthorized(ws);
     }
@@ -77,10 +73,7 @@ pub struct Client {
 
 pub async fn connect(addr: SocketAddr, query: &str) -> Client {
     let url = format!("ws://{addr}/ws{query}");
-    let (ws, _) = timeout(WAIT, tokio_tungstenite::connect_async(url))
-        .await
-        .unwrap()
-        .unwrap();
+    let (ws, _) = timeout(WAIT, tokio_tungstenite::connect_async(url)).await.unwrap().unwrap();
     Client { ws }
 }
 
@@ -90,18 +83,13 @@ pub async fn connect_small_buffer(addr: SocketAddr) -> Client {
     socket.set_recv_buffer_size(4096).unwrap();
     let stream = socket.connect(addr).await.unwrap();
     let url = format!("ws://{addr}/ws");
-    let (ws, _) = tokio_tungstenite::client_async(url, MaybeTlsStream::Plain(stream))
-        .await
-        .unwrap();
+    let (ws, _) = tokio_tungstenite::client_async(url, MaybeTlsStream::Plain(stream)).await.unwrap();
     Client { ws }
 }
 
 impl Client {
     pub async fn send(&mut self, value: Value) {
-        self.ws
-            .send(Message::text(value.to_string()))
-            .await
-            .unwrap();
+        self.ws.send(Message::text(value.to_string())).await.unwrap();
     }
 
     pub async fn subscribe(&mut self, topic: &str, since: Option<u64>) -> Value {
@@ -141,10 +129,7 @@ impl Client {
     /// Reads until the close frame and returns its code.
     pub async fn closed_with(&mut self) -> u16 {
         loop {
-            match timeout(WAIT, self.ws.next())
-                .await
-                .expect("closed within the wait")
-            {
+            match timeout(WAIT, self.ws.next()).await.expect("closed within the wait") {
                 Some(Ok(Message::Close(Some(frame)))) => return u16::from(frame.code),
                 Some(Ok(Message::Close(None))) => return u16::from(CloseCode::Status),
                 Some(Ok(_)) => continue,
@@ -165,10 +150,7 @@ pub async fn silent_client_close_code(addr: SocketAddr) -> Option<u16> {
     );
     stream.write_all(request.as_bytes()).await.unwrap();
     let mut bytes = Vec::new();
-    timeout(WAIT, stream.read_to_end(&mut bytes))
-        .await
-        .expect("server hangs up")
-        .unwrap();
+    timeout(WAIT, stream.read_to_end(&mut bytes)).await.expect("server hangs up").unwrap();
     let head_end = bytes.windows(4).position(|w| w == b"\r\n\r\n").unwrap() + 4;
     assert!(bytes.starts_with(b"HTTP/1.1 101"), "upgrade accepted");
     let mut frames = &bytes[head_end..];
@@ -176,10 +158,7 @@ pub async fn silent_client_close_code(addr: SocketAddr) -> Option<u16> {
         let opcode = frames[0] & 0x0f;
         let (len, header) = match frames[1] & 0x7f {
             126 => (u16::from_be_bytes([frames[2], frames[3]]) as usize, 4),
-            127 => (
-                u64::from_be_bytes(frames[2..10].try_into().unwrap()) as usize,
-                10,
-            ),
+            127 => (u64::from_be_bytes(frames[2..10].try_into().unwrap()) as usize, 10),
             n => (n as usize, 2),
         };
         let payload = &frames[header..header + len];

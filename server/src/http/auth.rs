@@ -73,9 +73,12 @@ pub async fn signup(
 ) -> ApiResult<(StatusCode, ApiJson<SignupResponse>)> {
     state.auth_limits.check("signup", ip, Some(&request.email))?;
     let mut fields = FieldErrors::new();
-    let first_name = validation::required_text(&mut fields, "first_name", &request.first_name, "First name is required");
+    let first_name =
+        validation::required_text(&mut fields, "first_name", &request.first_name, "First name is required");
     let last_name = validation::required_text(&mut fields, "last_name", &request.last_name, "Last name is required");
-    let email = validation::normalize_email(&request.email).map_err(|message| fields.insert("email".into(), message.into())).ok();
+    let email = validation::normalize_email(&request.email)
+        .map_err(|message| fields.insert("email".into(), message.into()))
+        .ok();
     if let Err(message) = validation::check_new_password(&request.password) {
         fields.insert("password".into(), message.into());
     }
@@ -133,12 +136,20 @@ pub async fn signup(
 
 fn is_uploaded_avatar(url: &str) -> bool {
     url.strip_prefix("/media/avatars/").is_some_and(|name| {
-        !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '.') && !name.contains("..")
+        !name.is_empty()
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '.')
+            && !name.contains("..")
     })
 }
 
 /// Stores a one-time token for `purpose` and returns the web app link that carries it.
-async fn one_time_link(state: &AppState, user_id: Uuid, purpose: Purpose, ttl: Duration, page: &str) -> anyhow::Result<String> {
+async fn one_time_link(
+    state: &AppState,
+    user_id: Uuid,
+    purpose: Purpose,
+    ttl: Duration,
+    page: &str,
+) -> anyhow::Result<String> {
     let token = secrets::new_token();
     let now = Timestamp::now();
     email_tokens::insert(&state.db, &secrets::token_hash(&token), user_id, purpose, now, now.plus(ttl)).await?;
@@ -167,11 +178,19 @@ pub struct UserResponse {
 
 #[utoipa::path(post, path = "/api/auth/verify", tag = "accounts", request_body = TokenRequest,
     responses((status = 200, body = UserResponse), (status = 400, description = "Invalid or used link")))]
-pub async fn verify_email(State(state): State<AppState>, ApiJson(request): ApiJson<TokenRequest>) -> ApiResult<ApiJson<UserResponse>> {
+pub async fn verify_email(
+    State(state): State<AppState>,
+    ApiJson(request): ApiJson<TokenRequest>,
+) -> ApiResult<ApiJson<UserResponse>> {
     let invalid = || ApiError::BadRequest("This verification link is invalid or has expired.".into());
-    let user_id = email_tokens::consume(&state.db, &secrets::token_hash(request.token.trim()), Purpose::VerifyEmail, Timestamp::now())
-        .await?
-        .ok_or_else(invalid)?;
+    let user_id = email_tokens::consume(
+        &state.db,
+        &secrets::token_hash(request.token.trim()),
+        Purpose::VerifyEmail,
+        Timestamp::now(),
+    )
+    .await?
+    .ok_or_else(invalid)?;
     users::mark_email_verified(&state.db, user_id).await?;
     let user = users::user_by_id(&state.db, user_id).await?.ok_or_else(invalid)?;
     Ok(ApiJson(UserResponse { user: UserView::from(&user) }))
@@ -237,7 +256,9 @@ pub async fn login(
     ApiJson(request): ApiJson<LoginRequest>,
 ) -> ApiResult<ApiJson<SessionResponse>> {
     let mut fields = FieldErrors::new();
-    let email = validation::normalize_email(&request.email).map_err(|message| fields.insert("email".into(), message.into())).ok();
+    let email = validation::normalize_email(&request.email)
+        .map_err(|message| fields.insert("email".into(), message.into()))
+        .ok();
     if request.password.is_empty() {
         fields.insert("password".into(), "Password is required".into());
     }
@@ -246,8 +267,10 @@ pub async fn login(
     state.auth_limits.check("login", ip, Some(&email))?;
 
     let user = users::user_by_email(&state.db, &email).await?;
-    let stored_hash = user.as_ref().map_or_else(|| password::decoy_hash().to_owned(), |user| user.password_hash.clone());
-    let password_ok = password::verify(request.password.chars().take(validation::PASSWORD_MAX_CHARS).collect(), stored_hash).await?;
+    let stored_hash =
+        user.as_ref().map_or_else(|| password::decoy_hash().to_owned(), |user| user.password_hash.clone());
+    let password_ok =
+        password::verify(request.password.chars().take(validation::PASSWORD_MAX_CHARS).collect(), stored_hash).await?;
     let user = match user {
         Some(user) if password_ok => user,
         _ => return Err(ApiError::Unauthorized("Invalid email or password".into())),
@@ -297,7 +320,10 @@ pub struct RefreshRequest {
 /// Exchanges a refresh token for a new session; the presented token stops working.
 #[utoipa::path(post, path = "/api/auth/refresh", tag = "accounts", request_body = RefreshRequest,
     responses((status = 200, body = SessionResponse), (status = 401, description = "Expired, unknown or reused token")))]
-pub async fn refresh(State(state): State<AppState>, ApiJson(request): ApiJson<RefreshRequest>) -> ApiResult<ApiJson<SessionResponse>> {
+pub async fn refresh(
+    State(state): State<AppState>,
+    ApiJson(request): ApiJson<RefreshRequest>,
+) -> ApiResult<ApiJson<SessionResponse>> {
     let new_token = secrets::new_token();
     let now = Timestamp::now();
     let rotation = refresh_tokens::rotate(
@@ -332,7 +358,12 @@ pub async fn logout(State(state): State<AppState>, body: Bytes) -> ApiResult<Sta
         serde_json::from_slice(&body).map_err(|error| ApiError::BadRequest(format!("Malformed JSON body: {error}")))?
     };
     if !request.refresh_token.trim().is_empty() {
-        refresh_tokens::revoke_family_of(&state.db, &secrets::token_hash(request.refresh_token.trim()), Timestamp::now()).await?;
+        refresh_tokens::revoke_family_of(
+            &state.db,
+            &secrets::token_hash(request.refresh_token.trim()),
+            Timestamp::now(),
+        )
+        .await?;
     }
     Ok(StatusCode::NO_CONTENT)
 }
@@ -340,7 +371,8 @@ pub async fn logout(State(state): State<AppState>, body: Bytes) -> ApiResult<Sta
 /// The address of a recovery request (reset or new verification link); both count against one budget.
 fn recovery_email(state: &AppState, ip: std::net::IpAddr, request: &EmailRequest) -> ApiResult<String> {
     state.auth_limits.check("recover", ip, Some(&request.email))?;
-    validation::normalize_email(&request.email).map_err(|_| ApiError::field("email", "Please enter a valid email address"))
+    validation::normalize_email(&request.email)
+        .map_err(|_| ApiError::field("email", "Please enter a valid email address"))
 }
 
 /// Always 202, whether or not the account exists (no account enumeration).
@@ -381,12 +413,19 @@ pub struct ResetRequest {
 /// Sets a new password from an emailed link and signs the account out everywhere.
 #[utoipa::path(post, path = "/api/auth/reset", tag = "accounts", request_body = ResetRequest,
     responses((status = 200, body = MessageResponse), (status = 400, description = "Bad or used token"), (status = 422)))]
-pub async fn reset_password(State(state): State<AppState>, ApiJson(request): ApiJson<ResetRequest>) -> ApiResult<ApiJson<MessageResponse>> {
+pub async fn reset_password(
+    State(state): State<AppState>,
+    ApiJson(request): ApiJson<ResetRequest>,
+) -> ApiResult<ApiJson<MessageResponse>> {
     validation::check_new_password(&request.password).map_err(|message| ApiError::field("password", message))?;
-    let user_id: Uuid =
-        email_tokens::consume(&state.db, &secrets::token_hash(request.token.trim()), Purpose::ResetPassword, Timestamp::now())
-            .await?
-            .ok_or_else(|| ApiError::BadRequest("This password reset link is invalid or has expired.".into()))?;
+    let user_id: Uuid = email_tokens::consume(
+        &state.db,
+        &secrets::token_hash(request.token.trim()),
+        Purpose::ResetPassword,
+        Timestamp::now(),
+    )
+    .await?
+    .ok_or_else(|| ApiError::BadRequest("This password reset link is invalid or has expired.".into()))?;
     let hash = password::hash(request.password).await?;
     users::reset_password(&state.db, user_id, &hash, Timestamp::now()).await?;
     Ok(ApiJson(MessageResponse { message: "Your password has been successfully reset" }))

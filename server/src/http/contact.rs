@@ -79,5 +79,8 @@ pub async fn send_contact_message(
             tracing::warn!(error = ?error, "could not mail a contact message to support");
         }
     });
-    Ok((StatusCode::ACCEPTED, ApiJson(ContactAccepted { message: "Message sent. We'll get back to you as soon as possible.".into() })))
+    Ok((
+        StatusCode::ACCEPTED,
+        ApiJson(ContactAccepted { message: "Message sent. We'll get back to you as soon as possible.".into() }),
+    ))
 }

@@ -26,6 +26,9 @@ pub struct GeocodeQuery {
 
 /// Up to 5 Australian places; `[]` for short queries or when the geocoder fails.
 #[utoipa::path(get, path = "/api/geocode", tag = "other", params(GeocodeQuery), responses((status = 200, body = [Place])))]
-pub async fn geocode(Extension(geocoder): Extension<Arc<Geocoder>>, ApiQuery(query): ApiQuery<GeocodeQuery>) -> ApiJson<Vec<Place>> {
+pub async fn geocode(
+    Extension(geocoder): Extension<Arc<Geocoder>>,
+    ApiQuery(query): ApiQuery<GeocodeQuery>,
+) -> ApiJson<Vec<Place>> {
     ApiJson(geocoder.search(&query.q).await)
 }

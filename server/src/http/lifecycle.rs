@@ -54,10 +54,15 @@ fn moved_on() -> ApiError {
 /// The assigned tasker marks the work done and asks to be paid (`completion_requested`).
 #[utoipa::path(post, path = "/api/tasks/{id}/request-payment", tag = "payments", security(("bearer" = [])),
     responses((status = 200, body = TaskStatus), (status = 401), (status = 403), (status = 404), (status = 409)))]
-pub async fn request_payment(State(state): State<AppState>, caller: AuthUser, ApiPath(id): ApiPath<Uuid>) -> ApiResult<ApiJson<TaskStatus>> {
+pub async fn request_payment(
+    State(state): State<AppState>,
+    caller: AuthUser,
+    ApiPath(id): ApiPath<Uuid>,
+) -> ApiResult<ApiJson<TaskStatus>> {
     let task = task_or_404(&state, id).await?;
     rules::may_request_payment(Party::of(caller.id, task.poster_id, task.assigned_tasker_id), &task.status)?;
-    let notification = store::request_payment(&state.db, id, caller.id, task.poster_id, &task.title, Timestamp::now()).await?;
+    let notification =
+        store::request_payment(&state.db, id, caller.id, task.poster_id, &task.title, Timestamp::now()).await?;
     let notification = notification.ok_or_else(moved_on)?;
     live::notifications_created(&state, &[notification]).await;
     lifecycle::publish_task(&state, id).await;
@@ -67,7 +72,11 @@ pub async fn request_payment(State(state): State<AppState>, caller: AuthUser, Ap
 /// The poster releases the escrow: task `completed`, payout of amount − fee to the tasker.
 #[utoipa::path(post, path = "/api/tasks/{id}/release", tag = "payments", security(("bearer" = [])),
     responses((status = 200, body = TaskStatus), (status = 401), (status = 403), (status = 404), (status = 409)))]
-pub async fn release_payment(State(state): State<AppState>, caller: AuthUser, ApiPath(id): ApiPath<Uuid>) -> ApiResult<ApiJson<TaskStatus>> {
+pub async fn release_payment(
+    State(state): State<AppState>,
+    caller: AuthUser,
+    ApiPath(id): ApiPath<Uuid>,
+) -> ApiResult<ApiJson<TaskStatus>> {
     let task = task_or_404(&state, id).await?;
     rules::may_release(Party::of(caller.id, task.poster_id, task.assigned_tasker_id), &task.status)?;
     lifecycle::release(&state, &task, Some(caller.id)).await?.ok_or_else(moved_on)?;
@@ -83,7 +92,11 @@ pub struct CancellationInput {
 /// The pending cancellation request of a task, if any (its parties only).
 #[utoipa::path(get, path = "/api/tasks/{id}/cancellation", tag = "payments", security(("bearer" = [])),
     responses((status = 200, body = Option<CancellationRow>), (status = 401), (status = 403), (status = 404)))]
-pub async fn cancellation(State(state): State<AppState>, caller: AuthUser, ApiPath(id): ApiPath<Uuid>) -> ApiResult<ApiJson<Option<CancellationRow>>> {
+pub async fn cancellation(
+    State(state): State<AppState>,
+    caller: AuthUser,
+    ApiPath(id): ApiPath<Uuid>,
+) -> ApiResult<ApiJson<Option<CancellationRow>>> {
     let task = task_or_404(&state, id).await?;
     if Party::of(caller.id, task.poster_id, task.assigned_tasker_id) == Party::Other {
         return Err(ApiError::Forbidden("Only the poster and the assigned tasker can see this".into()));
@@ -108,13 +121,16 @@ pub async fn request_cancellation(
         return Err(ApiError::field("reason", "Please give a reason for cancelling"));
     }
     let other = if party == Party::Poster { task.assigned_tasker_id.unwrap_or_default() } else { task.poster_id };
-    let (row, notification) = store::request_cancellation(&state.db, id, caller.id, other, reason, &task.title, Timestamp::now())
-        .await
-        .map_err(|error| match error {
-            CancellationError::WrongState => moved_on(),
-            CancellationError::AlreadyRequested => ApiError::Conflict("A cancellation request is already waiting for an answer".into()),
-            CancellationError::Database(error) => error.into(),
-        })?;
+    let (row, notification) =
+        store::request_cancellation(&state.db, id, caller.id, other, reason, &task.title, Timestamp::now())
+            .await
+            .map_err(|error| match error {
+                CancellationError::WrongState => moved_on(),
+                CancellationError::AlreadyRequested => {
+                    ApiError::Conflict("A cancellation request is already waiting for an answer".into())
+                }
+                CancellationError::Database(error) => error.into(),
+            })?;
     live::notifications_created(&state, &[notification]).await;
     Ok((axum::http::StatusCode::CREATED, ApiJson(row)))
 }
@@ -137,13 +153,21 @@ async fn answer(state: AppState, caller: AuthUser, id: Uuid, answer: Answer) -> 
 /// The other party accepts: the task is cancelled and a held payment refunded.
 #[utoipa::path(post, path = "/api/tasks/{id}/cancellation/accept", tag = "payments", security(("bearer" = [])),
     responses((status = 200, body = TaskStatus), (status = 401), (status = 403), (status = 404), (status = 409)))]
-pub async fn accept_cancellation(State(state): State<AppState>, caller: AuthUser, ApiPath(id): ApiPath<Uuid>) -> ApiResult<ApiJson<TaskStatus>> {
+pub async fn accept_cancellation(
+    State(state): State<AppState>,
+    caller: AuthUser,
+    ApiPath(id): ApiPath<Uuid>,
+) -> ApiResult<ApiJson<TaskStatus>> {
     answer(state, caller, id, Answer::Accept).await
 }
 
 /// The other party declines: the task carries on.
 #[utoipa::path(post, path = "/api/tasks/{id}/cancellation/decline", tag = "payments", security(("bearer" = [])),
     responses((status = 200, body = TaskStatus), (status = 401), (status = 403), (status = 404), (status = 409)))]
-pub async fn decline_cancellation(State(state): State<AppState>, caller: AuthUser, ApiPath(id): ApiPath<Uuid>) -> ApiResult<ApiJson<TaskStatus>> {
+pub async fn decline_cancellation(
+    State(state): State<AppState>,
+    caller: AuthUser,
+    ApiPath(id): ApiPath<Uuid>,
+) -> ApiResult<ApiJson<TaskStatus>> {
     answer(state, caller, id, Answer::Decline).await
 }

@@ -62,7 +62,12 @@ impl From<&TaskRow> for TaskSummary {
             status: row.status.clone(),
             created_at: row.created_at,
             offer_count: row.offer_count,
-            poster: PersonSummary::new(row.poster_id, &row.poster_first_name, &row.poster_last_name, row.poster_avatar_url.as_ref()),
+            poster: PersonSummary::new(
+                row.poster_id,
+                &row.poster_first_name,
+                &row.poster_last_name,
+                row.poster_avatar_url.as_ref(),
+            ),
         }
     }
 }
@@ -109,7 +114,12 @@ impl OfferView {
         Self {
             id: row.id,
             task_id: row.task_id,
-            tasker: PersonSummary::new(row.tasker_id, &row.tasker_first_name, &row.tasker_last_name, row.tasker_avatar_url.as_ref()),
+            tasker: PersonSummary::new(
+                row.tasker_id,
+                &row.tasker_first_name,
+                &row.tasker_last_name,
+                row.tasker_avatar_url.as_ref(),
+            ),
             amount_cents: private.then_some(row.amount_cents),
             message: private.then(|| row.message.clone()),
             status: row.status.clone(),
@@ -147,7 +157,12 @@ impl From<&QuestionRow> for QuestionView {
         Self {
             id: row.id,
             task_id: row.task_id,
-            asker: PersonSummary::new(row.asker_id, &row.asker_first_name, &row.asker_last_name, row.asker_avatar_url.as_ref()),
+            asker: PersonSummary::new(
+                row.asker_id,
+                &row.asker_first_name,
+                &row.asker_last_name,
+                row.asker_avatar_url.as_ref(),
+            ),
             body: row.body.clone(),
             answer: row.answer.clone(),
             answered_at: row.answered_at,

@@ -115,7 +115,8 @@ pub async fn update_profile(
         }
     };
     ApiError::check_fields(fields)?;
-    let changes = ProfileChanges { first_name, last_name, display_name: changes_display_name, phone, location, bio, skills_json };
+    let changes =
+        ProfileChanges { first_name, last_name, display_name: changes_display_name, phone, location, bio, skills_json };
     profiles::update_profile(&state.db, caller.id, &changes, Timestamp::now()).await?;
     Ok(ApiJson(my_profile(&state, caller).await?))
 }
@@ -135,7 +136,11 @@ pub struct AvatarResponse {
 /// Multipart field `file`: an image of at most 5 MB, stored as a 512 px square JPEG.
 #[utoipa::path(post, path = "/api/me/avatar", tag = "accounts", security(("bearer" = [])),
     responses((status = 200, body = AvatarResponse), (status = 413), (status = 422)))]
-pub async fn upload_my_avatar(State(state): State<AppState>, caller: AuthUser, multipart: Multipart) -> ApiResult<ApiJson<AvatarResponse>> {
+pub async fn upload_my_avatar(
+    State(state): State<AppState>,
+    caller: AuthUser,
+    multipart: Multipart,
+) -> ApiResult<ApiJson<AvatarResponse>> {
     let avatar_url = store_uploaded_avatar(&state, multipart).await?;
     profiles::set_avatar_url(&state.db, caller.id, &avatar_url, Timestamp::now()).await?;
     Ok(ApiJson(AvatarResponse { avatar_url }))
@@ -159,7 +164,11 @@ async fn store_uploaded_avatar(state: &AppState, mut multipart: Multipart) -> Ap
     let not_an_image = || ApiError::field("file", &AvatarError::NotAnImage.to_string());
     let too_large = || ApiError::PayloadTooLarge(AvatarError::TooLarge.to_string());
     let multipart_error = |error: MultipartError| {
-        if error.status() == StatusCode::PAYLOAD_TOO_LARGE { too_large() } else { ApiError::BadRequest(error.body_text()) }
+        if error.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            too_large()
+        } else {
+            ApiError::BadRequest(error.body_text())
+        }
     };
     while let Some(field) = multipart.next_field().await.map_err(multipart_error)? {
         if field.name() != Some("file") {

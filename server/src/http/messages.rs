@@ -38,7 +38,11 @@ async fn party_task(state: &AppState, caller: AuthUser, id: Uuid) -> ApiResult<(
 /// The conversation, oldest first.
 #[utoipa::path(get, path = "/api/tasks/{id}/messages", tag = "payments", security(("bearer" = [])),
     responses((status = 200, body = [MessageRow]), (status = 401), (status = 403), (status = 404), (status = 409)))]
-pub async fn list_messages(State(state): State<AppState>, caller: AuthUser, ApiPath(id): ApiPath<Uuid>) -> ApiResult<ApiJson<Vec<MessageRow>>> {
+pub async fn list_messages(
+    State(state): State<AppState>,
+    caller: AuthUser,
+    ApiPath(id): ApiPath<Uuid>,
+) -> ApiResult<ApiJson<Vec<MessageRow>>> {
     party_task(&state, caller, id).await?;
     Ok(ApiJson(messages::messages_for_task(&state.db, id, CONVERSATION_LIMIT).await?))
 }
@@ -68,9 +72,23 @@ pub async fn send_message(
         _ => task.poster_id,
     };
     let now = Timestamp::now();
-    let message = MessageRow { id: new_id(), task_id: id, sender_id: caller.id, recipient_id, body: body.to_owned(), created_at: now };
+    let message = MessageRow {
+        id: new_id(),
+        task_id: id,
+        sender_id: caller.id,
+        recipient_id,
+        body: body.to_owned(),
+        created_at: now,
+    };
     let preview: String = body.chars().take(120).collect();
-    let notification = NotificationRow::new(recipient_id, kind::MESSAGE, "New message", format!("About \"{}\": {preview}", task.title), Some(format!("/task/{id}")), now);
+    let notification = NotificationRow::new(
+        recipient_id,
+        kind::MESSAGE,
+        "New message",
+        format!("About \"{}\": {preview}", task.title),
+        Some(format!("/task/{id}")),
+        now,
+    );
     messages::insert_message(&state.db, &message, &notification).await?;
     for user_id in [caller.id, recipient_id] {
         live::publish(&state, &live::user_topic(user_id), "message.created", &message).await;

@@ -58,9 +58,13 @@ pub fn router(state: AppState) -> Router {
         .merge(reviews::router())
         .merge(openapi::router())
         .fallback(|| async { ApiError::NotFound("No such API route".into()) })
-        .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed("Method not allowed on this route".into()) });
+        .method_not_allowed_fallback(|| async {
+            ApiError::MethodNotAllowed("Method not allowed on this route".into())
+        });
 
-    let mut app = Router::new().nest("/api", api).merge(health::router())
+    let mut app = Router::new()
+        .nest("/api", api)
+        .merge(health::router())
         .merge(realtime::socket_router())
         .merge(payments_sandbox::router())
         .merge(web::media_router());
@@ -70,7 +74,10 @@ pub fn router(state: AppState) -> Router {
     app.merge(web::spa(&state.config.web_dist))
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(middleware::from_fn(observability::track_requests))
-        .layer(SetResponseHeaderLayer::if_not_present(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
         .layer(SetResponseHeaderLayer::if_not_present(
             header::REFERRER_POLICY,
             HeaderValue::from_static("strict-origin-when-cross-origin"),

@@ -64,16 +64,15 @@ pub async fn list_notifications(
             .filter(|limit| (1..=MAX_PAGE).contains(limit))
             .ok_or_else(|| ApiError::field("limit", "Limit must be a number from 1 to 100"))?,
     };
-    let before = match query.cursor.as_deref().map(str::trim).filter(|text| !text.is_empty()) {
-        None => None,
-        Some(text) => Some(
-            URL_SAFE_NO_PAD
-                .decode(text)
-                .ok()
-                .and_then(|bytes| Uuid::from_slice(&bytes).ok())
-                .ok_or_else(|| ApiError::BadRequest("The cursor is invalid; start again from the first page".into()))?,
-        ),
-    };
+    let before =
+        match query.cursor.as_deref().map(str::trim).filter(|text| !text.is_empty()) {
+            None => None,
+            Some(text) => {
+                Some(URL_SAFE_NO_PAD.decode(text).ok().and_then(|bytes| Uuid::from_slice(&bytes).ok()).ok_or_else(
+                    || ApiError::BadRequest("The cursor is invalid; start again from the first page".into()),
+                )?)
+            }
+        };
     let mut items = notifications::notifications_page(&state.db, caller.id, unread_only, before, limit + 1).await?;
     let next_cursor = if items.len() as i64 > limit {
         items.truncate(limit as usize);
@@ -87,7 +86,11 @@ pub async fn list_notifications(
 
 #[utoipa::path(post, path = "/api/notifications/{id}/read", tag = "notifications", security(("bearer" = [])),
     responses((status = 204), (status = 401), (status = 404)))]
-pub async fn mark_read(State(state): State<AppState>, caller: AuthUser, ApiPath(id): ApiPath<Uuid>) -> ApiResult<StatusCode> {
+pub async fn mark_read(
+    State(state): State<AppState>,
+    caller: AuthUser,
+    ApiPath(id): ApiPath<Uuid>,
+) -> ApiResult<StatusCode> {
     if !notifications::mark_read(&state.db, caller.id, id).await? {
         // Someone else's notification looks the same as none at all.
         return Err(ApiError::not_found("Notification"));

@@ -89,7 +89,9 @@ pub async fn make_offer(
         CreateOfferError::AlreadyOffered => ApiError::Conflict("You already have a pending offer on this task".into()),
         CreateOfferError::Database(error) => error.into(),
     })?;
-    let row = offers::offer(&state.db, created.offer_id).await?.ok_or_else(|| anyhow::anyhow!("offer vanished after insert"))?;
+    let row = offers::offer(&state.db, created.offer_id)
+        .await?
+        .ok_or_else(|| anyhow::anyhow!("offer vanished after insert"))?;
     live::offer_changed(&state, "offer.created", &row, task.poster_id, created.offer_count).await;
     live::task_updated(&state, task_id, &task.status, created.offer_count).await;
     live::notifications_created(&state, std::slice::from_ref(&created.notification)).await;
@@ -134,9 +136,14 @@ pub async fn update_offer(
 /// Withdraws a pending offer (its tasker only).
 #[utoipa::path(post, path = "/api/offers/{id}/withdraw", tag = "marketplace", security(("bearer" = [])),
     responses((status = 200, body = OfferView), (status = 401), (status = 403), (status = 404), (status = 409)))]
-pub async fn withdraw_offer(State(state): State<AppState>, caller: AuthUser, ApiPath(id): ApiPath<Uuid>) -> ApiResult<ApiJson<OfferView>> {
+pub async fn withdraw_offer(
+    State(state): State<AppState>,
+    caller: AuthUser,
+    ApiPath(id): ApiPath<Uuid>,
+) -> ApiResult<ApiJson<OfferView>> {
     taskers_offer(&state, caller, id).await?;
-    let offer_count = offers::withdraw_offer(&state.db, id, caller.id, Timestamp::now()).await?.ok_or_else(not_pending)?;
+    let offer_count =
+        offers::withdraw_offer(&state.db, id, caller.id, Timestamp::now()).await?.ok_or_else(not_pending)?;
     let row = offers::offer(&state.db, id).await?.ok_or_else(|| ApiError::not_found("Offer"))?;
     let task = tasks::task(&state.db, row.task_id).await?.ok_or_else(|| ApiError::not_found("Task"))?;
     live::offer_changed(&state, "offer.withdrawn", &row, task.poster_id, offer_count).await;

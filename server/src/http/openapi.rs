@@ -8,8 +8,8 @@ use utoipa::{
 
 use crate::{
     http::{
-        auth, contact, extract::ApiJson, geocode, lifecycle, me, messages, notifications, offers, payments, profiles, questions, realtime,
-        reviews, tasks,
+        auth, contact, extract::ApiJson, geocode, lifecycle, me, messages, notifications, offers, payments, profiles,
+        questions, realtime, reviews, tasks,
     },
     state::AppState,
 };
@@ -43,7 +43,10 @@ struct BearerAuth;
 impl Modify for BearerAuth {
     fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
         let components = openapi.components.get_or_insert_with(Default::default);
-        components.add_security_scheme("bearer", SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).bearer_format("JWT").build()));
+        components.add_security_scheme(
+            "bearer",
+            SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).bearer_format("JWT").build()),
+        );
     }
 }
 

@@ -134,15 +134,24 @@ pub struct WebhookReceipt {
 #[utoipa::path(post, path = "/api/payments/webhook", tag = "payments",
     request_body(content = String, description = "The raw Stripe event, signed in `Stripe-Signature`", content_type = "application/json"),
     responses((status = 200, body = WebhookReceipt), (status = 400, description = "Bad or stale signature"), (status = 404, description = "Webhooks not configured")))]
-pub async fn stripe_webhook(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> ApiResult<ApiJson<WebhookReceipt>> {
-    let secret = state.config.stripe_webhook_secret.as_ref().ok_or_else(|| ApiError::NotFound("Webhooks are not configured".into()))?;
+pub async fn stripe_webhook(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> ApiResult<ApiJson<WebhookReceipt>> {
+    let secret = state
+        .config
+        .stripe_webhook_secret
+        .as_ref()
+        .ok_or_else(|| ApiError::NotFound("Webhooks are not configured".into()))?;
     let signature = headers.get("stripe-signature").and_then(|value| value.to_str().ok()).unwrap_or("");
     let now = Timestamp::now().0 / 1000;
     if let Err(error) = webhook::verify_signature(&body, signature, secret.expose(), now, webhook::TOLERANCE_SECS) {
         tracing::warn!(%error, "webhook rejected");
         return Err(ApiError::BadRequest(format!("Webhook signature rejected: {error}")));
     }
-    let event: webhook::Event = serde_json::from_slice(&body).map_err(|_| ApiError::BadRequest("Malformed event".into()))?;
+    let event: webhook::Event =
+        serde_json::from_slice(&body).map_err(|_| ApiError::BadRequest("Malformed event".into()))?;
     if payments::stripe_event_seen(&state.db, &event.id).await? {
         return Ok(ApiJson(WebhookReceipt { received: true, handled: false }));
     }
@@ -196,7 +205,11 @@ impl From<&PaymentRow> for PaymentView {
 /// The task's escrow as its poster or assigned tasker sees it.
 #[utoipa::path(get, path = "/api/tasks/{id}/payment", tag = "payments", security(("bearer" = [])),
     responses((status = 200, body = PaymentView), (status = 401), (status = 403), (status = 404)))]
-pub async fn task_payment(State(state): State<AppState>, caller: AuthUser, ApiPath(id): ApiPath<Uuid>) -> ApiResult<ApiJson<PaymentView>> {
+pub async fn task_payment(
+    State(state): State<AppState>,
+    caller: AuthUser,
+    ApiPath(id): ApiPath<Uuid>,
+) -> ApiResult<ApiJson<PaymentView>> {
     let task = task_or_404(&state, id).await?;
     if Party::of(caller.id, task.poster_id, task.assigned_tasker_id) == Party::Other {
         return Err(ApiError::Forbidden("Only the poster and the assigned tasker can see this payment".into()));
@@ -206,7 +219,10 @@ pub async fn task_payment(State(state): State<AppState>, caller: AuthUser, ApiPa
     let shown = all
         .iter()
         .rev()
-        .find(|p| matches!(p.status.as_str(), status::HELD | status::RELEASED) || (p.status == status::REFUNDED && p.held_at.is_some()))
+        .find(|p| {
+            matches!(p.status.as_str(), status::HELD | status::RELEASED)
+                || (p.status == status::REFUNDED && p.held_at.is_some())
+        })
         .ok_or_else(|| ApiError::not_found("Payment"))?;
     Ok(ApiJson(PaymentView::from(shown)))
 }
@@ -221,8 +237,13 @@ pub struct PayoutOnboarding {
 /// Creates the tasker's payout account (Stripe Connect Express) and a link to set it up.
 #[utoipa::path(post, path = "/api/me/payouts/onboarding", tag = "payments", security(("bearer" = [])),
     responses((status = 200, body = PayoutOnboarding), (status = 401)))]
-pub async fn payout_onboarding(State(state): State<AppState>, caller: AuthUser) -> ApiResult<ApiJson<PayoutOnboarding>> {
-    let user = users::user_by_id(&state.db, caller.id).await?.ok_or_else(|| ApiError::Unauthorized("Please sign in to continue.".into()))?;
+pub async fn payout_onboarding(
+    State(state): State<AppState>,
+    caller: AuthUser,
+) -> ApiResult<ApiJson<PayoutOnboarding>> {
+    let user = users::user_by_id(&state.db, caller.id)
+        .await?
+        .ok_or_else(|| ApiError::Unauthorized("Please sign in to continue.".into()))?;
     let existing = payments::payout_account(&state.db, caller.id).await?;
     let onboarding = state
         .payments
@@ -234,6 +255,14 @@ pub async fn payout_onboarding(State(state): State<AppState>, caller: AuthUser) 
             return_url: state.link("/settings?payouts=done"),
         })
         .await?;
-    payments::save_payout_account(&state.db, caller.id, state.payments.name(), &onboarding.account_ref, onboarding.ready, Timestamp::now()).await?;
+    payments::save_payout_account(
+        &state.db,
+        caller.id,
+        state.payments.name(),
+        &onboarding.account_ref,
+        onboarding.ready,
+        Timestamp::now(),
+    )
+    .await?;
     Ok(ApiJson(PayoutOnboarding { url: onboarding.url, ready: onboarding.ready }))
 }

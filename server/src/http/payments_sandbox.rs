@@ -76,7 +76,9 @@ fn render(session: &SandboxSession, status: StatusCode, error: Option<&str>) -> 
     let fee = display_amount(session.fee_cents, &session.currency);
     let alert = match (error, payable) {
         (Some(message), _) => format!(r#"<p role="alert" class="error">{}</p>"#, escape(message)),
-        (None, false) if session.status == "complete" => r#"<p role="status">This session has been paid.</p>"#.to_owned(),
+        (None, false) if session.status == "complete" => {
+            r#"<p role="status">This session has been paid.</p>"#.to_owned()
+        }
         (None, false) => r#"<p role="alert" class="error">This checkout session has expired.</p>"#.to_owned(),
         (None, true) => String::new(),
     };

@@ -21,7 +21,10 @@ pub fn router() -> Router<AppState> {
 /// Anyone's public profile: no email or phone.
 #[utoipa::path(get, path = "/api/profiles/{id}", tag = "accounts",
     responses((status = 200, body = PublicProfileView), (status = 404)))]
-pub async fn public_profile(State(state): State<AppState>, ApiPath(id): ApiPath<Uuid>) -> ApiResult<ApiJson<PublicProfileView>> {
+pub async fn public_profile(
+    State(state): State<AppState>,
+    ApiPath(id): ApiPath<Uuid>,
+) -> ApiResult<ApiJson<PublicProfileView>> {
     let row = profiles::profile(&state.db, id).await?.ok_or_else(|| ApiError::not_found("Profile"))?;
     let stats = profiles::profile_stats(&state.db, id).await?;
     let reviews = reviews::visible_reviews_about(&state.db, id, Timestamp::now(), LATEST_REVIEWS).await?;

@@ -37,7 +37,10 @@ pub struct BodyInput {
 
 #[utoipa::path(get, path = "/api/tasks/{id}/questions", tag = "marketplace",
     responses((status = 200, body = [QuestionView]), (status = 404)))]
-pub async fn list_questions(State(state): State<AppState>, ApiPath(task_id): ApiPath<Uuid>) -> ApiResult<ApiJson<Vec<QuestionView>>> {
+pub async fn list_questions(
+    State(state): State<AppState>,
+    ApiPath(task_id): ApiPath<Uuid>,
+) -> ApiResult<ApiJson<Vec<QuestionView>>> {
     tasks::task(&state.db, task_id).await?.ok_or_else(|| ApiError::not_found("Task"))?;
     let rows = questions::questions_for_task(&state.db, task_id).await?;
     Ok(ApiJson(rows.iter().map(QuestionView::from).collect()))
@@ -62,7 +65,8 @@ pub async fn ask_question(
         questions::ask_question(&state.db, task_id, caller.id, &body, task.poster_id, &task.title, Timestamp::now())
             .await?
             .ok_or_else(|| ApiError::Conflict("This task is no longer open for questions".into()))?;
-    let row = questions::question(&state.db, id).await?.ok_or_else(|| anyhow::anyhow!("question vanished after insert"))?;
+    let row =
+        questions::question(&state.db, id).await?.ok_or_else(|| anyhow::anyhow!("question vanished after insert"))?;
     let view = QuestionView::from(&row);
     live::question_created(&state, &view).await;
     live::notifications_created(&state, std::slice::from_ref(&notification)).await;

@@ -40,7 +40,8 @@ pub struct TicketResponse {
     responses((status = 200, body = TicketResponse), (status = 401)))]
 pub async fn issue_ticket(State(state): State<AppState>, caller: AuthUser) -> ApiResult<ApiJson<TicketResponse>> {
     let ticket = secrets::new_token();
-    realtime_tickets::insert(&state.db, &secrets::token_hash(&ticket), caller.id, Timestamp::now().plus(TICKET_TTL)).await?;
+    realtime_tickets::insert(&state.db, &secrets::token_hash(&ticket), caller.id, Timestamp::now().plus(TICKET_TTL))
+        .await?;
     Ok(ApiJson(TicketResponse { ticket, expires_in: TICKET_TTL.as_secs() }))
 }
 
@@ -50,7 +51,11 @@ pub struct ConnectQuery {
 }
 
 /// Without a ticket the socket is anonymous (public topics only); a bad ticket closes it with 4001.
-async fn connect(State(state): State<AppState>, ApiQuery(query): ApiQuery<ConnectQuery>, ws: WebSocketUpgrade) -> ApiResult<Response> {
+async fn connect(
+    State(state): State<AppState>,
+    ApiQuery(query): ApiQuery<ConnectQuery>,
+    ws: WebSocketUpgrade,
+) -> ApiResult<Response> {
     let Some(ticket) = query.ticket.filter(|ticket| !ticket.is_empty()) else {
         return Ok(state.hub.accept(ws, None));
     };

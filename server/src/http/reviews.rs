@@ -30,7 +30,11 @@ pub fn router() -> Router<AppState> {
 /// The task's visible reviews (and the caller's own, even while hidden).
 #[utoipa::path(get, path = "/api/tasks/{id}/reviews", tag = "payments",
     responses((status = 200, body = [ReviewRow]), (status = 404)))]
-pub async fn list_reviews(State(state): State<AppState>, caller: Option<AuthUser>, ApiPath(id): ApiPath<Uuid>) -> ApiResult<ApiJson<Vec<ReviewRow>>> {
+pub async fn list_reviews(
+    State(state): State<AppState>,
+    caller: Option<AuthUser>,
+    ApiPath(id): ApiPath<Uuid>,
+) -> ApiResult<ApiJson<Vec<ReviewRow>>> {
     task_or_404(&state, id).await?;
     let rows = reviews::visible_reviews_for_task(&state.db, id, caller.map(|c| c.id), Timestamp::now()).await?;
     Ok(ApiJson(rows))
@@ -66,10 +70,26 @@ pub async fn write_review(
     ApiError::check_fields(fields)?;
     let reviewee_id = if party == Party::Poster { task.assigned_tasker_id.unwrap_or_default() } else { task.poster_id };
     let now = Timestamp::now();
-    let review = ReviewRow { id: new_id(), task_id: id, reviewer_id: caller.id, reviewee_id, rating: input.rating, body: body.to_owned(), created_at: now };
-    let notification = NotificationRow::new(reviewee_id, kind::TASK, "New review",
-        format!("You were reviewed for \"{}\". Reviews show once both of you have written one, or after 14 days.", task.title),
-        Some(format!("/task/{id}")), now);
+    let review = ReviewRow {
+        id: new_id(),
+        task_id: id,
+        reviewer_id: caller.id,
+        reviewee_id,
+        rating: input.rating,
+        body: body.to_owned(),
+        created_at: now,
+    };
+    let notification = NotificationRow::new(
+        reviewee_id,
+        kind::TASK,
+        "New review",
+        format!(
+            "You were reviewed for \"{}\". Reviews show once both of you have written one, or after 14 days.",
+            task.title
+        ),
+        Some(format!("/task/{id}")),
+        now,
+    );
     if !reviews::insert_review(&state.db, &review, &notification).await? {
         return Err(ApiError::Conflict("You have already reviewed this task".into()));
     }

@@ -26,8 +26,7 @@ use crate::{
     },
     state::AppState,
     store::{
-        profiles,
-        questions,
+        profiles, questions,
         tasks::{self, After, BrowseFilter, BrowseSort, SortKey, TaskRow},
         users,
     },
@@ -109,7 +108,10 @@ fn present(value: Option<String>) -> Option<String> {
 /// Open tasks, filtered and sorted, one keyset page at a time.
 #[utoipa::path(get, path = "/api/tasks", tag = "marketplace", params(BrowseQuery),
     responses((status = 200, body = Page<TaskSummary>), (status = 400), (status = 422)))]
-pub async fn browse_tasks(State(state): State<AppState>, ApiQuery(query): ApiQuery<BrowseQuery>) -> ApiResult<ApiJson<Page<TaskSummary>>> {
+pub async fn browse_tasks(
+    State(state): State<AppState>,
+    ApiQuery(query): ApiQuery<BrowseQuery>,
+) -> ApiResult<ApiJson<Page<TaskSummary>>> {
     let sort = match present(query.sort) {
         None => BrowseSort::Newest,
         Some(text) => BrowseSort::parse(&text)
@@ -125,11 +127,15 @@ pub async fn browse_tasks(State(state): State<AppState>, ApiQuery(query): ApiQue
     };
     let category_id = match present(query.category) {
         None => None,
-        Some(text) => Some(text.parse::<i64>().map_err(|_| ApiError::field("category", "Please choose a valid category"))?),
+        Some(text) => {
+            Some(text.parse::<i64>().map_err(|_| ApiError::field("category", "Please choose a valid category"))?)
+        }
     };
     let budget = |field: &str, value: Option<String>| match present(value) {
         None => Ok(None),
-        Some(text) => rules::dollars_to_cents(&text).map(Some).ok_or_else(|| ApiError::field(field, rules::INVALID_BUDGET)),
+        Some(text) => {
+            rules::dollars_to_cents(&text).map(Some).ok_or_else(|| ApiError::field(field, rules::INVALID_BUDGET))
+        }
     };
     let filter = BrowseFilter {
         q: present(query.q).map(|q| q.to_lowercase()),
@@ -181,7 +187,12 @@ pub async fn create_task(
     Ok((StatusCode::CREATED, ApiJson(detail(&state, row, 0, Vec::new()).await?)))
 }
 
-async fn detail(state: &AppState, row: TaskRow, view_count: i64, questions: Vec<QuestionView>) -> ApiResult<TaskDetail> {
+async fn detail(
+    state: &AppState,
+    row: TaskRow,
+    view_count: i64,
+    questions: Vec<QuestionView>,
+) -> ApiResult<TaskDetail> {
     let stats = profiles::profile_stats(&state.db, row.poster_id).await?;
     let poster = profiles::profile(&state.db, row.poster_id).await?;
     let assigned_tasker = match row.assigned_tasker_id {
@@ -287,7 +298,11 @@ pub async fn update_task(
 /// Cancels an open task (poster only); pending offers become `not_selected` and their taskers are told.
 #[utoipa::path(post, path = "/api/tasks/{id}/cancel", tag = "marketplace", security(("bearer" = [])),
     responses((status = 200, body = TaskSummary), (status = 401), (status = 403), (status = 404), (status = 409)))]
-pub async fn cancel_task(State(state): State<AppState>, caller: AuthUser, ApiPath(id): ApiPath<Uuid>) -> ApiResult<ApiJson<TaskSummary>> {
+pub async fn cancel_task(
+    State(state): State<AppState>,
+    caller: AuthUser,
+    ApiPath(id): ApiPath<Uuid>,
+) -> ApiResult<ApiJson<TaskSummary>> {
     let current = posters_task(&state, caller, id).await?;
     let notifications = tasks::cancel_open_task(&state.db, id, caller.id, &current.title, Timestamp::now())
         .await?

@@ -23,7 +23,12 @@ pub struct UserView {
 
 impl From<&UserRow> for UserView {
     fn from(user: &UserRow) -> Self {
-        Self { id: user.id, email: user.email.clone(), email_verified: user.email_verified, created_at: user.created_at }
+        Self {
+            id: user.id,
+            email: user.email.clone(),
+            email_verified: user.email_verified,
+            created_at: user.created_at,
+        }
     }
 }
 
@@ -58,7 +63,12 @@ impl ProfileView {
             id: row.id,
             first_name: row.first_name.clone(),
             last_name: row.last_name.clone(),
-            display_name: names::display_name(row.display_name.as_deref(), &row.first_name, &row.last_name, Some(&row.email)),
+            display_name: names::display_name(
+                row.display_name.as_deref(),
+                &row.first_name,
+                &row.last_name,
+                Some(&row.email),
+            ),
             custom_display_name: row.display_name.clone(),
             initials: names::initials(&row.first_name, &row.last_name, Some(&row.email)),
             company_name: row.company_name.clone(),

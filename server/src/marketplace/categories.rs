@@ -17,7 +17,12 @@ const fn category(id: i64, name: &'static str, icon: &'static str, description: 
 
 pub const CATEGORIES: [Category; 16] = [
     category(1, "Home Cleaning", "sparkles", "Regular cleans, end-of-lease cleans, ovens, windows and carpets."),
-    category(2, "Furniture Assembly", "sofa", "Flat-pack beds, desks, wardrobes and outdoor settings put together properly."),
+    category(
+        2,
+        "Furniture Assembly",
+        "sofa",
+        "Flat-pack beds, desks, wardrobes and outdoor settings put together properly.",
+    ),
     category(3, "Handyman", "hammer", "Small repairs, mounting TVs and shelves, fixing doors, taps and fences."),
     category(4, "Delivery", "package", "Pick up and drop off anything from marketplace finds to forgotten keys."),
     category(5, "Moving", "truck", "Help with packing, lifting and transporting for house and office moves."),
@@ -27,7 +32,12 @@ pub const CATEGORIES: [Category; 16] = [
     category(9, "Computer Help", "laptop", "Set-up, Wi-Fi and printer fixes, data backup and virus clean-ups."),
     category(10, "Photography", "camera", "Events, portraits, real-estate listings and product photos."),
     category(11, "Graphic Design", "palette", "Logos, flyers, social media graphics and business cards."),
-    category(12, "Writing & Translation", "pen-tool", "Copywriting, proofreading, CVs and translation between languages."),
+    category(
+        12,
+        "Writing & Translation",
+        "pen-tool",
+        "Copywriting, proofreading, CVs and translation between languages.",
+    ),
     category(13, "Automotive", "car", "Car washing and detailing, battery swaps and basic servicing."),
     category(14, "Event Help", "party-popper", "Set-up and pack-down, waiting staff, bartending and party help."),
     category(15, "Cooking", "chef-hat", "Meal prep, private chefs, catering for small events and baking."),

@@ -115,7 +115,13 @@ pub fn validate_task(input: &TaskInput, today: Date) -> Result<TaskDraft, ApiErr
     for (field, empty) in [
         ("title", blank(&input.title)),
         ("description", blank(&input.description)),
-        ("category_id", input.category_id.as_ref().is_none_or(|value| value.is_null() || value.as_str().is_some_and(|text| text.trim().is_empty()))),
+        (
+            "category_id",
+            input
+                .category_id
+                .as_ref()
+                .is_none_or(|value| value.is_null() || value.as_str().is_some_and(|text| text.trim().is_empty())),
+        ),
     ] {
         if empty {
             missing = true;
@@ -138,7 +144,8 @@ pub fn validate_task(input: &TaskInput, today: Date) -> Result<TaskDraft, ApiErr
     if location.chars().count() > MAX_LOCATION_CHARS {
         fields.insert("location".into(), format!("Location must be at most {MAX_LOCATION_CHARS} characters"));
     }
-    let budget_cents = parse_cents(input.budget_cents.as_ref()).filter(|cents| (MIN_BUDGET_CENTS..=MAX_BUDGET_CENTS).contains(cents));
+    let budget_cents =
+        parse_cents(input.budget_cents.as_ref()).filter(|cents| (MIN_BUDGET_CENTS..=MAX_BUDGET_CENTS).contains(cents));
     if budget_cents.is_none() {
         fields.insert("budget_cents".into(), INVALID_BUDGET.into());
     }

@@ -33,7 +33,13 @@ pub struct CheckoutStarted {
 }
 
 /// Opens a checkout for `offer_id` (validated by the caller) and moves the task to `pending_payment`.
-pub async fn start_checkout(state: &AppState, task: &tasks::TaskRow, offer_id: Uuid, tasker_id: Uuid, amount_cents: i64) -> ApiResult<CheckoutStarted> {
+pub async fn start_checkout(
+    state: &AppState,
+    task: &tasks::TaskRow,
+    offer_id: Uuid,
+    tasker_id: Uuid,
+    amount_cents: i64,
+) -> ApiResult<CheckoutStarted> {
     let payment_id = new_id();
     let now = Timestamp::now();
     let fee_cents = fees::fee_cents(amount_cents);
@@ -99,7 +105,12 @@ pub async fn settle(state: &AppState, payment: PaymentRow) -> ApiResult<PaymentR
     Ok(payments::payment(&state.db, payment.id).await?.unwrap_or(payment))
 }
 
-async fn confirm(state: &AppState, payment: &PaymentRow, charge_ref: Option<&str>, payment_intent: Option<&str>) -> ApiResult<()> {
+async fn confirm(
+    state: &AppState,
+    payment: &PaymentRow,
+    charge_ref: Option<&str>,
+    payment_intent: Option<&str>,
+) -> ApiResult<()> {
     let title = tasks::task(&state.db, payment.task_id).await?.map(|task| task.title).unwrap_or_default();
     match escrow::confirm_paid(&state.db, payment, &title, charge_ref, payment_intent, Timestamp::now()).await? {
         Confirmation::Assigned { notifications } => {
@@ -137,7 +148,9 @@ async fn expire(state: &AppState, payment: &PaymentRow) -> ApiResult<()> {
 /// session is expired first, so a payment made at the last second is confirmed instead.
 pub async fn abandon(state: &AppState, payment: PaymentRow) -> ApiResult<()> {
     match state.payments.expire_checkout(&payment.session_id).await? {
-        CheckoutStatus::Paid { charge_ref, payment_intent } => confirm(state, &payment, charge_ref.as_deref(), payment_intent.as_deref()).await,
+        CheckoutStatus::Paid { charge_ref, payment_intent } => {
+            confirm(state, &payment, charge_ref.as_deref(), payment_intent.as_deref()).await
+        }
         CheckoutStatus::Expired | CheckoutStatus::Open => expire(state, &payment).await,
     }
 }
@@ -228,8 +241,14 @@ pub async fn publish_task(state: &AppState, task_id: Uuid) {
 }
 
 /// Releases the task's escrow (poster, or `None` for auto-release), then pays the tasker.
-pub async fn release(state: &AppState, task: &tasks::TaskRow, poster_id: Option<Uuid>) -> ApiResult<Option<PaymentRow>> {
-    let Some((payment, notifications)) = crate::store::lifecycle::release(&state.db, task.id, poster_id, &task.title, Timestamp::now()).await? else {
+pub async fn release(
+    state: &AppState,
+    task: &tasks::TaskRow,
+    poster_id: Option<Uuid>,
+) -> ApiResult<Option<PaymentRow>> {
+    let Some((payment, notifications)) =
+        crate::store::lifecycle::release(&state.db, task.id, poster_id, &task.title, Timestamp::now()).await?
+    else {
         return Ok(None);
     };
     after_commit(state, &payment, &notifications).await;
@@ -245,7 +264,16 @@ pub async fn answer_cancellation(
     answer: crate::store::lifecycle::Answer,
 ) -> ApiResult<bool> {
     let Some(tasker_id) = task.assigned_tasker_id else { return Ok(false) };
-    let outcome = crate::store::lifecycle::answer_cancellation(&state.db, request, answer, task.poster_id, tasker_id, &task.title, Timestamp::now()).await?;
+    let outcome = crate::store::lifecycle::answer_cancellation(
+        &state.db,
+        request,
+        answer,
+        task.poster_id,
+        tasker_id,
+        &task.title,
+        Timestamp::now(),
+    )
+    .await?;
     let Some((refunded, notifications)) = outcome else { return Ok(false) };
     live::notifications_created(state, &notifications).await;
     if let Some(payment) = refunded {

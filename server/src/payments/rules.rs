@@ -61,7 +61,12 @@ fn check(party_ok: bool, who: &'static str, state_ok: bool, state: &'static str)
 }
 
 pub fn may_checkout(party: Party, status: &str) -> Result<(), Denial> {
-    check(party == Party::Poster, "Only the poster can accept an offer", matches!(status, OPEN | PENDING_PAYMENT), "This task is no longer open")
+    check(
+        party == Party::Poster,
+        "Only the poster can accept an offer",
+        matches!(status, OPEN | PENDING_PAYMENT),
+        "This task is no longer open",
+    )
 }
 
 pub fn may_verify(party: Party) -> Result<(), Denial> {
@@ -69,11 +74,21 @@ pub fn may_verify(party: Party) -> Result<(), Denial> {
 }
 
 pub fn may_request_payment(party: Party, status: &str) -> Result<(), Denial> {
-    check(party == Party::AssignedTasker, "Only the assigned tasker can request payment", status == ASSIGNED, "Payment can only be requested for an assigned task")
+    check(
+        party == Party::AssignedTasker,
+        "Only the assigned tasker can request payment",
+        status == ASSIGNED,
+        "Payment can only be requested for an assigned task",
+    )
 }
 
 pub fn may_release(party: Party, status: &str) -> Result<(), Denial> {
-    check(party == Party::Poster, "Only the poster can release payment", matches!(status, ASSIGNED | COMPLETION_REQUESTED), "There is no payment to release for this task")
+    check(
+        party == Party::Poster,
+        "Only the poster can release payment",
+        matches!(status, ASSIGNED | COMPLETION_REQUESTED),
+        "There is no payment to release for this task",
+    )
 }
 
 pub fn may_request_cancellation(party: Party, status: &str) -> Result<(), Denial> {
@@ -87,7 +102,12 @@ pub fn may_request_cancellation(party: Party, status: &str) -> Result<(), Denial
 
 /// Only the party that did not ask answers a cancellation request.
 pub fn may_answer_cancellation(party: Party, requester: Party) -> Result<(), Denial> {
-    check(matches!(party, Party::Poster | Party::AssignedTasker) && party != requester, "Only the other party can answer this request", true, "")
+    check(
+        matches!(party, Party::Poster | Party::AssignedTasker) && party != requester,
+        "Only the other party can answer this request",
+        true,
+        "",
+    )
 }
 
 pub fn may_message(party: Party, assigned_tasker_id: Option<Uuid>) -> Result<(), Denial> {
@@ -96,11 +116,21 @@ pub fn may_message(party: Party, assigned_tasker_id: Option<Uuid>) -> Result<(),
         // Before assignment only the poster is a party at all; they have nobody to write to yet.
         None => party == Party::Poster,
     };
-    check(party_ok, "Only the poster and the assigned tasker can read and send messages", assigned_tasker_id.is_some(), "Messages open once the task is assigned")
+    check(
+        party_ok,
+        "Only the poster and the assigned tasker can read and send messages",
+        assigned_tasker_id.is_some(),
+        "Messages open once the task is assigned",
+    )
 }
 
 pub fn may_review(party: Party, status: &str) -> Result<(), Denial> {
-    check(matches!(party, Party::Poster | Party::AssignedTasker), "Only the poster and the assigned tasker can review", status == COMPLETED, "Reviews open once the task is completed")
+    check(
+        matches!(party, Party::Poster | Party::AssignedTasker),
+        "Only the poster and the assigned tasker can review",
+        status == COMPLETED,
+        "Reviews open once the task is completed",
+    )
 }
 
 #[cfg(test)]

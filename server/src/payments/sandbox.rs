@@ -43,7 +43,10 @@ fn database(error: sqlx::Error) -> PaymentError {
 }
 
 fn unknown_session(session_id: &str) -> PaymentError {
-    PaymentError::Rejected { code: "resource_missing".into(), message: format!("No such checkout session: {session_id}") }
+    PaymentError::Rejected {
+        code: "resource_missing".into(),
+        message: format!("No such checkout session: {session_id}"),
+    }
 }
 
 fn status_of(session: &SandboxSession, now: Timestamp) -> CheckoutStatus {

@@ -62,7 +62,13 @@ impl Stripe {
     }
 
     /// One API call; POSTs carry `idempotency_key` and are retried with it.
-    async fn call(&self, method: Method, path: &str, form: &Form, idempotency_key: Option<&str>) -> Result<Value, PaymentError> {
+    async fn call(
+        &self,
+        method: Method,
+        path: &str,
+        form: &Form,
+        idempotency_key: Option<&str>,
+    ) -> Result<Value, PaymentError> {
         let url = format!("{}{path}", self.api_base);
         let mut last_error = PaymentError::Unavailable("no attempt made".into());
         for attempt in 0..ATTEMPTS {
@@ -111,8 +117,12 @@ impl Stripe {
 /// Stripe's error answers → ours: 401/403 our set-up, 409/429/5xx retryable, other 4xx a refusal.
 fn map_error(status: StatusCode, body: &Value) -> PaymentError {
     let detail = serde_json::from_value::<StripeErrorBody>(body.clone()).ok().map(|body| body.error);
-    let message = detail.as_ref().and_then(|d| d.message.clone()).unwrap_or_else(|| format!("Stripe answered {status}"));
-    let code = detail.as_ref().and_then(|d| d.code.clone().or_else(|| d.kind.clone())).unwrap_or_else(|| status.as_str().to_owned());
+    let message =
+        detail.as_ref().and_then(|d| d.message.clone()).unwrap_or_else(|| format!("Stripe answered {status}"));
+    let code = detail
+        .as_ref()
+        .and_then(|d| d.code.clone().or_else(|| d.kind.clone()))
+        .unwrap_or_else(|| status.as_str().to_owned());
     match status {
         StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN => PaymentError::Misconfigured(message),
         // 409: an idempotent request still in flight on Stripe's side.
@@ -133,7 +143,9 @@ fn parse_session_status(session: &Value) -> CheckoutStatus {
         let intent = &session["payment_intent"];
         let (payment_intent, charge_ref) = match intent {
             Value::String(id) => (Some(id.clone()), None),
-            Value::Object(_) => (text(intent, "id"), text(intent, "latest_charge").or_else(|| text(&intent["latest_charge"], "id"))),
+            Value::Object(_) => {
+                (text(intent, "id"), text(intent, "latest_charge").or_else(|| text(&intent["latest_charge"], "id")))
+            }
             _ => (None, None),
         };
         return CheckoutStatus::Paid { charge_ref, payment_intent };
@@ -180,7 +192,10 @@ impl PaymentProvider for Stripe {
 
     async fn expire_checkout(&self, session_id: &str) -> Result<CheckoutStatus, PaymentError> {
         let key = format!("expire-{session_id}");
-        match self.call(Method::POST, &format!("/v1/checkout/sessions/{session_id}/expire"), &Form::new(), Some(&key)).await {
+        match self
+            .call(Method::POST, &format!("/v1/checkout/sessions/{session_id}/expire"), &Form::new(), Some(&key))
+            .await
+        {
             Ok(session) => Ok(parse_session_status(&session)),
             // Already complete or expired: Stripe refuses; its current status is the answer.
             Err(PaymentError::Rejected { .. }) => self.session_status(session_id).await,
@@ -215,7 +230,10 @@ impl PaymentProvider for Stripe {
             (Some(intent), _) => field(&mut form, "payment_intent", intent),
             (None, Some(charge)) => field(&mut form, "charge", charge),
             (None, None) => {
-                return Err(PaymentError::Rejected { code: "charge_missing".into(), message: "Nothing to refund".into() });
+                return Err(PaymentError::Rejected {
+                    code: "charge_missing".into(),
+                    message: "Nothing to refund".into(),
+                });
             }
         }
         field(&mut form, "amount", request.amount_cents);
@@ -236,7 +254,8 @@ impl PaymentProvider for Stripe {
                 field(&mut form, "metadata[user_id]", request.user_id);
                 let key = format!("account-{}", request.user_id);
                 let account = self.call(Method::POST, "/v1/accounts", &form, Some(&key)).await?;
-                text(&account, "id").ok_or_else(|| PaymentError::Unavailable("Stripe returned an account without id".into()))?
+                text(&account, "id")
+                    .ok_or_else(|| PaymentError::Unavailable("Stripe returned an account without id".into()))?
             }
         };
         let mut form = Form::new();
@@ -272,14 +291,21 @@ mod tests {
             CheckoutStatus::Paid { charge_ref: Some("ch_1".into()), payment_intent: Some("pi_1".into()) }
         );
         let collapsed = json!({"status": "complete", "payment_status": "paid", "payment_intent": "pi_2"});
-        assert_eq!(parse_session_status(&collapsed), CheckoutStatus::Paid { charge_ref: None, payment_intent: Some("pi_2".into()) });
+        assert_eq!(
+            parse_session_status(&collapsed),
+            CheckoutStatus::Paid { charge_ref: None, payment_intent: Some("pi_2".into()) }
+        );
         assert_eq!(parse_session_status(&json!({"status": "open", "payment_status": "unpaid"})), CheckoutStatus::Open);
-        assert_eq!(parse_session_status(&json!({"status": "expired", "payment_status": "unpaid"})), CheckoutStatus::Expired);
+        assert_eq!(
+            parse_session_status(&json!({"status": "expired", "payment_status": "unpaid"})),
+            CheckoutStatus::Expired
+        );
     }
 
     #[test]
     fn stripe_errors_map_to_refusals_outages_and_misconfiguration() {
-        let card = json!({"error": {"type": "card_error", "code": "card_declined", "message": "Your card was declined."}});
+        let card =
+            json!({"error": {"type": "card_error", "code": "card_declined", "message": "Your card was declined."}});
         assert!(matches!(map_error(StatusCode::PAYMENT_REQUIRED, &card),
             PaymentError::Rejected { code, message } if code == "card_declined" && message == "Your card was declined."));
         assert!(matches!(map_error(StatusCode::UNAUTHORIZED, &json!({})), PaymentError::Misconfigured(_)));

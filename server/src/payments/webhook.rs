@@ -23,7 +23,13 @@ pub enum SignatureError {
 }
 
 /// Checks `header` against `payload` (the raw request body) at `now` (unix seconds).
-pub fn verify_signature(payload: &[u8], header: &str, secret: &str, now: i64, tolerance: i64) -> Result<(), SignatureError> {
+pub fn verify_signature(
+    payload: &[u8],
+    header: &str,
+    secret: &str,
+    now: i64,
+    tolerance: i64,
+) -> Result<(), SignatureError> {
     let mut timestamp = None;
     let mut signatures = Vec::new();
     for part in header.split(',') {
@@ -41,8 +47,9 @@ pub fn verify_signature(payload: &[u8], header: &str, secret: &str, now: i64, to
         return Err(SignatureError::Stale);
     }
     // `verify_slice` compares in constant time.
-    let matches =
-        signatures.iter().any(|signature| signed_payload_mac(secret, timestamp, payload).verify_slice(signature).is_ok());
+    let matches = signatures
+        .iter()
+        .any(|signature| signed_payload_mac(secret, timestamp, payload).verify_slice(signature).is_ok());
     if matches { Ok(()) } else { Err(SignatureError::Mismatch) }
 }
 
@@ -110,12 +117,24 @@ mod tests {
         let body = br#"{"id":"evt_1","type":"checkout.session.completed"}"#;
         let header = sign(body, SECRET, 1_700_000_000);
         assert_eq!(verify_signature(body, &header, SECRET, 1_700_000_100, TOLERANCE_SECS), Ok(()));
-        assert_eq!(verify_signature(b"{}", &header, SECRET, 1_700_000_100, TOLERANCE_SECS), Err(SignatureError::Mismatch));
-        assert_eq!(verify_signature(body, &header, "whsec_other", 1_700_000_100, TOLERANCE_SECS), Err(SignatureError::Mismatch));
+        assert_eq!(
+            verify_signature(b"{}", &header, SECRET, 1_700_000_100, TOLERANCE_SECS),
+            Err(SignatureError::Mismatch)
+        );
+        assert_eq!(
+            verify_signature(body, &header, "whsec_other", 1_700_000_100, TOLERANCE_SECS),
+            Err(SignatureError::Mismatch)
+        );
         assert_eq!(verify_signature(body, &header, SECRET, 1_700_000_301, TOLERANCE_SECS), Err(SignatureError::Stale));
         assert_eq!(verify_signature(body, &header, SECRET, 1_699_999_699, TOLERANCE_SECS), Err(SignatureError::Stale));
-        assert_eq!(verify_signature(body, "v1=abcd", SECRET, 1_700_000_000, TOLERANCE_SECS), Err(SignatureError::Malformed));
-        assert_eq!(verify_signature(body, "t=1700000000", SECRET, 1_700_000_000, TOLERANCE_SECS), Err(SignatureError::Malformed));
+        assert_eq!(
+            verify_signature(body, "v1=abcd", SECRET, 1_700_000_000, TOLERANCE_SECS),
+            Err(SignatureError::Malformed)
+        );
+        assert_eq!(
+            verify_signature(body, "t=1700000000", SECRET, 1_700_000_000, TOLERANCE_SECS),
+            Err(SignatureError::Malformed)
+        );
     }
 
     #[test]
@@ -135,7 +154,8 @@ mod tests {
         .unwrap();
         assert_eq!(event.action(), Action::Confirm { session_id: "cs_1".into() });
         let other: Event =
-            serde_json::from_str(r#"{"id":"evt_2","type":"customer.created","data":{"object":{"id":"cus_1"}}}"#).unwrap();
+            serde_json::from_str(r#"{"id":"evt_2","type":"customer.created","data":{"object":{"id":"cus_1"}}}"#)
+                .unwrap();
         assert_eq!(other.action(), Action::Ignore);
     }
 }

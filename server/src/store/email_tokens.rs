@@ -24,7 +24,14 @@ impl Purpose {
 }
 
 #[instrument(skip_all)]
-pub async fn insert(db: &Db, token_hash: &str, user_id: Uuid, purpose: Purpose, now: Timestamp, expires_at: Timestamp) -> sqlx::Result<()> {
+pub async fn insert(
+    db: &Db,
+    token_hash: &str,
+    user_id: Uuid,
+    purpose: Purpose,
+    now: Timestamp,
+    expires_at: Timestamp,
+) -> sqlx::Result<()> {
     on_pool!(db, |pool| {
         sqlx::query(
             "insert into email_tokens (token_hash, user_id, purpose, created_at, expires_at) values ($1, $2, $3, $4, $5)",

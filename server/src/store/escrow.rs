@@ -237,12 +237,14 @@ pub async fn expire_unpaid(db: &Db, payment: &PaymentRow, now: Timestamp) -> sql
                 .execute(&mut *tx)
                 .await?
                 .rows_affected();
-            let expired = sqlx::query("update payments set status = 'expired', updated_at = $2 where id = $1 and status = 'pending'")
-                .bind(payment.id)
-                .bind(now)
-                .execute(&mut *tx)
-                .await?
-                .rows_affected();
+            let expired = sqlx::query(
+                "update payments set status = 'expired', updated_at = $2 where id = $1 and status = 'pending'",
+            )
+            .bind(payment.id)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
             if expired == 0 || touched == 0 {
                 tx.commit().await?;
                 return Ok(if expired == 0 { None } else { Some(false) });

@@ -39,7 +39,15 @@ pub struct LedgerEntry {
 
 impl LedgerEntry {
     /// `amount_cents` is the size of the movement; its sign on escrow follows from `kind`.
-    pub fn new(payment_id: Uuid, task_id: Uuid, kind: &'static str, amount_cents: i64, currency: &str, user_id: Option<Uuid>, now: Timestamp) -> Self {
+    pub fn new(
+        payment_id: Uuid,
+        task_id: Uuid,
+        kind: &'static str,
+        amount_cents: i64,
+        currency: &str,
+        user_id: Option<Uuid>,
+        now: Timestamp,
+    ) -> Self {
         let escrow_delta_cents = if kind == self::kind::CHARGE { amount_cents } else { -amount_cents };
         Self {
             id: new_id(),

@@ -19,7 +19,14 @@ use crate::{
 
 /// `assigned` → `completion_requested` by the assigned tasker; auto-release counts from now.
 #[instrument(skip_all)]
-pub async fn request_payment(db: &Db, task_id: Uuid, tasker_id: Uuid, poster_id: Uuid, task_title: &str, now: Timestamp) -> sqlx::Result<Option<NotificationRow>> {
+pub async fn request_payment(
+    db: &Db,
+    task_id: Uuid,
+    tasker_id: Uuid,
+    poster_id: Uuid,
+    task_title: &str,
+    now: Timestamp,
+) -> sqlx::Result<Option<NotificationRow>> {
     on_pool!(db, |pool| {
         async {
             let mut tx = pool.begin_write().await?;
@@ -55,7 +62,13 @@ pub async fn request_payment(db: &Db, task_id: Uuid, tasker_id: Uuid, poster_id:
 /// `assigned`/`completion_requested` → `completed`, payment `released`, with
 /// the payout and fee ledger rows. `poster_id` is `None` for auto-release.
 #[instrument(skip_all)]
-pub async fn release(db: &Db, task_id: Uuid, poster_id: Option<Uuid>, task_title: &str, now: Timestamp) -> sqlx::Result<Option<(PaymentRow, Vec<NotificationRow>)>> {
+pub async fn release(
+    db: &Db,
+    task_id: Uuid,
+    poster_id: Option<Uuid>,
+    task_title: &str,
+    now: Timestamp,
+) -> sqlx::Result<Option<(PaymentRow, Vec<NotificationRow>)>> {
     on_pool!(db, |pool| {
         async {
             let mut tx = pool.begin_write().await?;
@@ -133,7 +146,15 @@ pub enum CancellationError {
 
 /// Opens a cancellation request on an assigned task and notifies the other party.
 #[instrument(skip_all)]
-pub async fn request_cancellation(db: &Db, task_id: Uuid, requested_by: Uuid, other_party: Uuid, reason: &str, task_title: &str, now: Timestamp) -> Result<(CancellationRow, NotificationRow), CancellationError> {
+pub async fn request_cancellation(
+    db: &Db,
+    task_id: Uuid,
+    requested_by: Uuid,
+    other_party: Uuid,
+    reason: &str,
+    task_title: &str,
+    now: Timestamp,
+) -> Result<(CancellationRow, NotificationRow), CancellationError> {
     let id = new_id();
     let result: Result<Option<(CancellationRow, NotificationRow)>, sqlx::Error> = on_pool!(db, |pool| {
         async {
@@ -208,7 +229,15 @@ pub enum Answer {
 /// the task and refunds its held payment with a refund ledger row. `None`
 /// when that request is no longer pending.
 #[instrument(skip_all)]
-pub async fn answer_cancellation(db: &Db, request: &CancellationRow, answer: Answer, poster_id: Uuid, tasker_id: Uuid, task_title: &str, now: Timestamp) -> sqlx::Result<Option<(Option<PaymentRow>, Vec<NotificationRow>)>> {
+pub async fn answer_cancellation(
+    db: &Db,
+    request: &CancellationRow,
+    answer: Answer,
+    poster_id: Uuid,
+    tasker_id: Uuid,
+    task_title: &str,
+    now: Timestamp,
+) -> sqlx::Result<Option<(Option<PaymentRow>, Vec<NotificationRow>)>> {
     let new_status = match answer {
         Answer::Accept => "accepted",
         Answer::Decline => "declined",

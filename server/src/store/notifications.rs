@@ -34,7 +34,16 @@ pub struct NotificationRow {
 
 impl NotificationRow {
     pub fn new(user_id: Uuid, kind: &str, title: &str, message: String, link: Option<String>, now: Timestamp) -> Self {
-        Self { id: new_id(), user_id, kind: kind.to_owned(), title: title.to_owned(), message, link, is_read: false, created_at: now }
+        Self {
+            id: new_id(),
+            user_id,
+            kind: kind.to_owned(),
+            title: title.to_owned(),
+            message,
+            link,
+            is_read: false,
+            created_at: now,
+        }
     }
 }
 

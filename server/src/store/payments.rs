@@ -67,10 +67,12 @@ pub async fn payment_by_session(db: &Db, session_id: &str) -> sqlx::Result<Optio
 #[instrument(skip_all)]
 pub async fn payment(db: &Db, id: Uuid) -> sqlx::Result<Option<PaymentRow>> {
     on_pool!(db, |pool| {
-        sqlx::query_as::<_, PaymentRow>(sqlx::AssertSqlSafe(format!("select {PAYMENT_COLUMNS} from payments where id = $1")))
-            .bind(id)
-            .fetch_optional(pool)
-            .await
+        sqlx::query_as::<_, PaymentRow>(sqlx::AssertSqlSafe(format!(
+            "select {PAYMENT_COLUMNS} from payments where id = $1"
+        )))
+        .bind(id)
+        .fetch_optional(pool)
+        .await
     })
 }
 
@@ -222,7 +224,14 @@ pub async fn payout_account(db: &Db, user_id: Uuid) -> sqlx::Result<Option<(Stri
 }
 
 #[instrument(skip_all)]
-pub async fn save_payout_account(db: &Db, user_id: Uuid, provider: &str, account_ref: &str, ready: bool, now: Timestamp) -> sqlx::Result<()> {
+pub async fn save_payout_account(
+    db: &Db,
+    user_id: Uuid,
+    provider: &str,
+    account_ref: &str,
+    ready: bool,
+    now: Timestamp,
+) -> sqlx::Result<()> {
     on_pool!(db, |pool| {
         sqlx::query(
             "insert into payout_accounts (user_id, provider, account_ref, ready, created_at, updated_at)

@@ -26,7 +26,6 @@ pub struct ProfileRow {
     pub created_at: Timestamp,
 }
 
-
 #[instrument(skip_all)]
 pub async fn profile(db: &Db, id: Uuid) -> sqlx::Result<Option<ProfileRow>> {
     on_pool!(db, |pool| {

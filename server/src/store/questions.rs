@@ -119,15 +119,14 @@ pub async fn answer_question(
     on_pool!(db, |pool| {
         async {
             let mut tx = pool.begin_write().await?;
-            let answered = sqlx::query(
-                "update questions set answer = $2, answered_at = $3 where id = $1 and answer is null",
-            )
-            .bind(question.id)
-            .bind(answer)
-            .bind(now)
-            .execute(&mut *tx)
-            .await?
-            .rows_affected();
+            let answered =
+                sqlx::query("update questions set answer = $2, answered_at = $3 where id = $1 and answer is null")
+                    .bind(question.id)
+                    .bind(answer)
+                    .bind(now)
+                    .execute(&mut *tx)
+                    .await?
+                    .rows_affected();
             if answered == 0 {
                 return Ok(None);
             }

@@ -49,7 +49,13 @@ pub async fn insert(db: &Db, token: &NewRefreshToken<'_>) -> sqlx::Result<()> {
 
 /// Uses up `old_hash` and stores `new_hash` in the same family, atomically.
 #[instrument(skip_all)]
-pub async fn rotate(db: &Db, old_hash: &str, new_hash: &str, now: Timestamp, expires_at: Timestamp) -> sqlx::Result<Rotation> {
+pub async fn rotate(
+    db: &Db,
+    old_hash: &str,
+    new_hash: &str,
+    now: Timestamp,
+    expires_at: Timestamp,
+) -> sqlx::Result<Rotation> {
     on_pool!(db, |pool| {
         async {
             let mut tx = pool.begin_write().await?;

@@ -65,7 +65,12 @@ pub async fn insert_review(db: &Db, review: &ReviewRow, notification: &Notificat
 
 /// The task's reviews anyone may read as of `now`, plus `viewer`'s own.
 #[instrument(skip_all)]
-pub async fn visible_reviews_for_task(db: &Db, task_id: Uuid, viewer: Option<Uuid>, now: Timestamp) -> sqlx::Result<Vec<ReviewRow>> {
+pub async fn visible_reviews_for_task(
+    db: &Db,
+    task_id: Uuid,
+    viewer: Option<Uuid>,
+    now: Timestamp,
+) -> sqlx::Result<Vec<ReviewRow>> {
     on_pool!(db, |pool| {
         sqlx::query_as::<_, ReviewRow>(sqlx::AssertSqlSafe(format!(
             "select r.id, r.task_id, r.reviewer_id, r.reviewee_id, r.rating, r.body, r.created_at from reviews r
@@ -112,7 +117,12 @@ pub struct ProfileReviewRow {
 
 /// The newest visible reviews about `user_id`, for their public profile.
 #[instrument(skip_all)]
-pub async fn visible_reviews_about(db: &Db, user_id: Uuid, now: Timestamp, limit: i64) -> sqlx::Result<Vec<ProfileReviewRow>> {
+pub async fn visible_reviews_about(
+    db: &Db,
+    user_id: Uuid,
+    now: Timestamp,
+    limit: i64,
+) -> sqlx::Result<Vec<ProfileReviewRow>> {
     on_pool!(db, |pool| {
         sqlx::query_as::<_, ProfileReviewRow>(sqlx::AssertSqlSafe(format!(
             "select r.id, r.rating, r.body, r.created_at, t.title as task_title, r.reviewer_id,

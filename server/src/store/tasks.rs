@@ -273,7 +273,13 @@ pub async fn open_tasks_page(
 
 /// Replaces the editable fields of an open task of this poster; false when it is not open (or not theirs).
 #[instrument(skip_all)]
-pub async fn update_open_task(db: &Db, id: Uuid, poster_id: Uuid, draft: &TaskDraft, now: Timestamp) -> sqlx::Result<bool> {
+pub async fn update_open_task(
+    db: &Db,
+    id: Uuid,
+    poster_id: Uuid,
+    draft: &TaskDraft,
+    now: Timestamp,
+) -> sqlx::Result<bool> {
     let affected = on_pool!(db, |pool| {
         sqlx::query(
             "update tasks set title = $3, description = $4, search_text = $5, category_id = $6, location = $7,
@@ -382,10 +388,12 @@ pub async fn view_count(db: &Db, task_id: Uuid) -> sqlx::Result<i64> {
 #[instrument(skip_all)]
 pub async fn completed_count(db: &Db, tasker_id: Uuid) -> sqlx::Result<i64> {
     on_pool!(db, |pool| {
-        sqlx::query_scalar::<_, i64>("select count(*) from tasks where assigned_tasker_id = $1 and status = 'completed'")
-            .bind(tasker_id)
-            .fetch_one(pool)
-            .await
+        sqlx::query_scalar::<_, i64>(
+            "select count(*) from tasks where assigned_tasker_id = $1 and status = 'completed'",
+        )
+        .bind(tasker_id)
+        .fetch_one(pool)
+        .await
     })
 }
 

@@ -102,17 +102,23 @@ pub async fn user_by_email(db: &Db, email: &str) -> sqlx::Result<Option<UserRow>
 #[instrument(skip_all)]
 pub async fn user_by_id(db: &Db, id: Uuid) -> sqlx::Result<Option<UserRow>> {
     on_pool!(db, |pool| {
-        sqlx::query_as::<_, UserRow>("select id, email, password_hash, email_verified, created_at from users where id = $1")
-            .bind(id)
-            .fetch_optional(pool)
-            .await
+        sqlx::query_as::<_, UserRow>(
+            "select id, email, password_hash, email_verified, created_at from users where id = $1",
+        )
+        .bind(id)
+        .fetch_optional(pool)
+        .await
     })
 }
 
 #[instrument(skip_all)]
 pub async fn mark_email_verified(db: &Db, id: Uuid) -> sqlx::Result<()> {
     on_pool!(db, |pool| {
-        sqlx::query("update users set email_verified = true where id = $1").bind(id).execute(pool).await.map(|done| done.rows_affected())
+        sqlx::query("update users set email_verified = true where id = $1")
+            .bind(id)
+            .execute(pool)
+            .await
+            .map(|done| done.rows_affected())
     })?;
     Ok(())
 }

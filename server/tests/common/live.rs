@@ -46,7 +46,11 @@ pub async fn send_json(socket: &mut Socket, value: Value) {
 /// The next JSON message; panics if the socket closes or stays silent.
 pub async fn next_json(socket: &mut Socket) -> Value {
     loop {
-        let message = tokio::time::timeout(WAIT, socket.next()).await.expect("a message in time").expect("socket open").expect("valid frame");
+        let message = tokio::time::timeout(WAIT, socket.next())
+            .await
+            .expect("a message in time")
+            .expect("socket open")
+            .expect("valid frame");
         match message {
             Message::Text(text) => return serde_json::from_str(&text).expect("JSON"),
             Message::Close(frame) => panic!("closed: {frame:?}"),
@@ -75,7 +79,11 @@ pub async fn next_event(socket: &mut Socket, topic: &str, event: &str) -> Value 
 pub async fn next_event_where(socket: &mut Socket, topic: &str, event: &str, wanted: impl Fn(&Value) -> bool) -> Value {
     loop {
         let message = next_json(socket).await;
-        if message["type"] == "event" && message["topic"] == topic && message["event"] == event && wanted(&message["data"]) {
+        if message["type"] == "event"
+            && message["topic"] == topic
+            && message["event"] == event
+            && wanted(&message["data"])
+        {
             return message["data"].clone();
         }
     }

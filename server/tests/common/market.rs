@@ -35,7 +35,11 @@ pub async fn post_task(app: &TestApp, token: &str, changes: Value) -> Value {
 
 pub async fn make_offer(app: &TestApp, token: &str, task_id: &str, amount_cents: i64) -> Value {
     let response = app
-        .post(&format!("/api/tasks/{task_id}/offers"), Some(token), json!({ "amount_cents": amount_cents, "message": "I can do it tomorrow" }))
+        .post(
+            &format!("/api/tasks/{task_id}/offers"),
+            Some(token),
+            json!({ "amount_cents": amount_cents, "message": "I can do it tomorrow" }),
+        )
         .await;
     assert_eq!(response.status, StatusCode::CREATED, "{:?}", response.body);
     response.body

@@ -104,7 +104,10 @@ impl TestApp {
             let admin_url = postgres_admin_url()?;
             let name = format!("taskhub_test_{}", uuid::Uuid::now_v7().simple());
             let mut admin = PgConnection::connect(&admin_url).await.expect("connecting to TEST_DATABASE_URL");
-            admin.execute(sqlx::AssertSqlSafe(format!("create database {name}"))).await.expect("creating test database");
+            admin
+                .execute(sqlx::AssertSqlSafe(format!("create database {name}")))
+                .await
+                .expect("creating test database");
             config.database_url = Secret::new(with_database(&admin_url, &name));
             postgres_database = Some((admin_url, name));
         }
@@ -133,7 +136,11 @@ impl TestApp {
         let status = response.status();
         let headers = response.headers().clone();
         let bytes = response.bytes().await.unwrap_or_default();
-        let body = if bytes.is_empty() { Value::Null } else { serde_json::from_slice(&bytes).unwrap_or(Value::String(String::from_utf8_lossy(&bytes).into())) };
+        let body = if bytes.is_empty() {
+            Value::Null
+        } else {
+            serde_json::from_slice(&bytes).unwrap_or(Value::String(String::from_utf8_lossy(&bytes).into()))
+        };
         Response { status, headers, body }
     }
 
@@ -159,9 +166,11 @@ impl TestApp {
     /// Waits for a mail to `to` whose subject contains `subject`, and returns the token of its link.
     pub async fn token_mailed_to(&self, to: &str, subject: &str) -> String {
         for _ in 0..100 {
-            let found = self.mailbox().await.into_iter().find(|mail| {
-                mail["to"] == to && mail["subject"].as_str().unwrap_or("").contains(subject)
-            });
+            let found = self
+                .mailbox()
+                .await
+                .into_iter()
+                .find(|mail| mail["to"] == to && mail["subject"].as_str().unwrap_or("").contains(subject));
             if let Some(mail) = found {
                 let text = mail["text"].as_str().unwrap().to_owned();
                 let start = text.find("token=").expect("a link with a token") + "token=".len();

@@ -37,8 +37,7 @@ async fn burst(State(hub): State<Hub>, Query(burst): Query<Burst>) -> StatusCode
         for n in 0..burst.count {
             tick.tick().await;
             let topic = format!("{}{}", burst.topic, n % burst.topics.max(1));
-            hub.publish(&topic, "bench", &json!({"t": ws_load::now_ns(), "n": n}))
-                .await;
+            hub.publish(&topic, "bench", &json!({"t": ws_load::now_ns(), "n": n})).await;
         }
     });
     StatusCode::ACCEPTED
@@ -62,25 +61,14 @@ async fn main() -> anyhow::Result<()> {
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--bind" => bind = args.next().expect("--bind ADDR"),
-            "--redis" => {
-                bus = BusConfig::Redis {
-                    url: args.next().expect("--redis URL"),
-                }
-            }
+            "--redis" => bus = BusConfig::Redis { url: args.next().expect("--redis URL") },
             other => anyhow::bail!("unknown argument {other}"),
         }
     }
-    let config = HubConfig {
-        max_connections: 250_000,
-        authorize: Arc::new(|_, _| true),
-        ..HubConfig::default()
-    };
+    let config = HubConfig { max_connections: 250_000, authorize: Arc::new(|_, _| true), ..HubConfig::default() };
     let hub = Hub::start(config, bus).await?;
-    let app = Router::new()
-        .route("/ws", get(ws))
-        .route("/burst", post(burst))
-        .route("/stats", get(stats))
-        .with_state(hub);
+    let app =
+        Router::new().route("/ws", get(ws)).route("/burst", post(burst)).route("/stats", get(stats)).with_state(hub);
     let listener = tokio::net::TcpListener::bind(&bind).await?;
     println!("listening on http://{}", listener.local_addr()?);
     // Without it Nagle's algorithm holds small event frames back for up to 40 ms.

@@ -47,6 +47,8 @@ pub struct Config {
     pub require_email_verification: bool,
     /// Requests per minute allowed on each sensitive auth route, per client address and per email.
     pub auth_rate_limit_per_minute: u32,
+    /// Take the client address from `X-Forwarded-For` (only behind a trusted load balancer).
+    pub trust_proxy: bool,
 }
 
 impl Config {
@@ -70,6 +72,7 @@ impl Config {
             dev_mode: false,
             require_email_verification: true,
             auth_rate_limit_per_minute: 10,
+            trust_proxy: false,
             data_dir,
         }
     }
@@ -105,6 +108,7 @@ impl Config {
         }
         config.dev_mode = flag("DEV_MODE", false)?;
         config.require_email_verification = flag("REQUIRE_EMAIL_VERIFICATION", true)?;
+        config.trust_proxy = flag("TRUST_PROXY", false)?;
         if let Some(value) = var("AUTH_RATE_LIMIT_PER_MINUTE") {
             config.auth_rate_limit_per_minute = value.parse().context("AUTH_RATE_LIMIT_PER_MINUTE must be a number")?;
         }

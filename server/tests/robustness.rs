@@ -225,3 +225,31 @@ async fn the_web_app_is_served_with_a_single_page_fallback() {
     )
     .await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn behind_a_trusted_proxy_limits_apply_to_the_forwarded_client() {
+    common::run(
+        Backend::Sqlite,
+        |config| {
+            config.auth_rate_limit_per_minute = 2;
+            config.trust_proxy = true;
+        },
+        |app| async move {
+            let login = |client: &'static str, email: &'static str| {
+                let request = app
+                    .client
+                    .post(app.url("/api/auth/login"))
+                    .header("x-forwarded-for", format!("{client}, 10.9.9.9"))
+                    .json(&json!({ "email": email, "password": "guess" }));
+                async move { request.send().await.unwrap().status() }
+            };
+            assert_eq!(login("203.0.113.1", "a@example.com").await, StatusCode::UNAUTHORIZED);
+            assert_eq!(login("203.0.113.1", "b@example.com").await, StatusCode::UNAUTHORIZED);
+            assert_eq!(login("203.0.113.1", "c@example.com").await, StatusCode::TOO_MANY_REQUESTS);
+            // Another client behind the same proxy keeps its own budget.
+            assert_eq!(login("203.0.113.2", "d@example.com").await, StatusCode::UNAUTHORIZED);
+            app
+        },
+    )
+    .await;
+}

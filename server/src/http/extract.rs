@@ -75,11 +75,11 @@ fn bearer_token(parts: &Parts) -> Option<&str> {
 #[derive(Debug, Clone, Copy)]
 pub struct ClientIp(pub IpAddr);
 
-impl<S: Send + Sync> FromRequestParts<S> for ClientIp {
+impl FromRequestParts<AppState> for ClientIp {
     type Rejection = ApiError;
 
-    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
-        if trust_proxy() {
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        if state.config.trust_proxy {
             let forwarded = parts
                 .headers
                 .get("x-forwarded-for")
@@ -93,9 +93,4 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientIp {
         let peer = parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|info| info.0.ip());
         Ok(ClientIp(peer.unwrap_or(IpAddr::from([127, 0, 0, 1]))))
     }
-}
-
-fn trust_proxy() -> bool {
-    static TRUST: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *TRUST.get_or_init(|| std::env::var("TRUST_PROXY").is_ok_and(|value| value == "true" || value == "1"))
 }

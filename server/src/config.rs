@@ -49,6 +49,8 @@ pub struct Config {
     pub auth_rate_limit_per_minute: u32,
     /// Take the client address from `X-Forwarded-For` (only behind a trusted load balancer).
     pub trust_proxy: bool,
+    /// Operators (`ADMIN_EMAILS`, comma-separated, compared without case): they decide disputes.
+    pub admin_emails: Vec<String>,
 }
 
 impl Config {
@@ -73,6 +75,7 @@ impl Config {
             require_email_verification: true,
             auth_rate_limit_per_minute: 10,
             trust_proxy: false,
+            admin_emails: Vec::new(),
             data_dir,
         }
     }
@@ -109,10 +112,17 @@ impl Config {
         config.dev_mode = flag("DEV_MODE", false)?;
         config.require_email_verification = flag("REQUIRE_EMAIL_VERIFICATION", true)?;
         config.trust_proxy = flag("TRUST_PROXY", false)?;
+        config.admin_emails = var("ADMIN_EMAILS")
+            .map(|list| list.split(',').map(|email| email.trim().to_lowercase()).filter(|e| !e.is_empty()).collect())
+            .unwrap_or_default();
         if let Some(value) = var("AUTH_RATE_LIMIT_PER_MINUTE") {
             config.auth_rate_limit_per_minute = value.parse().context("AUTH_RATE_LIMIT_PER_MINUTE must be a number")?;
         }
         Ok(config)
+    }
+
+    pub fn is_operator(&self, email: &str) -> bool {
+        self.admin_emails.iter().any(|admin| admin.eq_ignore_ascii_case(email.trim()))
     }
 
     pub fn is_postgres(&self) -> bool {

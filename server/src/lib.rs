@@ -80,7 +80,7 @@ pub async fn start(config: Config) -> anyhow::Result<RunningServer> {
     let hub = realtime::Hub::start(realtime::HubConfig::default(), bus).await.context("starting the realtime hub")?;
     let state = AppState {
         hub,
-        payments: payments::provider_from_config(&config, &db, &public_url),
+        payments: payments::Providers::from_config(&config, &db, &public_url),
         access_tokens: Arc::new(AccessTokens::new(&jwt_secret)),
         mailer: Mailer::from_config(&config)?,
         media: Media::from_config(&config)?,

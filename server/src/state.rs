@@ -19,7 +19,7 @@ pub struct AppState {
     pub public_url: Arc<str>,
     pub metrics: PrometheusHandle,
     pub hub: realtime::Hub,
-    pub payments: Arc<dyn crate::payments::PaymentProvider>,
+    pub payments: crate::payments::Providers,
 }
 
 impl AppState {

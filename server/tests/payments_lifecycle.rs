@@ -312,13 +312,13 @@ async fn an_abandoned_checkout_returns_the_task_to_open_after_thirty_minutes(app
     let state = &app.server.state;
 
     let early = sweep::sweep(state, Timestamp::now().plus(Duration::from_secs(29 * 60))).await.unwrap();
-    assert_eq!(early.checkouts_closed, 0);
+    assert_eq!(early.checkouts_checked, 0);
     assert_eq!(task_status(&app, &task).await, "pending_payment");
     let late = sweep::sweep(state, Timestamp::now().plus(Duration::from_secs(31 * 60))).await.unwrap();
-    assert_eq!(late.checkouts_closed, 1);
+    assert_eq!(late.checkouts_checked, 1);
     assert_eq!(task_status(&app, &task).await, "open");
     let again = sweep::sweep(state, Timestamp::now().plus(Duration::from_secs(31 * 60))).await.unwrap();
-    assert_eq!(again.checkouts_closed, 0, "idempotent");
+    assert_eq!(again.checkouts_checked, 0, "idempotent");
 
     let late_pay =
         app.client.post(&url).form(&[("action", "pay"), ("card_number", "4242424242424242")]).send().await.unwrap();

@@ -36,7 +36,7 @@ async fn submit(app: &TestApp, url: &str, fields: &[(&str, &str)]) -> reqwest::R
 }
 
 async fn checkout_page_shows_task_amount_and_fee_and_pay_redirects_to_success(app: TestApp) -> TestApp {
-    let payments = app.server.state.payments.clone();
+    let payments = app.server.state.payments.current();
     assert_eq!(payments.name(), "sandbox");
     let checkout = request(&app, in_thirty_minutes());
     let session = payments.create_checkout(&checkout).await.unwrap();
@@ -84,7 +84,7 @@ async fn checkout_page_shows_task_amount_and_fee_and_pay_redirects_to_success(ap
 }
 
 async fn cancel_returns_to_the_task_and_expired_sessions_cannot_be_paid(app: TestApp) -> TestApp {
-    let payments = app.server.state.payments.clone();
+    let payments = app.server.state.payments.current();
     let checkout = request(&app, in_thirty_minutes());
     let session = payments.create_checkout(&checkout).await.unwrap();
     let cancelled = submit(&app, &session.url, &[("action", "cancel")]).await;

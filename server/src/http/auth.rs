@@ -131,7 +131,7 @@ pub async fn signup(
         tracing::error!(error = ?error, "could not send the verification email");
     }
     let message = "Account created successfully. Please check your email to verify your account.";
-    Ok((StatusCode::CREATED, ApiJson(SignupResponse { user: UserView::from(&user), message })))
+    Ok((StatusCode::CREATED, ApiJson(SignupResponse { user: UserView::new(&user, &state.config), message })))
 }
 
 fn is_uploaded_avatar(url: &str) -> bool {
@@ -193,7 +193,7 @@ pub async fn verify_email(
     .ok_or_else(invalid)?;
     users::mark_email_verified(&state.db, user_id).await?;
     let user = users::user_by_id(&state.db, user_id).await?.ok_or_else(invalid)?;
-    Ok(ApiJson(UserResponse { user: UserView::from(&user) }))
+    Ok(ApiJson(UserResponse { user: UserView::new(&user, &state.config) }))
 }
 
 #[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
@@ -306,7 +306,7 @@ async fn session(state: &AppState, user: UserRow, refresh_token: String) -> ApiR
         token_type: "bearer",
         expires_in: ACCESS_TOKEN_TTL.as_secs(),
         expires_at: access.expires_at,
-        user: UserView::from(&user),
+        user: UserView::new(&user, &state.config),
         profile,
     })
 }

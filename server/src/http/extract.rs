@@ -64,6 +64,25 @@ impl OptionalFromRequestParts<AppState> for AuthUser {
     }
 }
 
+/// A signed-in operator (`ADMIN_EMAILS`). Not signed in → 401, anyone else → 403.
+#[derive(Debug, Clone, Copy)]
+pub struct Operator {
+    pub id: Uuid,
+}
+
+impl FromRequestParts<AppState> for Operator {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        let caller = <AuthUser as FromRequestParts<AppState>>::from_request_parts(parts, state).await?;
+        let user = crate::store::users::user_by_id(&state.db, caller.id).await?;
+        match user {
+            Some(user) if state.config.is_operator(&user.email) => Ok(Operator { id: caller.id }),
+            _ => Err(ApiError::Forbidden("Only operators can do this".into())),
+        }
+    }
+}
+
 fn bearer_token(parts: &Parts) -> Option<&str> {
     let value = parts.headers.get(header::AUTHORIZATION)?.to_str().ok()?;
     let (scheme, token) = value.split_once(' ')?;

@@ -61,6 +61,7 @@ pub async fn request_payment(
 ) -> ApiResult<ApiJson<TaskStatus>> {
     let task = task_or_404(&state, id).await?;
     rules::may_request_payment(Party::of(caller.id, task.poster_id, task.assigned_tasker_id), &task.status)?;
+    rules::not_under_dispute(task.open_dispute_id)?;
     let notification =
         store::request_payment(&state.db, id, caller.id, task.poster_id, &task.title, Timestamp::now()).await?;
     let notification = notification.ok_or_else(moved_on)?;
@@ -79,7 +80,7 @@ pub async fn release_payment(
 ) -> ApiResult<ApiJson<TaskStatus>> {
     let task = task_or_404(&state, id).await?;
     rules::may_release(Party::of(caller.id, task.poster_id, task.assigned_tasker_id), &task.status)?;
-    lifecycle::release(&state, &task, Some(caller.id)).await?.ok_or_else(moved_on)?;
+    lifecycle::release(&state, &task, Some(caller.id), None).await?.ok_or_else(moved_on)?;
     status_of(&state, id).await
 }
 
@@ -116,6 +117,7 @@ pub async fn request_cancellation(
     let task = task_or_404(&state, id).await?;
     let party = Party::of(caller.id, task.poster_id, task.assigned_tasker_id);
     rules::may_request_cancellation(party, &task.status)?;
+    rules::not_under_dispute(task.open_dispute_id)?;
     let reason = input.reason.trim();
     if reason.is_empty() || reason.chars().count() > MAX_REASON_CHARS {
         return Err(ApiError::field("reason", "Please give a reason for cancelling"));
@@ -144,6 +146,7 @@ async fn answer(state: AppState, caller: AuthUser, id: Uuid, answer: Answer) -> 
     let request = store::pending_cancellation(&state.db, id).await?;
     let request = request.ok_or_else(|| ApiError::Conflict("There is no cancellation request to answer".into()))?;
     rules::may_answer_cancellation(party, Party::of(request.requested_by, task.poster_id, task.assigned_tasker_id))?;
+    rules::not_under_dispute(task.open_dispute_id)?;
     if !lifecycle::answer_cancellation(&state, &task, &request, answer).await? {
         return Err(moved_on());
     }

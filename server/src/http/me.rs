@@ -49,7 +49,7 @@ pub async fn me(State(state): State<AppState>, caller: AuthUser) -> ApiResult<Ap
     let user = users::user_by_id(&state.db, caller.id)
         .await?
         .ok_or_else(|| ApiError::Unauthorized("Authentication error. Please log in again.".into()))?;
-    Ok(ApiJson(MeResponse { user: UserView::from(&user), profile: my_profile(&state, caller).await? }))
+    Ok(ApiJson(MeResponse { user: UserView::new(&user, &state.config), profile: my_profile(&state, caller).await? }))
 }
 
 async fn my_profile(state: &AppState, caller: AuthUser) -> ApiResult<ProfileView> {

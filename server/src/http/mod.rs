@@ -1,8 +1,10 @@
 //! HTTP routes: each resource module exposes `router()`, merged here.
 
+pub mod admin;
 pub mod auth;
 pub mod contact;
 pub mod dev_mailbox;
+pub mod disputes;
 pub mod extract;
 pub mod geocode;
 pub mod health;
@@ -54,6 +56,8 @@ pub fn router(state: AppState) -> Router {
         .merge(contact::router())
         .merge(payments::router())
         .merge(lifecycle::router())
+        .merge(disputes::router())
+        .merge(admin::router())
         .merge(messages::router())
         .merge(reviews::router())
         .merge(openapi::router())

@@ -8,8 +8,8 @@ use utoipa::{
 
 use crate::{
     http::{
-        auth, contact, extract::ApiJson, geocode, lifecycle, me, messages, notifications, offers, payments, profiles,
-        questions, realtime, reviews, tasks,
+        admin, auth, contact, disputes, extract::ApiJson, geocode, lifecycle, me, messages, notifications, offers,
+        payments, profiles, questions, realtime, reviews, tasks,
     },
     state::AppState,
 };
@@ -33,6 +33,8 @@ use crate::{
         payments::payout_onboarding, lifecycle::request_payment, lifecycle::release_payment, lifecycle::cancellation,
         lifecycle::request_cancellation, lifecycle::accept_cancellation, lifecycle::decline_cancellation,
         messages::list_messages, messages::send_message, reviews::list_reviews, reviews::write_review,
+        disputes::open_dispute, disputes::task_dispute, admin::dispute_queue, admin::resolve_dispute,
+        admin::parked_calls, admin::retry_call,
     ),
     modifiers(&BearerAuth),
 )]

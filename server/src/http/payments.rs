@@ -17,7 +17,7 @@ use crate::{
     error::{ApiError, ApiResult},
     http::extract::{ApiJson, ApiPath, AuthUser},
     payments::{
-        OnboardingRequest, fees,
+        OnboardingRequest,
         lifecycle::{self, CheckoutStarted},
         rules::{self, Party},
         webhook::{self, Action},
@@ -87,7 +87,7 @@ pub struct VerifyResult {
     pub success: bool,
     pub message: String,
     pub payment_info: PaymentInfo,
-    /// `pending` | `held` | `released` | `refunded` | `expired`.
+    /// `pending` | `processing` | `held` | `released` | `refunded` | `expired` | `failed`.
     pub payment_status: String,
     pub task_status: String,
 }
@@ -111,6 +111,10 @@ pub async fn verify_payment(
     let (success, message) = match payment.status.as_str() {
         status::HELD | status::RELEASED => (true, "Your task has been assigned and the tasker has been notified"),
         status::PENDING => (false, "The payment has not been completed yet"),
+        status::PROCESSING => {
+            (false, "Your payment is processing. We'll assign the task as soon as your bank confirms it.")
+        }
+        status::FAILED => (false, "Your bank did not confirm this payment, so the task is open for offers again"),
         status::REFUNDED => (false, "This offer could no longer be accepted, so your payment has been refunded"),
         _ => (false, "The checkout expired before payment was made"),
     };
@@ -156,7 +160,7 @@ pub async fn stripe_webhook(
         return Ok(ApiJson(WebhookReceipt { received: true, handled: false }));
     }
     let session_id = match event.action() {
-        Action::Confirm { session_id } | Action::Expire { session_id } => session_id,
+        Action::Settle { session_id } => session_id,
         Action::Ignore => return Ok(ApiJson(WebhookReceipt { received: true, handled: false })),
     };
     let Some(payment) = payments::payment_by_session(&state.db, &session_id).await? else {
@@ -177,7 +181,10 @@ pub struct PaymentView {
     pub status: String,
     pub amount_cents: i64,
     pub fee_cents: i64,
+    /// What the tasker receives: the amount less any refund and the fee on the rest.
     pub payout_cents: i64,
+    /// Returned to the poster (all of it on a refund, part of it when a dispute was split).
+    pub refunded_cents: i64,
     pub currency: String,
     pub held_at: Option<Timestamp>,
     pub released_at: Option<Timestamp>,
@@ -193,7 +200,12 @@ impl From<&PaymentRow> for PaymentView {
             status: row.status.clone(),
             amount_cents: row.amount_cents,
             fee_cents: row.fee_cents,
-            payout_cents: fees::payout_cents(row.amount_cents),
+            payout_cents: if row.status == status::REFUNDED {
+                0
+            } else {
+                row.amount_cents - row.refunded_cents - row.fee_cents
+            },
+            refunded_cents: row.refunded_cents,
             currency: row.currency.clone(),
             held_at: row.held_at,
             released_at: row.released_at,
@@ -220,7 +232,7 @@ pub async fn task_payment(
         .iter()
         .rev()
         .find(|p| {
-            matches!(p.status.as_str(), status::HELD | status::RELEASED)
+            matches!(p.status.as_str(), status::HELD | status::RELEASED | status::PROCESSING)
                 || (p.status == status::REFUNDED && p.held_at.is_some())
         })
         .ok_or_else(|| ApiError::not_found("Payment"))?;
@@ -247,6 +259,7 @@ pub async fn payout_onboarding(
     let existing = payments::payout_account(&state.db, caller.id).await?;
     let onboarding = state
         .payments
+        .current()
         .onboarding(&OnboardingRequest {
             user_id: caller.id,
             email: user.email,
@@ -258,7 +271,7 @@ pub async fn payout_onboarding(
     payments::save_payout_account(
         &state.db,
         caller.id,
-        state.payments.name(),
+        state.payments.current().name(),
         &onboarding.account_ref,
         onboarding.ready,
         Timestamp::now(),

@@ -19,15 +19,18 @@ pub struct UserView {
     pub email: String,
     pub email_verified: bool,
     pub created_at: Timestamp,
+    /// An operator (`ADMIN_EMAILS`): may decide disputes.
+    pub is_operator: bool,
 }
 
-impl From<&UserRow> for UserView {
-    fn from(user: &UserRow) -> Self {
+impl UserView {
+    pub fn new(user: &UserRow, config: &crate::config::Config) -> Self {
         Self {
             id: user.id,
             email: user.email.clone(),
             email_verified: user.email_verified,
             created_at: user.created_at,
+            is_operator: config.is_operator(&user.email),
         }
     }
 }

@@ -7,7 +7,7 @@ use std::{collections::BTreeMap, time::Duration};
 use serde::Serialize;
 use uuid::Uuid;
 
-use super::{CheckoutRequest, CheckoutStatus, RefundRequest, SESSION_ID_PLACEHOLDER, TransferRequest, fees};
+use super::{CheckoutRequest, CheckoutStatus, PaymentError, PaymentProvider, SESSION_ID_PLACEHOLDER, calls, fees};
 use crate::{
     db::{Timestamp, new_id},
     error::{ApiError, ApiResult},
@@ -15,7 +15,7 @@ use crate::{
     state::AppState,
     store::{
         escrow::{self, Confirmation, NewPayment},
-        notifications::NotificationRow,
+        notifications::{NotificationRow, kind},
         payments::{self, PaymentRow},
         tasks,
     },
@@ -25,6 +25,9 @@ use crate::{
 pub const CHECKOUT_TTL: Duration = Duration::from_secs(30 * 60);
 /// Stripe wants at least 30 minutes; our own expiry acts first.
 const PROVIDER_SESSION_TTL: Duration = Duration::from_secs(31 * 60);
+/// How soon a processing payment is first re-checked with the provider, in
+/// case its settlement webhook never arrives (direct debits take days).
+pub const PROCESSING_RECHECK: Duration = Duration::from_secs(3600);
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct CheckoutStarted {
@@ -62,14 +65,15 @@ pub async fn start_checkout(
         ]),
         expires_at: now.plus(PROVIDER_SESSION_TTL).0,
     };
-    let session = state.payments.create_checkout(&request).await?;
+    let provider = state.payments.current();
+    let session = provider.create_checkout(&request).await?;
     let payment = NewPayment {
         id: payment_id,
         task_id: task.id,
         offer_id,
         poster_id: task.poster_id,
         tasker_id,
-        provider: state.payments.name(),
+        provider: provider.name(),
         session_id: &session.id,
         checkout_url: &session.url,
         amount_cents,
@@ -78,31 +82,51 @@ pub async fn start_checkout(
         expires_at: now.plus(CHECKOUT_TTL),
     };
     if !escrow::start_checkout(&state.db, &payment, now).await? {
-        // The task or offer moved on while the session was being created: make sure it is never paid.
-        if let Err(error) = state.payments.expire_checkout(&session.id).await {
+        // The task or offer moved on (or the offer's amount changed) while the
+        // session was being created: make sure it is never paid.
+        if let Err(error) = provider.expire_checkout(&session.id).await {
             tracing::warn!(error = %error, "could not expire an unused checkout session");
         }
-        return Err(ApiError::Conflict("This offer can no longer be accepted".into()));
+        return Err(ApiError::Conflict(
+            "This offer changed or can no longer be accepted; reload the task and try again".into(),
+        ));
     }
     publish_task(state, task.id).await;
     Ok(CheckoutStarted { session_id: session.id, url: session.url })
 }
 
-/// Asks the provider about a pending payment and records the answer: held
-/// (task assigned), refunded (task taken meanwhile), expired, or still open.
-/// Returns the payment as it now stands. Idempotent.
+fn provider_of<'a>(state: &'a AppState, payment: &PaymentRow) -> Result<&'a dyn PaymentProvider, PaymentError> {
+    state.payments.named(&payment.provider)
+}
+
+/// Asks the provider about a pending or processing payment and records the
+/// answer: held (task assigned), refunded (task taken meanwhile), processing
+/// (settles later), failed, expired, or still open. Returns the payment as it
+/// now stands. Idempotent.
 pub async fn settle(state: &AppState, payment: PaymentRow) -> ApiResult<PaymentRow> {
-    if payment.status != payments::status::PENDING {
+    if !matches!(payment.status.as_str(), payments::status::PENDING | payments::status::PROCESSING) {
         return Ok(payment);
     }
-    match state.payments.checkout_status(&payment.session_id).await? {
-        CheckoutStatus::Open => {}
-        CheckoutStatus::Paid { charge_ref, payment_intent } => {
-            confirm(state, &payment, charge_ref.as_deref(), payment_intent.as_deref()).await?;
-        }
-        CheckoutStatus::Expired => expire(state, &payment).await?,
-    }
+    let status = provider_of(state, &payment)?.checkout_status(&payment.session_id).await?;
+    record(state, &payment, status).await?;
     Ok(payments::payment(&state.db, payment.id).await?.unwrap_or(payment))
+}
+
+/// Records what the provider says of a pending or processing checkout.
+async fn record(state: &AppState, payment: &PaymentRow, status: CheckoutStatus) -> ApiResult<()> {
+    match status {
+        CheckoutStatus::Open => Ok(()),
+        CheckoutStatus::Processing { payment_intent } => processing(state, payment, payment_intent.as_deref()).await,
+        CheckoutStatus::Paid { charge_ref, payment_intent } => {
+            confirm(state, payment, charge_ref.as_deref(), payment_intent.as_deref()).await
+        }
+        CheckoutStatus::Failed => fail(state, payment).await,
+        CheckoutStatus::Expired => expire(state, payment).await,
+    }
+}
+
+async fn task_title(state: &AppState, task_id: Uuid) -> ApiResult<String> {
+    Ok(tasks::task(&state.db, task_id).await?.map(|task| task.title).unwrap_or_default())
 }
 
 async fn confirm(
@@ -111,25 +135,72 @@ async fn confirm(
     charge_ref: Option<&str>,
     payment_intent: Option<&str>,
 ) -> ApiResult<()> {
-    let title = tasks::task(&state.db, payment.task_id).await?.map(|task| task.title).unwrap_or_default();
+    let title = task_title(state, payment.task_id).await?;
     match escrow::confirm_paid(&state.db, payment, &title, charge_ref, payment_intent, Timestamp::now()).await? {
         Confirmation::Assigned { notifications } => {
             after_commit(state, payment, &notifications).await;
             // Other checkouts of this task must not be paid any more.
             for other in payments::pending_for_task(&state.db, payment.task_id).await? {
-                if let Err(error) = state.payments.expire_checkout(&other.session_id).await {
+                let expired = match provider_of(state, &other) {
+                    Ok(provider) => provider.expire_checkout(&other.session_id).await.map(|_| ()),
+                    Err(error) => Err(error),
+                };
+                if let Err(error) = expired {
                     tracing::warn!(error = %error, "could not expire a competing checkout session");
                 }
             }
         }
         Confirmation::Refunded { notifications } => {
             after_commit(state, payment, &notifications).await;
-            let refunded = payments::payment(&state.db, payment.id).await?;
-            if let Some(refunded) = refunded {
-                refund_now(state, &refunded).await;
-            }
+            calls::run_owed(state, payment.id).await;
         }
         Confirmation::Unchanged => {}
+    }
+    Ok(())
+}
+
+async fn processing(state: &AppState, payment: &PaymentRow, payment_intent: Option<&str>) -> ApiResult<()> {
+    let now = Timestamp::now();
+    let title = task_title(state, payment.task_id).await?;
+    let amount = fees::display_amount(payment.amount_cents, &payment.currency);
+    let notification = NotificationRow::new(
+        payment.poster_id,
+        kind::PAYMENT,
+        "Payment processing",
+        format!(
+            "Your payment of {amount} for \"{title}\" is processing. We'll assign the task as soon as your bank confirms it."
+        ),
+        Some(format!("/task/{}", payment.task_id)),
+        now,
+    );
+    let next_check = now.plus(PROCESSING_RECHECK);
+    if escrow::mark_processing(&state.db, payment, payment_intent, next_check, &notification, now).await? {
+        publish_payment(state, payment.id).await;
+        live::notifications_created(state, &[notification]).await;
+    }
+    Ok(())
+}
+
+async fn fail(state: &AppState, payment: &PaymentRow) -> ApiResult<()> {
+    let now = Timestamp::now();
+    let title = task_title(state, payment.task_id).await?;
+    let amount = fees::display_amount(payment.amount_cents, &payment.currency);
+    let notification = NotificationRow::new(
+        payment.poster_id,
+        kind::PAYMENT,
+        "Payment failed",
+        format!(
+            "Your bank did not confirm the payment of {amount} for \"{title}\", so the task is open for offers again. You have not been charged."
+        ),
+        Some(format!("/task/{}", payment.task_id)),
+        now,
+    );
+    if let Some(reopened) = escrow::fail_processing(&state.db, payment, &notification, now).await? {
+        publish_payment(state, payment.id).await;
+        live::notifications_created(state, &[notification]).await;
+        if reopened {
+            publish_task(state, payment.task_id).await;
+        }
     }
     Ok(())
 }
@@ -144,60 +215,23 @@ async fn expire(state: &AppState, payment: &PaymentRow) -> ApiResult<()> {
     Ok(())
 }
 
-/// Ends an abandoned checkout (the sweep, after its 30 minutes): the provider
-/// session is expired first, so a payment made at the last second is confirmed instead.
-pub async fn abandon(state: &AppState, payment: PaymentRow) -> ApiResult<()> {
-    match state.payments.expire_checkout(&payment.session_id).await? {
-        CheckoutStatus::Paid { charge_ref, payment_intent } => {
-            confirm(state, &payment, charge_ref.as_deref(), payment_intent.as_deref()).await
-        }
-        CheckoutStatus::Expired | CheckoutStatus::Open => expire(state, &payment).await,
-    }
-}
-
-/// Pays the tasker for a released payment. Failures are retried by the sweep.
-pub async fn transfer_now(state: &AppState, payment: &PaymentRow) {
-    let destination = match payments::payout_account(&state.db, payment.tasker_id).await {
-        Ok(account) => account.map(|(account_ref, _)| account_ref),
-        Err(error) => {
-            tracing::warn!(error = %error, "could not read the payout account");
-            return;
-        }
+/// The sweep's look at a pending checkout past its 30 minutes, or a
+/// processing one due for a re-check. A pending session is expired at the
+/// provider first, so a payment made at the last second is confirmed
+/// instead; a processing one is only asked about (it never expires).
+pub async fn check(state: &AppState, payment: PaymentRow) -> ApiResult<()> {
+    let provider = provider_of(state, &payment)?;
+    let status = if payment.status == payments::status::PENDING {
+        provider.expire_checkout(&payment.session_id).await?
+    } else {
+        provider.checkout_status(&payment.session_id).await?
     };
-    let request = TransferRequest {
-        payment_id: payment.id,
-        amount_cents: fees::payout_cents(payment.amount_cents),
-        currency: payment.currency.clone(),
-        destination,
-        source_charge: payment.charge_ref.clone(),
-        transfer_group: format!("task_{}", payment.task_id),
+    let status = match status {
+        // Expired at our request a moment ago, whatever the session said before.
+        CheckoutStatus::Open if payment.status == payments::status::PENDING => CheckoutStatus::Expired,
+        other => other,
     };
-    match state.payments.transfer(&request).await {
-        Ok(transfer_ref) => {
-            if let Err(error) = payments::set_transfer_ref(&state.db, payment.id, &transfer_ref).await {
-                tracing::error!(error = %error, "transfer made but not recorded; the sweep retries with the same key");
-            }
-        }
-        Err(error) => tracing::warn!(error = %error, payment_id = %payment.id, "payout transfer pending"),
-    }
-}
-
-/// Returns a refunded payment's charge. Failures are retried by the sweep.
-pub async fn refund_now(state: &AppState, payment: &PaymentRow) {
-    let request = RefundRequest {
-        payment_id: payment.id,
-        charge_ref: payment.charge_ref.clone(),
-        payment_intent: payment.payment_intent.clone(),
-        amount_cents: payment.amount_cents,
-    };
-    match state.payments.refund(&request).await {
-        Ok(refund_ref) => {
-            if let Err(error) = payments::set_refund_ref(&state.db, payment.id, &refund_ref).await {
-                tracing::error!(error = %error, "refund made but not recorded; the sweep retries with the same key");
-            }
-        }
-        Err(error) => tracing::warn!(error = %error, payment_id = %payment.id, "refund pending"),
-    }
+    record(state, &payment, status).await
 }
 
 /// `payment.updated` to both parties, the notifications, and the task's new status.
@@ -240,19 +274,22 @@ pub async fn publish_task(state: &AppState, task_id: Uuid) {
     }
 }
 
-/// Releases the task's escrow (poster, or `None` for auto-release), then pays the tasker.
+/// Releases the task's escrow (by the poster, an operator's decision, or
+/// auto-release when both are `None`), then pays the tasker.
 pub async fn release(
     state: &AppState,
     task: &tasks::TaskRow,
     poster_id: Option<Uuid>,
+    decision: Option<&crate::store::lifecycle::Decision<'_>>,
 ) -> ApiResult<Option<PaymentRow>> {
-    let Some((payment, notifications)) =
-        crate::store::lifecycle::release(&state.db, task.id, poster_id, &task.title, Timestamp::now()).await?
-    else {
+    let released =
+        crate::store::lifecycle::release(&state.db, task.id, poster_id, decision, &task.title, Timestamp::now())
+            .await?;
+    let Some((payment, notifications)) = released else {
         return Ok(None);
     };
     after_commit(state, &payment, &notifications).await;
-    transfer_now(state, &payment).await;
+    calls::run_owed(state, payment.id).await;
     Ok(Some(payment))
 }
 
@@ -278,7 +315,7 @@ pub async fn answer_cancellation(
     live::notifications_created(state, &notifications).await;
     if let Some(payment) = refunded {
         publish_payment(state, payment.id).await;
-        refund_now(state, &payment).await;
+        calls::run_owed(state, payment.id).await;
     }
     publish_task(state, task.id).await;
     Ok(true)

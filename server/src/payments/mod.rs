@@ -5,21 +5,28 @@
 //! to the tasker's payout account. Every call carries an idempotency key, so a
 //! retried transition never moves money twice.
 
+pub mod calls;
+pub mod disputes;
 pub mod fees;
 pub mod lifecycle;
+pub mod providers;
 pub mod rules;
 pub mod sandbox;
 pub mod stripe;
 pub mod sweep;
 pub mod webhook;
 
-use std::{collections::BTreeMap, sync::Arc};
+use std::collections::BTreeMap;
 
 use async_trait::async_trait;
 use uuid::Uuid;
 
-pub use self::{sandbox::Sandbox, stripe::Stripe};
-use crate::{config::Config, db::Db, error::ApiError};
+pub use self::{
+    providers::Providers,
+    sandbox::{Sandbox, SandboxFaults},
+    stripe::Stripe,
+};
+use crate::error::ApiError;
 
 /// The placeholder a provider replaces with its session id in `success_url`.
 pub const SESSION_ID_PLACEHOLDER: &str = "{CHECKOUT_SESSION_ID}";
@@ -53,8 +60,13 @@ pub struct CheckoutSession {
 pub enum CheckoutStatus {
     /// Not paid yet; can still be paid.
     Open,
+    /// Paid by a method that settles later (e.g. BECS Direct Debit): the
+    /// money is not ours yet, and the session can no longer expire.
+    Processing { payment_intent: Option<String> },
     /// Paid: the charge to transfer from or refund.
     Paid { charge_ref: Option<String>, payment_intent: Option<String> },
+    /// A payment that was processing did not settle (the bank refused it).
+    Failed,
     /// Can no longer be paid and was not.
     Expired,
 }
@@ -140,13 +152,4 @@ pub trait PaymentProvider: Send + Sync {
     async fn onboarding(&self, request: &OnboardingRequest) -> Result<Onboarding, PaymentError>;
     /// Whether the account can receive transfers.
     async fn payout_account_ready(&self, account_ref: &str) -> Result<bool, PaymentError>;
-}
-
-/// Stripe when `STRIPE_SECRET_KEY` is set, else the sandbox.
-/// `public_url` is where the sandbox's checkout page is served.
-pub fn provider_from_config(config: &Config, db: &Db, public_url: &str) -> Arc<dyn PaymentProvider> {
-    match &config.stripe_secret_key {
-        Some(key) => Arc::new(Stripe::new(key.clone(), &config.stripe_api_base)),
-        None => Arc::new(Sandbox::new(db.clone(), public_url)),
-    }
 }

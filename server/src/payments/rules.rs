@@ -110,6 +110,24 @@ pub fn may_answer_cancellation(party: Party, requester: Party) -> Result<(), Den
     )
 }
 
+pub const DISPUTE_OPEN: &str = "A dispute is open on this task; an operator will decide";
+
+/// While a dispute is open, neither party moves the task on (the poster may still release).
+pub fn not_under_dispute(open_dispute: Option<Uuid>) -> Result<(), Denial> {
+    check(true, "", open_dispute.is_none(), DISPUTE_OPEN)
+}
+
+/// The poster disputes an assigned task (once at a time).
+pub fn may_open_dispute(party: Party, status: &str, open_dispute: Option<Uuid>) -> Result<(), Denial> {
+    check(
+        party == Party::Poster,
+        "Only the poster can open a dispute",
+        matches!(status, ASSIGNED | COMPLETION_REQUESTED),
+        "Only an assigned task can be disputed",
+    )?;
+    check(true, "", open_dispute.is_none(), "A dispute is already open on this task")
+}
+
 pub fn may_message(party: Party, assigned_tasker_id: Option<Uuid>) -> Result<(), Denial> {
     let party_ok = match assigned_tasker_id {
         Some(_) => matches!(party, Party::Poster | Party::AssignedTasker),
@@ -166,5 +184,18 @@ mod tests {
         assert!(matches!(may_message(Party::Poster, None), Err(Denial::Conflict(_))));
         assert!(matches!(may_message(Party::Other, None), Err(Denial::Forbidden(_))));
         assert!(may_message(Party::AssignedTasker, Some(Uuid::now_v7())).is_ok());
+    }
+
+    #[test]
+    fn only_the_poster_disputes_an_assigned_task_once() {
+        let open = Some(Uuid::now_v7());
+        assert!(may_open_dispute(Party::Poster, ASSIGNED, None).is_ok());
+        assert!(may_open_dispute(Party::Poster, COMPLETION_REQUESTED, None).is_ok());
+        assert!(matches!(may_open_dispute(Party::AssignedTasker, ASSIGNED, None), Err(Denial::Forbidden(_))));
+        assert!(matches!(may_open_dispute(Party::Other, OPEN, None), Err(Denial::Forbidden(_))));
+        assert!(matches!(may_open_dispute(Party::Poster, COMPLETED, None), Err(Denial::Conflict(_))));
+        assert!(matches!(may_open_dispute(Party::Poster, ASSIGNED, open), Err(Denial::Conflict(_))));
+        assert!(matches!(not_under_dispute(open), Err(Denial::Conflict(DISPUTE_OPEN))));
+        assert!(not_under_dispute(None).is_ok());
     }
 }

@@ -1,7 +1,15 @@
 //! The default provider: a hosted checkout page served by this server at
 //! `/sandbox/checkout/{session_id}` (see `http::payments_sandbox`), with a
 //! test card form. Sessions live in the database so any node can serve them;
-//! transfers, refunds and payout accounts succeed at once.
+//! transfers, refunds and payout accounts succeed at once — unless a fault
+//! was injected ([`SandboxFaults`]), which is how tests and the soak drive the
+//! failure paths a real provider has (an outage, a transfer refused until the
+//! tasker sets up payouts).
+
+use std::{
+    collections::HashMap,
+    sync::{Arc, Mutex},
+};
 
 use async_trait::async_trait;
 use uuid::Uuid;
@@ -21,11 +29,74 @@ pub const DECLINED_CARD: &str = "4000000000000002";
 pub struct Sandbox {
     db: Db,
     public_url: String,
+    faults: SandboxFaults,
+}
+
+/// The provider calls a fault can be injected into.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Call {
+    CreateCheckout,
+    CheckoutStatus,
+    ExpireCheckout,
+    Transfer,
+    Refund,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// The next `n` calls fail as an outage would (retryable).
+    Unavailable(u32),
+    /// Every call fails as an outage would, until cleared.
+    Down,
+    /// Every call is refused (e.g. a transfer to a tasker without a payout account), until cleared.
+    Refused,
+}
+
+/// Faults injected into the sandbox, shared by every clone of the handle.
+#[derive(Clone, Default)]
+pub struct SandboxFaults {
+    faults: Arc<Mutex<HashMap<Call, Fault>>>,
+}
+
+impl SandboxFaults {
+    pub fn inject(&self, call: Call, fault: Fault) {
+        self.faults.lock().expect("faults lock").insert(call, fault);
+    }
+
+    pub fn clear(&self) {
+        self.faults.lock().expect("faults lock").clear();
+    }
+
+    /// Consumes one injected failure of `call`, if any.
+    fn check(&self, call: Call) -> Result<(), PaymentError> {
+        let mut faults = self.faults.lock().expect("faults lock");
+        let outage = || PaymentError::Unavailable(format!("sandbox: injected outage of {call:?}"));
+        match faults.get(&call).copied() {
+            None => Ok(()),
+            Some(Fault::Down) => Err(outage()),
+            Some(Fault::Refused) => Err(PaymentError::Rejected {
+                code: "sandbox_refused".into(),
+                message: format!("sandbox: injected refusal of {call:?}"),
+            }),
+            Some(Fault::Unavailable(left)) => {
+                if left <= 1 {
+                    faults.remove(&call);
+                } else {
+                    faults.insert(call, Fault::Unavailable(left - 1));
+                }
+                Err(outage())
+            }
+        }
+    }
 }
 
 impl Sandbox {
     pub fn new(db: Db, public_url: &str) -> Self {
-        Self { db, public_url: public_url.trim_end_matches('/').to_owned() }
+        Self { db, public_url: public_url.trim_end_matches('/').to_owned(), faults: SandboxFaults::default() }
+    }
+
+    pub fn faults(&self) -> &SandboxFaults {
+        &self.faults
     }
 
     /// One session per payment, so a retried create returns the same session.
@@ -64,6 +135,7 @@ impl PaymentProvider for Sandbox {
     }
 
     async fn create_checkout(&self, request: &CheckoutRequest) -> Result<CheckoutSession, PaymentError> {
+        self.faults.check(Call::CreateCheckout)?;
         let id = Self::session_id(request.payment_id);
         let session = SandboxSession {
             id: id.clone(),
@@ -85,21 +157,25 @@ impl PaymentProvider for Sandbox {
     }
 
     async fn checkout_status(&self, session_id: &str) -> Result<CheckoutStatus, PaymentError> {
+        self.faults.check(Call::CheckoutStatus)?;
         let session = sandbox_sessions::session(&self.db, session_id).await.map_err(database)?;
         let session = session.ok_or_else(|| unknown_session(session_id))?;
         Ok(status_of(&session, Timestamp::now()))
     }
 
     async fn expire_checkout(&self, session_id: &str) -> Result<CheckoutStatus, PaymentError> {
+        self.faults.check(Call::ExpireCheckout)?;
         sandbox_sessions::expire(&self.db, session_id).await.map_err(database)?;
         self.checkout_status(session_id).await
     }
 
     async fn transfer(&self, request: &TransferRequest) -> Result<String, PaymentError> {
+        self.faults.check(Call::Transfer)?;
         Ok(format!("tr_sandbox_{}", request.payment_id.simple()))
     }
 
     async fn refund(&self, request: &RefundRequest) -> Result<String, PaymentError> {
+        self.faults.check(Call::Refund)?;
         Ok(format!("re_sandbox_{}", request.payment_id.simple()))
     }
 

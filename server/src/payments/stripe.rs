@@ -136,22 +136,28 @@ fn text(value: &Value, key: &str) -> Option<String> {
     value.get(key).and_then(Value::as_str).map(str::to_owned)
 }
 
+/// A session's state, read from the session with its `payment_intent` expanded.
+/// A `complete` session that is still `unpaid` was paid by a method that
+/// settles later (BECS Direct Debit and other delayed methods): it is
+/// processing until its intent succeeds, or failed once the intent needs a
+/// new payment method or was cancelled.
 fn parse_session_status(session: &Value) -> CheckoutStatus {
+    // `payment_intent` is an id, or the object when expanded.
+    let intent = &session["payment_intent"];
+    let payment_intent = match intent {
+        Value::String(id) => Some(id.clone()),
+        Value::Object(_) => text(intent, "id"),
+        _ => None,
+    };
     let paid = matches!(session["payment_status"].as_str(), Some("paid" | "no_payment_required"));
     if paid {
-        // `payment_intent` is an id, or the object when expanded.
-        let intent = &session["payment_intent"];
-        let (payment_intent, charge_ref) = match intent {
-            Value::String(id) => (Some(id.clone()), None),
-            Value::Object(_) => {
-                (text(intent, "id"), text(intent, "latest_charge").or_else(|| text(&intent["latest_charge"], "id")))
-            }
-            _ => (None, None),
-        };
+        let charge_ref = text(intent, "latest_charge").or_else(|| text(&intent["latest_charge"], "id"));
         return CheckoutStatus::Paid { charge_ref, payment_intent };
     }
-    match session["status"].as_str() {
-        Some("expired") => CheckoutStatus::Expired,
+    match (session["status"].as_str(), intent["status"].as_str()) {
+        (Some("complete"), Some("requires_payment_method" | "canceled")) => CheckoutStatus::Failed,
+        (Some("complete"), _) => CheckoutStatus::Processing { payment_intent },
+        (Some("expired"), _) => CheckoutStatus::Expired,
         _ => CheckoutStatus::Open,
     }
 }
@@ -300,6 +306,24 @@ mod tests {
             parse_session_status(&json!({"status": "expired", "payment_status": "unpaid"})),
             CheckoutStatus::Expired
         );
+    }
+
+    #[test]
+    fn a_complete_unpaid_session_is_processing_until_its_intent_settles_or_fails() {
+        let processing = json!({"status": "complete", "payment_status": "unpaid",
+            "payment_intent": {"id": "pi_3", "status": "processing", "latest_charge": null}});
+        assert_eq!(
+            parse_session_status(&processing),
+            CheckoutStatus::Processing { payment_intent: Some("pi_3".into()) }
+        );
+        let collapsed = json!({"status": "complete", "payment_status": "unpaid", "payment_intent": "pi_4"});
+        assert_eq!(
+            parse_session_status(&collapsed),
+            CheckoutStatus::Processing { payment_intent: Some("pi_4".into()) }
+        );
+        let failed = json!({"status": "complete", "payment_status": "unpaid",
+            "payment_intent": {"id": "pi_5", "status": "requires_payment_method"}});
+        assert_eq!(parse_session_status(&failed), CheckoutStatus::Failed);
     }
 
     #[test]

@@ -1,22 +1,25 @@
-//! The background sweep, run every minute on every node: abandoned checkouts
-//! (30 min) go back to open, completion requests unanswered for 7 days are
-//! released, cancellation requests unanswered for 48 h cancel the task, and
-//! provider calls that failed after commit are retried. Every step is a
-//! conditional transition plus an idempotent provider call, so several nodes
-//! sweeping at once do each thing once.
+//! The background sweep, run every minute on every node: checkouts pending
+//! past their 30 minutes are closed (or confirmed, when paid at the last
+//! second) and processing ones re-checked, completion requests unanswered for
+//! 7 days are released (never while a dispute is open), cancellation requests
+//! unanswered for 48 h cancel the task, and provider calls owed after a commit
+//! are retried. Every work list is ordered by when its row became due and
+//! every failure pushes its row back with exponential backoff, so rows that
+//! keep failing never starve the others. Every step is a conditional
+//! transition plus an idempotent provider call, so several nodes sweeping at
+//! once do each thing once.
 
 use std::time::Duration;
 
 use serde::Serialize;
 
-use super::lifecycle;
+use super::{calls, lifecycle};
 use crate::{
     db::Timestamp,
     state::AppState,
     store::{
         lifecycle::{self as store, Answer},
-        payments::{self, status},
-        tasks,
+        payments, provider_calls, tasks,
     },
 };
 
@@ -27,24 +30,41 @@ const BATCH: i64 = 100;
 
 #[derive(Debug, Default, PartialEq, Eq, Serialize)]
 pub struct SweepReport {
-    pub checkouts_closed: usize,
+    /// Pending or processing checkouts whose state was asked of the provider.
+    pub checkouts_checked: usize,
+    /// Of those, checks that failed (pushed back with backoff).
+    pub checks_failed: usize,
     pub auto_released: usize,
     pub cancellations_lapsed: usize,
     pub provider_calls_retried: usize,
+    /// Of those, calls that succeeded.
+    pub provider_calls_succeeded: usize,
 }
 
 /// One pass as of `now` (tests pass a time in the future instead of waiting).
 pub async fn sweep(state: &AppState, now: Timestamp) -> anyhow::Result<SweepReport> {
     let mut report = SweepReport::default();
-    for payment in payments::expired_pending(&state.db, now, BATCH).await? {
-        match lifecycle::abandon(state, payment).await {
-            Ok(()) => report.checkouts_closed += 1,
-            Err(error) => tracing::warn!(?error, "could not close an abandoned checkout"),
+    for payment in payments::due_checks(&state.db, now, BATCH).await? {
+        report.checkouts_checked += 1;
+        let (id, attempts, processing) =
+            (payment.id, payment.check_attempts + 1, payment.status == payments::status::PROCESSING);
+        if let Err(error) = lifecycle::check(state, payment).await {
+            tracing::warn!(?error, payment_id = %id, "could not check a checkout with the provider");
+            report.checks_failed += 1;
+            payments::check_later(&state.db, id, now.plus(calls::retry_delay(attempts))).await?;
+        } else if processing {
+            // Still processing (or just settled, which clears the check): look again later.
+            payments::check_later(
+                &state.db,
+                id,
+                now.plus(lifecycle::PROCESSING_RECHECK.max(calls::retry_delay(attempts))),
+            )
+            .await?;
         }
     }
     for payment in payments::held_completion_requested_before(&state.db, now.minus(AUTO_RELEASE_AFTER), BATCH).await? {
         let Some(task) = tasks::task(&state.db, payment.task_id).await? else { continue };
-        if lifecycle::release(state, &task, None).await.ok().flatten().is_some() {
+        if lifecycle::release(state, &task, None, None).await.ok().flatten().is_some() {
             report.auto_released += 1;
         }
     }
@@ -54,13 +74,11 @@ pub async fn sweep(state: &AppState, now: Timestamp) -> anyhow::Result<SweepRepo
             report.cancellations_lapsed += 1;
         }
     }
-    for payment in payments::provider_calls_owed(&state.db, BATCH).await? {
-        match payment.status.as_str() {
-            status::RELEASED => lifecycle::transfer_now(state, &payment).await,
-            status::REFUNDED => lifecycle::refund_now(state, &payment).await,
-            _ => continue,
-        }
+    for call in provider_calls::due(&state.db, now, BATCH).await? {
         report.provider_calls_retried += 1;
+        if calls::run(state, &call).await {
+            report.provider_calls_succeeded += 1;
+        }
     }
     Ok(report)
 }

@@ -83,24 +83,27 @@ pub struct EventData {
 /// What an event asks of us.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Action {
-    /// A checkout session may have been paid: confirm it (after asking the provider).
-    Confirm { session_id: String },
-    /// A checkout session expired unpaid.
-    Expire { session_id: String },
+    /// A checkout session changed (completed, settled later, failed to settle,
+    /// expired): ask the provider where it stands and record that.
+    Settle { session_id: String },
     /// Anything else: acknowledged, nothing done.
     Ignore,
 }
 
+/// The checkout events we act on. `async_payment_*` follow a `completed`
+/// session that was paid by a method that settles later (direct debit).
+const CHECKOUT_EVENTS: [&str; 4] = [
+    "checkout.session.completed",
+    "checkout.session.async_payment_succeeded",
+    "checkout.session.async_payment_failed",
+    "checkout.session.expired",
+];
+
 impl Event {
     pub fn action(&self) -> Action {
         let session_id = self.data.object.get("id").and_then(Value::as_str).map(str::to_owned);
-        match (self.kind.as_str(), session_id) {
-            ("checkout.session.completed" | "checkout.session.async_payment_succeeded", Some(session_id)) => {
-                Action::Confirm { session_id }
-            }
-            ("checkout.session.expired" | "checkout.session.async_payment_failed", Some(session_id)) => {
-                Action::Expire { session_id }
-            }
+        match session_id {
+            Some(session_id) if CHECKOUT_EVENTS.contains(&self.kind.as_str()) => Action::Settle { session_id },
             _ => Action::Ignore,
         }
     }
@@ -152,7 +155,7 @@ mod tests {
             r#"{"id":"evt_1","type":"checkout.session.completed","data":{"object":{"id":"cs_1"}}}"#,
         )
         .unwrap();
-        assert_eq!(event.action(), Action::Confirm { session_id: "cs_1".into() });
+        assert_eq!(event.action(), Action::Settle { session_id: "cs_1".into() });
         let other: Event =
             serde_json::from_str(r#"{"id":"evt_2","type":"customer.created","data":{"object":{"id":"cus_1"}}}"#)
                 .unwrap();

@@ -9,14 +9,44 @@ use uuid::Uuid;
 
 use crate::{
     db::{BeginWrite, Db, Timestamp},
-    insert_ledger_entry, insert_notification, on_pool,
+    insert_ledger_entry, insert_notification, insert_provider_call, on_pool,
     payments::fees::display_amount,
     store::{
         ledger::{LedgerEntry, kind as ledger_kind},
         notifications::{NotificationRow, kind},
         payments::PaymentRow,
+        provider_calls::{NewProviderCall, kind as call_kind},
     },
 };
+
+/// Lets the tasker change or withdraw an offer again once no checkout of it is open.
+macro_rules! unfreeze_offer {
+    ($tx:expr, $offer_id:expr) => {
+        sqlx::query(
+            "update offers set frozen_at = null
+             where id = $1 and not exists (select 1 from payments where offer_id = $1 and status in ('pending', 'processing'))",
+        )
+        .bind($offer_id)
+        .execute(&mut *$tx)
+        .await
+    };
+}
+
+/// Puts a `pending_payment` task back to `open` when no checkout of it is still pending or processing.
+macro_rules! reopen_task_if_unpaid {
+    ($tx:expr, $task_id:expr, $now:expr) => {
+        sqlx::query(
+            "update tasks set status = 'open', updated_at = $2
+             where id = $1 and status = 'pending_payment'
+               and not exists (select 1 from payments where task_id = $1 and status in ('pending', 'processing'))",
+        )
+        .bind($task_id)
+        .bind($now)
+        .execute(&mut *$tx)
+        .await
+        .map(|done| done.rows_affected())
+    };
+}
 
 /// A checkout about to be opened.
 pub struct NewPayment<'a> {
@@ -34,9 +64,16 @@ pub struct NewPayment<'a> {
     pub expires_at: Timestamp,
 }
 
-/// Marks the task `pending_payment` and records the checkout, if the task is
-/// still the poster's and open (or already pending another checkout) and the
-/// offer still pending. False otherwise.
+/// Marks the task `pending_payment`, freezes the offer at the amount being
+/// charged, and records the checkout — if the task is still the poster's and
+/// open (or pending another checkout, none of them processing) and the offer
+/// still pending at that amount. False otherwise (the caller expires the
+/// provider's session).
+///
+/// The offer is frozen by an update of its own row, so a concurrent
+/// withdrawal or edit of it (which requires it unfrozen) either commits first
+/// and makes this fail, or waits and then fails itself — also on Postgres
+/// under read committed, where a check inside a subquery would not see it.
 #[instrument(skip_all)]
 pub async fn start_checkout(db: &Db, payment: &NewPayment<'_>, now: Timestamp) -> sqlx::Result<bool> {
     on_pool!(db, |pool| {
@@ -45,22 +82,36 @@ pub async fn start_checkout(db: &Db, payment: &NewPayment<'_>, now: Timestamp) -
             let moved = sqlx::query(
                 "update tasks set status = 'pending_payment', updated_at = $3
                  where id = $1 and poster_id = $2 and status in ('open', 'pending_payment')
-                   and exists (select 1 from offers where id = $4 and task_id = $1 and status = 'pending')",
+                   and not exists (select 1 from payments where task_id = $1 and status = 'processing')",
             )
             .bind(payment.task_id)
             .bind(payment.poster_id)
             .bind(now)
-            .bind(payment.offer_id)
             .execute(&mut *tx)
             .await?
             .rows_affected();
             if moved == 0 {
                 return Ok(false);
             }
+            let frozen = sqlx::query(
+                "update offers set frozen_at = $3
+                 where id = $1 and task_id = $2 and status = 'pending' and amount_cents = $4",
+            )
+            .bind(payment.offer_id)
+            .bind(payment.task_id)
+            .bind(now)
+            .bind(payment.amount_cents)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+            if frozen == 0 {
+                return Ok(false);
+            }
             sqlx::query(
                 "insert into payments (id, task_id, offer_id, poster_id, tasker_id, provider, session_id, checkout_url,
-                                       amount_cents, fee_cents, currency, status, expires_at, created_at, updated_at)
-                 values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'pending', $12, $13, $13)",
+                                       amount_cents, fee_cents, currency, status, expires_at, next_check_at,
+                                       created_at, updated_at)
+                 values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'pending', $12, $12, $13, $13)",
             )
             .bind(payment.id)
             .bind(payment.task_id)
@@ -115,7 +166,7 @@ pub async fn confirm_paid(
                 "update tasks set status = 'assigned', assigned_tasker_id = $2, accepted_offer_id = $3, updated_at = $4
                  where id = $1 and status in ('open', 'pending_payment')
                    and exists (select 1 from offers where id = $3 and task_id = $1 and status = 'pending')
-                   and exists (select 1 from payments where id = $5 and status = 'pending')",
+                   and exists (select 1 from payments where id = $5 and status in ('pending', 'processing'))",
             )
             .bind(payment.task_id)
             .bind(payment.tasker_id)
@@ -128,7 +179,7 @@ pub async fn confirm_paid(
             if task_moved == 0 {
                 return Ok(None);
             }
-            sqlx::query("update offers set status = 'accepted', updated_at = $2 where id = $1")
+            sqlx::query("update offers set status = 'accepted', frozen_at = null, updated_at = $2 where id = $1")
                 .bind(payment.offer_id)
                 .bind(now)
                 .execute(&mut *tx)
@@ -143,8 +194,9 @@ pub async fn confirm_paid(
             .fetch_all(&mut *tx)
             .await?;
             sqlx::query(
-                "update payments set status = 'held', charge_ref = $2, payment_intent = $3, held_at = $4, updated_at = $4
-                 where id = $1 and status = 'pending'",
+                "update payments set status = 'held', charge_ref = $2, payment_intent = coalesce($3, payment_intent),
+                                     held_at = $4, updated_at = $4, next_check_at = null
+                 where id = $1 and status in ('pending', 'processing')",
             )
             .bind(payment.id)
             .bind(charge_ref)
@@ -152,19 +204,47 @@ pub async fn confirm_paid(
             .bind(now)
             .execute(&mut *tx)
             .await?;
-            let charge = LedgerEntry::new(payment.id, payment.task_id, ledger_kind::CHARGE, payment.amount_cents, &payment.currency, Some(payment.poster_id), now)
-                .with_provider_ref(charge_ref.map(str::to_owned));
+            let charge = LedgerEntry::new(
+                payment.id,
+                payment.task_id,
+                ledger_kind::CHARGE,
+                payment.amount_cents,
+                &payment.currency,
+                Some(payment.poster_id),
+                now,
+            )
+            .with_provider_ref(charge_ref.map(str::to_owned));
             insert_ledger_entry!(tx, &charge)?;
 
             let mut notifications = vec![
-                NotificationRow::new(payment.tasker_id, kind::TASK, "Offer accepted",
-                    format!("Your offer on \"{task_title}\" was accepted. {amount} is held until the task is complete."), link.clone(), now),
-                NotificationRow::new(payment.poster_id, kind::PAYMENT, "Payment held",
-                    format!("{amount} for \"{task_title}\" is held securely until you release it."), link.clone(), now),
+                NotificationRow::new(
+                    payment.tasker_id,
+                    kind::TASK,
+                    "Offer accepted",
+                    format!(
+                        "Your offer on \"{task_title}\" was accepted. {amount} is held until the task is complete."
+                    ),
+                    link.clone(),
+                    now,
+                ),
+                NotificationRow::new(
+                    payment.poster_id,
+                    kind::PAYMENT,
+                    "Payment held",
+                    format!("{amount} for \"{task_title}\" is held securely until you release it."),
+                    link.clone(),
+                    now,
+                ),
             ];
             for tasker_id in not_selected {
-                notifications.push(NotificationRow::new(tasker_id, kind::OFFER, "Offer not selected",
-                    format!("\"{task_title}\" was assigned to another tasker."), link.clone(), now));
+                notifications.push(NotificationRow::new(
+                    tasker_id,
+                    kind::OFFER,
+                    "Offer not selected",
+                    format!("\"{task_title}\" was assigned to another tasker."),
+                    link.clone(),
+                    now,
+                ));
             }
             for row in &notifications {
                 insert_notification!(tx, row)?;
@@ -180,7 +260,9 @@ pub async fn confirm_paid(
     refund_losing_charge(db, payment, task_title, charge_ref, payment_intent, now).await
 }
 
-/// A charge that can no longer buy the task: recorded as charged and refunded at once.
+/// A charge that can no longer buy the task: recorded as charged and refunded
+/// at once (the refund is owed to the provider through the outbox), its offer
+/// unfrozen, and the task back to `open` when nothing else is paying for it.
 async fn refund_losing_charge(
     db: &Db,
     payment: &PaymentRow,
@@ -193,10 +275,16 @@ async fn refund_losing_charge(
     on_pool!(db, |pool| {
         async {
             let mut tx = pool.begin_write().await?;
+            // Lock the task first, like every other transition of it.
+            sqlx::query("update tasks set updated_at = updated_at where id = $1")
+                .bind(payment.task_id)
+                .execute(&mut *tx)
+                .await?;
             let refunded = sqlx::query(
-                "update payments set status = 'refunded', charge_ref = $2, payment_intent = $3,
-                                     refund_reason = 'task no longer available', refunded_at = $4, updated_at = $4
-                 where id = $1 and status = 'pending'",
+                "update payments set status = 'refunded', charge_ref = $2, payment_intent = coalesce($3, payment_intent),
+                                     refund_reason = 'task no longer available', refunded_at = $4, updated_at = $4,
+                                     refunded_cents = amount_cents, next_check_at = null
+                 where id = $1 and status in ('pending', 'processing')",
             )
             .bind(payment.id)
             .bind(charge_ref)
@@ -213,6 +301,9 @@ async fn refund_losing_charge(
             let refund = LedgerEntry::new(payment.id, payment.task_id, ledger_kind::REFUND, payment.amount_cents, &payment.currency, Some(payment.poster_id), now);
             insert_ledger_entry!(tx, &charge)?;
             insert_ledger_entry!(tx, &refund)?;
+            insert_provider_call!(tx, &NewProviderCall::new(payment.id, call_kind::REFUND, &payment.provider, payment.amount_cents, now))?;
+            unfreeze_offer!(tx, payment.offer_id)?;
+            reopen_task_if_unpaid!(tx, payment.task_id, now)?;
             let notification = NotificationRow::new(payment.poster_id, kind::PAYMENT, "Payment refunded",
                 format!("\"{task_title}\" was no longer available for this offer, so your payment of {amount} is being refunded."),
                 Some(format!("/task/{}", payment.task_id)), now);
@@ -238,7 +329,8 @@ pub async fn expire_unpaid(db: &Db, payment: &PaymentRow, now: Timestamp) -> sql
                 .await?
                 .rows_affected();
             let expired = sqlx::query(
-                "update payments set status = 'expired', updated_at = $2 where id = $1 and status = 'pending'",
+                "update payments set status = 'expired', updated_at = $2, next_check_at = null
+                 where id = $1 and status = 'pending'",
             )
             .bind(payment.id)
             .bind(now)
@@ -249,16 +341,89 @@ pub async fn expire_unpaid(db: &Db, payment: &PaymentRow, now: Timestamp) -> sql
                 tx.commit().await?;
                 return Ok(if expired == 0 { None } else { Some(false) });
             }
-            let reopened = sqlx::query(
-                "update tasks set status = 'open', updated_at = $2
-                 where id = $1 and status = 'pending_payment'
-                   and not exists (select 1 from payments where task_id = $1 and status = 'pending')",
+            unfreeze_offer!(tx, payment.offer_id)?;
+            let reopened = reopen_task_if_unpaid!(tx, payment.task_id, now)?;
+            tx.commit().await?;
+            Ok(Some(reopened == 1))
+        }
+        .await
+    })
+}
+
+/// A checkout paid by a method that settles later: `processing`, never
+/// expired, re-checked at `next_check_at` in case its webhook is lost. True
+/// when this call moved it.
+#[instrument(skip_all)]
+pub async fn mark_processing(
+    db: &Db,
+    payment: &PaymentRow,
+    payment_intent: Option<&str>,
+    next_check_at: Timestamp,
+    notification: &NotificationRow,
+    now: Timestamp,
+) -> sqlx::Result<bool> {
+    on_pool!(db, |pool| {
+        async {
+            let mut tx = pool.begin_write().await?;
+            sqlx::query("update tasks set updated_at = updated_at where id = $1")
+                .bind(payment.task_id)
+                .execute(&mut *tx)
+                .await?;
+            let moved = sqlx::query(
+                "update payments set status = 'processing', payment_intent = coalesce($2, payment_intent),
+                                     next_check_at = $3, check_attempts = 0, updated_at = $4
+                 where id = $1 and status = 'pending'",
             )
-            .bind(payment.task_id)
+            .bind(payment.id)
+            .bind(payment_intent)
+            .bind(next_check_at)
             .bind(now)
             .execute(&mut *tx)
             .await?
             .rows_affected();
+            if moved == 0 {
+                return Ok(false);
+            }
+            insert_notification!(tx, notification)?;
+            tx.commit().await?;
+            Ok(true)
+        }
+        .await
+    })
+}
+
+/// A processing payment that did not settle: `failed`, its offer unfrozen,
+/// and the task back to `open` unless another checkout is paying for it.
+/// `Some(reopened)` when this call failed it.
+#[instrument(skip_all)]
+pub async fn fail_processing(
+    db: &Db,
+    payment: &PaymentRow,
+    notification: &NotificationRow,
+    now: Timestamp,
+) -> sqlx::Result<Option<bool>> {
+    on_pool!(db, |pool| {
+        async {
+            let mut tx = pool.begin_write().await?;
+            sqlx::query("update tasks set updated_at = updated_at where id = $1")
+                .bind(payment.task_id)
+                .execute(&mut *tx)
+                .await?;
+            let failed = sqlx::query(
+                "update payments set status = 'failed', next_check_at = null, updated_at = $2
+                 where id = $1 and status in ('pending', 'processing')",
+            )
+            .bind(payment.id)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+            if failed == 0 {
+                return Ok(None);
+            }
+            unfreeze_offer!(tx, payment.offer_id)?;
+            let reopened = reopen_task_if_unpaid!(tx, payment.task_id, now)?;
+            insert_notification!(tx, notification)?;
             tx.commit().await?;
             Ok(Some(reopened == 1))
         }

@@ -8,14 +8,61 @@ use uuid::Uuid;
 
 use crate::{
     db::{BeginWrite, Db, Timestamp, new_id},
-    insert_ledger_entry, insert_notification, on_pool,
+    insert_ledger_entry, insert_notification, insert_provider_call, on_pool,
     payments::fees::{display_amount, payout_cents},
     store::{
         ledger::{LedgerEntry, kind as ledger_kind},
         notifications::{NotificationRow, kind},
         payments::{PAYMENT_COLUMNS, PaymentRow},
+        provider_calls::{NewProviderCall, kind as call_kind},
     },
 };
+
+/// An operator's decision of a dispute, carried by the transition it decides.
+pub struct Decision<'a> {
+    pub dispute_id: Uuid,
+    pub operator_id: Uuid,
+    pub note: &'a str,
+}
+
+/// Closes the task's open dispute inside the caller's transaction: decided by
+/// `$3` (an operator), or by the poster releasing (`$3` null). Rows affected.
+macro_rules! resolve_open_dispute {
+    ($tx:expr, $task_id:expr, $outcome:expr, $refund_cents:expr, $decision:expr, $now:expr) => {{
+        let decision: Option<&Decision> = $decision;
+        sqlx::query(
+            "update disputes set status = 'resolved', outcome = $2, refund_cents = $3, resolved_by = $4,
+                                 resolution_note = $5, resolved_at = $6
+             where task_id = $1 and status = 'open' and ($7 = false or id = $8)",
+        )
+        .bind($task_id)
+        .bind($outcome)
+        .bind($refund_cents)
+        .bind(decision.map(|d| d.operator_id))
+        .bind(decision.map(|d| d.note).unwrap_or("Released by the poster"))
+        .bind($now)
+        .bind(decision.is_some())
+        .bind(decision.map(|d| d.dispute_id).unwrap_or_default())
+        .execute(&mut *$tx)
+        .await
+        .map(|done| done.rows_affected())
+    }};
+}
+
+/// Closes a cancellation request nobody answered once the task moved on another way.
+macro_rules! close_pending_cancellation {
+    ($tx:expr, $task_id:expr, $now:expr) => {
+        sqlx::query(
+            "update cancellation_requests set status = 'closed', answered_at = $2
+             where task_id = $1 and status = 'pending'",
+        )
+        .bind($task_id)
+        .bind($now)
+        .execute(&mut *$tx)
+        .await
+    };
+}
+pub(crate) use {close_pending_cancellation, resolve_open_dispute};
 
 /// `assigned` → `completion_requested` by the assigned tasker; auto-release counts from now.
 #[instrument(skip_all)]
@@ -32,7 +79,7 @@ pub async fn request_payment(
             let mut tx = pool.begin_write().await?;
             let moved = sqlx::query(
                 "update tasks set status = 'completion_requested', updated_at = $3
-                 where id = $1 and assigned_tasker_id = $2 and status = 'assigned'",
+                 where id = $1 and assigned_tasker_id = $2 and status = 'assigned' and open_dispute_id is null",
             )
             .bind(task_id)
             .bind(tasker_id)
@@ -60,32 +107,46 @@ pub async fn request_payment(
 }
 
 /// `assigned`/`completion_requested` → `completed`, payment `released`, with
-/// the payout and fee ledger rows. `poster_id` is `None` for auto-release.
+/// the payout and fee ledger rows and the transfer owed to the tasker. By the
+/// poster (`poster_id`; this also ends an open dispute in the tasker's
+/// favour), an operator's `decision` of the open dispute, or auto-release
+/// (neither; never while a dispute is open). A cancellation request nobody
+/// answered is closed.
 #[instrument(skip_all)]
 pub async fn release(
     db: &Db,
     task_id: Uuid,
     poster_id: Option<Uuid>,
+    decision: Option<&Decision<'_>>,
     task_title: &str,
     now: Timestamp,
 ) -> sqlx::Result<Option<(PaymentRow, Vec<NotificationRow>)>> {
+    let auto_release = poster_id.is_none() && decision.is_none();
     on_pool!(db, |pool| {
         async {
             let mut tx = pool.begin_write().await?;
             let moved = sqlx::query(
-                "update tasks set status = 'completed', completed_at = $2, updated_at = $2
-                 where id = $1 and status in ('assigned', 'completion_requested') and ($3 = false or poster_id = $4)",
+                "update tasks set status = 'completed', completed_at = $2, updated_at = $2, open_dispute_id = null
+                 where id = $1 and status in ('assigned', 'completion_requested') and ($3 = false or poster_id = $4)
+                   and ($5 = false or open_dispute_id is null) and ($6 = false or open_dispute_id is not null)",
             )
             .bind(task_id)
             .bind(now)
             .bind(poster_id.is_some())
             .bind(poster_id.unwrap_or_default())
+            .bind(auto_release)
+            .bind(decision.is_some())
             .execute(&mut *tx)
             .await?
             .rows_affected();
             if moved == 0 {
                 return Ok(None);
             }
+            let resolved = resolve_open_dispute!(tx, task_id, "release", None::<i64>, decision, now)?;
+            if decision.is_some() && resolved == 0 {
+                return Ok(None);
+            }
+            close_pending_cancellation!(tx, task_id, now)?;
             let payment = sqlx::query_as::<_, PaymentRow>(sqlx::AssertSqlSafe(format!(
                 "update payments set status = 'released', released_at = $2, updated_at = $2
                  where task_id = $1 and status = 'held'
@@ -102,9 +163,16 @@ pub async fn release(
             let payout = payout_cents(payment.amount_cents);
             insert_ledger_entry!(tx, &LedgerEntry::new(payment.id, task_id, ledger_kind::PAYOUT, payout, &payment.currency, Some(payment.tasker_id), now))?;
             insert_ledger_entry!(tx, &LedgerEntry::new(payment.id, task_id, ledger_kind::FEE, payment.fee_cents, &payment.currency, None, now))?;
+            if payout > 0 {
+                insert_provider_call!(tx, &NewProviderCall::new(payment.id, call_kind::TRANSFER, &payment.provider, payout, now))?;
+            }
             let link = Some(format!("/task/{task_id}"));
             let paid = display_amount(payout, &payment.currency);
-            let how = if poster_id.is_some() { "The poster released" } else { "7 days passed without an answer, so we released" };
+            let how = match (poster_id, decision) {
+                (Some(_), _) => "The poster released",
+                (None, Some(_)) => "An operator decided the dispute and released",
+                (None, None) => "7 days passed without an answer, so we released",
+            };
             let notifications = vec![
                 NotificationRow::new(payment.tasker_id, kind::PAYMENT, "Payment released",
                     format!("{how} the payment for \"{task_title}\": {paid} (after the 10% service fee) will reach your account in 3-5 business days."), link.clone(), now),
@@ -162,7 +230,8 @@ pub async fn request_cancellation(
             let row = sqlx::query_as::<_, CancellationRow>(sqlx::AssertSqlSafe(format!(
                 "insert into cancellation_requests (id, task_id, requested_by, reason, status, created_at)
                  select $1, $2, $3, $4, 'pending', $5
-                 where exists (select 1 from tasks where id = $2 and status in ('assigned', 'completion_requested'))
+                 where exists (select 1 from tasks where id = $2 and status in ('assigned', 'completion_requested')
+                                                   and open_dispute_id is null)
                  returning {CANCELLATION_COLUMNS}"
             )))
             .bind(id)
@@ -250,7 +319,7 @@ pub async fn answer_cancellation(
             if answer != Answer::Decline {
                 let cancelled = sqlx::query(
                     "update tasks set status = 'cancelled', cancelled_at = $2, updated_at = $2
-                     where id = $1 and status in ('assigned', 'completion_requested')",
+                     where id = $1 and status in ('assigned', 'completion_requested') and open_dispute_id is null",
                 )
                 .bind(request.task_id)
                 .bind(now)
@@ -258,27 +327,39 @@ pub async fn answer_cancellation(
                 .await?
                 .rows_affected();
                 if cancelled == 0 {
+                    // The task moved on (completed, or disputed): nobody can answer this request any more.
+                    close_pending_cancellation!(tx, request.task_id, now)?;
+                    tx.commit().await?;
                     return Ok(None);
                 }
             }
-            let answered = sqlx::query("update cancellation_requests set status = $2, answered_at = $3 where id = $1 and status = 'pending'")
-                .bind(request.id)
-                .bind(new_status)
-                .bind(now)
-                .execute(&mut *tx)
-                .await?
-                .rows_affected();
+            let answered = sqlx::query(
+                "update cancellation_requests set status = $2, answered_at = $3 where id = $1 and status = 'pending'",
+            )
+            .bind(request.id)
+            .bind(new_status)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
             if answered == 0 {
                 return Ok(None);
             }
             let mut notifications = Vec::new();
             let mut refunded = None;
             if answer == Answer::Decline {
-                notifications.push(NotificationRow::new(request.requested_by, kind::TASK, "Cancellation declined",
-                    format!("Your request to cancel \"{task_title}\" was declined."), link.clone(), now));
+                notifications.push(NotificationRow::new(
+                    request.requested_by,
+                    kind::TASK,
+                    "Cancellation declined",
+                    format!("Your request to cancel \"{task_title}\" was declined."),
+                    link.clone(),
+                    now,
+                ));
             } else {
                 refunded = sqlx::query_as::<_, PaymentRow>(sqlx::AssertSqlSafe(format!(
-                    "update payments set status = 'refunded', refund_reason = 'task cancelled', refunded_at = $2, updated_at = $2
+                    "update payments set status = 'refunded', refund_reason = 'task cancelled', refunded_at = $2,
+                                         updated_at = $2, refunded_cents = amount_cents
                      where task_id = $1 and status = 'held'
                      returning {PAYMENT_COLUMNS}"
                 )))
@@ -288,14 +369,44 @@ pub async fn answer_cancellation(
                 .await?;
                 let refund_note = match &refunded {
                     Some(payment) => {
-                        insert_ledger_entry!(tx, &LedgerEntry::new(payment.id, payment.task_id, ledger_kind::REFUND, payment.amount_cents, &payment.currency, Some(payment.poster_id), now))?;
-                        format!(" The payment of {} is refunded to the poster.", display_amount(payment.amount_cents, &payment.currency))
+                        insert_ledger_entry!(
+                            tx,
+                            &LedgerEntry::new(
+                                payment.id,
+                                payment.task_id,
+                                ledger_kind::REFUND,
+                                payment.amount_cents,
+                                &payment.currency,
+                                Some(payment.poster_id),
+                                now
+                            )
+                        )?;
+                        insert_provider_call!(
+                            tx,
+                            &NewProviderCall::new(
+                                payment.id,
+                                call_kind::REFUND,
+                                &payment.provider,
+                                payment.amount_cents,
+                                now
+                            )
+                        )?;
+                        format!(
+                            " The payment of {} is refunded to the poster.",
+                            display_amount(payment.amount_cents, &payment.currency)
+                        )
                     }
                     None => String::new(),
                 };
                 for user_id in [poster_id, tasker_id] {
-                    notifications.push(NotificationRow::new(user_id, kind::TASK, "Task cancelled",
-                        format!("\"{task_title}\" was cancelled.{refund_note}"), link.clone(), now));
+                    notifications.push(NotificationRow::new(
+                        user_id,
+                        kind::TASK,
+                        "Task cancelled",
+                        format!("\"{task_title}\" was cancelled.{refund_note}"),
+                        link.clone(),
+                        now,
+                    ));
                 }
             }
             for row in &notifications {

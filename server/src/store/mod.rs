@@ -2,6 +2,7 @@
 //! Each function runs the same SQL text on SQLite and Postgres (see `db.rs`).
 
 pub mod contact;
+pub mod disputes;
 pub mod email_tokens;
 pub mod escrow;
 pub mod ledger;
@@ -11,6 +12,7 @@ pub mod notifications;
 pub mod offers;
 pub mod payments;
 pub mod profiles;
+pub mod provider_calls;
 pub mod questions;
 pub mod realtime_tickets;
 pub mod refresh_tokens;

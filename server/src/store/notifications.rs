@@ -15,6 +15,8 @@ pub mod kind {
     pub const PAYMENT: &str = "payment";
     pub const REMINDER: &str = "reminder";
     pub const TASK: &str = "task";
+    pub const TASK_ALERT: &str = "task_alert";
+    pub const DISPUTE: &str = "dispute";
 }
 
 #[derive(Clone, Debug, FromRow, Serialize, utoipa::ToSchema)]

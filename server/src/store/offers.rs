@@ -149,7 +149,8 @@ pub async fn offers_by_tasker(db: &Db, tasker_id: Uuid, limit: i64) -> sqlx::Res
     })
 }
 
-/// Changes a pending offer of this tasker on an open task; false otherwise.
+/// Changes a pending offer of this tasker on an open task, unless a checkout
+/// of it is open (frozen); false otherwise.
 #[instrument(skip_all)]
 pub async fn update_pending_offer(
     db: &Db,
@@ -162,7 +163,7 @@ pub async fn update_pending_offer(
     let affected = on_pool!(db, |pool| {
         sqlx::query(
             "update offers set amount_cents = $3, message = $4, updated_at = $5
-             where id = $1 and tasker_id = $2 and status = 'pending'
+             where id = $1 and tasker_id = $2 and status = 'pending' and frozen_at is null
                and task_id in (select id from tasks where status = 'open')",
         )
         .bind(id)
@@ -178,30 +179,37 @@ pub async fn update_pending_offer(
 }
 
 /// Withdraws a pending offer on an open task and lowers the task's offer
-/// count, in one transaction; the new count, or `None` when it was not pending.
+/// count, in one transaction; the new count, or `None` when it was not pending
+/// (or a checkout of it is open). The task row is locked first, like every
+/// transition that touches a task and its offers, so this cannot deadlock
+/// with a checkout.
 #[instrument(skip_all)]
 pub async fn withdraw_offer(db: &Db, id: Uuid, tasker_id: Uuid, now: Timestamp) -> sqlx::Result<Option<i64>> {
     on_pool!(db, |pool| {
         async {
             let mut tx = pool.begin_write().await?;
-            let task_id: Option<Uuid> = sqlx::query_scalar(
+            let count: Option<i64> = sqlx::query_scalar(
+                "update tasks set offer_count = offer_count - 1
+                 where id = (select task_id from offers where id = $1) and status = 'open'
+                 returning offer_count",
+            )
+            .bind(id)
+            .fetch_optional(&mut *tx)
+            .await?;
+            let Some(count) = count else { return Ok(None) };
+            let withdrawn = sqlx::query(
                 "update offers set status = 'withdrawn', updated_at = $3
-                 where id = $1 and tasker_id = $2 and status = 'pending'
-                   and task_id in (select id from tasks where status = 'open')
-                 returning task_id",
+                 where id = $1 and tasker_id = $2 and status = 'pending' and frozen_at is null",
             )
             .bind(id)
             .bind(tasker_id)
             .bind(now)
-            .fetch_optional(&mut *tx)
-            .await?;
-            let Some(task_id) = task_id else { return Ok(None) };
-            let count: i64 = sqlx::query_scalar(
-                "update tasks set offer_count = offer_count - 1 where id = $1 returning offer_count",
-            )
-            .bind(task_id)
-            .fetch_one(&mut *tx)
-            .await?;
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+            if withdrawn == 0 {
+                return Ok(None);
+            }
             tx.commit().await?;
             Ok(Some(count))
         }

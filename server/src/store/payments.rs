@@ -10,10 +10,13 @@ use crate::{
     on_pool,
 };
 
-/// Payment statuses (DESIGN.md: pending → held → released | refunded; a
-/// checkout that was never paid ends `expired`).
+/// Payment statuses (DESIGN.md: pending → (processing →) held → released |
+/// refunded; a checkout that was never paid ends `expired`, a processing
+/// payment that did not settle ends `failed`).
 pub mod status {
     pub const PENDING: &str = "pending";
+    pub const PROCESSING: &str = "processing";
+    pub const FAILED: &str = "failed";
     pub const HELD: &str = "held";
     pub const RELEASED: &str = "released";
     pub const REFUNDED: &str = "refunded";
@@ -46,11 +49,15 @@ pub struct PaymentRow {
     pub held_at: Option<Timestamp>,
     pub released_at: Option<Timestamp>,
     pub refunded_at: Option<Timestamp>,
+    pub refunded_cents: i64,
+    pub next_check_at: Option<Timestamp>,
+    pub check_attempts: i32,
 }
 
 pub const PAYMENT_COLUMNS: &str = "id, task_id, offer_id, poster_id, tasker_id, provider, session_id, checkout_url,
     amount_cents, fee_cents, currency, status, charge_ref, payment_intent, transfer_ref, refund_ref, refund_reason,
-    completion_requested_at, expires_at, created_at, updated_at, held_at, released_at, refunded_at";
+    completion_requested_at, expires_at, created_at, updated_at, held_at, released_at, refunded_at, refunded_cents,
+    next_check_at, check_attempts";
 
 #[instrument(skip_all)]
 pub async fn payment_by_session(db: &Db, session_id: &str) -> sqlx::Result<Option<PaymentRow>> {
@@ -102,18 +109,41 @@ pub async fn kept_payment_for_task(db: &Db, task_id: Uuid) -> sqlx::Result<Optio
     })
 }
 
-/// Checkouts still open past their expiry: the sweep's work list.
+/// Checkouts the sweep must ask the provider about: pending ones past their
+/// expiry, processing ones due for a re-check (their webhook may be lost).
+/// Ordered by when they became due, so rows whose checks keep failing (pushed
+/// back by [`check_later`]) never starve the others.
 #[instrument(skip_all)]
-pub async fn expired_pending(db: &Db, now: Timestamp, limit: i64) -> sqlx::Result<Vec<PaymentRow>> {
+pub async fn due_checks(db: &Db, now: Timestamp, limit: i64) -> sqlx::Result<Vec<PaymentRow>> {
     on_pool!(db, |pool| {
         sqlx::query_as::<_, PaymentRow>(sqlx::AssertSqlSafe(format!(
-            "select {PAYMENT_COLUMNS} from payments where status = 'pending' and expires_at <= $1 order by expires_at limit $2"
+            "select {PAYMENT_COLUMNS} from payments
+             where status in ('pending', 'processing') and next_check_at <= $1
+             order by next_check_at limit $2"
         )))
         .bind(now)
         .bind(limit)
         .fetch_all(pool)
         .await
     })
+}
+
+/// Counts a check that could not be made (or found a processing payment
+/// still processing) and schedules the next one.
+#[instrument(skip_all)]
+pub async fn check_later(db: &Db, id: Uuid, next_check_at: Timestamp) -> sqlx::Result<()> {
+    on_pool!(db, |pool| {
+        sqlx::query(
+            "update payments set check_attempts = check_attempts + 1, next_check_at = $2
+             where id = $1 and status in ('pending', 'processing')",
+        )
+        .bind(id)
+        .bind(next_check_at)
+        .execute(pool)
+        .await
+        .map(|done| done.rows_affected())
+    })?;
+    Ok(())
 }
 
 /// Other checkouts of a task still open (to expire them once one is paid).
@@ -136,6 +166,7 @@ pub async fn held_completion_requested_before(db: &Db, cutoff: Timestamp, limit:
         sqlx::query_as::<_, PaymentRow>(sqlx::AssertSqlSafe(format!(
             "select {PAYMENT_COLUMNS} from payments
              where status = 'held' and completion_requested_at is not null and completion_requested_at <= $1
+               and task_id in (select id from tasks where status = 'completion_requested' and open_dispute_id is null)
              order by completion_requested_at limit $2"
         )))
         .bind(cutoff)
@@ -143,48 +174,6 @@ pub async fn held_completion_requested_before(db: &Db, cutoff: Timestamp, limit:
         .fetch_all(pool)
         .await
     })
-}
-
-/// Released payments not yet transferred, and refunded charges not yet returned:
-/// provider calls that failed after commit and are retried by the sweep.
-#[instrument(skip_all)]
-pub async fn provider_calls_owed(db: &Db, limit: i64) -> sqlx::Result<Vec<PaymentRow>> {
-    on_pool!(db, |pool| {
-        sqlx::query_as::<_, PaymentRow>(sqlx::AssertSqlSafe(format!(
-            "select {PAYMENT_COLUMNS} from payments
-             where (status = 'released' and transfer_ref is null) or (status = 'refunded' and refund_ref is null)
-             order by updated_at limit $1"
-        )))
-        .bind(limit)
-        .fetch_all(pool)
-        .await
-    })
-}
-
-#[instrument(skip_all)]
-pub async fn set_transfer_ref(db: &Db, id: Uuid, transfer_ref: &str) -> sqlx::Result<()> {
-    on_pool!(db, |pool| {
-        sqlx::query("update payments set transfer_ref = $2 where id = $1 and transfer_ref is null")
-            .bind(id)
-            .bind(transfer_ref)
-            .execute(pool)
-            .await
-            .map(|done| done.rows_affected())
-    })?;
-    Ok(())
-}
-
-#[instrument(skip_all)]
-pub async fn set_refund_ref(db: &Db, id: Uuid, refund_ref: &str) -> sqlx::Result<()> {
-    on_pool!(db, |pool| {
-        sqlx::query("update payments set refund_ref = $2 where id = $1 and refund_ref is null")
-            .bind(id)
-            .bind(refund_ref)
-            .execute(pool)
-            .await
-            .map(|done| done.rows_affected())
-    })?;
-    Ok(())
 }
 
 /// Records a webhook event id; false when it was seen before.

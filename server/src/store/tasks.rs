@@ -25,6 +25,8 @@ pub struct TaskRow {
     pub status: String,
     pub offer_count: i64,
     pub assigned_tasker_id: Option<Uuid>,
+    /// Set while a dispute of the task is open (auto-release and the cancellation lapse wait).
+    pub open_dispute_id: Option<Uuid>,
     pub created_at: Timestamp,
     pub updated_at: Timestamp,
     pub poster_first_name: String,
@@ -33,7 +35,7 @@ pub struct TaskRow {
 }
 
 const TASK_COLUMNS: &str = "t.id, t.poster_id, t.title, t.description, t.category_id, t.location, t.budget_cents,
-    t.currency, t.due_date, t.status, t.offer_count, t.assigned_tasker_id, t.created_at, t.updated_at,
+    t.currency, t.due_date, t.status, t.offer_count, t.assigned_tasker_id, t.open_dispute_id, t.created_at, t.updated_at,
     p.first_name as poster_first_name, p.last_name as poster_last_name, p.avatar_url as poster_avatar_url";
 
 /// What the store keeps for case-insensitive search over title and description.

@@ -1,0 +1,84 @@
+//! Disputes as the task's parties see them: the poster opens one, both parties
+//! (and operators) read the task's latest.
+
+use axum::{Router, extract::State, http::StatusCode, routing::get};
+use serde::Deserialize;
+use uuid::Uuid;
+
+use crate::{
+    error::{ApiError, ApiResult},
+    http::{
+        extract::{ApiJson, ApiPath, AuthUser},
+        payments::task_or_404,
+    },
+    payments::{
+        disputes::{self, MAX_MESSAGE_CHARS},
+        rules::{self, Party},
+    },
+    state::AppState,
+    store::{disputes as store, users},
+};
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/tasks/{id}/dispute", get(task_dispute).post(open_dispute))
+}
+
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
+#[serde(default)]
+pub struct DisputeInput {
+    /// `not_completed` | `poor_quality` | `no_show` | `other`.
+    pub reason: String,
+    pub message: String,
+}
+
+/// The poster disputes an assigned task: auto-release and the cancellation
+/// lapse stop until an operator decides. Not the poster 403; not assigned or
+/// already disputed 409; no known reason or no message 422.
+#[utoipa::path(post, path = "/api/tasks/{id}/dispute", tag = "payments", request_body = DisputeInput,
+    params(("id" = Uuid, Path, description = "The task")), security(("bearer" = [])),
+    responses((status = 201, body = store::DisputeRow), (status = 400), (status = 401), (status = 403), (status = 404),
+        (status = 409), (status = 422)))]
+pub async fn open_dispute(
+    State(state): State<AppState>,
+    caller: AuthUser,
+    ApiPath(id): ApiPath<Uuid>,
+    ApiJson(input): ApiJson<DisputeInput>,
+) -> ApiResult<(StatusCode, ApiJson<store::DisputeRow>)> {
+    let task = task_or_404(&state, id).await?;
+    rules::may_open_dispute(
+        Party::of(caller.id, task.poster_id, task.assigned_tasker_id),
+        &task.status,
+        task.open_dispute_id,
+    )?;
+    if !store::reason::ALL.contains(&input.reason.as_str()) {
+        return Err(ApiError::field("reason", "Please choose a reason"));
+    }
+    let message = input.message.trim();
+    if message.is_empty() {
+        return Err(ApiError::field("message", "Please describe the problem"));
+    }
+    if message.chars().count() > MAX_MESSAGE_CHARS {
+        return Err(ApiError::field("message", "Please keep the description under 2000 characters"));
+    }
+    let dispute = disputes::open(&state, &task, &input.reason, message).await?;
+    Ok((StatusCode::CREATED, ApiJson(dispute)))
+}
+
+/// The task's latest dispute, open or resolved, or null (its parties and operators).
+#[utoipa::path(get, path = "/api/tasks/{id}/dispute", tag = "payments",
+    params(("id" = Uuid, Path, description = "The task")), security(("bearer" = [])),
+    responses((status = 200, body = Option<store::DisputeRow>), (status = 400), (status = 401), (status = 403), (status = 404)))]
+pub async fn task_dispute(
+    State(state): State<AppState>,
+    caller: AuthUser,
+    ApiPath(id): ApiPath<Uuid>,
+) -> ApiResult<ApiJson<Option<store::DisputeRow>>> {
+    let task = task_or_404(&state, id).await?;
+    if Party::of(caller.id, task.poster_id, task.assigned_tasker_id) == Party::Other {
+        let user = users::user_by_id(&state.db, caller.id).await?;
+        if !user.is_some_and(|user| state.config.is_operator(&user.email)) {
+            return Err(ApiError::Forbidden("Only the poster and the assigned tasker can see this".into()));
+        }
+    }
+    Ok(ApiJson(store::latest_for_task(&state.db, id).await?))
+}

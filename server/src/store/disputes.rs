@@ -1,0 +1,278 @@
+//! Disputes: a poster stops the clock on an assigned task's escrow until an
+//! operator decides. Opening one marks the task (`tasks.open_dispute_id`),
+//! which auto-release, the cancellation lapse, payment requests and new
+//! cancellation requests all check under the task's row lock. The decisions
+//! that refund live here; releasing in full is `store::lifecycle::release`.
+
+use sqlx::FromRow;
+use tracing::instrument;
+use uuid::Uuid;
+
+use crate::{
+    db::{BeginWrite, Db, Timestamp},
+    insert_ledger_entry, insert_notification, insert_provider_call, on_pool,
+    payments::fees::{fee_cents, payout_cents},
+    store::{
+        ledger::{LedgerEntry, kind as ledger_kind},
+        lifecycle::{Decision, close_pending_cancellation, resolve_open_dispute},
+        notifications::NotificationRow,
+        payments::{PAYMENT_COLUMNS, PaymentRow},
+        provider_calls::{NewProviderCall, kind as call_kind},
+    },
+};
+
+pub mod reason {
+    pub const ALL: [&str; 4] = ["not_completed", "poor_quality", "no_show", "other"];
+}
+
+pub mod outcome {
+    pub const RELEASE: &str = "release";
+    pub const PARTIAL_REFUND: &str = "partial_refund";
+    pub const REFUND: &str = "refund";
+}
+
+#[derive(Clone, Debug, FromRow, serde::Serialize, utoipa::ToSchema)]
+pub struct DisputeRow {
+    pub id: Uuid,
+    pub task_id: Uuid,
+    #[serde(skip)]
+    pub payment_id: Uuid,
+    pub opened_by: Uuid,
+    /// `not_completed` | `poor_quality` | `no_show` | `other`.
+    pub reason: String,
+    pub message: String,
+    /// `open` | `resolved`.
+    pub status: String,
+    /// `release` | `partial_refund` | `refund`, once resolved.
+    pub outcome: Option<String>,
+    pub refund_cents: Option<i64>,
+    pub resolution_note: Option<String>,
+    #[serde(skip)]
+    pub resolved_by: Option<Uuid>,
+    pub created_at: Timestamp,
+    pub resolved_at: Option<Timestamp>,
+}
+
+const DISPUTE_COLUMNS: &str = "id, task_id, payment_id, opened_by, reason, message, status, outcome, refund_cents,
+    resolution_note, resolved_by, created_at, resolved_at";
+
+pub struct NewDispute<'a> {
+    pub id: Uuid,
+    pub task_id: Uuid,
+    pub poster_id: Uuid,
+    pub reason: &'a str,
+    pub message: &'a str,
+}
+
+/// Opens a dispute on the poster's assigned task and closes any cancellation
+/// request waiting for an answer. `None` when the task is not the poster's,
+/// not assigned, or already disputed.
+#[instrument(skip_all)]
+pub async fn open(
+    db: &Db,
+    dispute: &NewDispute<'_>,
+    notifications: &[NotificationRow],
+    now: Timestamp,
+) -> sqlx::Result<Option<DisputeRow>> {
+    on_pool!(db, |pool| {
+        async {
+            let mut tx = pool.begin_write().await?;
+            let marked = sqlx::query(
+                "update tasks set open_dispute_id = $3, updated_at = $4
+                 where id = $1 and poster_id = $2 and status in ('assigned', 'completion_requested')
+                   and open_dispute_id is null",
+            )
+            .bind(dispute.task_id)
+            .bind(dispute.poster_id)
+            .bind(dispute.id)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+            if marked == 0 {
+                return Ok(None);
+            }
+            let row = sqlx::query_as::<_, DisputeRow>(sqlx::AssertSqlSafe(format!(
+                "insert into disputes (id, task_id, payment_id, opened_by, reason, message, status, created_at)
+                 select $1, $2, id, $3, $4, $5, 'open', $6 from payments where task_id = $2 and status = 'held'
+                 returning {DISPUTE_COLUMNS}"
+            )))
+            .bind(dispute.id)
+            .bind(dispute.task_id)
+            .bind(dispute.poster_id)
+            .bind(dispute.reason)
+            .bind(dispute.message)
+            .bind(now)
+            .fetch_optional(&mut *tx)
+            .await?;
+            let Some(row) = row else {
+                return Err(sqlx::Error::Protocol(format!(
+                    "task {} is assigned without a held payment",
+                    dispute.task_id
+                )));
+            };
+            close_pending_cancellation!(tx, dispute.task_id, now)?;
+            for notification in notifications {
+                insert_notification!(tx, notification)?;
+            }
+            tx.commit().await?;
+            Ok(Some(row))
+        }
+        .await
+    })
+}
+
+#[instrument(skip_all)]
+pub async fn dispute(db: &Db, id: Uuid) -> sqlx::Result<Option<DisputeRow>> {
+    on_pool!(db, |pool| {
+        sqlx::query_as::<_, DisputeRow>(sqlx::AssertSqlSafe(format!(
+            "select {DISPUTE_COLUMNS} from disputes where id = $1"
+        )))
+        .bind(id)
+        .fetch_optional(pool)
+        .await
+    })
+}
+
+/// The task's newest dispute, open or resolved.
+#[instrument(skip_all)]
+pub async fn latest_for_task(db: &Db, task_id: Uuid) -> sqlx::Result<Option<DisputeRow>> {
+    on_pool!(db, |pool| {
+        sqlx::query_as::<_, DisputeRow>(sqlx::AssertSqlSafe(format!(
+            "select {DISPUTE_COLUMNS} from disputes where task_id = $1 order by id desc limit 1"
+        )))
+        .bind(task_id)
+        .fetch_optional(pool)
+        .await
+    })
+}
+
+/// The operators' queue: open disputes oldest first, resolved ones newest first.
+#[instrument(skip_all)]
+pub async fn queue(db: &Db, status: &str, limit: i64) -> sqlx::Result<Vec<DisputeRow>> {
+    let order = if status == "open" { "created_at asc" } else { "resolved_at desc" };
+    on_pool!(db, |pool| {
+        sqlx::query_as::<_, DisputeRow>(sqlx::AssertSqlSafe(format!(
+            "select {DISPUTE_COLUMNS} from disputes where status = $1 order by {order}, id limit $2"
+        )))
+        .bind(status)
+        .bind(limit)
+        .fetch_all(pool)
+        .await
+    })
+}
+
+/// An operator's decision to give the poster `refund_cents` back: the whole
+/// amount (task `cancelled`, payment `refunded`) or part of it (task
+/// `completed`, payment `released`, the rest paid out less the fee on the
+/// rest). Ledger rows and the provider calls owed are written with it.
+/// `None` when the dispute is no longer open.
+#[instrument(skip_all)]
+pub async fn refund(
+    db: &Db,
+    dispute: &DisputeRow,
+    decision: &Decision<'_>,
+    refund_cents: i64,
+    notifications: &[NotificationRow],
+    now: Timestamp,
+) -> sqlx::Result<Option<PaymentRow>> {
+    on_pool!(db, |pool| {
+        async {
+            let mut tx = pool.begin_write().await?;
+            let amount_cents = sqlx::query_scalar::<_, i64>("select amount_cents from payments where id = $1")
+                .bind(dispute.payment_id)
+                .fetch_one(&mut *tx)
+                .await?;
+            let full = refund_cents >= amount_cents;
+            let rest = amount_cents - refund_cents;
+            let moved = sqlx::query(
+                "update tasks set status = case when $3 then 'cancelled' else 'completed' end,
+                                  cancelled_at = case when $3 then $2 else cancelled_at end,
+                                  completed_at = case when $3 then completed_at else $2 end,
+                                  open_dispute_id = null, updated_at = $2
+                 where id = $1 and open_dispute_id = $4 and status in ('assigned', 'completion_requested')",
+            )
+            .bind(dispute.task_id)
+            .bind(now)
+            .bind(full)
+            .bind(dispute.id)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+            if moved == 0 {
+                return Ok(None);
+            }
+            let outcome = if full { outcome::REFUND } else { outcome::PARTIAL_REFUND };
+            if resolve_open_dispute!(tx, dispute.task_id, outcome, Some(refund_cents), Some(decision), now)? == 0 {
+                return Ok(None);
+            }
+            let payment = sqlx::query_as::<_, PaymentRow>(sqlx::AssertSqlSafe(format!(
+                "update payments set status = case when $3 then 'refunded' else 'released' end,
+                                     refund_reason = 'dispute', refunded_cents = $4,
+                                     fee_cents = case when $3 then fee_cents else $5 end,
+                                     refunded_at = $2, released_at = case when $3 then released_at else $2 end,
+                                     updated_at = $2
+                 where id = $1 and status = 'held'
+                 returning {PAYMENT_COLUMNS}"
+            )))
+            .bind(dispute.payment_id)
+            .bind(now)
+            .bind(full)
+            .bind(refund_cents)
+            .bind(fee_cents(rest.max(0)))
+            .fetch_optional(&mut *tx)
+            .await?;
+            let Some(payment) = payment else {
+                return Err(sqlx::Error::Protocol(format!("disputed task {} has no held payment", dispute.task_id)));
+            };
+            let (task_id, currency) = (payment.task_id, payment.currency.as_str());
+            insert_ledger_entry!(
+                tx,
+                &LedgerEntry::new(
+                    payment.id,
+                    task_id,
+                    ledger_kind::REFUND,
+                    refund_cents,
+                    currency,
+                    Some(payment.poster_id),
+                    now
+                )
+            )?;
+            insert_provider_call!(
+                tx,
+                &NewProviderCall::new(payment.id, call_kind::REFUND, &payment.provider, refund_cents, now)
+            )?;
+            if !full {
+                let payout = payout_cents(rest);
+                insert_ledger_entry!(
+                    tx,
+                    &LedgerEntry::new(
+                        payment.id,
+                        task_id,
+                        ledger_kind::PAYOUT,
+                        payout,
+                        currency,
+                        Some(payment.tasker_id),
+                        now
+                    )
+                )?;
+                insert_ledger_entry!(
+                    tx,
+                    &LedgerEntry::new(payment.id, task_id, ledger_kind::FEE, fee_cents(rest), currency, None, now)
+                )?;
+                if payout > 0 {
+                    insert_provider_call!(
+                        tx,
+                        &NewProviderCall::new(payment.id, call_kind::TRANSFER, &payment.provider, payout, now)
+                    )?;
+                }
+            }
+            for notification in notifications {
+                insert_notification!(tx, notification)?;
+            }
+            tx.commit().await?;
+            Ok(Some(payment))
+        }
+        .await
+    })
+}

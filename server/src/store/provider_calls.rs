@@ -1,0 +1,204 @@
+//! The outbox of provider calls owed after a commit: a transfer to the tasker
+//! when escrow is released, a refund to the poster when it is returned. Each
+//! row is written in the transaction of the transition that owes it, so a
+//! crash between commit and call loses nothing; the sweep retries failures
+//! with backoff and parks a row after too many attempts.
+
+use sqlx::FromRow;
+use tracing::instrument;
+use uuid::Uuid;
+
+use crate::{
+    db::{BeginWrite, Db, Timestamp, new_id},
+    on_pool,
+};
+
+pub mod kind {
+    pub const TRANSFER: &str = "transfer";
+    pub const REFUND: &str = "refund";
+}
+
+pub mod status {
+    pub const PENDING: &str = "pending";
+    pub const DONE: &str = "done";
+    pub const PARKED: &str = "parked";
+}
+
+#[derive(Clone, Debug, FromRow, serde::Serialize, utoipa::ToSchema)]
+pub struct ProviderCallRow {
+    pub id: Uuid,
+    pub payment_id: Uuid,
+    pub kind: String,
+    pub provider: String,
+    pub amount_cents: i64,
+    pub status: String,
+    pub attempts: i32,
+    pub next_attempt_at: Timestamp,
+    pub last_error: Option<String>,
+    pub provider_ref: Option<String>,
+    pub created_at: Timestamp,
+    pub updated_at: Timestamp,
+}
+
+const CALL_COLUMNS: &str = "id, payment_id, kind, provider, amount_cents, status, attempts, next_attempt_at,
+    last_error, provider_ref, created_at, updated_at";
+
+/// A call about to be owed, due at once.
+pub struct NewProviderCall<'a> {
+    pub id: Uuid,
+    pub payment_id: Uuid,
+    pub kind: &'static str,
+    pub provider: &'a str,
+    pub amount_cents: i64,
+    pub now: Timestamp,
+}
+
+impl<'a> NewProviderCall<'a> {
+    pub fn new(payment_id: Uuid, kind: &'static str, provider: &'a str, amount_cents: i64, now: Timestamp) -> Self {
+        Self { id: new_id(), payment_id, kind, provider, amount_cents, now }
+    }
+}
+
+/// Records a [`NewProviderCall`] inside the caller's transaction (a macro
+/// because the transaction's type differs per backend). A second call of the
+/// same kind for a payment is ignored: money moves once.
+#[macro_export]
+macro_rules! insert_provider_call {
+    ($tx:expr, $call:expr) => {{
+        let call: &$crate::store::provider_calls::NewProviderCall = $call;
+        sqlx::query(
+            "insert into provider_calls (id, payment_id, kind, provider, amount_cents, status, attempts,
+                                         next_attempt_at, created_at, updated_at)
+             values ($1, $2, $3, $4, $5, 'pending', 0, $6, $6, $6)
+             on conflict (payment_id, kind) do nothing",
+        )
+        .bind(call.id)
+        .bind(call.payment_id)
+        .bind(call.kind)
+        .bind(call.provider)
+        .bind(call.amount_cents)
+        .bind(call.now)
+        .execute(&mut *$tx)
+        .await
+        .map(|done| done.rows_affected())
+    }};
+}
+
+/// Pending calls due by `now`, longest-waiting first. A failing call is pushed
+/// back by its backoff, so it never keeps others from their turn.
+#[instrument(skip_all)]
+pub async fn due(db: &Db, now: Timestamp, limit: i64) -> sqlx::Result<Vec<ProviderCallRow>> {
+    on_pool!(db, |pool| {
+        sqlx::query_as::<_, ProviderCallRow>(sqlx::AssertSqlSafe(format!(
+            "select {CALL_COLUMNS} from provider_calls where status = 'pending' and next_attempt_at <= $1
+             order by next_attempt_at, id limit $2"
+        )))
+        .bind(now)
+        .bind(limit)
+        .fetch_all(pool)
+        .await
+    })
+}
+
+/// The calls a payment owes, oldest first.
+#[instrument(skip_all)]
+pub async fn for_payment(db: &Db, payment_id: Uuid) -> sqlx::Result<Vec<ProviderCallRow>> {
+    on_pool!(db, |pool| {
+        sqlx::query_as::<_, ProviderCallRow>(sqlx::AssertSqlSafe(format!(
+            "select {CALL_COLUMNS} from provider_calls where payment_id = $1 order by id"
+        )))
+        .bind(payment_id)
+        .fetch_all(pool)
+        .await
+    })
+}
+
+/// Calls given up on, for operators to look at (newest first).
+#[instrument(skip_all)]
+pub async fn parked(db: &Db, limit: i64) -> sqlx::Result<Vec<ProviderCallRow>> {
+    on_pool!(db, |pool| {
+        sqlx::query_as::<_, ProviderCallRow>(sqlx::AssertSqlSafe(format!(
+            "select {CALL_COLUMNS} from provider_calls where status = 'parked' order by updated_at desc limit $1"
+        )))
+        .bind(limit)
+        .fetch_all(pool)
+        .await
+    })
+}
+
+/// The call was made: done, and its reference kept on the payment too.
+/// False when another node recorded it first.
+#[instrument(skip_all)]
+pub async fn succeeded(db: &Db, call: &ProviderCallRow, provider_ref: &str, now: Timestamp) -> sqlx::Result<bool> {
+    let payment_column = if call.kind == kind::TRANSFER { "transfer_ref" } else { "refund_ref" };
+    on_pool!(db, |pool| {
+        async {
+            let mut tx = pool.begin_write().await?;
+            let done = sqlx::query(
+                "update provider_calls set status = 'done', provider_ref = $2, attempts = attempts + 1,
+                                           last_error = null, updated_at = $3
+                 where id = $1 and status <> 'done'",
+            )
+            .bind(call.id)
+            .bind(provider_ref)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+            sqlx::query(sqlx::AssertSqlSafe(format!(
+                "update payments set {payment_column} = $2 where id = $1 and {payment_column} is null"
+            )))
+            .bind(call.payment_id)
+            .bind(provider_ref)
+            .execute(&mut *tx)
+            .await?;
+            tx.commit().await?;
+            Ok(done == 1)
+        }
+        .await
+    })
+}
+
+/// The call failed: try again at `retry_at`, or park it when `retry_at` is `None`.
+#[instrument(skip_all)]
+pub async fn failed(
+    db: &Db,
+    call: &ProviderCallRow,
+    error: &str,
+    retry_at: Option<Timestamp>,
+    now: Timestamp,
+) -> sqlx::Result<()> {
+    let status = if retry_at.is_some() { status::PENDING } else { status::PARKED };
+    on_pool!(db, |pool| {
+        sqlx::query(
+            "update provider_calls set attempts = attempts + 1, last_error = $2, status = $3,
+                                       next_attempt_at = $4, updated_at = $5
+             where id = $1 and status = 'pending'",
+        )
+        .bind(call.id)
+        .bind(error)
+        .bind(status)
+        .bind(retry_at.unwrap_or(call.next_attempt_at))
+        .bind(now)
+        .execute(pool)
+        .await
+        .map(|done| done.rows_affected())
+    })?;
+    Ok(())
+}
+
+/// An operator asks for a parked call to be tried again now, with a fresh count.
+#[instrument(skip_all)]
+pub async fn unpark(db: &Db, id: Uuid, now: Timestamp) -> sqlx::Result<bool> {
+    on_pool!(db, |pool| {
+        sqlx::query(
+            "update provider_calls set status = 'pending', attempts = 0, next_attempt_at = $2, updated_at = $2
+             where id = $1 and status = 'parked'",
+        )
+        .bind(id)
+        .bind(now)
+        .execute(pool)
+        .await
+        .map(|done| done.rows_affected() == 1)
+    })
+}

@@ -17,8 +17,8 @@ use crate::{
 };
 
 /// Attempts before a call is parked: with [`retry_delay`] that is about two
-/// and a half days of trying.
-pub const MAX_ATTEMPTS: i32 = 12;
+/// days of trying (long enough for a tasker to finish setting up payouts).
+pub const MAX_ATTEMPTS: i32 = 16;
 const FIRST_RETRY: Duration = Duration::from_secs(60);
 const LONGEST_RETRY: Duration = Duration::from_secs(6 * 3600);
 

@@ -49,6 +49,9 @@ pub struct Config {
     pub auth_rate_limit_per_minute: u32,
     /// Take the client address from `X-Forwarded-For` (only behind a trusted load balancer).
     pub trust_proxy: bool,
+    /// How often each node's payments sweep runs (`PAYMENTS_SWEEP_SECS`, default 60; 0 turns it off,
+    /// for tests that drive the sweep themselves).
+    pub payments_sweep_secs: u64,
     /// Operators (`ADMIN_EMAILS`, comma-separated, compared without case): they decide disputes.
     pub admin_emails: Vec<String>,
 }
@@ -76,6 +79,7 @@ impl Config {
             auth_rate_limit_per_minute: 10,
             trust_proxy: false,
             admin_emails: Vec::new(),
+            payments_sweep_secs: 60,
             data_dir,
         }
     }
@@ -112,6 +116,9 @@ impl Config {
         config.dev_mode = flag("DEV_MODE", false)?;
         config.require_email_verification = flag("REQUIRE_EMAIL_VERIFICATION", true)?;
         config.trust_proxy = flag("TRUST_PROXY", false)?;
+        if let Some(value) = var("PAYMENTS_SWEEP_SECS") {
+            config.payments_sweep_secs = value.parse().context("PAYMENTS_SWEEP_SECS must be a number of seconds")?;
+        }
         config.admin_emails = var("ADMIN_EMAILS")
             .map(|list| list.split(',').map(|email| email.trim().to_lowercase()).filter(|e| !e.is_empty()).collect())
             .unwrap_or_default();

@@ -25,7 +25,6 @@ use crate::{
 
 pub const AUTO_RELEASE_AFTER: Duration = Duration::from_secs(7 * 24 * 3600);
 pub const CANCELLATION_ANSWER_WINDOW: Duration = Duration::from_secs(48 * 3600);
-const EVERY: Duration = Duration::from_secs(60);
 const BATCH: i64 = 100;
 
 #[derive(Debug, Default, PartialEq, Eq, Serialize)]
@@ -83,9 +82,14 @@ pub async fn sweep(state: &AppState, now: Timestamp) -> anyhow::Result<SweepRepo
     Ok(report)
 }
 
+/// Sweeps every `PAYMENTS_SWEEP_SECS` (never when 0).
 pub fn spawn(state: AppState) {
+    let every = state.config.payments_sweep_secs;
+    if every == 0 {
+        return;
+    }
     tokio::spawn(async move {
-        let mut ticker = tokio::time::interval(EVERY);
+        let mut ticker = tokio::time::interval(Duration::from_secs(every));
         ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             ticker.tick().await;

@@ -2,6 +2,7 @@
 //! SQLite file, or a new PostgreSQL database from `TEST_DATABASE_URL`).
 #![allow(dead_code)]
 
+pub mod escrow;
 pub mod live;
 pub mod market;
 
@@ -30,6 +31,7 @@ pub struct TestApp {
     postgres_database: Option<(String, String)>,
 }
 
+#[derive(Debug)]
 pub struct Response {
     pub status: StatusCode,
     pub headers: header::HeaderMap,

@@ -287,6 +287,13 @@ async fn the_fake_reports_what_stripe_would_refuse_or_never_send() {
     let found = fake.take_violations();
     assert!(found.iter().any(|v| v.contains("mode") && v.contains("not one of")), "{found:?}");
 
+    // A request no mock answers is checked too, and answered as Stripe answers an unknown object.
+    let unknown = http.post(format!("{}/v1/transfers", fake.uri())).form(&[("amount", "ten")]).send().await.unwrap();
+    assert_eq!(unknown.status(), 404);
+    let found = fake.take_violations();
+    assert!(found.iter().any(|v| v.contains("amount: expected integer")), "{found:?}");
+    assert!(found.iter().any(|v| v.contains("required currency is missing")), "{found:?}");
+
     // An answer Stripe would never give: `latest_charge` expanded though only `payment_intent` was asked for.
     let mut intent = stripe_fake::payment_intent("pi_x", "succeeded", None);
     intent["latest_charge"] = json!({"id": "ch_x"});

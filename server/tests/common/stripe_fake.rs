@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 use serde_json::{Value, json};
 use wiremock::{
     Mock, MockServer, Request, Respond, ResponseTemplate,
-    matchers::{method, path},
+    matchers::{any, method, path},
 };
 
 use super::stripe_spec;
@@ -22,8 +22,12 @@ pub struct FakeStripe {
 }
 
 impl FakeStripe {
+    /// A fake whose unmatched requests are still checked, and answered as Stripe answers an unknown object.
     pub async fn start() -> Self {
-        Self { server: MockServer::start().await, violations: Arc::default() }
+        let fake = Self { server: MockServer::start().await, violations: Arc::default() };
+        let missing = error("invalid_request_error", Some("resource_missing"), "No such object");
+        Mock::given(any()).respond_with(fake.answer(404, missing)).with_priority(u8::MAX).mount(&fake.server).await;
+        fake
     }
 
     pub fn uri(&self) -> String {
@@ -47,6 +51,12 @@ impl FakeStripe {
 
     pub async fn requests(&self) -> Vec<Request> {
         self.server.received_requests().await.expect("request recording is on")
+    }
+
+    /// Checks every request received so far, also those answered by a plain `ResponseTemplate`.
+    pub async fn assert_requests_conform(&self) {
+        let found: Vec<String> = self.requests().await.iter().flat_map(check_request).collect();
+        assert!(found.is_empty(), "requests Stripe's OpenAPI spec does not allow:\n  {}", found.join("\n  "));
     }
 
     /// What the spec check found so far (also reported when the fake is dropped).

@@ -4,6 +4,10 @@
 //! Violations are collected while the test runs and fail it when the fake is
 //! dropped, so a test cannot pass on a request shape or an answer Stripe would
 //! not accept or give. The builders below make whole objects as Stripe sends them.
+//!
+//! A test crate includes it with its sibling, e.g.
+//! `#[path = "common/stripe_fake.rs"] mod stripe_fake;` and
+//! `#[path = "common/stripe_spec.rs"] mod stripe_spec;` (or both in `common/mod.rs`).
 #![allow(dead_code)]
 
 use std::sync::{Arc, Mutex};

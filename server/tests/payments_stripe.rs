@@ -1,10 +1,17 @@
 //! The Stripe provider against a local fake Stripe (wiremock): request shapes,
-//! idempotency keys, retries and error mapping. Webhook signatures are checked
-//! against vectors made by independent implementations (OpenSSL, Python's hmac).
+//! idempotency keys, retries and error mapping. Every request the provider
+//! sends and every answer the fake gives is checked against Stripe's OpenAPI
+//! spec (`common/stripe_fake.rs`). Webhook signatures are checked against
+//! vectors made by independent implementations (OpenSSL, Python's hmac).
+
+#[path = "common/stripe_fake.rs"]
+mod stripe_fake;
+#[path = "common/stripe_spec.rs"]
+mod stripe_spec;
 
 use std::collections::BTreeMap;
 
-use serde_json::json;
+use serde_json::{Value, json};
 use server::{
     config::Secret,
     payments::{
@@ -13,9 +20,10 @@ use server::{
         webhook::{self, SignatureError, TOLERANCE_SECS},
     },
 };
+use stripe_fake::FakeStripe;
 use uuid::Uuid;
 use wiremock::{
-    Mock, MockServer, Request, ResponseTemplate,
+    Mock, Request,
     matchers::{header, method, path},
 };
 
@@ -27,10 +35,10 @@ fn idempotency_key(request: &Request) -> String {
     request.headers.get("idempotency-key").map(|value| value.to_str().unwrap().to_owned()).unwrap_or_default()
 }
 
-async fn fake_stripe() -> (MockServer, Stripe) {
-    let server = MockServer::start().await;
-    let stripe = Stripe::new(Secret::new("sk_test_fake"), &server.uri());
-    (server, stripe)
+async fn fake_stripe() -> (FakeStripe, Stripe) {
+    let fake = FakeStripe::start().await;
+    let stripe = Stripe::new(Secret::new("sk_test_fake"), &fake.uri());
+    (fake, stripe)
 }
 
 fn checkout_request(payment_id: Uuid, task_id: Uuid, offer_id: Uuid) -> CheckoutRequest {
@@ -52,23 +60,20 @@ fn checkout_request(payment_id: Uuid, task_id: Uuid, offer_id: Uuid) -> Checkout
 
 #[tokio::test]
 async fn checkout_session_carries_amount_metadata_transfer_group_and_an_idempotency_key() {
-    let (server, stripe) = fake_stripe().await;
+    let (fake, stripe) = fake_stripe().await;
     Mock::given(method("POST"))
         .and(path("/v1/checkout/sessions"))
         .and(header("authorization", "Bearer sk_test_fake"))
-        .respond_with(
-            ResponseTemplate::new(200)
-                .set_body_json(json!({"id": "cs_test_1", "url": "https://checkout.stripe.test/c/cs_test_1"})),
-        )
+        .respond_with(fake.answer(200, stripe_fake::checkout_session("cs_test_1", "open", "unpaid", Value::Null)))
         .expect(1)
-        .mount(&server)
+        .mount(&fake.server)
         .await;
     let (payment_id, task_id, offer_id) = (Uuid::now_v7(), Uuid::now_v7(), Uuid::now_v7());
     let session = stripe.create_checkout(&checkout_request(payment_id, task_id, offer_id)).await.unwrap();
     assert_eq!(session.id, "cs_test_1");
-    assert_eq!(session.url, "https://checkout.stripe.test/c/cs_test_1");
+    assert_eq!(session.url, "https://checkout.stripe.test/c/pay/cs_test_1");
 
-    let requests = server.received_requests().await.unwrap();
+    let requests = fake.requests().await;
     let sent = form(&requests[0]);
     assert_eq!(idempotency_key(&requests[0]), format!("checkout-{payment_id}"));
     assert_eq!(sent["mode"], "payment");
@@ -87,29 +92,21 @@ async fn checkout_session_carries_amount_metadata_transfer_group_and_an_idempote
 
 #[tokio::test]
 async fn a_paid_session_reports_its_charge_for_the_later_transfer() {
-    let (server, stripe) = fake_stripe().await;
-    Mock::given(method("GET"))
-        .and(path("/v1/checkout/sessions/cs_test_2"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(json!({
-            "id": "cs_test_2", "status": "complete", "payment_status": "paid",
-            "payment_intent": {"id": "pi_2", "latest_charge": "ch_2"}
-        })))
-        .mount(&server)
-        .await;
+    let (fake, stripe) = fake_stripe().await;
+    let intent = stripe_fake::payment_intent("pi_2", "succeeded", Some("ch_2"));
+    let session = stripe_fake::checkout_session("cs_test_2", "complete", "paid", intent);
+    fake.on("GET", "/v1/checkout/sessions/cs_test_2", 200, session).mount(&fake.server).await;
     let status = stripe.checkout_status("cs_test_2").await.unwrap();
     assert_eq!(status, CheckoutStatus::Paid { charge_ref: Some("ch_2".into()), payment_intent: Some("pi_2".into()) });
-    let requests = server.received_requests().await.unwrap();
+    let requests = fake.requests().await;
     assert_eq!(requests[0].url.query(), Some("expand%5B%5D=payment_intent"));
 }
 
 #[tokio::test]
 async fn release_transfers_amount_minus_fee_from_the_charge_to_the_tasker() {
-    let (server, stripe) = fake_stripe().await;
-    Mock::given(method("POST"))
-        .and(path("/v1/transfers"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"id": "tr_1"})))
-        .mount(&server)
-        .await;
+    let (fake, stripe) = fake_stripe().await;
+    let transfer = stripe_fake::transfer("tr_1", 9_004, "acct_tasker", Some("ch_9"));
+    fake.on("POST", "/v1/transfers", 200, transfer).mount(&fake.server).await;
     let payment_id = Uuid::now_v7();
     let request = TransferRequest {
         payment_id,
@@ -120,7 +117,7 @@ async fn release_transfers_amount_minus_fee_from_the_charge_to_the_tasker() {
         transfer_group: "task_x".into(),
     };
     assert_eq!(stripe.transfer(&request).await.unwrap(), "tr_1");
-    let requests = server.received_requests().await.unwrap();
+    let requests = fake.requests().await;
     let sent = form(&requests[0]);
     assert_eq!(sent["amount"], "9004"); // 10005 − round-half-up(1000.5) = 10005 − 1001
     assert_eq!(sent["destination"], "acct_tasker");
@@ -131,12 +128,8 @@ async fn release_transfers_amount_minus_fee_from_the_charge_to_the_tasker() {
 
 #[tokio::test]
 async fn a_refund_names_the_payment_intent_and_is_idempotent() {
-    let (server, stripe) = fake_stripe().await;
-    Mock::given(method("POST"))
-        .and(path("/v1/refunds"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"id": "re_1"})))
-        .mount(&server)
-        .await;
+    let (fake, stripe) = fake_stripe().await;
+    fake.on("POST", "/v1/refunds", 200, stripe_fake::refund("re_1", 5_001, "pi_1")).mount(&fake.server).await;
     let payment_id = Uuid::now_v7();
     let request = RefundRequest {
         payment_id,
@@ -145,7 +138,7 @@ async fn a_refund_names_the_payment_intent_and_is_idempotent() {
         amount_cents: 5_001,
     };
     assert_eq!(stripe.refund(&request).await.unwrap(), "re_1");
-    let requests = server.received_requests().await.unwrap();
+    let requests = fake.requests().await;
     let sent = form(&requests[0]);
     assert_eq!(sent["payment_intent"], "pi_1");
     assert_eq!(sent["amount"], "5001");
@@ -154,21 +147,19 @@ async fn a_refund_names_the_payment_intent_and_is_idempotent() {
 
 #[tokio::test]
 async fn outages_are_retried_with_the_same_idempotency_key() {
-    let (server, stripe) = fake_stripe().await;
+    let (fake, stripe) = fake_stripe().await;
     Mock::given(method("POST"))
         .and(path("/v1/refunds"))
-        .respond_with(
-            ResponseTemplate::new(500).set_body_json(json!({"error": {"type": "api_error", "message": "boom"}})),
-        )
+        .respond_with(fake.answer(500, stripe_fake::error("api_error", None, "boom")))
         .up_to_n_times(1)
         .with_priority(1)
-        .mount(&server)
+        .mount(&fake.server)
         .await;
     Mock::given(method("POST"))
         .and(path("/v1/refunds"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"id": "re_after_retry"})))
+        .respond_with(fake.answer(200, stripe_fake::refund("re_after_retry", 900, "pi_1")))
         .with_priority(2)
-        .mount(&server)
+        .mount(&fake.server)
         .await;
     let request = RefundRequest {
         payment_id: Uuid::now_v7(),
@@ -177,33 +168,31 @@ async fn outages_are_retried_with_the_same_idempotency_key() {
         amount_cents: 900,
     };
     assert_eq!(stripe.refund(&request).await.unwrap(), "re_after_retry");
-    let requests = server.received_requests().await.unwrap();
+    let requests = fake.requests().await;
     assert_eq!(requests.len(), 2);
     assert_eq!(idempotency_key(&requests[0]), idempotency_key(&requests[1]));
 }
 
 #[tokio::test]
 async fn stripe_errors_map_to_refusals_misconfiguration_and_outages() {
-    let (server, stripe) = fake_stripe().await;
+    let (fake, stripe) = fake_stripe().await;
     Mock::given(method("POST"))
         .and(path("/v1/checkout/sessions"))
-        .respond_with(ResponseTemplate::new(400).set_body_json(json!({"error": {
-            "type": "invalid_request_error", "code": "parameter_invalid_integer", "message": "Invalid integer: abc"}})))
-        .mount(&server)
+        .respond_with(fake.answer(
+            400,
+            stripe_fake::error("invalid_request_error", Some("parameter_invalid_integer"), "Invalid integer: abc"),
+        ))
+        .mount(&fake.server)
         .await;
     Mock::given(method("GET"))
         .and(path("/v1/checkout/sessions/cs_unauthorized"))
-        .respond_with(
-            ResponseTemplate::new(401).set_body_json(
-                json!({"error": {"type": "invalid_request_error", "message": "Invalid API Key provided"}}),
-            ),
-        )
-        .mount(&server)
+        .respond_with(fake.answer(401, stripe_fake::error("invalid_request_error", None, "Invalid API Key provided")))
+        .mount(&fake.server)
         .await;
     Mock::given(method("GET"))
         .and(path("/v1/checkout/sessions/cs_down"))
-        .respond_with(ResponseTemplate::new(503))
-        .mount(&server)
+        .respond_with(fake.answer_without_body(503))
+        .mount(&fake.server)
         .await;
     let refused = stripe.create_checkout(&checkout_request(Uuid::now_v7(), Uuid::now_v7(), Uuid::now_v7())).await;
     assert!(
@@ -215,34 +204,30 @@ async fn stripe_errors_map_to_refusals_misconfiguration_and_outages() {
     let down = stripe.checkout_status("cs_down").await;
     assert!(matches!(down, Err(PaymentError::Unavailable(_))), "{down:?}");
     // GETs are retried too: three attempts at the failing session.
-    let attempts =
-        server.received_requests().await.unwrap().iter().filter(|r| r.url.path().ends_with("cs_down")).count();
+    let attempts = fake.requests().await.iter().filter(|r| r.url.path().ends_with("cs_down")).count();
     assert_eq!(attempts, 3);
 }
 
 #[tokio::test]
 async fn expiring_a_session_paid_meanwhile_reports_it_paid() {
-    let (server, stripe) = fake_stripe().await;
+    let (fake, stripe) = fake_stripe().await;
     Mock::given(method("POST"))
         .and(path("/v1/checkout/sessions/cs_paid/expire"))
-        .respond_with(ResponseTemplate::new(400).set_body_json(json!({"error": {"type": "invalid_request_error",
-            "message": "Only Checkout Sessions with a status in [\"open\"] can be expired."}})))
-        .mount(&server)
+        .respond_with(fake.answer(
+            400,
+            stripe_fake::error(
+                "invalid_request_error",
+                None,
+                "Only Checkout Sessions with a status in [\"open\"] can be expired.",
+            ),
+        ))
+        .mount(&fake.server)
         .await;
-    Mock::given(method("GET"))
-        .and(path("/v1/checkout/sessions/cs_paid"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"id": "cs_paid", "status": "complete",
-            "payment_status": "paid", "payment_intent": {"id": "pi_3", "latest_charge": {"id": "ch_3"}}})))
-        .mount(&server)
-        .await;
-    Mock::given(method("POST"))
-        .and(path("/v1/checkout/sessions/cs_open/expire"))
-        .respond_with(
-            ResponseTemplate::new(200)
-                .set_body_json(json!({"id": "cs_open", "status": "expired", "payment_status": "unpaid"})),
-        )
-        .mount(&server)
-        .await;
+    let intent = stripe_fake::payment_intent("pi_3", "succeeded", Some("ch_3"));
+    let paid = stripe_fake::checkout_session("cs_paid", "complete", "paid", intent);
+    fake.on("GET", "/v1/checkout/sessions/cs_paid", 200, paid).mount(&fake.server).await;
+    let expired = stripe_fake::checkout_session("cs_open", "expired", "unpaid", Value::Null);
+    fake.on("POST", "/v1/checkout/sessions/cs_open/expire", 200, expired).mount(&fake.server).await;
     assert_eq!(
         stripe.expire_checkout("cs_paid").await.unwrap(),
         CheckoutStatus::Paid { charge_ref: Some("ch_3".into()), payment_intent: Some("pi_3".into()) }
@@ -252,26 +237,15 @@ async fn expiring_a_session_paid_meanwhile_reports_it_paid() {
 
 #[tokio::test]
 async fn taskers_onboard_through_an_express_account_and_an_account_link() {
-    let (server, stripe) = fake_stripe().await;
-    Mock::given(method("POST"))
-        .and(path("/v1/accounts"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"id": "acct_new"})))
+    let (fake, stripe) = fake_stripe().await;
+    fake.on("POST", "/v1/accounts", 200, stripe_fake::account("acct_new", "inactive", false))
         .expect(1)
-        .mount(&server)
+        .mount(&fake.server)
         .await;
-    Mock::given(method("POST"))
-        .and(path("/v1/account_links"))
-        .respond_with(
-            ResponseTemplate::new(200).set_body_json(json!({"url": "https://connect.stripe.test/setup/acct_new"})),
-        )
-        .mount(&server)
-        .await;
-    Mock::given(method("GET"))
-        .and(path("/v1/accounts/acct_new"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"id": "acct_new", "payouts_enabled": false,
-            "capabilities": {"transfers": "inactive"}})))
-        .mount(&server)
-        .await;
+    let link = stripe_fake::account_link("https://connect.stripe.test/setup/acct_new");
+    fake.on("POST", "/v1/account_links", 200, link).mount(&fake.server).await;
+    let account = stripe_fake::account("acct_new", "inactive", false);
+    fake.on("GET", "/v1/accounts/acct_new", 200, account).mount(&fake.server).await;
     let user_id = Uuid::now_v7();
     let onboarding = stripe
         .onboarding(&OnboardingRequest {
@@ -286,7 +260,7 @@ async fn taskers_onboard_through_an_express_account_and_an_account_link() {
     assert_eq!(onboarding.account_ref, "acct_new");
     assert_eq!(onboarding.url.as_deref(), Some("https://connect.stripe.test/setup/acct_new"));
     assert!(!onboarding.ready);
-    let requests = server.received_requests().await.unwrap();
+    let requests = fake.requests().await;
     let account = form(&requests[0]);
     assert_eq!(account["type"], "express");
     assert_eq!(account["capabilities[transfers][requested]"], "true");
@@ -295,6 +269,59 @@ async fn taskers_onboard_through_an_express_account_and_an_account_link() {
     assert_eq!(link["account"], "acct_new");
     assert_eq!(link["type"], "account_onboarding");
     assert!(idempotency_key(&requests[1]).starts_with(&format!("account-link-{user_id}-")));
+}
+
+#[tokio::test]
+async fn the_fake_reports_what_stripe_would_refuse_or_never_send() {
+    let fake = FakeStripe::start().await;
+    let session = stripe_fake::checkout_session("cs_x", "open", "unpaid", Value::Null);
+    fake.on("POST", "/v1/checkout/sessions", 200, session).mount(&fake.server).await;
+    let misnamed = [("success_url", "http://app.test/ok"), ("line_items[0][price_data][unit_amont]", "100")];
+    let http = reqwest::Client::new();
+    http.post(format!("{}/v1/checkout/sessions", fake.uri())).form(&misnamed).send().await.unwrap();
+    let found = fake.take_violations();
+    assert!(found.iter().any(|v| v.contains("line_items[0][price_data][unit_amont]")), "{found:?}");
+
+    let wrong_enum = [("success_url", "http://app.test/ok"), ("mode", "charge")];
+    http.post(format!("{}/v1/checkout/sessions", fake.uri())).form(&wrong_enum).send().await.unwrap();
+    let found = fake.take_violations();
+    assert!(found.iter().any(|v| v.contains("mode") && v.contains("not one of")), "{found:?}");
+
+    // A request no mock answers is checked too, and answered as Stripe answers an unknown object.
+    let unknown = http.post(format!("{}/v1/transfers", fake.uri())).form(&[("amount", "ten")]).send().await.unwrap();
+    assert_eq!(unknown.status(), 404);
+    let found = fake.take_violations();
+    assert!(found.iter().any(|v| v.contains("amount: expected integer")), "{found:?}");
+    assert!(found.iter().any(|v| v.contains("required currency is missing")), "{found:?}");
+
+    // An answer Stripe would never give: `latest_charge` expanded though only `payment_intent` was asked for.
+    let mut intent = stripe_fake::payment_intent("pi_x", "succeeded", None);
+    intent["latest_charge"] = json!({"id": "ch_x"});
+    let session = stripe_fake::checkout_session("cs_y", "complete", "paid", intent);
+    assert!(stripe_spec::check_response("GET", "/v1/checkout/sessions/cs_y", 200, &session).is_err());
+    assert!(stripe_spec::check_response("POST", "/v1/transfers", 200, &json!({"id": "tr_1"})).is_err());
+}
+
+#[test]
+fn the_webhook_events_we_act_on_match_stripes_spec() {
+    let cases = [
+        ("checkout.session.completed", stripe_fake::checkout_session("cs_1", "complete", "paid", json!("pi_1"))),
+        (
+            "checkout.session.async_payment_succeeded",
+            stripe_fake::checkout_session("cs_1", "complete", "paid", json!("pi_1")),
+        ),
+        (
+            "checkout.session.async_payment_failed",
+            stripe_fake::checkout_session("cs_1", "complete", "unpaid", json!("pi_1")),
+        ),
+        ("checkout.session.expired", stripe_fake::checkout_session("cs_1", "expired", "unpaid", Value::Null)),
+    ];
+    for (kind, session) in cases {
+        let event = stripe_fake::event("evt_1", kind, session);
+        assert_eq!(stripe_spec::check_event(&event), Ok(()), "{kind}");
+        let parsed: webhook::Event = serde_json::from_value(event).unwrap();
+        assert_ne!(parsed.action(), webhook::Action::Ignore, "{kind}");
+    }
 }
 
 const PAYLOAD: &str =

@@ -109,58 +109,86 @@ async fn notification_titles(app: &TestApp, token: &str) -> Vec<String> {
 
 async fn a_direct_debit_is_processing_outlives_the_checkout_window_and_settles_later(backend: common::Backend) {
     let fake = FakeStripe::start().await;
-    common::run(backend, |config| configure(config, &fake), |app| async {
-        let checkout = start_checkout(&app, &fake).await;
-        let verified = verify(&app, &checkout).await;
-        assert_eq!(verified.body["payment_status"], "processing", "{:?}", verified.body);
-        assert_eq!(verified.body["success"], false);
-        assert_eq!(task_status(&app, &checkout.task).await, "pending_payment");
-        assert!(notification_titles(&app, &checkout.poster).await.contains(&"Payment processing".to_owned()));
+    common::run(
+        backend,
+        |config| configure(config, &fake),
+        |app| async {
+            let checkout = start_checkout(&app, &fake).await;
+            let verified = verify(&app, &checkout).await;
+            assert_eq!(verified.body["payment_status"], "processing", "{:?}", verified.body);
+            assert_eq!(verified.body["success"], false);
+            assert_eq!(task_status(&app, &checkout.task).await, "pending_payment");
+            assert!(notification_titles(&app, &checkout.poster).await.contains(&"Payment processing".to_owned()));
 
-        // Long past the 30-minute checkout window, the sweep asks again and keeps it.
-        sweep::sweep(&app.server.state, Timestamp::now().plus(Duration::from_secs(2 * 3600))).await.unwrap();
-        assert_eq!(payment(&app).await.status, "processing", "a processing payment never expires");
-        assert_eq!(task_status(&app, &checkout.task).await, "pending_payment");
-        let second =
-            app.post("/api/payments/checkout-session", Some(&checkout.poster), json!({ "task_id": checkout.task, "offer_id": checkout.offer })).await;
-        assert_eq!(second.status, StatusCode::CONFLICT, "no second charge while one is processing: {:?}", second.body);
+            // Long past the 30-minute checkout window, the sweep asks again and keeps it.
+            sweep::sweep(&app.server.state, Timestamp::now().plus(Duration::from_secs(2 * 3600))).await.unwrap();
+            assert_eq!(payment(&app).await.status, "processing", "a processing payment never expires");
+            assert_eq!(task_status(&app, &checkout.task).await, "pending_payment");
+            let second = app
+                .post(
+                    "/api/payments/checkout-session",
+                    Some(&checkout.poster),
+                    json!({ "task_id": checkout.task, "offer_id": checkout.offer }),
+                )
+                .await;
+            assert_eq!(
+                second.status,
+                StatusCode::CONFLICT,
+                "no second charge while one is processing: {:?}",
+                second.body
+            );
 
-        let paid = checkout_session(SESSION, "complete", "paid", payment_intent("pi_becs_1", "succeeded", Some("ch_becs_1")));
-        answer_session(&fake, 1, paid.clone()).await;
-        let handled = send_webhook(&app, &event("evt_becs_ok", "checkout.session.async_payment_succeeded", paid)).await;
-        assert_eq!(handled.body["handled"], true, "{:?}", handled.body);
-        let settled = payment(&app).await;
-        assert_eq!((settled.status.as_str(), settled.charge_ref.as_deref()), ("held", Some("ch_becs_1")));
-        assert_eq!(task_status(&app, &checkout.task).await, "assigned");
-        assert!(ledger::audit(&app.server.state.db).await.unwrap().is_empty());
-        app
-    })
+            let paid = checkout_session(
+                SESSION,
+                "complete",
+                "paid",
+                payment_intent("pi_becs_1", "succeeded", Some("ch_becs_1")),
+            );
+            answer_session(&fake, 1, paid.clone()).await;
+            let handled =
+                send_webhook(&app, &event("evt_becs_ok", "checkout.session.async_payment_succeeded", paid)).await;
+            assert_eq!(handled.body["handled"], true, "{:?}", handled.body);
+            let settled = payment(&app).await;
+            assert_eq!((settled.status.as_str(), settled.charge_ref.as_deref()), ("held", Some("ch_becs_1")));
+            assert_eq!(task_status(&app, &checkout.task).await, "assigned");
+            assert!(ledger::audit(&app.server.state.db).await.unwrap().is_empty());
+            app
+        },
+    )
     .await;
     fake.assert_requests_conform().await;
 }
 
 async fn a_direct_debit_that_fails_reopens_the_task_and_tells_the_poster(backend: common::Backend) {
     let fake = FakeStripe::start().await;
-    common::run(backend, |config| configure(config, &fake), |app| async {
-        let checkout = start_checkout(&app, &fake).await;
-        assert_eq!(verify(&app, &checkout).await.body["payment_status"], "processing");
-        let failed = checkout_session(
-            SESSION,
-            "complete",
-            "unpaid",
-            payment_intent("pi_becs_1", "requires_payment_method", None),
-        );
-        answer_session(&fake, 1, failed.clone()).await;
-        let handled = send_webhook(&app, &event("evt_becs_fail", "checkout.session.async_payment_failed", failed)).await;
-        assert_eq!(handled.body["handled"], true, "{:?}", handled.body);
-        assert_eq!(payment(&app).await.status, "failed");
-        assert_eq!(task_status(&app, &checkout.task).await, "open");
-        assert!(notification_titles(&app, &checkout.poster).await.contains(&"Payment failed".to_owned()));
-        let verified = verify(&app, &checkout).await;
-        assert_eq!((verified.body["success"].clone(), verified.body["payment_status"].clone()), (json!(false), json!("failed")));
-        assert!(ledger::audit(&app.server.state.db).await.unwrap().is_empty());
-        app
-    })
+    common::run(
+        backend,
+        |config| configure(config, &fake),
+        |app| async {
+            let checkout = start_checkout(&app, &fake).await;
+            assert_eq!(verify(&app, &checkout).await.body["payment_status"], "processing");
+            let failed = checkout_session(
+                SESSION,
+                "complete",
+                "unpaid",
+                payment_intent("pi_becs_1", "requires_payment_method", None),
+            );
+            answer_session(&fake, 1, failed.clone()).await;
+            let handled =
+                send_webhook(&app, &event("evt_becs_fail", "checkout.session.async_payment_failed", failed)).await;
+            assert_eq!(handled.body["handled"], true, "{:?}", handled.body);
+            assert_eq!(payment(&app).await.status, "failed");
+            assert_eq!(task_status(&app, &checkout.task).await, "open");
+            assert!(notification_titles(&app, &checkout.poster).await.contains(&"Payment failed".to_owned()));
+            let verified = verify(&app, &checkout).await;
+            assert_eq!(
+                (verified.body["success"].clone(), verified.body["payment_status"].clone()),
+                (json!(false), json!("failed"))
+            );
+            assert!(ledger::audit(&app.server.state.db).await.unwrap().is_empty());
+            app
+        },
+    )
     .await;
     fake.assert_requests_conform().await;
 }
@@ -169,20 +197,30 @@ async fn a_direct_debit_that_fails_reopens_the_task_and_tells_the_poster(backend
 /// cancel it, and the tasker can neither withdraw nor reprice the offer.
 async fn a_processing_payment_keeps_the_task_and_its_offer(backend: common::Backend) {
     let fake = FakeStripe::start().await;
-    common::run(backend, |config| configure(config, &fake), |app| async {
-        let checkout = start_checkout(&app, &fake).await;
-        assert_eq!(verify(&app, &checkout).await.body["payment_status"], "processing");
-        let cancel = app.post(&format!("/api/tasks/{}/cancel", checkout.task), Some(&checkout.poster), json!({})).await;
-        assert_eq!(cancel.status, StatusCode::CONFLICT, "{:?}", cancel.body);
-        let withdraw =
-            app.post(&format!("/api/offers/{}/withdraw", checkout.offer), Some(&checkout.tasker), json!({})).await;
-        assert_eq!(withdraw.status, StatusCode::CONFLICT, "{:?}", withdraw.body);
-        let reprice =
-            app.patch(&format!("/api/offers/{}", checkout.offer), Some(&checkout.tasker), json!({ "amount_cents": 1_000 })).await;
-        assert_eq!(reprice.status, StatusCode::CONFLICT, "{:?}", reprice.body);
-        assert_eq!(payment(&app).await.amount_cents, 12_345);
-        app
-    })
+    common::run(
+        backend,
+        |config| configure(config, &fake),
+        |app| async {
+            let checkout = start_checkout(&app, &fake).await;
+            assert_eq!(verify(&app, &checkout).await.body["payment_status"], "processing");
+            let cancel =
+                app.post(&format!("/api/tasks/{}/cancel", checkout.task), Some(&checkout.poster), json!({})).await;
+            assert_eq!(cancel.status, StatusCode::CONFLICT, "{:?}", cancel.body);
+            let withdraw =
+                app.post(&format!("/api/offers/{}/withdraw", checkout.offer), Some(&checkout.tasker), json!({})).await;
+            assert_eq!(withdraw.status, StatusCode::CONFLICT, "{:?}", withdraw.body);
+            let reprice = app
+                .patch(
+                    &format!("/api/offers/{}", checkout.offer),
+                    Some(&checkout.tasker),
+                    json!({ "amount_cents": 1_000 }),
+                )
+                .await;
+            assert_eq!(reprice.status, StatusCode::CONFLICT, "{:?}", reprice.body);
+            assert_eq!(payment(&app).await.amount_cents, 12_345);
+            app
+        },
+    )
     .await;
     fake.assert_requests_conform().await;
 }

@@ -1,0 +1,283 @@
+//! Disputes on both backends: the poster stops the clock on an assigned
+//! task's escrow (auto-release, the cancellation lapse, payment requests and
+//! new cancellation requests wait), both parties hear of it live, and an
+//! operator releases, refunds or splits the escrow — with the ledger rows and
+//! provider calls of every outcome audited. Before disputes existed a tasker
+//! could request payment at once, decline every cancellation and be paid by
+//! auto-release after 7 days.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{
+    TestApp,
+    escrow::{Assigned, assert_ledger_audits, assigned_task, calls_of, kept_payment, task_status},
+    live,
+    market::poster,
+};
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+use server::{
+    config::Config,
+    db::Timestamp,
+    payments::sweep::{self, AUTO_RELEASE_AFTER, CANCELLATION_ANSWER_WINDOW},
+};
+
+const OPERATOR: &str = "operator@example.com";
+
+fn with_operator(config: &mut Config) {
+    config.payments_sweep_secs = 0;
+    config.admin_emails = vec![OPERATOR.into()];
+}
+
+async fn open_dispute(app: &TestApp, assigned: &Assigned) -> Value {
+    let opened = app
+        .post(
+            &format!("/api/tasks/{}/dispute", assigned.task),
+            Some(&assigned.poster),
+            json!({ "reason": "poor_quality", "message": "The wardrobe doors do not close" }),
+        )
+        .await;
+    assert_eq!(opened.status, StatusCode::CREATED, "{:?}", opened.body);
+    opened.body
+}
+
+async fn resolve(app: &TestApp, token: &str, dispute: &Value, body: Value) -> common::Response {
+    app.post(&format!("/api/admin/disputes/{}/resolve", dispute["id"].as_str().unwrap()), Some(token), body).await
+}
+
+/// A signed-in socket, ready: its automatic `user:{id}` subscription is in place once a ping is answered.
+async fn ready_socket(app: &TestApp, token: &str) -> live::Socket {
+    let mut socket = live::connect(app, Some(token)).await;
+    live::send_json(&mut socket, json!({ "type": "ping" })).await;
+    while live::next_json(&mut socket).await["type"] != "pong" {}
+    socket
+}
+
+async fn user_topic(app: &TestApp, token: &str) -> String {
+    format!("user:{}", app.get("/api/me", Some(token)).await.body["user"]["id"].as_str().unwrap())
+}
+
+async fn titles(app: &TestApp, token: &str) -> Vec<String> {
+    let page = app.get("/api/notifications", Some(token)).await.body;
+    page["items"].as_array().unwrap().iter().map(|n| n["title"].as_str().unwrap().to_owned()).collect()
+}
+
+async fn a_dispute_stops_auto_release_and_every_other_move_of_the_task(app: TestApp) -> TestApp {
+    let assigned = assigned_task(&app, 10_000).await;
+    let task = &assigned.task;
+    let requested = app.post(&format!("/api/tasks/{task}/request-payment"), Some(&assigned.tasker), json!({})).await;
+    assert_eq!(requested.status, StatusCode::OK);
+
+    let mut tasker_socket = ready_socket(&app, &assigned.tasker).await;
+    let dispute = open_dispute(&app, &assigned).await;
+    assert_eq!((dispute["status"].as_str(), dispute["reason"].as_str()), (Some("open"), Some("poor_quality")));
+    let topic = user_topic(&app, &assigned.tasker).await;
+    let told =
+        live::next_event_where(&mut tasker_socket, &topic, "notification.created", |n| n["type"] == "dispute").await;
+    assert_eq!(told["title"], "Dispute opened");
+    assert!(titles(&app, &assigned.poster).await.contains(&"Dispute opened".to_owned()));
+
+    let again = app
+        .post(
+            &format!("/api/tasks/{task}/dispute"),
+            Some(&assigned.poster),
+            json!({ "reason": "other", "message": "x" }),
+        )
+        .await;
+    assert_eq!(again.status, StatusCode::CONFLICT);
+    let by_tasker = app
+        .post(
+            &format!("/api/tasks/{task}/dispute"),
+            Some(&assigned.tasker),
+            json!({ "reason": "other", "message": "x" }),
+        )
+        .await;
+    assert_eq!(by_tasker.status, StatusCode::FORBIDDEN);
+    let cancel =
+        app.post(&format!("/api/tasks/{task}/cancellation"), Some(&assigned.tasker), json!({ "reason": "Done" })).await;
+    assert_eq!(cancel.status, StatusCode::CONFLICT);
+    assert_eq!(cancel.body["error"]["message"], "A dispute is open on this task; an operator will decide");
+
+    let far = Timestamp::now().plus(AUTO_RELEASE_AFTER + Duration::from_secs(86_400));
+    let report = sweep::sweep(&app.server.state, far).await.unwrap();
+    assert_eq!(report.auto_released, 0);
+    assert_eq!(task_status(&app, task).await, "completion_requested");
+    assert_eq!(kept_payment(&app, task).await.status, "held");
+
+    let stranger = poster(&app, "nosy@example.com").await;
+    assert_eq!(app.get(&format!("/api/tasks/{task}/dispute"), Some(&stranger)).await.status, StatusCode::FORBIDDEN);
+    let seen = app.get(&format!("/api/tasks/{task}/dispute"), Some(&assigned.tasker)).await;
+    assert_eq!(seen.body["id"], dispute["id"]);
+    assert_ledger_audits(&app).await;
+    app
+}
+
+async fn a_dispute_needs_a_known_reason_and_a_description(app: TestApp) -> TestApp {
+    let assigned = assigned_task(&app, 5_000).await;
+    let path = format!("/api/tasks/{}/dispute", assigned.task);
+    let unknown = app.post(&path, Some(&assigned.poster), json!({ "reason": "angry", "message": "x" })).await;
+    assert_eq!(
+        (unknown.status, unknown.field_error("reason")),
+        (StatusCode::UNPROCESSABLE_ENTITY, "Please choose a reason")
+    );
+    let silent = app.post(&path, Some(&assigned.poster), json!({ "reason": "no_show", "message": "  " })).await;
+    assert_eq!(silent.field_error("message"), "Please describe the problem");
+    let garbage = app.client.post(app.url(&path)).bearer_auth(&assigned.poster).body("{").send().await.unwrap();
+    assert_eq!(garbage.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(
+        app.get(&format!("/api/tasks/{}/dispute", assigned.task), Some(&assigned.poster)).await.body,
+        Value::Null
+    );
+    app
+}
+
+async fn an_open_dispute_closes_a_pending_cancellation_so_it_never_lapses(app: TestApp) -> TestApp {
+    let assigned = assigned_task(&app, 5_500).await;
+    let asked = app
+        .post(
+            &format!("/api/tasks/{}/cancellation", assigned.task),
+            Some(&assigned.tasker),
+            json!({ "reason": "Busy" }),
+        )
+        .await;
+    assert_eq!(asked.status, StatusCode::CREATED);
+    open_dispute(&app, &assigned).await;
+    let far = Timestamp::now().plus(CANCELLATION_ANSWER_WINDOW + Duration::from_secs(3600));
+    let report = sweep::sweep(&app.server.state, far).await.unwrap();
+    assert_eq!(report.cancellations_lapsed, 0);
+    assert_eq!(task_status(&app, &assigned.task).await, "assigned");
+    assert_eq!(kept_payment(&app, &assigned.task).await.status, "held");
+    app
+}
+
+async fn an_operator_splits_the_escrow_between_poster_and_tasker(app: TestApp) -> TestApp {
+    let assigned = assigned_task(&app, 10_000).await;
+    let dispute = open_dispute(&app, &assigned).await;
+    let operator = poster(&app, OPERATOR).await;
+    let me = app.get("/api/me", Some(&operator)).await;
+    assert_eq!(me.body["user"]["is_operator"], true);
+    assert_eq!(app.get("/api/me", Some(&assigned.poster)).await.body["user"]["is_operator"], false);
+    assert_eq!(app.get("/api/admin/disputes", Some(&assigned.poster)).await.status, StatusCode::FORBIDDEN);
+    assert_eq!(app.get("/api/admin/disputes", None).await.status, StatusCode::UNAUTHORIZED);
+    let forbidden = resolve(&app, &assigned.poster, &dispute, json!({ "outcome": "refund", "note": "Mine" })).await;
+    assert_eq!(forbidden.status, StatusCode::FORBIDDEN);
+
+    let queue = app.get("/api/admin/disputes", Some(&operator)).await;
+    let [case] = queue.body["items"].as_array().unwrap().clone().try_into().unwrap();
+    assert_eq!(case["id"], dispute["id"]);
+    assert_eq!((case["poster"]["name"].as_str(), case["tasker"]["name"].as_str()), (Some("Sam L."), Some("Sam L.")));
+    assert_eq!(
+        (case["payment"]["amount_cents"].as_i64(), case["payment"]["status"].as_str()),
+        (Some(10_000), Some("held"))
+    );
+
+    let whole =
+        resolve(&app, &operator, &dispute, json!({ "outcome": "partial_refund", "refund_cents": 10_000, "note": "x" }))
+            .await;
+    assert_eq!(
+        whole.field_error("refund_cents"),
+        "A partial refund must be more than nothing and less than the whole payment"
+    );
+    let unexplained =
+        resolve(&app, &operator, &dispute, json!({ "outcome": "partial_refund", "refund_cents": 2_500 })).await;
+    assert_eq!(unexplained.field_error("note"), "Please explain the decision");
+
+    let mut poster_socket = ready_socket(&app, &assigned.poster).await;
+    let decided = resolve(
+        &app,
+        &operator,
+        &dispute,
+        json!({ "outcome": "partial_refund", "refund_cents": 2_500, "note": "Two doors needed redoing." }),
+    )
+    .await;
+    assert_eq!(decided.status, StatusCode::OK, "{:?}", decided.body);
+    assert_eq!(
+        (decided.body["outcome"].as_str(), decided.body["refund_cents"].as_i64()),
+        (Some("partial_refund"), Some(2_500))
+    );
+    let topic = user_topic(&app, &assigned.poster).await;
+    let told =
+        live::next_event_where(&mut poster_socket, &topic, "notification.created", |n| n["type"] == "dispute").await;
+    assert_eq!(told["title"], "Dispute resolved: partly refunded");
+
+    assert_eq!(task_status(&app, &assigned.task).await, "completed");
+    let payment = kept_payment(&app, &assigned.task).await;
+    assert_eq!((payment.status.as_str(), payment.refunded_cents, payment.fee_cents), ("released", 2_500, 750));
+    let view = app.get(&format!("/api/tasks/{}/payment", assigned.task), Some(&assigned.tasker)).await.body;
+    assert_eq!((view["payout_cents"].as_i64(), view["refunded_cents"].as_i64()), (Some(6_750), Some(2_500)));
+    let mut calls: Vec<_> =
+        calls_of(&app, payment.id).await.into_iter().map(|c| (c.kind, c.amount_cents, c.status)).collect();
+    calls.sort();
+    assert_eq!(calls, [("refund".into(), 2_500, "done".into()), ("transfer".into(), 6_750, "done".into())]);
+    assert_eq!(
+        resolve(&app, &operator, &dispute, json!({ "outcome": "refund", "note": "Again" })).await.status,
+        StatusCode::CONFLICT
+    );
+    let resolved = app.get("/api/admin/disputes?status=resolved", Some(&operator)).await;
+    assert_eq!(resolved.body["items"][0]["resolution_note"], "Two doors needed redoing.");
+    assert_ledger_audits(&app).await;
+    app
+}
+
+async fn an_operator_refunds_in_full_or_releases_in_full(app: TestApp) -> TestApp {
+    let operator = poster(&app, OPERATOR).await;
+    let refunded = assigned_task(&app, 8_000).await;
+    let dispute = open_dispute(&app, &refunded).await;
+    let decided = resolve(&app, &operator, &dispute, json!({ "outcome": "refund", "note": "No show" })).await;
+    assert_eq!(decided.body["outcome"], "refund", "{:?}", decided.body);
+    assert_eq!(task_status(&app, &refunded.task).await, "cancelled");
+    let payment = kept_payment(&app, &refunded.task).await;
+    assert_eq!((payment.status.as_str(), payment.refunded_cents), ("refunded", 8_000));
+    assert!(titles(&app, &refunded.tasker).await.contains(&"Dispute resolved: refunded".to_owned()));
+
+    let released = assigned_task(&app, 9_000).await;
+    let dispute = open_dispute(&app, &released).await;
+    let decided = resolve(&app, &operator, &dispute, json!({ "outcome": "release", "note": "Work was done" })).await;
+    assert_eq!(decided.body["outcome"], "release", "{:?}", decided.body);
+    assert_eq!(task_status(&app, &released.task).await, "completed");
+    let payment = kept_payment(&app, &released.task).await;
+    assert_eq!(payment.status, "released");
+    assert!(payment.transfer_ref.is_some());
+    assert_ledger_audits(&app).await;
+    app
+}
+
+async fn the_poster_releasing_ends_the_dispute(app: TestApp) -> TestApp {
+    let assigned = assigned_task(&app, 6_000).await;
+    open_dispute(&app, &assigned).await;
+    let released = app.post(&format!("/api/tasks/{}/release", assigned.task), Some(&assigned.poster), json!({})).await;
+    assert_eq!(released.status, StatusCode::OK, "{:?}", released.body);
+    let dispute = app.get(&format!("/api/tasks/{}/dispute", assigned.task), Some(&assigned.poster)).await.body;
+    assert_eq!((dispute["status"].as_str(), dispute["outcome"].as_str()), (Some("resolved"), Some("release")));
+    assert_eq!(dispute["resolution_note"], "Released by the poster");
+    assert_ledger_audits(&app).await;
+    app
+}
+
+macro_rules! dispute_tests {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $name() {
+                crate::common::run(crate::common::Backend::Sqlite, super::with_operator, super::$name).await;
+            })*
+        }
+        mod postgres {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $name() {
+                crate::common::run(crate::common::Backend::Postgres, super::with_operator, super::$name).await;
+            })*
+        }
+    };
+}
+
+dispute_tests!(
+    a_dispute_stops_auto_release_and_every_other_move_of_the_task,
+    a_dispute_needs_a_known_reason_and_a_description,
+    an_open_dispute_closes_a_pending_cancellation_so_it_never_lapses,
+    an_operator_splits_the_escrow_between_poster_and_tasker,
+    an_operator_refunds_in_full_or_releases_in_full,
+    the_poster_releasing_ends_the_dispute,
+);

@@ -31,7 +31,7 @@ export function reasonLabel(reason: string): string {
 }
 
 export function getDispute(taskId: string): Promise<Dispute | null> {
-  return authorizedRequest<Dispute | null>(`/api/tasks/${encodeURIComponent(taskId)}/dispute`).then((d) => d ?? null);
+  return authorizedRequest<Dispute | null>(`/api/tasks/${encodeURIComponent(taskId)}/dispute`).then((d) => (d?.id ? d : null));
 }
 
 /** The task's latest dispute (open or resolved) or null; for the poster, the assigned tasker and operators. */

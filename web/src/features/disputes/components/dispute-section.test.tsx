@@ -69,6 +69,7 @@ describe('disputes on the task page', () => {
     vi.stubGlobal('fetch', api.fn);
     renderWithRouter(<DisputeSection task={task} userId="p1" amountCents={8500} />);
     await userEvent.click(await screen.findByRole('button', { name: 'Open a dispute' }));
+    expect(screen.queryByTestId('dispute-card')).not.toBeInTheDocument();
     const dialog = screen.getByRole('dialog', { hidden: true });
     expect(within(dialog).getByText(/payment stays held until a Taskhub operator/)).toBeInTheDocument();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Open dispute', hidden: true }));

@@ -14,7 +14,13 @@ const ACTIVE = ['assigned', 'completion_requested'];
  * The dispute of an assigned task for its two parties: the poster's "Open a dispute", then a status
  * card both see (what happens next while open; the outcome with amounts once an operator decided).
  */
-export function DisputeSection({ task, userId, amountCents }: { task: TaskDetail; userId: string; amountCents?: number | null }) {
+export function DisputeSection({ task, userId, amountCents, show = 'both' }: {
+  task: TaskDetail;
+  userId: string;
+  amountCents?: number | null;
+  /** The task page puts the status card above the assignment and the poster's "Open a dispute" below it. */
+  show?: 'status' | 'actions' | 'both';
+}) {
   const isPoster = task.poster.id === userId;
   const dispute = useDispute(task.id, true);
   const [opening, setOpening] = useState(false);
@@ -25,8 +31,8 @@ export function DisputeSection({ task, userId, amountCents }: { task: TaskDetail
 
   return (
     <>
-      {current && <DisputeStatusCard dispute={current} task={task} viewer={isPoster ? 'poster' : 'tasker'} amountCents={amountCents} />}
-      {canOpen && (
+      {current && show !== 'actions' && <DisputeStatusCard dispute={current} task={task} viewer={isPoster ? 'poster' : 'tasker'} amountCents={amountCents} />}
+      {canOpen && show !== 'status' && (
         <section aria-labelledby="dispute-open-heading" className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
           <h2 id="dispute-open-heading" className="font-semibold text-slate-900">
             Problem with this task?

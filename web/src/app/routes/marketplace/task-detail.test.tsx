@@ -87,12 +87,15 @@ beforeEach(() => {
 });
 afterEach(() => vi.unstubAllGlobals());
 
+// The whole task page renders here; give it time on a busy machine.
+vi.setConfig({ testTimeout: 15_000 });
+
 describe('task page after assignment', () => {
   it('offers the poster a dispute and a cancellation request, with the amount at stake', async () => {
     signIn('p1');
     serve({});
     render();
-    expect(await screen.findByRole('button', { name: 'Open a dispute' })).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Open a dispute' }, { timeout: 5000 })).toBeInTheDocument();
     expect(await screen.findByRole('button', { name: 'Ask to cancel' })).toBeInTheDocument();
     expect(screen.getByText(/Your payment of \$85\.00 is then refunded in full\./)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Release payment' })).toBeEnabled();
@@ -102,7 +105,7 @@ describe('task page after assignment', () => {
     signIn('k1');
     serve({ 'GET /api/tasks/t1/dispute': { body: dispute } });
     render();
-    expect(await screen.findByRole('heading', { name: 'Dispute open' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Dispute open' }, { timeout: 5000 })).toBeInTheDocument();
     expect(screen.getByText('Payment requests are paused while the dispute is open. An operator will decide.')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Request payment' })).toBeDisabled();
     expect(await screen.findByText(/Cancelling isn't possible while a dispute is open/)).toBeInTheDocument();
@@ -116,6 +119,6 @@ describe('task page after assignment', () => {
       'GET /api/tasks/t1/payment': { body: { ...payment, status: 'processing', held_at: null } },
     });
     render();
-    expect(await screen.findByRole('heading', { name: 'Payment processing' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Payment processing' }, { timeout: 5000 })).toBeInTheDocument();
   });
 });

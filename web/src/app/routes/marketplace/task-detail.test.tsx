@@ -117,8 +117,11 @@ describe('task page after assignment', () => {
     serve({
       'GET /api/tasks/t1': { body: { ...task, status: 'pending_payment', assigned_tasker: null } },
       'GET /api/tasks/t1/payment': { body: { ...payment, status: 'processing', held_at: null } },
+      'GET /api/tasks/t1/offers': { body: [{ id: 'o1', task_id: 't1', tasker: task.assigned_tasker, amount_cents: 8500, message: 'Hi', status: 'pending', created_at: '2026-11-02T00:00:00Z' }] },
     });
     render();
     expect(await screen.findByRole('heading', { name: 'Payment processing' }, { timeout: 5000 })).toBeInTheDocument();
+    await vi.waitFor(() => expect(document.querySelector('[data-offer-id="o1"]')).not.toBeNull());
+    expect(screen.queryByRole('button', { name: 'Accept & Pay' })).not.toBeInTheDocument();
   });
 });

@@ -66,7 +66,8 @@ export function TaskDetailRoute() {
   const userId = user?.id ?? null;
   const isPoster = userId === t.poster.id;
   const open = t.status === 'open';
-  const payable = acceptsOffers(t.status);
+  // A payment the bank has yet to confirm must not be paid twice.
+  const payable = acceptsOffers(t.status) && payment.data?.status !== 'processing';
   const disputeOpen = dispute.data?.status === 'open';
   const amountCents = payment.data?.amount_cents ?? t.accepted_offer?.amount_cents ?? null;
   const decided = dispute.data?.status === 'resolved' && dispute.data.outcome !== 'release';

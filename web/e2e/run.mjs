@@ -27,6 +27,8 @@ const server = spawn(serverBin, [], {
     BIND_ADDR: '127.0.0.1:0',
     DATA_DIR: dataDir,
     DEV_MODE: 'true',
+    // The operator of the disputes scenario (tests/disputes.test.mjs signs this address up).
+    ADMIN_EMAILS: process.env.ADMIN_EMAILS ?? 'operator@example.com',
     WEB_DIST: dist,
     RUST_LOG: process.env.RUST_LOG ?? 'warn,server=info',
   },

@@ -31,6 +31,7 @@ export const routes: RouteObject[] = [
       { path: '/payment-success', element: page(() => import('@/app/routes/marketplace/payment-success'), 'PaymentSuccessRoute') },
       { path: '/my-tasks', element: page(() => import('@/app/routes/marketplace/my-tasks'), 'MyTasksRoute', true) },
       { path: '/notifications', element: page(() => import('@/app/routes/marketplace/notifications'), 'NotificationsRoute', true) },
+      { path: '/admin/disputes', element: page(() => import('@/app/routes/admin/disputes'), 'AdminDisputesRoute', true) },
 
       { path: '/login', element: page(() => import('@/app/routes/auth/login'), 'LoginRoute') },
       { path: '/signup', element: page(() => import('@/app/routes/auth/signup'), 'SignupRoute') },

@@ -66,6 +66,14 @@ describe('header', () => {
     expect(document.activeElement).toBe(trigger);
   });
 
+  it('links the dispute queue in the account menu for operators only', async () => {
+    signIn();
+    appStore.set(sessionAtom, { ...appStore.get(sessionAtom)!, user: { ...user, is_operator: true } });
+    renderRoutes(routes);
+    await userEvent.click(screen.getByRole('button', { name: 'Account menu for Ada Lovelace' }));
+    expect(screen.getByRole('menuitem', { name: 'Disputes' })).toHaveAttribute('href', '/admin/disputes');
+  });
+
   it('signs out with the spec toast and goes home', async () => {
     vi.stubGlobal('fetch', mockFetch({ 'POST /api/auth/logout': { status: 204 } }).fn);
     signIn();

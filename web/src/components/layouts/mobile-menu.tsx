@@ -78,7 +78,7 @@ export function MobileMenu({ open, onClose, id }: { open: boolean; onClose: () =
             <div className="my-4 border-t border-slate-200" />
             {user ? (
               <div className="space-y-1">
-                {accountLinks(user.id, '/account-settings').map((item) => (
+                {accountLinks(user.id, '/account-settings', user.is_operator).map((item) => (
                   <NavLink key={item.to} to={item.to} className={linkClass}>
                     {item.label}
                   </NavLink>

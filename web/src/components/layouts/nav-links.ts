@@ -4,12 +4,13 @@ export const mainNavigation = [
   { to: '/categories', label: 'Categories' },
 ];
 
-export function accountLinks(userId: string, settingsPath = '/settings') {
+export function accountLinks(userId: string, settingsPath = '/settings', isOperator = false) {
   return [
     { to: `/profile/${userId}`, label: 'Your Profile' },
     { to: '/post-task', label: 'Post a Task' },
     { to: '/my-tasks', label: 'My Tasks' },
     { to: '/notifications', label: 'Notifications' },
     { to: settingsPath, label: 'Account Settings' },
+    ...(isOperator ? [{ to: '/admin/disputes', label: 'Disputes' }] : []),
   ];
 }

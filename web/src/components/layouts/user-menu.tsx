@@ -29,7 +29,7 @@ export function UserMenu() {
 
   if (!user) return null;
   const name = getDisplayName(profile, user.email);
-  const links = accountLinks(user.id);
+  const links = accountLinks(user.id, '/settings', user.is_operator);
   const count = links.length + 1;
 
   const focusItem = (index: number) => itemsRef.current[(index + count) % count]?.focus();

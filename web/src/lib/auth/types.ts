@@ -3,6 +3,8 @@ export type User = {
   email: string;
   email_verified?: boolean;
   created_at?: string;
+  /** Operators (listed in the server's ADMIN_EMAILS) see the dispute queue; from /api/me. */
+  is_operator?: boolean;
 };
 
 export type Session = {

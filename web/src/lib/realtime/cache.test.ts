@@ -2,7 +2,7 @@ import { QueryClient, type InfiniteData } from '@tanstack/react-query';
 import { describe, expect, it, vi } from 'vitest';
 
 import { backoffDelay, BACKOFF_MAX_MS } from '@/lib/realtime/backoff';
-import { applyRealtimeEvent, realtimeKeys, refetchTopic } from '@/lib/realtime/cache';
+import { applyRealtimeEvent, realtimeKeys, refetchTopic, taskIdOfLink } from '@/lib/realtime/cache';
 import { RealtimeClient } from '@/lib/realtime/client';
 
 type Task = { id: string; title: string; status: string; offer_count: number };
@@ -73,6 +73,28 @@ describe('socket events → query cache', () => {
     applyRealtimeEvent(client, ev('user:p', 'notification.created', n));
     applyRealtimeEvent(client, ev('user:p', 'notification.created', n, 2));
     expect(client.getQueryData(realtimeKeys.notifications)).toMatchObject({ unread_count: 3, items: [n] });
+  });
+
+  it('refetches the cancellation, dispute and payment of a task when it moves or a party is notified about it', () => {
+    const client = new QueryClient();
+    const spy = vi.spyOn(client, 'invalidateQueries');
+    applyRealtimeEvent(client, ev('task:t', 'task.updated', { id: 't', status: 'assigned' }));
+    for (const key of [realtimeKeys.cancellation('t'), realtimeKeys.dispute('t'), realtimeKeys.payment('t')]) {
+      expect(spy).toHaveBeenCalledWith({ queryKey: key });
+    }
+    spy.mockClear();
+    const n = { id: 'n2', type: 'dispute', title: 'Dispute opened', message: 'x', link: '/task/u', is_read: false };
+    applyRealtimeEvent(client, ev('user:p', 'notification.created', n));
+    expect(spy).toHaveBeenCalledWith({ queryKey: realtimeKeys.task('u') });
+    expect(spy).toHaveBeenCalledWith({ queryKey: realtimeKeys.dispute('u') });
+    expect(spy).toHaveBeenCalledWith({ queryKey: realtimeKeys.cancellation('u') });
+    expect(spy).toHaveBeenCalledWith({ queryKey: realtimeKeys.adminDisputes });
+    spy.mockClear();
+    // An offer notification says nothing about the lifecycle.
+    applyRealtimeEvent(client, ev('user:p', 'notification.created', { ...n, id: 'n3', type: 'offer' }));
+    expect(spy).not.toHaveBeenCalledWith({ queryKey: realtimeKeys.dispute('u') });
+    expect(taskIdOfLink('/task/abc?tab=1')).toBe('abc');
+    expect(taskIdOfLink('/profile/abc')).toBeNull();
   });
 
   it('refetches a topic the hub could not replay', () => {

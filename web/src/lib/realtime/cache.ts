@@ -10,6 +10,10 @@ import type { RealtimeEvent } from '@/lib/realtime/types';
  *   ['tasks', 'offers', id]         offers of a task
  *   ['tasks', 'messages', id]       private messages of an assigned task
  *   ['tasks', 'incoming']           TaskSummary[] posted since the browse list was loaded ("N new tasks")
+ *   ['tasks', 'cancellation', id]   the pending cancellation request of an assigned task, or null
+ *   ['tasks', 'dispute', id]        the task's latest dispute, or null
+ *   ['tasks', 'payment', id]        the task's escrow payment as its parties see it
+ *   ['admin', 'disputes', status]   the operators' dispute queue
  *   ['me', 'tasks'] / ['me', 'offers']
  *   ['me', 'notifications']         {items, unread_count, next_cursor}
  */
@@ -19,6 +23,10 @@ export const realtimeKeys = {
   offers: (id: string) => ['tasks', 'offers', id] as const,
   messages: (id: string) => ['tasks', 'messages', id] as const,
   incoming: ['tasks', 'incoming'] as const,
+  cancellation: (id: string) => ['tasks', 'cancellation', id] as const,
+  dispute: (id: string) => ['tasks', 'dispute', id] as const,
+  payment: (id: string) => ['tasks', 'payment', id] as const,
+  adminDisputes: ['admin', 'disputes'] as const,
   myTasks: ['me', 'tasks'] as const,
   myOffers: ['me', 'offers'] as const,
   notifications: ['me', 'notifications'] as const,
@@ -70,6 +78,26 @@ function taskIdOf(topic: string): string | null {
   return topic.startsWith('task:') ? topic.slice(5) : null;
 }
 
+/** Notification types that tell a party the lifecycle of the linked task moved on. */
+const LIFECYCLE_NOTIFICATIONS = new Set(['task', 'dispute', 'payment']);
+
+/** The task id of an in-app link such as `/task/{id}`, if it is one. */
+export function taskIdOfLink(link: unknown): string | null {
+  if (typeof link !== 'string') return null;
+  const match = /^\/task\/([^/?#]+)/.exec(link);
+  return match ? decodeURIComponent(match[1]) : null;
+}
+
+/**
+ * The lifecycle of an assigned task (cancellation request, dispute, payment) has no events of its
+ * own: refetch what a party may be looking at whenever the task or one of its notifications moves.
+ */
+export function invalidateTaskLifecycle(client: QueryClient, taskId: string) {
+  for (const queryKey of [realtimeKeys.cancellation(taskId), realtimeKeys.dispute(taskId), realtimeKeys.payment(taskId)]) {
+    void client.invalidateQueries({ queryKey });
+  }
+}
+
 /** Applies one socket event to the cache in place (no refetch), returning whether it was understood. */
 export function applyRealtimeEvent(client: QueryClient, message: RealtimeEvent): boolean {
   const data = (message.data ?? {}) as Record<string, unknown>;
@@ -90,6 +118,7 @@ export function applyRealtimeEvent(client: QueryClient, message: RealtimeEvent):
       if (typeof data.status === 'string') patch.status = data.status;
       if (typeof data.offer_count === 'number') patch.offer_count = data.offer_count;
       patchTaskEverywhere(client, id, { ...(data as Partial<TaskLike>), ...patch, id });
+      invalidateTaskLifecycle(client, id);
       return true;
     }
     case 'offer.created':
@@ -142,11 +171,21 @@ export function applyRealtimeEvent(client: QueryClient, message: RealtimeEvent):
             };
       });
       if (!client.getQueryData(realtimeKeys.notifications)) void client.invalidateQueries({ queryKey: realtimeKeys.notifications });
+      const about = taskIdOfLink((notification as { link?: unknown }).link);
+      const type = (notification as { type?: unknown }).type;
+      if (about && typeof type === 'string' && LIFECYCLE_NOTIFICATIONS.has(type)) {
+        void client.invalidateQueries({ queryKey: realtimeKeys.task(about) });
+        invalidateTaskLifecycle(client, about);
+      }
+      if (type === 'dispute') void client.invalidateQueries({ queryKey: realtimeKeys.adminDisputes });
       return true;
     }
     case 'payment.updated': {
       const taskId = (data.task_id as string) ?? null;
-      if (taskId) void client.invalidateQueries({ queryKey: realtimeKeys.task(taskId) });
+      if (taskId) {
+        void client.invalidateQueries({ queryKey: realtimeKeys.task(taskId) });
+        invalidateTaskLifecycle(client, taskId);
+      }
       void client.invalidateQueries({ queryKey: ['me'] });
       return true;
     }
@@ -162,6 +201,7 @@ export function refetchTopic(client: QueryClient, topic: string) {
     void client.invalidateQueries({ queryKey: realtimeKeys.task(taskId) });
     void client.invalidateQueries({ queryKey: realtimeKeys.offers(taskId) });
     void client.invalidateQueries({ queryKey: realtimeKeys.messages(taskId) });
+    invalidateTaskLifecycle(client, taskId);
   } else if (topic === 'tasks') {
     void client.invalidateQueries({ queryKey: realtimeKeys.taskLists });
   } else if (topic.startsWith('user:')) {
@@ -178,7 +218,10 @@ export function refetchTopic(client: QueryClient, topic: string) {
 export function closeSubscribeGap(client: QueryClient, topic: string) {
   const keys: Array<readonly unknown[]> = [];
   const taskId = taskIdOf(topic);
-  if (taskId) keys.push(realtimeKeys.task(taskId), realtimeKeys.offers(taskId), realtimeKeys.messages(taskId));
+  if (taskId) {
+    keys.push(realtimeKeys.task(taskId), realtimeKeys.offers(taskId), realtimeKeys.messages(taskId));
+    keys.push(realtimeKeys.cancellation(taskId), realtimeKeys.dispute(taskId), realtimeKeys.payment(taskId));
+  }
   else if (topic.startsWith('user:')) keys.push(realtimeKeys.notifications, ['tasks', 'messages']);
   for (const queryKey of keys) {
     void client.invalidateQueries({ queryKey, predicate: (query) => query.state.dataUpdatedAt > 0 });

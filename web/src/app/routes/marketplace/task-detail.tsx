@@ -4,9 +4,14 @@ import { Link, useParams } from 'react-router';
 import { Alert } from '@/components/ui/alert';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { PageSpinner } from '@/components/ui/spinner';
+import { CancellationPanel } from '@/features/cancellation/components/cancellation-panel';
+import { useDispute } from '@/features/disputes/api/get-dispute';
+import { DisputeSection } from '@/features/disputes/components/dispute-section';
 import { MakeOfferPanel } from '@/features/offers/components/make-offer-panel';
 import { OffersList } from '@/features/offers/components/offers-list';
+import { useTaskPayment } from '@/features/payments/api/get-task-payment';
 import { AcceptPayDialog } from '@/features/payments/components/accept-pay-dialog';
+import { TaskPaymentNotice } from '@/features/payments/components/task-payment-notice';
 import { QuestionsSection } from '@/features/questions/components/questions-section';
 import { ReportDialog } from '@/features/reports/components/report-dialog';
 import { AssignmentPanel } from '@/features/task-progress/components/assignment-panel';
@@ -22,6 +27,8 @@ import { toast } from '@/lib/toast';
 import { usePageTitle } from '@/lib/use-page-title';
 import { getDisplayName } from '@/lib/user-names';
 
+const AFTER_PAYMENT = ['assigned', 'completion_requested', 'completed', 'cancelled'];
+
 export function TaskDetailRoute() {
   const { taskId = '' } = useParams();
   const { user, profile } = useAuth();
@@ -32,6 +39,12 @@ export function TaskDetailRoute() {
   const askRef = useRef<HTMLTextAreaElement>(null);
   useTopic(taskId ? `task:${taskId}` : null);
   usePageTitle(task.data?.title ?? 'Task details');
+  // The lifecycle after payment (payment, dispute, cancellation) is only for the task's two parties.
+  const loaded = task.data;
+  const isParty = Boolean(user && loaded && (loaded.poster.id === user.id || loaded.assigned_tasker?.id === user.id));
+  const afterPayment = Boolean(loaded && AFTER_PAYMENT.includes(loaded.status));
+  const payment = useTaskPayment(taskId, isParty && loaded?.status !== 'open');
+  const dispute = useDispute(taskId, isParty && afterPayment);
 
   if (task.isPending) return <PageSpinner label="Loading task" />;
   if (task.isError) {
@@ -52,9 +65,12 @@ export function TaskDetailRoute() {
   const t = task.data;
   const userId = user?.id ?? null;
   const isPoster = userId === t.poster.id;
-  const isAssigned = Boolean(userId && t.assigned_tasker?.id === userId);
   const open = t.status === 'open';
-  const payable = acceptsOffers(t.status);
+  // A payment the bank has yet to confirm must not be paid twice.
+  const payable = acceptsOffers(t.status) && payment.data?.status !== 'processing';
+  const disputeOpen = dispute.data?.status === 'open';
+  const amountCents = payment.data?.amount_cents ?? t.accepted_offer?.amount_cents ?? null;
+  const decided = dispute.data?.status === 'resolved' && dispute.data.outcome !== 'release';
 
   const ask = () => {
     if (!userId) {
@@ -72,9 +88,20 @@ export function TaskDetailRoute() {
           <div className="max-lg:order-1">
             <TaskOverview task={t} onAsk={ask} onReport={() => setReporting(true)} />
           </div>
-          {userId && (isPoster || isAssigned) && isUnderway(t.status) && (
-            <div className="max-lg:order-3">
-              <AssignmentPanel task={t} userId={userId} />
+          {userId && isParty && (
+            <div className="space-y-6 max-lg:order-3 empty:hidden">
+              {!decided && <TaskPaymentNotice payment={payment.data} taskStatus={t.status} isPoster={isPoster} posterName={t.poster.name} />}
+              {afterPayment && <DisputeSection task={t} userId={userId} amountCents={amountCents} show="status" />}
+              {isUnderway(t.status) && (
+                <AssignmentPanel
+                  task={t}
+                  userId={userId}
+                  disputeOpen={disputeOpen}
+                  completedNote={decided ? 'An operator decided the dispute; the outcome is shown above.' : undefined}
+                />
+              )}
+              <CancellationPanel task={t} userId={userId} disputeOpen={disputeOpen} amountCents={amountCents} />
+              {afterPayment && <DisputeSection task={t} userId={userId} amountCents={amountCents} show="actions" />}
             </div>
           )}
           <div className="max-lg:order-4">

@@ -9,7 +9,19 @@ export const verifyParamsSchema = z.object({
   offer_id: z.string().min(1),
 });
 export type VerifyParams = z.infer<typeof verifyParamsSchema>;
-export type VerifyResult = { success: boolean; message?: string; payment_info?: { amount_cents: number; currency: string } };
+export type VerifyResult = {
+  success: boolean;
+  message?: string;
+  payment_info?: { amount_cents: number; currency: string };
+  /** `processing` while a delayed method (e.g. direct debit) settles: not a failure. */
+  payment_status?: string;
+  task_status?: string;
+};
+
+/** A payment the bank has yet to confirm: the task is assigned once it settles. */
+export function isProcessing(result: VerifyResult | undefined) {
+  return Boolean(result && !result.success && result.payment_status === 'processing');
+}
 
 export function verifyPayment(params: VerifyParams) {
   return authorizedRequest<VerifyResult>('/api/payments/verify', { method: 'POST', body: params });

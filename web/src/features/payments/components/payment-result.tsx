@@ -1,14 +1,15 @@
-import { CheckCircle2, XCircle } from 'lucide-react';
+import { CheckCircle2, Clock, XCircle } from 'lucide-react';
 import { useEffect, useMemo, useRef } from 'react';
 import { Link, useSearchParams } from 'react-router';
 
 import { buttonClasses } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
-import { useVerifyPayment, verifyParamsSchema } from '@/features/payments/api/verify-payment';
+import { isProcessing, useVerifyPayment, verifyParamsSchema } from '@/features/payments/api/verify-payment';
+import { PROCESSING_MESSAGE } from '@/features/payments/components/task-payment-notice';
 import { useAuth } from '@/lib/auth/use-auth';
 import { toast } from '@/lib/toast';
 
-/** Spec §2 Payment success: verifying spinner, then success (amount, Paid, Assigned) or failure. */
+/** Spec §2 Payment success: verifying spinner, then success (amount, Paid, Assigned), processing (a delayed method), or failure. */
 export function PaymentResult() {
   const [params] = useSearchParams();
   const { loading } = useAuth();
@@ -18,13 +19,17 @@ export function PaymentResult() {
   );
   const verify = useVerifyPayment(parsed.success && !loading ? parsed.data : null);
   const toasted = useRef(false);
-  const failed = !parsed.success || verify.isError || (verify.data && !verify.data.success);
+  const processing = isProcessing(verify.data);
+  const failed = !parsed.success || verify.isError || (verify.data && !verify.data.success && !processing);
 
   useEffect(() => {
     if (toasted.current) return;
     if (!parsed.success) {
       toasted.current = true;
       toast({ title: 'Missing information', description: 'Payment verification failed due to missing information', variant: 'error' });
+    } else if (isProcessing(verify.data)) {
+      toasted.current = true;
+      toast({ title: 'Payment processing', description: verify.data?.message || PROCESSING_MESSAGE });
     } else if (verify.isError || (verify.data && !verify.data.success)) {
       toasted.current = true;
       toast({
@@ -72,6 +77,41 @@ export function PaymentResult() {
     );
   }
   const info = verify.data?.payment_info;
+  const amount = info ? `${(info.amount_cents / 100).toFixed(2)} ${info.currency.toUpperCase()}` : '—';
+  if (processing) {
+    return (
+      <div className="flex flex-col items-center py-12 text-center">
+        <Clock aria-hidden className="h-16 w-16 text-sky-600" />
+        <h1 className="mt-4 text-2xl font-bold text-slate-900">Payment processing</h1>
+        <p className="mt-2 max-w-md text-slate-600">{verify.data?.message || PROCESSING_MESSAGE}</p>
+        <p className="mt-1 max-w-md text-sm text-slate-500">You'll get a notification when it's confirmed. You can close this page.</p>
+        <dl className="mt-8 w-full max-w-sm divide-y divide-slate-100 rounded-2xl border border-slate-200 bg-white text-left text-sm shadow-sm">
+          <div className="flex justify-between p-4">
+            <dt className="text-slate-600">Amount</dt>
+            <dd className="font-semibold text-slate-900" data-testid="paid-amount">
+              {amount}
+            </dd>
+          </div>
+          <div className="flex justify-between p-4">
+            <dt className="text-slate-600">Payment status</dt>
+            <dd className="font-semibold text-sky-700">Processing</dd>
+          </div>
+          <div className="flex justify-between p-4">
+            <dt className="text-slate-600">Task status</dt>
+            <dd className="font-semibold text-slate-900">Awaiting payment</dd>
+          </div>
+        </dl>
+        <div className="mt-8 flex flex-wrap justify-center gap-3">
+          <Link to={`/task/${taskId}`} className={buttonClasses('primary')}>
+            View Task
+          </Link>
+          <Link to="/" className={buttonClasses('outline')}>
+            Back to Home
+          </Link>
+        </div>
+      </div>
+    );
+  }
   return (
     <div className="flex flex-col items-center py-12 text-center">
       <CheckCircle2 aria-hidden className="h-16 w-16 text-emerald-600" />
@@ -81,7 +121,7 @@ export function PaymentResult() {
         <div className="flex justify-between p-4">
           <dt className="text-slate-600">Amount</dt>
           <dd className="font-semibold text-slate-900" data-testid="paid-amount">
-            {info ? `${(info.amount_cents / 100).toFixed(2)} ${info.currency.toUpperCase()}` : '—'}
+            {amount}
           </dd>
         </div>
         <div className="flex justify-between p-4">

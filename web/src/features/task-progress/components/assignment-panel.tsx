@@ -10,8 +10,17 @@ import { errorMessage } from '@/lib/http';
 import type { TaskDetail } from '@/lib/marketplace';
 import { toast } from '@/lib/toast';
 
-/** After assignment, for the poster and the assigned tasker: status, private messages, payment, reviews. */
-export function AssignmentPanel({ task, userId }: { task: TaskDetail; userId: string }) {
+/**
+ * After assignment, for the poster and the assigned tasker: status, private messages, payment, reviews.
+ * While a dispute is open the tasker cannot ask to be paid; `completedNote` replaces the default
+ * "released" line when a dispute decided otherwise.
+ */
+export function AssignmentPanel({ task, userId, disputeOpen = false, completedNote }: {
+  task: TaskDetail;
+  userId: string;
+  disputeOpen?: boolean;
+  completedNote?: string;
+}) {
   const isPoster = task.poster.id === userId;
   const request = useRequestPayment(task.id);
   const release = useReleasePayment(task.id);
@@ -28,7 +37,7 @@ export function AssignmentPanel({ task, userId }: { task: TaskDetail; userId: st
           </h2>
           <p className="text-sm text-slate-600">
             {completed
-              ? 'The payment has been released to the tasker.'
+              ? (completedNote ?? 'The payment has been released to the tasker.')
               : task.status === 'completion_requested'
                 ? isPoster
                   ? `${other} says the task is done and asked you to release the payment.`
@@ -51,13 +60,20 @@ export function AssignmentPanel({ task, userId }: { task: TaskDetail; userId: st
             <Button
               variant="secondary"
               loading={request.isPending}
-              disabled={task.status === 'completion_requested'}
+              disabled={task.status === 'completion_requested' || disputeOpen}
               onClick={() => request.mutate(undefined, { onSuccess: () => toast({ title: 'Payment requested', description: 'The poster has been notified.', variant: 'success' }) })}
             >
               Request payment
             </Button>
           )}
         </div>
+      )}
+      {disputeOpen && !completed && (
+        <p className="text-sm text-slate-600">
+          {isPoster
+            ? 'A dispute is open. You can still release the payment if you have sorted things out; that closes the dispute.'
+            : 'Payment requests are paused while the dispute is open. An operator will decide.'}
+        </p>
       )}
       {(release.isError || request.isError) && <Alert>{errorMessage(release.error ?? request.error, 'Something went wrong. Please try again.')}</Alert>}
 

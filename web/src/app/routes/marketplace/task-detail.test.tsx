@@ -1,0 +1,127 @@
+import { screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+import { TaskDetailRoute } from '@/app/routes/marketplace/task-detail';
+import { authLoadingAtom, resetAuthForTests, sessionAtom } from '@/lib/auth/session';
+import { appStore } from '@/lib/store';
+import { mockFetch, renderRoutes } from '@/testing/render';
+
+vi.mock('@/lib/realtime/use-realtime', () => ({ useTopic: () => {}, useRealtimeEvents: () => {}, useRealtimeConnection: () => {} }));
+
+const task = {
+  id: 't1',
+  title: 'Assemble a wardrobe',
+  description: 'PAX wardrobe, two doors.',
+  budget_cents: 12000,
+  currency: 'aud',
+  location: 'Newtown NSW',
+  due_date: null,
+  category_id: 1,
+  category: 'Furniture Assembly',
+  status: 'completion_requested',
+  created_at: '2026-11-01T00:00:00Z',
+  offer_count: 1,
+  view_count: 3,
+  questions: [],
+  poster: { id: 'p1', name: 'Paula P.', avatar_url: null, rating: null },
+  assigned_tasker: { id: 'k1', name: 'Tom T.', avatar_url: null, rating: null },
+};
+const payment = {
+  id: 'pay1',
+  task_id: 't1',
+  offer_id: 'o1',
+  status: 'held',
+  amount_cents: 8500,
+  fee_cents: 850,
+  payout_cents: 7650,
+  refunded_cents: 0,
+  currency: 'aud',
+  held_at: '2026-11-02T00:00:00Z',
+  released_at: null,
+  refunded_at: null,
+};
+const dispute = {
+  id: 'd1',
+  task_id: 't1',
+  opened_by: 'p1',
+  reason: 'poor_quality',
+  message: 'The doors do not close.',
+  status: 'open',
+  outcome: null,
+  refund_cents: null,
+  resolution_note: null,
+  created_at: '2026-11-20T10:00:00Z',
+  resolved_at: null,
+};
+
+function signIn(id: string) {
+  appStore.set(sessionAtom, {
+    access_token: 'a',
+    refresh_token: 'r',
+    token_type: 'bearer',
+    expires_in: 900,
+    expires_at: Math.floor(Date.now() / 1000) + 900,
+    user: { id, email: `${id}@example.com` },
+  });
+}
+
+function serve(extra: Record<string, { status?: number; body?: unknown }>) {
+  const api = mockFetch({
+    'GET /api/tasks/t1': { body: task },
+    'GET /api/tasks/t1/offers': { body: [] },
+    'GET /api/tasks/t1/messages': { body: [] },
+    'GET /api/tasks/t1/payment': { body: payment },
+    'GET /api/tasks/t1/cancellation': { body: null },
+    'GET /api/tasks/t1/dispute': { body: null },
+    ...extra,
+  });
+  vi.stubGlobal('fetch', api.fn);
+  return api;
+}
+
+const render = () => renderRoutes([{ path: '/task/:taskId', element: <TaskDetailRoute /> }], ['/task/t1']);
+
+beforeEach(() => {
+  resetAuthForTests();
+  appStore.set(authLoadingAtom, false);
+});
+afterEach(() => vi.unstubAllGlobals());
+
+// The whole task page renders here; give it time on a busy machine.
+vi.setConfig({ testTimeout: 15_000 });
+
+describe('task page after assignment', () => {
+  it('offers the poster a dispute and a cancellation request, with the amount at stake', async () => {
+    signIn('p1');
+    serve({});
+    render();
+    expect(await screen.findByRole('button', { name: 'Open a dispute' }, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Ask to cancel' })).toBeInTheDocument();
+    expect(screen.getByText(/Your payment of \$85\.00 is then refunded in full\./)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Release payment' })).toBeEnabled();
+  });
+
+  it('shows the tasker an open dispute and pauses payment requests and cancellation', async () => {
+    signIn('k1');
+    serve({ 'GET /api/tasks/t1/dispute': { body: dispute } });
+    render();
+    expect(await screen.findByRole('heading', { name: 'Dispute open' }, { timeout: 5000 })).toBeInTheDocument();
+    expect(screen.getByText('Payment requests are paused while the dispute is open. An operator will decide.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Request payment' })).toBeDisabled();
+    expect(await screen.findByText(/Cancelling isn't possible while a dispute is open/)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Open a dispute' })).not.toBeInTheDocument();
+  });
+
+  it('tells the poster a pending task is waiting for a processing payment', async () => {
+    signIn('p1');
+    serve({
+      'GET /api/tasks/t1': { body: { ...task, status: 'pending_payment', assigned_tasker: null } },
+      'GET /api/tasks/t1/payment': { body: { ...payment, status: 'processing', held_at: null } },
+      'GET /api/tasks/t1/offers': { body: [{ id: 'o1', task_id: 't1', tasker: task.assigned_tasker, amount_cents: 8500, message: 'Hi', status: 'pending', created_at: '2026-11-02T00:00:00Z' }] },
+    });
+    render();
+    expect(await screen.findByRole('heading', { name: 'Payment processing' }, { timeout: 5000 })).toBeInTheDocument();
+    await vi.waitFor(() => expect(document.querySelector('[data-offer-id="o1"]')).not.toBeNull());
+    expect(screen.queryByRole('button', { name: 'Accept & Pay' })).not.toBeInTheDocument();
+  });
+});

@@ -1,0 +1,27 @@
+import { useQuery } from '@tanstack/react-query';
+
+import type { Dispute } from '@/features/disputes/api/get-dispute';
+import { authorizedRequest } from '@/lib/auth/session';
+import { realtimeKeys } from '@/lib/realtime/cache';
+
+export type DisputeCase = Dispute & {
+  task: { id: string; title: string; status: string };
+  poster: { id: string; name: string };
+  tasker: { id: string; name: string };
+  payment: { amount_cents: number; fee_cents: number; currency: string; status: string };
+};
+export type DisputeQueueStatus = 'open' | 'resolved';
+
+export function getAdminDisputes(status: DisputeQueueStatus): Promise<DisputeCase[]> {
+  return authorizedRequest<{ items: DisputeCase[] }>(`/api/admin/disputes?status=${status}`).then((r) => r.items);
+}
+
+/** The operators' queue; refreshed on dispute notifications and every minute while open. */
+export function useAdminDisputes(status: DisputeQueueStatus, enabled = true) {
+  return useQuery({
+    queryKey: [...realtimeKeys.adminDisputes, status],
+    queryFn: () => getAdminDisputes(status),
+    enabled,
+    refetchInterval: 60_000,
+  });
+}

@@ -1,0 +1,40 @@
+import { useQuery } from '@tanstack/react-query';
+
+import { authorizedRequest } from '@/lib/auth/session';
+import { realtimeKeys } from '@/lib/realtime/cache';
+
+export const DISPUTE_REASONS = {
+  not_completed: "The task wasn't completed",
+  poor_quality: 'The work was poor quality',
+  no_show: "The tasker didn't show up",
+  other: 'Something else',
+} as const;
+export type DisputeReason = keyof typeof DISPUTE_REASONS;
+export type DisputeOutcome = 'release' | 'partial_refund' | 'refund';
+
+export type Dispute = {
+  id: string;
+  task_id: string;
+  opened_by: string;
+  reason: DisputeReason;
+  message: string;
+  status: 'open' | 'resolved';
+  outcome: DisputeOutcome | null;
+  refund_cents: number | null;
+  resolution_note: string | null;
+  created_at: string;
+  resolved_at: string | null;
+};
+
+export function reasonLabel(reason: string): string {
+  return DISPUTE_REASONS[reason as DisputeReason] ?? reason;
+}
+
+export function getDispute(taskId: string): Promise<Dispute | null> {
+  return authorizedRequest<Dispute | null>(`/api/tasks/${encodeURIComponent(taskId)}/dispute`).then((d) => (d?.id ? d : null));
+}
+
+/** The task's latest dispute (open or resolved) or null; for the poster, the assigned tasker and operators. */
+export function useDispute(taskId: string, enabled: boolean) {
+  return useQuery({ queryKey: realtimeKeys.dispute(taskId), queryFn: () => getDispute(taskId), enabled });
+}

@@ -83,3 +83,8 @@ alter table tasks add column open_dispute_id uuid;
 alter table notifications drop constraint notifications_type_check;
 alter table notifications add constraint notifications_type_check
     check (type in ('offer', 'message', 'payment', 'reminder', 'task', 'task_alert', 'dispute'));
+
+-- The sandbox's bank debits: a session paid by direct debit completes at once
+-- but settles (or fails) at `settles_at`, as BECS Direct Debit does at Stripe.
+alter table sandbox_sessions add column settles_at bigint;
+alter table sandbox_sessions add column debit_fails boolean not null default false;

@@ -155,6 +155,11 @@ alter table notifications_new rename to notifications;
 create index notifications_user on notifications (user_id, id desc);
 create index notifications_user_unread on notifications (user_id, id desc) where is_read = false;
 
+-- The sandbox's bank debits: a session paid by direct debit completes at once
+-- but settles (or fails) at `settles_at`, as BECS Direct Debit does at Stripe.
+alter table sandbox_sessions add column settles_at integer;
+alter table sandbox_sessions add column debit_fails boolean not null default false;
+
 pragma foreign_key_check;
 commit;
 pragma foreign_keys = on;

@@ -106,7 +106,59 @@ async fn cancel_returns_to_the_task_and_expired_sessions_cannot_be_paid(app: Tes
     app
 }
 
+/// A bank debit on the sandbox page: the payment is processing until the
+/// debit settles (found by the sweep's re-check, as the sandbox sends no
+/// webhook), or fails with the failing test account and reopens the task.
+async fn a_bank_debit_processes_then_settles_or_fails(app: TestApp) -> TestApp {
+    use common::{
+        escrow::{assert_ledger_audits, checkout, payments_of, task_status, verify},
+        market::{id, make_offer, post_task, poster, tasker},
+    };
+    use serde_json::json;
+    use server::{
+        db::Timestamp,
+        payments::{
+            lifecycle::PROCESSING_RECHECK,
+            sandbox::{DEBIT_ACCOUNT_FAILS, DEBIT_ACCOUNT_SETTLES},
+            sweep,
+        },
+    };
+
+    let poster = poster(&app, "debit-poster@example.com").await;
+    let tasker = tasker(&app, "debit-tasker@example.com").await;
+    for (account, settles) in [(DEBIT_ACCOUNT_SETTLES, true), (DEBIT_ACCOUNT_FAILS, false)] {
+        let task = id(&post_task(&app, &poster, json!({})).await);
+        let offer = id(&make_offer(&app, &tasker, &task, 7_500).await);
+        let (session, url) = checkout(&app, &poster, &task, &offer).await;
+        let wrong = submit(&app, &url, &[("action", "debit"), ("account_number", "123")]).await;
+        assert_eq!(wrong.status(), StatusCode::UNPROCESSABLE_ENTITY);
+        let paid = submit(&app, &url, &[("action", "debit"), ("account_number", account)]).await;
+        assert_eq!(paid.status(), StatusCode::SEE_OTHER);
+        let verified = verify(&app, &poster, &session, &task, &offer).await;
+        assert_eq!(verified.body["payment_status"], "processing", "{:?}", verified.body);
+        assert_eq!(task_status(&app, &task).await, "pending_payment");
+
+        // The bank's days pass in an instant: the debit is due now.
+        server::on_pool!(&app.server.state.db, |pool| {
+            sqlx::query("update sandbox_sessions set settles_at = 0 where id = $1")
+                .bind(&session)
+                .execute(pool)
+                .await
+                .map(|_| ())
+        })
+        .unwrap();
+        let report = sweep::sweep(&app.server.state, Timestamp::now().plus(PROCESSING_RECHECK)).await.expect("sweep");
+        assert_eq!(report.checkouts_checked, 1, "{report:?}");
+        let (payment_status, task_after) = if settles { ("held", "assigned") } else { ("failed", "open") };
+        assert_eq!(payments_of(&app, &task).await[0].status, payment_status);
+        assert_eq!(task_status(&app, &task).await, task_after);
+    }
+    assert_ledger_audits(&app).await;
+    app
+}
+
 on_both_backends!(
     checkout_page_shows_task_amount_and_fee_and_pay_redirects_to_success,
     cancel_returns_to_the_task_and_expired_sessions_cannot_be_paid,
+    a_bank_debit_processes_then_settles_or_fails,
 );

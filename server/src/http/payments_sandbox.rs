@@ -1,7 +1,10 @@
 //! The sandbox provider's hosted checkout page (`/sandbox/checkout/{id}`): what
 //! Stripe Checkout is in production. It shows the task, the amount and the
 //! fee, and takes a test card: Pay redirects to the session's success URL,
-//! Cancel to its cancel URL. Card 4000 0000 0000 0002 is declined.
+//! Cancel to its cancel URL. Card 4000 0000 0000 0002 is declined. A bank
+//! debit (BECS test account 000123456) completes at once but settles two
+//! minutes later, so the whole "processing" path works offline; account
+//! 111111113 fails to settle.
 
 use axum::{
     Form, Router,
@@ -16,7 +19,10 @@ use crate::{
     db::{Timestamp, new_id},
     error::{ApiError, ApiResult},
     http::extract::ApiPath,
-    payments::{fees::display_amount, sandbox::DECLINED_CARD},
+    payments::{
+        fees::display_amount,
+        sandbox::{DEBIT_ACCOUNT_FAILS, DEBIT_ACCOUNT_SETTLES, DEBIT_SETTLES_AFTER, DECLINED_CARD},
+    },
     state::AppState,
     store::sandbox_sessions::{self, SandboxSession},
 };
@@ -30,6 +36,7 @@ pub fn router() -> Router<AppState> {
 pub struct CheckoutForm {
     action: String,
     card_number: String,
+    account_number: String,
 }
 
 async fn checkout_page(State(state): State<AppState>, ApiPath(session_id): ApiPath<String>) -> ApiResult<Response> {
@@ -45,6 +52,9 @@ async fn submit(
     let session = find(&state, &session_id).await?;
     if form.action == "cancel" {
         return Ok(Redirect::to(&session.cancel_url).into_response());
+    }
+    if form.action == "debit" {
+        return pay_by_debit(&state, &session, &form.account_number).await;
     }
     let card: String = form.card_number.chars().filter(char::is_ascii_digit).collect();
     if card.len() < 12 {
@@ -62,6 +72,26 @@ async fn submit(
     Ok(render(&session, StatusCode::GONE, Some("This checkout session has expired.")))
 }
 
+async fn pay_by_debit(state: &AppState, session: &SandboxSession, account_number: &str) -> ApiResult<Response> {
+    let account: String = account_number.chars().filter(char::is_ascii_digit).collect();
+    let fails = match account.as_str() {
+        DEBIT_ACCOUNT_SETTLES => false,
+        DEBIT_ACCOUNT_FAILS => true,
+        _ => {
+            let message = "Use a test account: 000123456 settles, 111111113 fails.";
+            return Ok(render(session, StatusCode::UNPROCESSABLE_ENTITY, Some(message)));
+        }
+    };
+    let now = Timestamp::now();
+    let charge_ref = format!("ch_sandbox_{}", new_id().simple());
+    let settles_at = Some(now.plus(DEBIT_SETTLES_AFTER));
+    let paid = sandbox_sessions::complete_by_debit(&state.db, &session.id, &charge_ref, settles_at, fails, now).await?;
+    if paid || session.status == "complete" {
+        return Ok(Redirect::to(&session.success_url).into_response());
+    }
+    Ok(render(session, StatusCode::GONE, Some("This checkout session has expired.")))
+}
+
 async fn find(state: &AppState, session_id: &str) -> ApiResult<SandboxSession> {
     sandbox_sessions::session(&state.db, session_id).await?.ok_or_else(|| ApiError::not_found("Checkout session"))
 }
@@ -76,6 +106,9 @@ fn render(session: &SandboxSession, status: StatusCode, error: Option<&str>) -> 
     let fee = display_amount(session.fee_cents, &session.currency);
     let alert = match (error, payable) {
         (Some(message), _) => format!(r#"<p role="alert" class="error">{}</p>"#, escape(message)),
+        (None, false) if session.status == "complete" && session.settles_at.is_some() => {
+            r#"<p role="status">This session was paid by bank debit.</p>"#.to_owned()
+        }
         (None, false) if session.status == "complete" => {
             r#"<p role="status">This session has been paid.</p>"#.to_owned()
         }
@@ -95,7 +128,7 @@ dl{{display:grid;grid-template-columns:1fr auto;gap:.25rem 1rem}}dd{{margin:0;te
 label{{display:block;margin-top:.75rem;font-size:.9rem}}input{{width:100%;box-sizing:border-box;padding:.5rem;border:1px solid #d1d5db;border-radius:6px;font:inherit}}
 .row{{display:flex;gap:.75rem}}.row label{{flex:1}}
 button{{margin-top:1rem;width:100%;padding:.7rem;border:0;border-radius:6px;font:inherit;font-weight:600;cursor:pointer}}
-.pay{{background:#2563eb;color:#fff}}.cancel{{background:#e5e7eb}}.error{{color:#b91c1c}}small{{color:#6b7280}}
+h2{{font-size:1.1rem;margin:1.5rem 0 0}}.pay{{background:#2563eb;color:#fff}}.cancel{{background:#e5e7eb}}.error{{color:#b91c1c}}small{{color:#6b7280}}
 </style></head>
 <body><main>
 <span class="badge">Sandbox · no real money moves</span>
@@ -117,8 +150,18 @@ button{{margin-top:1rem;width:100%;padding:.7rem;border:0;border-radius:6px;font
 <button class="pay" type="submit" name="action" value="pay"{disabled}>Pay {amount}</button>
 <button class="cancel" type="submit" name="action" value="cancel">Cancel</button>
 </form>
+<form method="post" aria-labelledby="debit-heading">
+<h2 id="debit-heading">Or pay by bank debit</h2>
+<label for="account_number">Account number (BECS Direct Debit)</label>
+<input id="account_number" name="account_number" inputmode="numeric" value="{settles}"{disabled}>
+<small>Settles in about {minutes} minutes: the task is assigned once it does. Test account {settles} settles; {fails} fails.</small>
+<button class="pay" type="submit" name="action" value="debit"{disabled}>Pay {amount} by bank debit</button>
+</form>
 </main></body></html>"#,
         description = escape(&session.description),
+        settles = DEBIT_ACCOUNT_SETTLES,
+        fails = DEBIT_ACCOUNT_FAILS,
+        minutes = DEBIT_SETTLES_AFTER.as_secs() / 60,
     );
     (status, Html(html)).into_response()
 }

@@ -13,7 +13,7 @@ use crate::{
     live,
     state::AppState,
     store::{
-        disputes::{self, DisputeRow, NewDispute, outcome},
+        disputes::{self, DisputeRow, NewDispute},
         lifecycle::Decision,
         notifications::{NotificationRow, kind},
         payments::{self, PaymentRow},
@@ -172,15 +172,6 @@ fn refund_notices(
                 now,
             ),
         ]
-    }
-}
-
-/// The outcome word the API uses for a resolution.
-pub fn outcome_of(resolution: Resolution) -> &'static str {
-    match resolution {
-        Resolution::Release => outcome::RELEASE,
-        Resolution::Refund => outcome::REFUND,
-        Resolution::PartialRefund(_) => outcome::PARTIAL_REFUND,
     }
 }
 

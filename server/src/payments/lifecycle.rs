@@ -26,8 +26,9 @@ pub const CHECKOUT_TTL: Duration = Duration::from_secs(30 * 60);
 /// Stripe wants at least 30 minutes; our own expiry acts first.
 const PROVIDER_SESSION_TTL: Duration = Duration::from_secs(31 * 60);
 /// How soon a processing payment is first re-checked with the provider, in
-/// case its settlement webhook never arrives (direct debits take days).
-pub const PROCESSING_RECHECK: Duration = Duration::from_secs(3600);
+/// case its settlement webhook never arrives (the sandbox sends none); the
+/// sweep then backs off to every 6 hours (direct debits take days).
+pub const PROCESSING_RECHECK: Duration = Duration::from_secs(2 * 60);
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct CheckoutStarted {

@@ -120,9 +120,19 @@ fn unknown_session(session_id: &str) -> PaymentError {
     }
 }
 
+/// How long a sandbox bank debit takes to settle (days at a real bank).
+pub const DEBIT_SETTLES_AFTER: std::time::Duration = std::time::Duration::from_secs(2 * 60);
+/// Stripe's BECS test accounts: the first settles, the second fails.
+pub const DEBIT_ACCOUNT_SETTLES: &str = "000123456";
+pub const DEBIT_ACCOUNT_FAILS: &str = "111111113";
+
 fn status_of(session: &SandboxSession, now: Timestamp) -> CheckoutStatus {
     match session.status.as_str() {
-        "complete" => CheckoutStatus::Paid { charge_ref: session.charge_ref.clone(), payment_intent: None },
+        "complete" => match session.settles_at {
+            Some(settles_at) if settles_at > now => CheckoutStatus::Processing { payment_intent: None },
+            Some(_) if session.debit_fails => CheckoutStatus::Failed,
+            _ => CheckoutStatus::Paid { charge_ref: session.charge_ref.clone(), payment_intent: None },
+        },
         "open" if session.expires_at > now => CheckoutStatus::Open,
         _ => CheckoutStatus::Expired,
     }
@@ -151,6 +161,8 @@ impl PaymentProvider for Sandbox {
             created_at: Timestamp::now(),
             expires_at: Timestamp(request.expires_at),
             completed_at: None,
+            settles_at: None,
+            debit_fails: false,
         };
         sandbox_sessions::insert(&self.db, &session).await.map_err(database)?;
         Ok(CheckoutSession { url: self.checkout_url(&id), id })

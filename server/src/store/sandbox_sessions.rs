@@ -24,10 +24,13 @@ pub struct SandboxSession {
     pub created_at: Timestamp,
     pub expires_at: Timestamp,
     pub completed_at: Option<Timestamp>,
+    /// Paid by bank debit: the money arrives (or the debit fails) at this time.
+    pub settles_at: Option<Timestamp>,
+    pub debit_fails: bool,
 }
 
 const COLUMNS: &str = "id, description, amount_cents, fee_cents, currency, success_url, cancel_url, metadata, status,
-                       charge_ref, created_at, expires_at, completed_at";
+                       charge_ref, created_at, expires_at, completed_at, settles_at, debit_fails";
 
 /// Inserts the session unless one with this id exists (a retried create).
 #[instrument(skip_all)]
@@ -71,14 +74,30 @@ pub async fn session(db: &Db, id: &str) -> sqlx::Result<Option<SandboxSession>> 
 /// Pays an open, unexpired session; false if it was not payable.
 #[instrument(skip_all)]
 pub async fn complete(db: &Db, id: &str, charge_ref: &str, now: Timestamp) -> sqlx::Result<bool> {
+    complete_by_debit(db, id, charge_ref, None, false, now).await
+}
+
+/// Completes an open session paid by bank debit, which settles (or fails) at `settles_at`.
+#[instrument(skip_all)]
+pub async fn complete_by_debit(
+    db: &Db,
+    id: &str,
+    charge_ref: &str,
+    settles_at: Option<Timestamp>,
+    fails: bool,
+    now: Timestamp,
+) -> sqlx::Result<bool> {
     on_pool!(db, |pool| {
         sqlx::query(
-            "update sandbox_sessions set status = 'complete', charge_ref = $2, completed_at = $3
+            "update sandbox_sessions set status = 'complete', charge_ref = $2, completed_at = $3, settles_at = $4,
+                                         debit_fails = $5
              where id = $1 and status = 'open' and expires_at > $3",
         )
         .bind(id)
         .bind(charge_ref)
         .bind(now)
+        .bind(settles_at)
+        .bind(fails)
         .execute(pool)
         .await
         .map(|done| done.rows_affected() == 1)

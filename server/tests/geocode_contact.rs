@@ -31,7 +31,7 @@ fn places() -> serde_json::Value {
 macro_rules! both {
     ($($name:ident),*) => {
         mod sqlite { $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)] async fn $name() { super::$name(super::Backend::Sqlite).await; })* }
-        mod postgres { $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)] async fn $name() { super::$name(super::Backend::Postgres).await; })* }
+        mod postgres { $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)] #[cfg_attr(taskhub_skip_postgres, ignore = "TASKHUB_SKIP_POSTGRES is set")] async fn $name() { super::$name(super::Backend::Postgres).await; })* }
     };
 }
 

@@ -607,3 +607,4 @@ lifecycle_tests!(
     messages_flow_between_the_poster_and_the_assigned_tasker_only,
     reviews_go_both_ways_after_completion_and_stay_hidden_until_both_are_in,
 );
+            #[cfg_attr(taskhub_skip_postgres, ignore = "TASKHUB_SKIP_POSTGRES is set")]

@@ -1,9 +1,11 @@
 //! Test harness: a real server on port 0 against a fresh database (a temp
-//! SQLite file, or a new PostgreSQL database from `TEST_DATABASE_URL`).
+//! SQLite file, or a new database on the PostgreSQL of `services::postgres_url`),
+//! with the in-process bus or a Redis bus.
 #![allow(dead_code)]
 
 pub mod live;
 pub mod market;
+pub mod services;
 
 use std::{future::Future, panic::AssertUnwindSafe, path::PathBuf};
 
@@ -48,13 +50,14 @@ impl Response {
 }
 
 /// Runs `test` against a fresh app on `backend`, then cleans up (even if the test panics).
-/// Without `TEST_DATABASE_URL` the Postgres variant is skipped loudly, and fails under `CI=true`.
+/// The Postgres variant runs on `TEST_DATABASE_URL` or a PostgreSQL this process starts
+/// (see `services`); it never passes without running.
 pub async fn run<F, Fut>(backend: Backend, config: impl FnOnce(&mut Config), test: F)
 where
     F: FnOnce(TestApp) -> Fut,
     Fut: Future<Output = TestApp>,
 {
-    let Some(app) = TestApp::spawn(backend, config).await else { return };
+    let app = TestApp::spawn(backend, config).await;
     let data_dir = app.data_dir.clone();
     let database = app.postgres_database.clone();
     let outcome = AssertUnwindSafe(test(app)).catch_unwind().await;
@@ -84,13 +87,14 @@ macro_rules! on_both_backends {
             $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn $name() {
                 $crate::common::run($crate::common::Backend::Postgres, |_| {}, super::$name).await;
+            #[cfg_attr(taskhub_skip_postgres, ignore = "TASKHUB_SKIP_POSTGRES is set")]
             })*
         }
     };
 }
 
 impl TestApp {
-    pub async fn spawn(backend: Backend, adjust: impl FnOnce(&mut Config)) -> Option<TestApp> {
+    pub async fn spawn(backend: Backend, adjust: impl FnOnce(&mut Config)) -> TestApp {
         let data_dir = std::env::temp_dir().join(format!("taskhub-test-{}", uuid::Uuid::now_v7().simple()));
         std::fs::create_dir_all(&data_dir).unwrap();
         let mut config = Config::local(data_dir.clone());
@@ -101,9 +105,9 @@ impl TestApp {
         config.auth_rate_limit_per_minute = 1000;
         let mut postgres_database = None;
         if backend == Backend::Postgres {
-            let admin_url = postgres_admin_url()?;
+            let admin_url = services::postgres_url();
             let name = format!("taskhub_test_{}", uuid::Uuid::now_v7().simple());
-            let mut admin = PgConnection::connect(&admin_url).await.expect("connecting to TEST_DATABASE_URL");
+            let mut admin = PgConnection::connect(&admin_url).await.expect("connecting to the test PostgreSQL");
             admin
                 .execute(sqlx::AssertSqlSafe(format!("create database {name}")))
                 .await
@@ -114,7 +118,7 @@ impl TestApp {
         adjust(&mut config);
         let server = server::start(config).await.expect("server starts");
         let client = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
-        Some(TestApp { server, client, backend, data_dir, postgres_database })
+        TestApp { server, client, backend, data_dir, postgres_database }
     }
 
     pub fn url(&self, path: &str) -> String {
@@ -221,19 +225,6 @@ pub fn access_token(session: &Value) -> String {
     session["access_token"].as_str().expect("access token").to_owned()
 }
 
-fn postgres_admin_url() -> Option<String> {
-    match std::env::var("TEST_DATABASE_URL").ok().filter(|url| !url.is_empty()) {
-        Some(url) => Some(url),
-        None if std::env::var("CI").is_ok_and(|ci| ci == "true") => {
-            panic!("TEST_DATABASE_URL is not set: the Postgres backend cannot be tested (required under CI=true)")
-        }
-        None => {
-            eprintln!("\n*** SKIPPING the Postgres variant: TEST_DATABASE_URL is not set (make test sets it) ***\n");
-            None
-        }
-    }
-}
-
 fn with_database(url: &str, name: &str) -> String {
     let mut parsed = url::Url::parse(url).expect("TEST_DATABASE_URL is a URL");
     parsed.set_path(&format!("/{name}"));
@@ -249,16 +240,7 @@ async fn cleanup(data_dir: PathBuf, postgres_database: Option<(String, String)>)
     }
 }
 
-/// `TEST_REDIS_URL`, or `None` (loudly; a failure under `CI=true`).
-pub fn redis_url() -> Option<String> {
-    match std::env::var("TEST_REDIS_URL").ok().filter(|url| !url.is_empty()) {
-        Some(url) => Some(url),
-        None if std::env::var("CI").is_ok_and(|ci| ci == "true") => {
-            panic!("TEST_REDIS_URL is not set: the Redis bus cannot be tested (required under CI=true)")
-        }
-        None => {
-            eprintln!("\n*** SKIPPING a Redis bus test: TEST_REDIS_URL is not set (make test sets it) ***\n");
-            None
-        }
-    }
+/// The Redis for tests of the Redis bus: `TEST_REDIS_URL`, or one this test process started.
+pub fn redis_url() -> String {
+    services::redis_url()
 }

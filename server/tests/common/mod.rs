@@ -132,6 +132,9 @@ impl TestApp {
         }
         if let Some(body) = body {
             request = request.json(&body);
+        // Many servers run at once (tests in parallel, several nodes per cluster test): keep each
+        // pool small so they fit in the PostgreSQL's connection limit.
+        config.database_max_connections = 5;
         }
         Self::read(request.send().await.expect("request sent")).await
     }

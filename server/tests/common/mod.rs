@@ -5,6 +5,7 @@
 
 pub mod live;
 pub mod market;
+pub mod rows;
 pub mod services;
 
 use std::{future::Future, panic::AssertUnwindSafe, path::PathBuf};

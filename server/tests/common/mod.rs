@@ -86,12 +86,40 @@ macro_rules! on_both_backends {
         }
         mod postgres {
             $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            #[cfg_attr(taskhub_skip_postgres, ignore = "TASKHUB_SKIP_POSTGRES is set")]
             async fn $name() {
                 $crate::common::run($crate::common::Backend::Postgres, |_| {}, super::$name).await;
-            #[cfg_attr(taskhub_skip_postgres, ignore = "TASKHUB_SKIP_POSTGRES is set")]
             })*
         }
     };
+}
+
+/// Declares each listed `async fn name(app: TestApp) -> TestApp` as a test on both backends,
+/// each with the in-process bus and with a Redis bus: for the tests of live events.
+#[macro_export]
+macro_rules! on_both_backends_and_buses {
+    ($($name:ident),* $(,)?) => {
+        $crate::on_both_backends!($($name),*);
+        mod sqlite_redis {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            #[cfg_attr(taskhub_skip_redis, ignore = "TASKHUB_SKIP_REDIS is set")]
+            async fn $name() {
+                $crate::common::run($crate::common::Backend::Sqlite, $crate::common::with_redis_bus, super::$name).await;
+            })*
+        }
+        mod postgres_redis {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            #[cfg_attr(any(taskhub_skip_postgres, taskhub_skip_redis), ignore = "TASKHUB_SKIP_POSTGRES or TASKHUB_SKIP_REDIS is set")]
+            async fn $name() {
+                $crate::common::run($crate::common::Backend::Postgres, $crate::common::with_redis_bus, super::$name).await;
+            })*
+        }
+    };
+}
+
+/// Config adjustment: live events go through the Redis of `redis_url()`.
+pub fn with_redis_bus(config: &mut Config) {
+    config.redis_url = Some(Secret::new(redis_url()));
 }
 
 impl TestApp {
@@ -104,6 +132,9 @@ impl TestApp {
         config.web_dist = data_dir.join("no-web-build");
         config.dev_mode = true;
         config.auth_rate_limit_per_minute = 1000;
+        // Many servers run at once (tests in parallel, several nodes per cluster test): keep each
+        // pool small so they fit in the PostgreSQL's connection limit.
+        config.database_max_connections = 5;
         let mut postgres_database = None;
         if backend == Backend::Postgres {
             let admin_url = services::postgres_url();
@@ -117,7 +148,17 @@ impl TestApp {
             postgres_database = Some((admin_url, name));
         }
         adjust(&mut config);
+        let redis_bus = config.redis_url.is_some();
         let server = server::start(config).await.expect("server starts");
+        if redis_bus {
+            // A Redis-bus variant runs on Redis: wait (on the condition, not a fixed time) until
+            // the hub's subscriber is connected.
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+            while !server.state.hub.is_bus_healthy().await {
+                assert!(std::time::Instant::now() < deadline, "the Redis bus did not come up");
+                tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+            }
+        }
         let client = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
         TestApp { server, client, backend, data_dir, postgres_database }
     }
@@ -133,9 +174,6 @@ impl TestApp {
         }
         if let Some(body) = body {
             request = request.json(&body);
-        // Many servers run at once (tests in parallel, several nodes per cluster test): keep each
-        // pool small so they fit in the PostgreSQL's connection limit.
-        config.database_max_connections = 5;
         }
         Self::read(request.send().await.expect("request sent")).await
     }

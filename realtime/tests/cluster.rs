@@ -2,6 +2,7 @@
 mod common;
 
 use common::{RedisServer, connect, redis_url, start, test_config};
+
 use realtime::{BusConfig, Hub};
 use serde_json::json;
 
@@ -15,8 +16,9 @@ async fn two_nodes(url: &str) -> ((Hub, std::net::SocketAddr), (Hub, std::net::S
 }
 
 #[tokio::test]
+#[cfg_attr(taskhub_skip_redis, ignore = "TASKHUB_SKIP_REDIS is set")]
 async fn event_published_on_one_node_reaches_a_socket_on_the_other() {
-    let Some(url) = redis_url() else { return };
+    let url = redis_url();
     let ((node_a, addr_a), (node_b, _)) = two_nodes(&url).await;
     let topic = unique_topic();
     let mut visitor = connect(addr_a, "").await;
@@ -35,8 +37,9 @@ async fn event_published_on_one_node_reaches_a_socket_on_the_other() {
 }
 
 #[tokio::test]
+#[cfg_attr(taskhub_skip_redis, ignore = "TASKHUB_SKIP_REDIS is set")]
 async fn recovery_works_across_nodes() {
-    let Some(url) = redis_url() else { return };
+    let url = redis_url();
     let ((node_a, addr_a), (_node_b, addr_b)) = two_nodes(&url).await;
     let topic = unique_topic();
     let mut on_a = connect(addr_a, "").await;
@@ -69,10 +72,9 @@ async fn recovery_works_across_nodes() {
 }
 
 #[tokio::test]
+#[cfg_attr(taskhub_skip_redis, ignore = "TASKHUB_SKIP_REDIS is set")]
 async fn redis_outage_keeps_local_delivery_and_cross_node_delivery_resumes_after_restart() {
-    let Some(mut redis) = RedisServer::start().await else {
-        return;
-    };
+    let mut redis = RedisServer::start_or_panic();
     let ((node_a, addr_a), (node_b, addr_b)) = two_nodes(&redis.url()).await;
     let topic = unique_topic();
     let mut on_a = connect(addr_a, "").await;
@@ -83,13 +85,13 @@ async fn redis_outage_keeps_local_delivery_and_cross_node_delivery_resumes_after
     assert_eq!(on_a.next_event().await["data"]["n"], 1);
     assert_eq!(on_b.next_event().await["data"]["n"], 1);
 
-    redis.stop().await;
+    redis.stop();
     node_a.publish(&topic, "offer.created", &json!({"n": 2})).await;
     let local = on_a.next_event().await;
     assert_eq!(local["data"]["n"], 2, "the publishing node still delivers");
     assert!(!node_a.is_bus_healthy().await);
 
-    assert!(redis.restart().await);
+    redis.restart().expect("redis-server comes back");
     // Each node tells its sockets to resync once its subscriber is back.
     let resync_a = on_a.next().await;
     assert_eq!((resync_a["type"].as_str(), resync_a["recovered"].as_bool()), (Some("subscribed"), Some(false)));
@@ -115,8 +117,9 @@ async fn subscriber_count(url: &str, topic: &str) -> u64 {
 }
 
 #[tokio::test]
+#[cfg_attr(taskhub_skip_redis, ignore = "TASKHUB_SKIP_REDIS is set")]
 async fn node_subscribes_to_redis_only_for_topics_with_local_subscribers() {
-    let Some(url) = redis_url() else { return };
+    let url = redis_url();
     let ((_node_a, addr_a), _) = two_nodes(&url).await;
     let (watched, other) = (unique_topic(), unique_topic());
     assert_eq!(subscriber_count(&url, &watched).await, 0);
@@ -155,10 +158,9 @@ async fn until_resync(client: &mut common::Client) -> serde_json::Value {
 }
 
 #[tokio::test]
+#[cfg_attr(taskhub_skip_redis, ignore = "TASKHUB_SKIP_REDIS is set")]
 async fn event_delivered_on_one_node_only_makes_every_node_resync_and_breaks_recovery() {
-    let Some(redis) = RedisServer::start().await else {
-        return;
-    };
+    let redis = RedisServer::start_or_panic();
     let ((node_a, addr_a), (node_b, addr_b)) = two_nodes(&redis.url()).await;
     let topic = unique_topic();
     let mut on_a = connect(addr_a, "").await;
@@ -185,11 +187,10 @@ async fn event_delivered_on_one_node_only_makes_every_node_resync_and_breaks_rec
 }
 
 #[tokio::test]
+#[cfg_attr(taskhub_skip_redis, ignore = "TASKHUB_SKIP_REDIS is set")]
 async fn node_starts_while_redis_is_down_and_joins_the_cluster_when_it_comes_up() {
-    let Some(mut redis) = RedisServer::start().await else {
-        return;
-    };
-    redis.stop().await;
+    let mut redis = RedisServer::start_or_panic();
+    redis.stop();
     let ((node_a, addr_a), (node_b, _)) = two_nodes(&redis.url()).await;
     assert!(!node_a.is_bus_healthy().await);
     let topic = unique_topic();
@@ -198,7 +199,7 @@ async fn node_starts_while_redis_is_down_and_joins_the_cluster_when_it_comes_up(
     node_a.publish(&topic, "offer.created", &json!({"n": 1})).await;
     assert_eq!(on_a.next_event().await["data"]["n"], 1, "local delivery without Redis");
 
-    assert!(redis.restart().await);
+    redis.restart().expect("redis-server comes back");
     until_resync(&mut on_a).await;
     node_b.publish(&topic, "offer.created", &json!({"n": 2})).await;
     loop {

@@ -31,6 +31,8 @@ pub struct Config {
     pub public_url: Option<String>,
     pub data_dir: PathBuf,
     pub database_url: Secret,
+    /// The most PostgreSQL connections this node's pool opens (tests lower it to fit many servers).
+    pub database_max_connections: u32,
     pub redis_url: Option<Secret>,
     pub jwt_secret: Option<Secret>,
     pub smtp_url: Option<Secret>,
@@ -63,6 +65,7 @@ impl Config {
             bind_addr: "127.0.0.1:8080".into(),
             public_url: None,
             database_url: Secret::new(format!("sqlite://{}/taskhub.db", data_dir.display())),
+            database_max_connections: 20,
             redis_url: None,
             jwt_secret: None,
             smtp_url: None,
@@ -93,6 +96,10 @@ impl Config {
         config.public_url = var("PUBLIC_URL").map(|url| url.trim_end_matches('/').to_owned());
         if let Some(value) = var("DATABASE_URL") {
             config.database_url = Secret::new(value);
+        }
+        if let Some(value) = var("DATABASE_MAX_CONNECTIONS") {
+            config.database_max_connections =
+                value.parse().context("DATABASE_MAX_CONNECTIONS must be a positive number")?;
         }
         config.redis_url = var("REDIS_URL").map(Secret::new);
         config.jwt_secret = var("JWT_SECRET").map(Secret::new);

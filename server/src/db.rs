@@ -42,9 +42,14 @@ macro_rules! on_pool {
 
 impl Db {
     pub async fn connect(url: &str) -> anyhow::Result<Self> {
+        Self::connect_with(url, 20).await
+    }
+
+    /// [`Db::connect`] with at most `max_connections` PostgreSQL connections (SQLite keeps 8).
+    pub async fn connect_with(url: &str, max_connections: u32) -> anyhow::Result<Self> {
         if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             let pool = PgPoolOptions::new()
-                .max_connections(20)
+                .max_connections(max_connections.max(1))
                 .acquire_timeout(Duration::from_secs(10))
                 .connect(url)
                 .await

@@ -63,7 +63,7 @@ impl RunningServer {
 
 /// Opens the database (running migrations), binds `config.bind_addr` and serves.
 pub async fn start(config: Config) -> anyhow::Result<RunningServer> {
-    let db = Db::connect(config.database_url.expose()).await?;
+    let db = Db::connect_with(config.database_url.expose(), config.database_max_connections).await?;
     db.migrate().await?;
     let listener =
         TcpListener::bind(&config.bind_addr).await.with_context(|| format!("binding {}", config.bind_addr))?;

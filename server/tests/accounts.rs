@@ -295,6 +295,17 @@ async fn become_tasker_marks_the_profile(app: TestApp) -> TestApp {
     let profile = app.post("/api/me/become-tasker", Some(&access_token(&session)), json!({})).await;
     assert_eq!(profile.status, StatusCode::OK);
     assert_eq!(profile.body["is_tasker"], true);
+    // Saved, not only answered: the profile read back, and a new session, say so too.
+    let me = app.get("/api/me", Some(&access_token(&session))).await;
+    assert_eq!(me.body["profile"]["is_tasker"], true, "{:?}", me.body);
+    let again =
+        app.post("/api/auth/login", None, json!({ "email": "switch@example.com", "password": "correct horse" })).await;
+    assert_eq!(again.body["profile"]["is_tasker"], true, "{:?}", again.body);
+    let user_id: uuid::Uuid = session["user"]["id"].as_str().unwrap().parse().unwrap();
+    let stored: bool = server::on_pool!(&app.server.state.db, |pool| {
+        sqlx::query_scalar("select is_tasker from profiles where id = $1").bind(user_id).fetch_one(pool).await.unwrap()
+    });
+    assert!(stored, "profiles.is_tasker is saved");
     app
 }
 

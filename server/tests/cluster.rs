@@ -4,36 +4,16 @@
 
 mod common;
 
-use std::{process::Stdio, time::Duration};
+use std::time::Duration;
 
 use common::{
     Backend, TestApp, access_token,
     live::{connect, connect_to, next_event, subscribe},
     market::{id, post_task},
+    services::RedisServer,
 };
 use reqwest::StatusCode;
 use serde_json::json;
-use tokio::{net::TcpStream, process::Child};
-
-async fn start_redis(port: u16) -> Child {
-    let child = tokio::process::Command::new("redis-server")
-        .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
-        .stdout(Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("redis-server is installed");
-    for _ in 0..100 {
-        if TcpStream::connect(("127.0.0.1", port)).await.is_ok() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    child
-}
-
-async fn free_port() -> u16 {
-    tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap().local_addr().unwrap().port()
-}
 
 async fn wait_until_ready(app: &TestApp, base_url: &str, ready: bool) {
     for _ in 0..200 {
@@ -47,13 +27,14 @@ async fn wait_until_ready(app: &TestApp, base_url: &str, ready: bool) {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    any(taskhub_skip_postgres, taskhub_skip_redis),
+    ignore = "TASKHUB_SKIP_POSTGRES or TASKHUB_SKIP_REDIS is set"
+)]
 async fn offers_reach_other_nodes_and_survive_a_redis_outage() {
-    if common::redis_url().is_none() {
-        return; // redis-server is needed; make test provides it.
-    }
-    let port = free_port().await;
-    let mut redis = start_redis(port).await;
-    let redis_url = format!("redis://127.0.0.1:{port}");
+    // A Redis of this test's own (it is stopped and restarted here), on a unix socket.
+    let mut redis = RedisServer::start_or_panic();
+    let redis_url = redis.url();
     common::run(
         Backend::Postgres,
         |config| config.redis_url = Some(server::config::Secret::new(redis_url)),
@@ -86,7 +67,7 @@ async fn offers_reach_other_nodes_and_survive_a_redis_outage() {
             assert!(!public.to_string().contains("Tomorrow morning"));
 
             // Redis goes down: node A still delivers what happens on node A.
-            redis.kill().await.unwrap();
+            redis.stop();
             wait_until_ready(&node_a, &url_a, false).await;
             let withdraw =
                 node_a.post(&format!("/api/offers/{offer_id}/withdraw"), Some(&tasker_token), json!({})).await;
@@ -94,7 +75,7 @@ async fn offers_reach_other_nodes_and_survive_a_redis_outage() {
             next_event(&mut visitor_socket, &task_topic, "offer.withdrawn").await;
 
             // Redis is back: cross-node delivery resumes by itself.
-            let _redis = start_redis(port).await;
+            redis.restart().expect("redis-server comes back");
             wait_until_ready(&node_a, &url_a, true).await;
             wait_until_ready(&node_a, &url_b, true).await;
             let again = offer_via(&node_a, &url_b, &tasker_token, &task_id, "Still keen").await;

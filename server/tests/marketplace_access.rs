@@ -1,11 +1,14 @@
 //! Who may call what: every marketplace route against a signed-out visitor,
 //! the task's poster, another user and a tasker with an offer on the task.
+//! Every refused call must leave the task's rows (task, offers, questions,
+//! payments, ledger) and all notifications exactly as they were.
 
 mod common;
 
 use common::{
     TestApp,
     market::{id, make_offer, post_task, poster, task_body, tasker},
+    rows::{assert_task_unchanged, task_snapshot},
 };
 use reqwest::Method;
 use serde_json::{Value, json};
@@ -16,9 +19,12 @@ struct Callers {
     poster: String,
     other: String,
     tasker: String,
+    /// The task whose rows a refused call must not change.
+    task: String,
 }
 
-/// Calls `path` as each caller, in this order: signed out, poster, other user, tasker with an offer.
+/// Calls `path` as each caller, in this order: signed out, poster, other user, tasker with an
+/// offer; after each refusal, checks that the database is unchanged.
 async fn expect(app: &TestApp, callers: &Callers, method: Method, path: &str, body: Value, statuses: [u16; 4]) {
     let who = [
         ("signed out", None),
@@ -28,21 +34,25 @@ async fn expect(app: &TestApp, callers: &Callers, method: Method, path: &str, bo
     ];
     for ((name, token), status) in who.into_iter().zip(statuses) {
         let body = (method != Method::GET).then(|| body.clone());
+        let before = task_snapshot(app, &callers.task).await;
         let response = app.request(method.clone(), path, token.map(String::as_str), body).await;
         assert_eq!(response.status.as_u16(), status, "{method} {path} as {name}: {:?}", response.body);
         if status >= 400 {
             assert!(!response.error_code().is_empty(), "{method} {path} as {name}: no error shape");
+            assert_task_unchanged(app, &callers.task, &before, &format!("{method} {path} as {name} (refused)")).await;
         }
     }
 }
 
 async fn every_route_answers_each_kind_of_caller_correctly(app: TestApp) -> TestApp {
-    let callers = Callers {
+    let mut callers = Callers {
         poster: poster(&app, "poster@example.com").await,
         other: poster(&app, "other@example.com").await,
         tasker: tasker(&app, "tasker@example.com").await,
+        task: String::new(),
     };
     let task = id(&post_task(&app, &callers.poster, json!({})).await);
+    callers.task = task.clone();
     let offer = id(&make_offer(&app, &callers.tasker, &task, 9000).await);
     let get = Method::GET;
     let post = Method::POST;

@@ -1,6 +1,7 @@
 //! Payment transitions reach open browsers after commit: `payment.updated`,
 //! `notification.created` and `message.created` on the parties' `user:{id}`,
-//! `task.updated` on `task:{id}` and the public `tasks` feed.
+//! `task.updated` on `task:{id}` and the public `tasks` feed. On both databases,
+//! with the in-process bus and through Redis.
 
 mod common;
 
@@ -11,7 +12,7 @@ use common::{
 };
 use serde_json::json;
 
-on_both_backends!(paying_and_messaging_reach_both_parties_and_the_task_watchers);
+on_both_backends_and_buses!(paying_and_messaging_reach_both_parties_and_the_task_watchers);
 
 async fn paying_and_messaging_reach_both_parties_and_the_task_watchers(app: TestApp) -> TestApp {
     let poster_session = app.signed_in_user("poster@example.com").await;
@@ -44,7 +45,8 @@ async fn paying_and_messaging_reach_both_parties_and_the_task_watchers(app: Test
     assert_eq!(app.post("/api/payments/verify", Some(&poster), verify).await.body["success"], true);
 
     next_event_where(&mut visitor, &task_topic, "task.updated", |d| d["status"] == "assigned").await;
-    next_event_where(&mut visitor, "tasks", "task.updated", |d| d["status"] == "assigned").await;
+    next_event_where(&mut visitor, "tasks", "task.updated", |d| d["status"] == "assigned" && d["id"] == task.as_str())
+        .await;
     let held = next_event_where(&mut tasker_socket, &tasker_topic, "payment.updated", |d| d["status"] == "held").await;
     assert_eq!((held["amount_cents"].as_i64(), held["fee_cents"].as_i64()), (Some(9_100), Some(910)));
     next_event_where(&mut tasker_socket, &tasker_topic, "notification.created", |d| d["title"] == "Offer accepted")

@@ -53,14 +53,44 @@ async fn malformed_and_mistyped_bodies_get_the_error_shape(app: TestApp) -> Test
     assert_eq!(array.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(array.error_code(), "validation_failed");
 
-    let garbage_auth = app.client.get(app.url("/api/me")).header(header::AUTHORIZATION, "Bearer \u{1}").send().await;
-    if let Ok(response) = garbage_auth {
-        assert_eq!(response.status(), StatusCode::UNAUTHORIZED);
-    }
+    // Bytes that HTTP allows in a header value (obs-text) but that are no token, nor even UTF-8.
+    let garbage = header::HeaderValue::from_bytes(b"Bearer \xff\xfe\x80garbage").unwrap();
+    let garbage_auth = app.client.get(app.url("/api/me")).header(header::AUTHORIZATION, garbage).send().await.unwrap();
+    let garbage_auth = TestApp::read(garbage_auth).await;
+    assert_eq!(garbage_auth.status, StatusCode::UNAUTHORIZED, "{:?}", garbage_auth.body);
+    assert_eq!(garbage_auth.error_code(), "unauthorized");
+    // A control character is not HTTP at all: written straight to the socket (no client would
+    // send it), the server refuses the request without reaching the app, and keeps serving.
+    let raw = raw_request(
+        &app,
+        b"GET /api/me HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \x01\r\nConnection: close\r\n\r\n",
+    )
+    .await;
+    assert!(raw.starts_with("HTTP/1.1 400"), "{raw}");
+    let raw = raw_request(
+        &app,
+        b"GET /api/me HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer a.b.c\r\nConnection: close\r\n\r\n",
+    )
+    .await;
+    assert!(raw.starts_with("HTTP/1.1 401"), "{raw}");
+    assert!(raw.contains("\"unauthorized\""), "{raw}");
     let basic =
         app.client.get(app.url("/api/me")).header(header::AUTHORIZATION, "Basic dXNlcjpwYXNz").send().await.unwrap();
     assert_eq!(basic.status(), StatusCode::UNAUTHORIZED);
     app
+}
+
+/// Writes `request` to a fresh connection and returns everything the server answers.
+async fn raw_request(app: &TestApp, request: &[u8]) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(app.server.addr).await.unwrap();
+    stream.write_all(request).await.unwrap();
+    let mut answer = Vec::new();
+    tokio::time::timeout(std::time::Duration::from_secs(10), stream.read_to_end(&mut answer))
+        .await
+        .expect("the server answers and closes")
+        .unwrap();
+    String::from_utf8_lossy(&answer).into_owned()
 }
 
 async fn unknown_routes_and_methods_get_the_error_shape(app: TestApp) -> TestApp {

@@ -1,8 +1,8 @@
 //! Test harness: a hub served on 127.0.0.1:0 by a tiny axum router, real WebSocket clients,
-//! and Redis helpers.
+//! and Redis (see `services`).
 #![allow(dead_code)]
 
-use std::{net::SocketAddr, process::Stdio, time::Duration};
+use std::{net::SocketAddr, time::Duration};
 
 use axum::{
     Router,
@@ -15,9 +15,8 @@ use realtime::{BusConfig, Hub, HubConfig};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::{
-    io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader},
+    io::{AsyncReadExt, AsyncWriteExt},
     net::{TcpSocket, TcpStream},
-    process::{Child, Command},
     time::timeout,
 };
 use tokio_tungstenite::{
@@ -170,78 +169,14 @@ pub async fn silent_client_close_code(addr: SocketAddr) -> Option<u16> {
     None
 }
 
-/// The Redis to test the clustered bus against, from `TEST_REDIS_URL`. Without it the test is
-/// skipped loudly, except in CI where it fails.
-pub fn redis_url() -> Option<String> {
-    match std::env::var("TEST_REDIS_URL") {
-        Ok(url) if !url.is_empty() => Some(url),
-        _ => {
-            skip_or_fail("TEST_REDIS_URL is not set (e.g. redis://127.0.0.1:6379)");
-            None
-        }
-    }
-}
+/// Throwaway PostgreSQL and Redis, shared with the server's test harness.
+#[path = "../../../server/tests/common/services.rs"]
+pub mod services;
 
-pub fn skip_or_fail(reason: &str) {
-    if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!("CI=true but {reason}");
-    }
-    eprintln!("\n!!!!!!!!!! SKIPPED: {reason} !!!!!!!!!!\n");
-}
+pub use services::RedisServer;
 
-/// A throwaway `redis-server` without persistence on a spare port, killed on drop.
-pub struct RedisServer {
-    pub port: u16,
-    child: Option<Child>,
-}
-
-impl RedisServer {
-    pub async fn start() -> Option<RedisServer> {
-        let port = {
-            let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-            listener.local_addr().unwrap().port()
-        };
-        let mut server = RedisServer { port, child: None };
-        if !server.restart().await {
-            skip_or_fail("redis-server could not be started (is it installed?)");
-            return None;
-        }
-        Some(server)
-    }
-
-    pub fn url(&self) -> String {
-        format!("redis://127.0.0.1:{}", self.port)
-    }
-
-    /// Starts the server (again, on the same port) and waits until it accepts connections.
-    pub async fn restart(&mut self) -> bool {
-        let spawned = Command::new("redis-server")
-            .args(["--port", &self.port.to_string(), "--bind", "127.0.0.1"])
-            .args(["--save", "", "--appendonly", "no"])
-            .stdout(Stdio::piped())
-            .kill_on_drop(true)
-            .spawn();
-        let Ok(mut child) = spawned else { return false };
-        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-        let ready = timeout(WAIT, async {
-            while let Ok(Some(line)) = lines.next_line().await {
-                if line.contains("Ready to accept connections") {
-                    return true;
-                }
-            }
-            false
-        })
-        .await
-        .unwrap_or(false);
-        // Keep draining its output so the server never blocks on a full pipe.
-        tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
-        self.child = Some(child);
-        ready
-    }
-
-    pub async fn stop(&mut self) {
-        if let Some(mut child) = self.child.take() {
-            child.kill().await.unwrap();
-        }
-    }
+/// The Redis to test the clustered bus against: `TEST_REDIS_URL`, or a Redis this test process
+/// started (see `services`). Never skipped silently.
+pub fn redis_url() -> String {
+    services::redis_url()
 }

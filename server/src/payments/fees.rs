@@ -57,12 +57,20 @@ mod tests {
         assert_eq!(display_amount(1_001, "usd"), "$10.01 USD");
     }
 
+    /// The rule computed another way: ten percent is amount ÷ 10, so the whole cents are the
+    /// quotient and the last digit decides the rounding (5 and up rounds up).
+    fn fee_by_last_digit(amount: i64) -> i64 {
+        amount / 10 + i64::from(amount % 10 >= 5)
+    }
+
     #[test]
-    fn fee_and_payout_always_add_up_to_the_amount() {
+    fn fee_follows_the_rounding_rule_and_payout_is_the_rest_for_every_amount_up_to_200_dollars() {
         for amount in 0..20_000 {
-            assert_eq!(fee_cents(amount) + payout_cents(amount), amount);
-            let exact_tenths = amount * FEE_PERCENT; // fee × 100, exactly
-            assert!((fee_cents(amount) * 100 - exact_tenths).abs() <= 50);
+            assert_eq!(fee_cents(amount), fee_by_last_digit(amount), "fee of {amount}");
+            assert_eq!(payout_cents(amount), amount - fee_by_last_digit(amount), "payout of {amount}");
         }
+        // Large amounts do not overflow or drift.
+        assert_eq!(fee_cents(99_999_995), 10_000_000);
+        assert_eq!(fee_cents(99_999_994), 9_999_999);
     }
 }

@@ -1,10 +1,13 @@
 //! Test harness: a real server on port 0 against a fresh database (a temp
-//! SQLite file, or a new PostgreSQL database from `TEST_DATABASE_URL`).
+//! SQLite file, or a new database on the PostgreSQL of `services::postgres_url`),
+//! with the in-process bus or a Redis bus.
 #![allow(dead_code)]
 
 pub mod escrow;
 pub mod live;
 pub mod market;
+pub mod rows;
+pub mod services;
 
 use std::{future::Future, panic::AssertUnwindSafe, path::PathBuf};
 
@@ -50,13 +53,14 @@ impl Response {
 }
 
 /// Runs `test` against a fresh app on `backend`, then cleans up (even if the test panics).
-/// Without `TEST_DATABASE_URL` the Postgres variant is skipped loudly, and fails under `CI=true`.
+/// The Postgres variant runs on `TEST_DATABASE_URL` or a PostgreSQL this process starts
+/// (see `services`); it never passes without running.
 pub async fn run<F, Fut>(backend: Backend, config: impl FnOnce(&mut Config), test: F)
 where
     F: FnOnce(TestApp) -> Fut,
     Fut: Future<Output = TestApp>,
 {
-    let Some(app) = TestApp::spawn(backend, config).await else { return };
+    let app = TestApp::spawn(backend, config).await;
     let data_dir = app.data_dir.clone();
     let database = app.postgres_database.clone();
     let outcome = AssertUnwindSafe(test(app)).catch_unwind().await;
@@ -84,6 +88,7 @@ macro_rules! on_both_backends {
         }
         mod postgres {
             $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            #[cfg_attr(taskhub_skip_postgres, ignore = "TASKHUB_SKIP_POSTGRES is set")]
             async fn $name() {
                 $crate::common::run($crate::common::Backend::Postgres, |_| {}, super::$name).await;
             })*
@@ -91,8 +96,36 @@ macro_rules! on_both_backends {
     };
 }
 
+/// Declares each listed `async fn name(app: TestApp) -> TestApp` as a test on both backends,
+/// each with the in-process bus and with a Redis bus: for the tests of live events.
+#[macro_export]
+macro_rules! on_both_backends_and_buses {
+    ($($name:ident),* $(,)?) => {
+        $crate::on_both_backends!($($name),*);
+        mod sqlite_redis {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            #[cfg_attr(taskhub_skip_redis, ignore = "TASKHUB_SKIP_REDIS is set")]
+            async fn $name() {
+                $crate::common::run($crate::common::Backend::Sqlite, $crate::common::with_redis_bus, super::$name).await;
+            })*
+        }
+        mod postgres_redis {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            #[cfg_attr(any(taskhub_skip_postgres, taskhub_skip_redis), ignore = "TASKHUB_SKIP_POSTGRES or TASKHUB_SKIP_REDIS is set")]
+            async fn $name() {
+                $crate::common::run($crate::common::Backend::Postgres, $crate::common::with_redis_bus, super::$name).await;
+            })*
+        }
+    };
+}
+
+/// Config adjustment: live events go through the Redis of `redis_url()`.
+pub fn with_redis_bus(config: &mut Config) {
+    config.redis_url = Some(Secret::new(redis_url()));
+}
+
 impl TestApp {
-    pub async fn spawn(backend: Backend, adjust: impl FnOnce(&mut Config)) -> Option<TestApp> {
+    pub async fn spawn(backend: Backend, adjust: impl FnOnce(&mut Config)) -> TestApp {
         let data_dir = std::env::temp_dir().join(format!("taskhub-test-{}", uuid::Uuid::now_v7().simple()));
         std::fs::create_dir_all(&data_dir).unwrap();
         let mut config = Config::local(data_dir.clone());
@@ -101,11 +134,14 @@ impl TestApp {
         config.web_dist = data_dir.join("no-web-build");
         config.dev_mode = true;
         config.auth_rate_limit_per_minute = 1000;
+        // Many servers run at once (tests in parallel, several nodes per cluster test): keep each
+        // pool small so they fit in the PostgreSQL's connection limit.
+        config.database_max_connections = 5;
         let mut postgres_database = None;
         if backend == Backend::Postgres {
-            let admin_url = postgres_admin_url()?;
+            let admin_url = services::postgres_url();
             let name = format!("taskhub_test_{}", uuid::Uuid::now_v7().simple());
-            let mut admin = PgConnection::connect(&admin_url).await.expect("connecting to TEST_DATABASE_URL");
+            let mut admin = PgConnection::connect(&admin_url).await.expect("connecting to the test PostgreSQL");
             admin
                 .execute(sqlx::AssertSqlSafe(format!("create database {name}")))
                 .await
@@ -114,9 +150,19 @@ impl TestApp {
             postgres_database = Some((admin_url, name));
         }
         adjust(&mut config);
+        let redis_bus = config.redis_url.is_some();
         let server = server::start(config).await.expect("server starts");
+        if redis_bus {
+            // A Redis-bus variant runs on Redis: wait (on the condition, not a fixed time) until
+            // the hub's subscriber is connected.
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+            while !server.state.hub.is_bus_healthy().await {
+                assert!(std::time::Instant::now() < deadline, "the Redis bus did not come up");
+                tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+            }
+        }
         let client = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
-        Some(TestApp { server, client, backend, data_dir, postgres_database })
+        TestApp { server, client, backend, data_dir, postgres_database }
     }
 
     pub fn url(&self, path: &str) -> String {
@@ -223,19 +269,6 @@ pub fn access_token(session: &Value) -> String {
     session["access_token"].as_str().expect("access token").to_owned()
 }
 
-fn postgres_admin_url() -> Option<String> {
-    match std::env::var("TEST_DATABASE_URL").ok().filter(|url| !url.is_empty()) {
-        Some(url) => Some(url),
-        None if std::env::var("CI").is_ok_and(|ci| ci == "true") => {
-            panic!("TEST_DATABASE_URL is not set: the Postgres backend cannot be tested (required under CI=true)")
-        }
-        None => {
-            eprintln!("\n*** SKIPPING the Postgres variant: TEST_DATABASE_URL is not set (make test sets it) ***\n");
-            None
-        }
-    }
-}
-
 fn with_database(url: &str, name: &str) -> String {
     let mut parsed = url::Url::parse(url).expect("TEST_DATABASE_URL is a URL");
     parsed.set_path(&format!("/{name}"));
@@ -251,16 +284,7 @@ async fn cleanup(data_dir: PathBuf, postgres_database: Option<(String, String)>)
     }
 }
 
-/// `TEST_REDIS_URL`, or `None` (loudly; a failure under `CI=true`).
-pub fn redis_url() -> Option<String> {
-    match std::env::var("TEST_REDIS_URL").ok().filter(|url| !url.is_empty()) {
-        Some(url) => Some(url),
-        None if std::env::var("CI").is_ok_and(|ci| ci == "true") => {
-            panic!("TEST_REDIS_URL is not set: the Redis bus cannot be tested (required under CI=true)")
-        }
-        None => {
-            eprintln!("\n*** SKIPPING a Redis bus test: TEST_REDIS_URL is not set (make test sets it) ***\n");
-            None
-        }
-    }
+/// The Redis for tests of the Redis bus: `TEST_REDIS_URL`, or one this test process started.
+pub fn redis_url() -> String {
+    services::redis_url()
 }

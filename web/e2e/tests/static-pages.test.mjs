@@ -106,7 +106,22 @@ test('the mobile menu opens, locks scrolling and closes on navigation', async ()
   await menu.waitFor();
   if (!(await page.evaluate(() => document.body.classList.contains('scroll-locked')))) throw new Error('scroll not locked');
   await menu.getByRole('link', { name: 'Sign Up' }).waitFor();
-  await page.waitForTimeout(300);
+  // Screenshot once the menu's opening animation has settled (no fixed wait).
+  await menu.evaluate(
+    (element) =>
+      new Promise((resolve) => {
+        let last = '';
+        const frame = () => {
+          const box = element.getBoundingClientRect();
+          const now = [box.x, box.y, box.width, box.height, getComputedStyle(element).opacity].join();
+          const running = element.getAnimations({ subtree: true }).some((a) => a.playState === 'running');
+          if (now === last && !running) resolve();
+          else requestAnimationFrame(frame);
+          last = now;
+        };
+        requestAnimationFrame(frame);
+      }),
+  );
   await page.screenshot({ path: `${SCREENSHOT_DIR}/mobile-menu-390.png` });
   await menu.getByRole('link', { name: 'How It Works' }).click();
   await page.getByRole('heading', { level: 1, name: 'How It Works' }).waitFor();

@@ -300,7 +300,8 @@ async fn fifty_concurrent_checkouts_for_one_task_assign_exactly_one_offer(app: T
     assert_eq!(statuses.iter().filter(|(_, s)| s == "accepted").count(), 1);
     assert_eq!(statuses.iter().filter(|(_, s)| s == "not_selected").count(), 49);
     assert_eq!(task_status(&app, &task).await, "assigned");
-    assert_ledger_balances(&app).await;
+    // Each losing charge has its own charge and refund rows, not only a balanced total.
+    common::escrow::assert_ledger_audits(&app).await;
     app
 }
 

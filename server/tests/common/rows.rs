@@ -10,20 +10,21 @@ use uuid::Uuid;
 use super::TestApp;
 
 /// Every table holding a task's state, with the column naming the task.
-const TASK_TABLES: [(&str, &str); 8] = [
+const TASK_TABLES: [(&str, &str); 9] = [
     ("tasks", "id"),
     ("offers", "task_id"),
     ("questions", "task_id"),
     ("payments", "task_id"),
     ("ledger_entries", "task_id"),
     ("cancellation_requests", "task_id"),
+    ("disputes", "task_id"),
     ("messages", "task_id"),
     ("reviews", "task_id"),
 ];
 
 /// Every row (every column, rendered as text) of the task `task_id` and of its offers,
-/// questions, payments, ledger entries, cancellation requests, messages and reviews, plus the
-/// notifications and handled webhook events of the whole database.
+/// questions, payments, ledger entries, cancellation requests, disputes, messages and reviews,
+/// plus the notifications, owed provider calls and handled webhook events of the whole database.
 pub type Snapshot = BTreeMap<String, Vec<String>>;
 
 pub async fn task_snapshot(app: &TestApp, task_id: &str) -> Snapshot {
@@ -32,7 +33,7 @@ pub async fn task_snapshot(app: &TestApp, task_id: &str) -> Snapshot {
     for (table, column) in TASK_TABLES {
         snapshot.insert(table.to_owned(), rows(&app.server.state.db, table, Some((column, task_id))).await);
     }
-    for table in ["notifications", "stripe_events"] {
+    for table in ["notifications", "provider_calls", "stripe_events"] {
         snapshot.insert(table.to_owned(), rows(&app.server.state.db, table, None).await);
     }
     assert!(!snapshot["tasks"].is_empty(), "no task {task_id}");

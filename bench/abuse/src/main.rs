@@ -76,11 +76,11 @@ impl Bench {
 
     pub async fn stop(self) -> anyhow::Result<()> {
         self.server.shutdown().await?;
-        if let Some((admin, name)) = self.scratch {
-            if let Ok(mut connection) = PgConnection::connect(&admin).await {
-                let drop = format!("drop database if exists {name} with (force)");
-                let _ = connection.execute(sqlx::AssertSqlSafe(drop)).await;
-            }
+        if let Some((admin, name)) = self.scratch
+            && let Ok(mut connection) = PgConnection::connect(&admin).await
+        {
+            let drop = format!("drop database if exists {name} with (force)");
+            let _ = connection.execute(sqlx::AssertSqlSafe(drop)).await;
         }
         std::fs::remove_dir_all(&self.data_dir).ok();
         Ok(())

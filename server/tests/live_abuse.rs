@@ -94,7 +94,7 @@ async fn churn(socket: &mut Socket, real: &[String], cycles: usize) {
     for start in (0..cycles).step_by(BATCH) {
         let end = (start + BATCH).min(cycles);
         for _ in start..end {
-            let topic = match rand::thread_rng().gen_range(0..4 + real.len()) {
+            let topic = match rand::thread_rng().gen_range(0..4 * real.len()) {
                 n if n < real.len() => format!("task:{}", real[n]),
                 _ => format!("task:{}", uuid::Uuid::now_v7()),
             };

@@ -1,8 +1,16 @@
 use std::{fmt, sync::Arc, time::Duration};
 
+use futures_util::future::BoxFuture;
+
 /// Decides whether a socket may subscribe to a topic: `(user id of the socket, None when
 /// anonymous, topic) -> allowed`.
 pub type Authorize = Arc<dyn Fn(Option<&str>, &str) -> bool + Send + Sync>;
+
+/// Says whether an authorized topic names something that exists (e.g. `task:{id}` of a real
+/// task), so anonymous sockets cannot make the hub keep state for made-up topics. Asked once
+/// per subscribe that passed `authorize` and the rate limit; keep it cheap (an indexed lookup,
+/// a cache).
+pub type TopicExists = Arc<dyn Fn(&str) -> BoxFuture<'static, bool> + Send + Sync>;
 
 /// Tuning of the hub. `Default` gives production values (25 s ping, 60 s idle timeout).
 #[derive(Clone)]
@@ -20,6 +28,16 @@ pub struct HubConfig {
     pub history_max_age: Duration,
     /// Topics one socket may hold at once (its own `user:` topic included).
     pub max_subscriptions_per_connection: usize,
+    /// Open sockets per client address ([`crate::Hub::accept_from`]); the next one is closed
+    /// with 4029 ([`crate::CLOSE_TOO_MANY_CONNECTIONS`]).
+    pub max_connections_per_client: usize,
+    /// Subscribe messages one socket may send: a token bucket of `subscribe_burst` tokens
+    /// refilled at `subscribes_per_second`. Past it: `error` with code `rate_limited`.
+    pub subscribes_per_second: f64,
+    pub subscribe_burst: u32,
+    /// Topics nobody here watches, kept for `since` recovery; past this count the longest
+    /// unwatched are forgotten first (their subscribers then get `recovered:false`).
+    pub max_idle_topics: usize,
     /// Socket buffers: tungstenite's defaults (128 KiB read buffer, 128 KiB write target) would
     /// dominate the memory of an idle connection.
     pub read_buffer_size: usize,
@@ -27,6 +45,7 @@ pub struct HubConfig {
     pub max_write_buffer_size: usize,
     pub max_message_size: usize,
     pub authorize: Authorize,
+    pub topic_exists: TopicExists,
 }
 
 impl Default for HubConfig {
@@ -39,11 +58,16 @@ impl Default for HubConfig {
             history_len: 256,
             history_max_age: Duration::from_secs(300),
             max_subscriptions_per_connection: 64,
+            max_connections_per_client: 50,
+            subscribes_per_second: 10.0,
+            subscribe_burst: 100,
+            max_idle_topics: 10_000,
             read_buffer_size: 1024,
             write_buffer_size: 4096,
             max_write_buffer_size: 256 * 1024,
             max_message_size: 16 * 1024,
             authorize: Arc::new(default_authorize),
+            topic_exists: Arc::new(|_| Box::pin(std::future::ready(true))),
         }
     }
 }
@@ -58,6 +82,10 @@ impl fmt::Debug for HubConfig {
             .field("history_len", &self.history_len)
             .field("history_max_age", &self.history_max_age)
             .field("max_subscriptions_per_connection", &self.max_subscriptions_per_connection)
+            .field("max_connections_per_client", &self.max_connections_per_client)
+            .field("subscribes_per_second", &self.subscribes_per_second)
+            .field("subscribe_burst", &self.subscribe_burst)
+            .field("max_idle_topics", &self.max_idle_topics)
             .field("read_buffer_size", &self.read_buffer_size)
             .field("write_buffer_size", &self.write_buffer_size)
             .field("max_write_buffer_size", &self.max_write_buffer_size)

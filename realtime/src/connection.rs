@@ -25,6 +25,7 @@ use crate::{
     CLOSE_GOING_AWAY, CLOSE_HEARTBEAT_TIMEOUT, CLOSE_SLOW_CONSUMER,
     hub::Hub,
     protocol::{self, ClientMessage},
+    rate::TokenBucket,
     stats::Stats,
 };
 
@@ -211,7 +212,9 @@ async fn recv_loop(
     last_seen: &LastSeen,
 ) {
     let stats = hub.stats_ref();
+    let config = hub.config();
     let reply = |frame: Utf8Bytes| conn.deliver(Outbound::Frame(frame), stats);
+    let mut subscribe_budget = TokenBucket::new(config.subscribe_burst, config.subscribes_per_second);
     while let Some(Ok(message)) = stream.next().await {
         last_seen.touch();
         let text = match message {
@@ -231,15 +234,26 @@ async fn recv_loop(
                 reply(protocol::pong());
             }
             Ok(ClientMessage::Subscribe { topic, since }) => {
-                if !(hub.config().authorize)(user_id, &topic) {
+                if !subscribe_budget.take() {
+                    stats.subscribe_rate_limited();
+                    let message = "too many subscribe requests; slow down";
+                    reply(protocol::error("rate_limited", message, Some(&topic)));
+                    continue;
+                }
+                if !(config.authorize)(user_id, &topic) {
                     let message = "you may not subscribe to this topic";
                     reply(protocol::error("forbidden", message, Some(&topic)));
                     continue;
                 }
-                let limit = hub.config().max_subscriptions_per_connection;
-                if !topics.contains(&topic) && topics.len() >= limit {
+                let limit = config.max_subscriptions_per_connection;
+                let known = topics.contains(&topic);
+                if !known && topics.len() >= limit {
                     let message = format!("at most {limit} subscriptions per connection");
                     reply(protocol::error("too_many_subscriptions", &message, Some(&topic)));
+                    continue;
+                }
+                if !known && !(config.topic_exists)(&topic).await {
+                    reply(protocol::error("not_found", "there is no such topic", Some(&topic)));
                     continue;
                 }
                 // Boxed: subscribing is rare, and an idle socket should not carry its state.

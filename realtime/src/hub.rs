@@ -1,6 +1,9 @@
-use std::sync::{
-    Arc,
-    atomic::{AtomicBool, AtomicU64, Ordering::Relaxed},
+use std::{
+    net::IpAddr,
+    sync::{
+        Arc,
+        atomic::{AtomicBool, AtomicU64, Ordering::Relaxed},
+    },
 };
 
 use axum::{
@@ -13,8 +16,9 @@ use serde_json::Value;
 use tokio::{sync::Semaphore, task::JoinHandle};
 
 use crate::{
-    BusConfig, CLOSE_GOING_AWAY, CLOSE_UNAUTHORIZED, HubConfig, HubStats,
+    BusConfig, CLOSE_GOING_AWAY, CLOSE_TOO_MANY_CONNECTIONS, CLOSE_UNAUTHORIZED, HubConfig, HubStats,
     bus::{self, Bus},
+    clients::{ClientSlot, ClientSlots},
     connection::{self, ConnHandle},
     protocol::{self, EventTemplate},
     stats::Stats,
@@ -33,6 +37,7 @@ struct Inner {
     bus: Bus,
     stats: Arc<Stats>,
     permits: Arc<Semaphore>,
+    clients: Arc<ClientSlots>,
     next_connection_id: AtomicU64,
     /// Every open socket, so `shutdown` can close them all.
     connections: DashMap<u64, Arc<ConnHandle>>,
@@ -54,7 +59,8 @@ impl Hub {
     /// sockets, and `is_bus_healthy` stays false until it answers.
     pub async fn start(config: HubConfig, bus: BusConfig) -> anyhow::Result<Hub> {
         let stats = Arc::new(Stats::default());
-        let registry = Arc::new(Registry::new(config.history_len, config.history_max_age, stats.clone()));
+        let registry =
+            Arc::new(Registry::new(config.history_len, config.history_max_age, config.max_idle_topics, stats.clone()));
         let (bus, tasks) = bus::start(bus, &config, registry.clone()).await?;
         let permits = Arc::new(Semaphore::new(config.max_connections));
         Ok(Hub {
@@ -64,6 +70,7 @@ impl Hub {
                 bus,
                 stats,
                 permits,
+                clients: Arc::new(ClientSlots::default()),
                 next_connection_id: AtomicU64::new(1),
                 connections: DashMap::new(),
                 shutting_down: AtomicBool::new(false),
@@ -94,8 +101,28 @@ impl Hub {
     }
 
     /// Upgrade handler body: the server resolved the ticket to an optional user id. A signed-in
-    /// socket is subscribed to `user:{id}` at once. Past `max_connections`, answers 503.
+    /// socket is subscribed to `user:{id}` at once. Past `max_connections`, answers 503. No
+    /// per-client cap: for a caller that cannot tell clients apart; see [`Hub::accept_from`].
     pub fn accept(&self, ws: WebSocketUpgrade, user_id: Option<String>) -> Response {
+        self.accept_slot(ws, user_id, None)
+    }
+
+    /// [`Hub::accept`] for a socket of `client` (its address, as the server sees it behind
+    /// any trusted proxy). A client that already has `max_connections_per_client` open sockets
+    /// gets its upgrade completed and closed at once with 4029, which a browser can read
+    /// (an HTTP status refusing the upgrade never reaches page scripts).
+    pub fn accept_from(&self, ws: WebSocketUpgrade, user_id: Option<String>, client: IpAddr) -> Response {
+        let max = self.inner.config.max_connections_per_client;
+        match self.inner.clients.take(client, max) {
+            Some(slot) => self.accept_slot(ws, user_id, Some(slot)),
+            None => {
+                self.inner.stats.refused_per_client();
+                self.close_at_once(ws, CLOSE_TOO_MANY_CONNECTIONS, "too many connections from your address")
+            }
+        }
+    }
+
+    fn accept_slot(&self, ws: WebSocketUpgrade, user_id: Option<String>, slot: Option<ClientSlot>) -> Response {
         let permit = match self.inner.shutting_down.load(Relaxed) {
             true => None,
             false => self.inner.permits.clone().try_acquire_owned().ok(),
@@ -113,7 +140,7 @@ impl Hub {
         self.configure(ws).on_failed_upgrade(|error| tracing::debug!(%error, "websocket upgrade failed")).on_upgrade(
             move |socket| async move {
                 connection::serve(hub, socket, user_id).await;
-                drop(permit);
+                drop((permit, slot));
             },
         )
     }
@@ -121,8 +148,12 @@ impl Hub {
     /// Completes the upgrade, then closes with 4001 (invalid or expired ticket), so browsers
     /// can tell a bad ticket from a network failure.
     pub fn reject_unauthorized(&self, ws: WebSocketUpgrade) -> Response {
-        self.configure(ws).on_upgrade(|mut socket| async move {
-            let frame = CloseFrame { code: CLOSE_UNAUTHORIZED, reason: "unauthorized".into() };
+        self.close_at_once(ws, CLOSE_UNAUTHORIZED, "unauthorized")
+    }
+
+    fn close_at_once(&self, ws: WebSocketUpgrade, code: u16, reason: &'static str) -> Response {
+        self.configure(ws).on_upgrade(move |mut socket| async move {
+            let frame = CloseFrame { code, reason: reason.into() };
             let _ = socket.send(Message::Close(Some(frame))).await;
         })
     }
@@ -149,9 +180,15 @@ impl Hub {
         }
     }
 
-    /// Topics this node keeps state for (watched, or with unexpired history).
+    /// Topics this node keeps state for (watched, or recently unwatched: at most
+    /// `max_idle_topics` of those).
     pub fn topic_count(&self) -> usize {
         self.inner.registry.topic_count()
+    }
+
+    /// Client addresses with at least one open socket counted by [`Hub::accept_from`].
+    pub fn client_count(&self) -> usize {
+        self.inner.clients.clients()
     }
 
     fn configure(&self, ws: WebSocketUpgrade) -> WebSocketUpgrade {

@@ -17,13 +17,25 @@
 //!   `recovered:false` (there was nothing to recover; the client loads state over REST).
 //! - Sequence numbers start from a time-based value (`unix ms × 1000`) whenever a topic has no
 //!   state, so a `since` from before a restart or an expiry is never taken for a recent one.
-//! - Errors: `forbidden` (topic refused; the socket stays open), `bad_request` (malformed
-//!   message), `too_many_subscriptions`.
+//! - Errors (the socket stays open after each): `forbidden` (topic refused), `not_found` (the
+//!   topic names nothing that exists, `HubConfig::topic_exists`), `rate_limited` (more
+//!   subscribe messages than `subscribe_burst` at once or `subscribes_per_second` on average;
+//!   the subscribe is ignored, retry later), `too_many_subscriptions`, `bad_request`
+//!   (malformed message).
 //! - Close codes: 4001 unauthorized ticket ([`Hub::reject_unauthorized`]), 4008 slow consumer
 //!   (its bounded send queue overflowed), 4009 heartbeat timeout (nothing received for
-//!   `idle_timeout`; the server pings every `ping_interval`), 1001 server shutting down
-//!   ([`Hub::shutdown`]). Past `max_connections` the upgrade is refused with HTTP 503 and
-//!   `Retry-After`.
+//!   `idle_timeout`; the server pings every `ping_interval`), 4029 too many connections from
+//!   this client address (`max_connections_per_client`, default 50, [`Hub::accept_from`]; the
+//!   upgrade completes and the socket is closed at once, so a browser can read the code and
+//!   back off), 1001 server shutting down ([`Hub::shutdown`]). Past `max_connections` (all
+//!   clients together) the upgrade is refused with HTTP 503 and `Retry-After`.
+//!
+//! # Memory per topic
+//! A topic's state lives while a local socket watches it. Once unwatched: with Redis it is
+//! dropped at once (history and sequence stay in Redis, so `since` recovery still works on
+//! any node) and the node unsubscribes its channel; in-process it is kept for `since` recovery
+//! until its history expires, but at most `max_idle_topics` unwatched topics are kept, the
+//! longest unwatched forgotten first (a later `since` for those answers `recovered:false`).
 //!
 //! # Resync
 //! When the Redis bus comes back after an outage, or when an event had to be delivered on one
@@ -46,15 +58,17 @@
 //! subscribed socket (`bench/ws-load/README.md`).
 
 mod bus;
+mod clients;
 mod config;
 mod connection;
 mod history;
 mod hub;
 mod protocol;
+mod rate;
 mod stats;
 mod topics;
 
-pub use config::{Authorize, BusConfig, HubConfig, default_authorize};
+pub use config::{Authorize, BusConfig, HubConfig, TopicExists, default_authorize};
 pub use hub::Hub;
 pub use stats::HubStats;
 
@@ -66,3 +80,5 @@ pub const CLOSE_UNAUTHORIZED: u16 = 4001;
 pub const CLOSE_SLOW_CONSUMER: u16 = 4008;
 /// Close code: nothing was received from the client for `idle_timeout`.
 pub const CLOSE_HEARTBEAT_TIMEOUT: u16 = 4009;
+/// Close code: the client address already has `max_connections_per_client` open sockets.
+pub const CLOSE_TOO_MANY_CONNECTIONS: u16 = 4029;

@@ -22,6 +22,10 @@ pub struct HubStats {
     pub heartbeat_closes: u64,
     /// Upgrade requests refused because `max_connections` was reached.
     pub refused_connections: u64,
+    /// Sockets closed at once because their client address had `max_connections_per_client`.
+    pub refused_per_client: u64,
+    /// Subscribe messages answered `rate_limited`.
+    pub rate_limited_subscribes: u64,
 }
 
 #[derive(Debug, Default)]
@@ -34,6 +38,8 @@ pub(crate) struct Stats {
     slow_consumer_closes: AtomicU64,
     heartbeat_closes: AtomicU64,
     refused_connections: AtomicU64,
+    refused_per_client: AtomicU64,
+    rate_limited_subscribes: AtomicU64,
 }
 
 impl Stats {
@@ -47,6 +53,8 @@ impl Stats {
             slow_consumer_closes: self.slow_consumer_closes.load(Relaxed),
             heartbeat_closes: self.heartbeat_closes.load(Relaxed),
             refused_connections: self.refused_connections.load(Relaxed),
+            refused_per_client: self.refused_per_client.load(Relaxed),
+            rate_limited_subscribes: self.rate_limited_subscribes.load(Relaxed),
         }
     }
 
@@ -63,6 +71,16 @@ impl Stats {
     pub fn connection_refused(&self) {
         self.refused_connections.fetch_add(1, Relaxed);
         counter!("realtime_connections_refused_total").increment(1);
+    }
+
+    pub fn refused_per_client(&self) {
+        self.refused_per_client.fetch_add(1, Relaxed);
+        counter!("realtime_connections_refused_per_client_total").increment(1);
+    }
+
+    pub fn subscribe_rate_limited(&self) {
+        self.rate_limited_subscribes.fetch_add(1, Relaxed);
+        counter!("realtime_subscribes_rate_limited_total").increment(1);
     }
 
     pub fn subscribed(&self) {

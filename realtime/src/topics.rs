@@ -4,8 +4,11 @@
 //! and always sees them in order. Nothing under it awaits.
 
 use std::{
-    collections::HashMap,
-    sync::{Arc, Mutex, MutexGuard},
+    collections::{HashMap, VecDeque},
+    sync::{
+        Arc, Mutex, MutexGuard,
+        atomic::{AtomicU64, Ordering::Relaxed},
+    },
     time::Duration,
 };
 
@@ -43,6 +46,8 @@ struct TopicState {
     /// Last publish or departure: an unwatched topic is kept this long past it, so a client
     /// that missed nothing can still resubscribe with `recovered:true`.
     active_ms: u64,
+    /// Its latest place in the registry's idle queue (0: never queued).
+    idle_stamp: u64,
 }
 
 impl TopicState {
@@ -70,6 +75,13 @@ pub(crate) struct Registry {
     topics: DashMap<String, Mutex<TopicState>>,
     history_len: usize,
     history_max_age: Duration,
+    /// Unwatched topics, longest unwatched first, as `(topic, stamp)`. An entry whose stamp is
+    /// no longer the topic's `idle_stamp` is stale (watched again since, or already gone).
+    /// Every unwatched topic has its latest entry here, so keeping the queue at most
+    /// `max_idle` long keeps at most `max_idle` unwatched topics.
+    idle: Mutex<VecDeque<(String, u64)>>,
+    max_idle: usize,
+    next_stamp: AtomicU64,
     stats: Arc<Stats>,
 }
 
@@ -78,8 +90,42 @@ fn lock(state: &Mutex<TopicState>) -> MutexGuard<'_, TopicState> {
 }
 
 impl Registry {
-    pub fn new(history_len: usize, history_max_age: Duration, stats: Arc<Stats>) -> Self {
-        Self { topics: DashMap::new(), history_len, history_max_age, stats }
+    pub fn new(history_len: usize, history_max_age: Duration, max_idle: usize, stats: Arc<Stats>) -> Self {
+        Self {
+            topics: DashMap::new(),
+            history_len,
+            history_max_age,
+            idle: Mutex::default(),
+            max_idle,
+            next_stamp: AtomicU64::new(1),
+            stats,
+        }
+    }
+
+    /// Queues an unwatched topic (under its lock) for [`Registry::evict_idle`].
+    fn note_idle(&self, topic: &str, state: &mut TopicState) {
+        state.idle_stamp = self.next_stamp.fetch_add(1, Relaxed);
+        self.idle.lock().unwrap_or_else(|p| p.into_inner()).push_back((topic.to_owned(), state.idle_stamp));
+    }
+
+    /// Forgets the longest-unwatched topics past `max_idle`. Call with no topic locked.
+    fn evict_idle(&self) {
+        loop {
+            let (topic, stamp) = {
+                let mut idle = self.idle.lock().unwrap_or_else(|p| p.into_inner());
+                if idle.len() <= self.max_idle {
+                    return;
+                }
+                match idle.pop_front() {
+                    Some(entry) => entry,
+                    None => return,
+                }
+            };
+            self.topics.remove_if(&topic, |_, state| {
+                let state = lock(state);
+                state.is_unwatched() && state.idle_stamp == stamp
+            });
+        }
     }
 
     fn oldest_ms(&self) -> u64 {
@@ -107,7 +153,13 @@ impl Registry {
                 publish(&mut lock(&state));
             }
         } else {
-            self.with_topic(topic, publish);
+            self.with_topic(topic, |state| {
+                publish(state);
+                if state.is_unwatched() {
+                    self.note_idle(topic, state);
+                }
+            });
+            self.evict_idle();
         }
     }
 
@@ -203,19 +255,26 @@ impl Registry {
         })
     }
 
+    /// Without `drop_when_unwatched` (in-process) an unwatched topic is kept for its history,
+    /// within `max_idle`.
     fn remove_if(&self, topic: &str, drop_when_unwatched: bool, change: impl FnOnce(&mut TopicState)) -> bool {
         let unwatched = match self.topics.get(topic) {
             Some(state) => {
                 let state = &mut lock(&state);
                 change(state);
                 state.active_ms = protocol::now_ms();
+                if !drop_when_unwatched && state.is_unwatched() {
+                    self.note_idle(topic, state);
+                }
                 state.is_unwatched()
             }
             None => return false,
         };
-        drop_when_unwatched
-            && unwatched
-            && self.topics.remove_if(topic, |_, state| lock(state).is_unwatched()).is_some()
+        if !drop_when_unwatched {
+            self.evict_idle();
+            return false;
+        }
+        unwatched && self.topics.remove_if(topic, |_, state| lock(state).is_unwatched()).is_some()
     }
 
     pub fn is_watched(&self, topic: &str) -> bool {
@@ -260,7 +319,7 @@ mod tests {
     use super::*;
 
     fn registry() -> Registry {
-        Registry::new(8, Duration::from_secs(60), Arc::new(Stats::default()))
+        Registry::new(8, Duration::from_secs(60), 4, Arc::new(Stats::default()))
     }
 
     fn socket(id: u64) -> (Arc<ConnHandle>, mpsc::Receiver<Outbound>) {
@@ -335,9 +394,29 @@ mod tests {
     }
 
     #[test]
+    fn at_most_max_idle_unwatched_topics_are_kept_longest_unwatched_first() {
+        let registry = registry();
+        let (watcher, _rx) = socket(1);
+        registry.subscribe("watched", &watcher, None, None, false);
+        for n in 0..100 {
+            let (conn, _rx) = socket(100 + n);
+            let topic = format!("t{n}");
+            registry.subscribe(&topic, &conn, None, None, false);
+            registry.unsubscribe(&topic, conn.id, false);
+        }
+        let template = EventTemplate::new("published", "e", &serde_json::json!({}));
+        registry.publish_local("published", &template, false);
+        assert_eq!(registry.topic_count(), 1 + 4, "the watched topic and 4 unwatched");
+        assert!(registry.is_watched("watched"));
+        for kept in ["t97", "t98", "t99", "published"] {
+            assert!(registry.topics.contains_key(kept), "{kept} was unwatched last");
+        }
+    }
+
+    #[test]
     fn full_queue_closes_the_subscriber_as_slow_without_blocking_others() {
         let stats = Arc::new(Stats::default());
-        let registry = Registry::new(8, Duration::from_secs(60), stats.clone());
+        let registry = Registry::new(8, Duration::from_secs(60), 4, stats.clone());
         let (tx, _stalled_rx) = mpsc::channel(2);
         let stalled = Arc::new(ConnHandle::new(1, tx));
         let (healthy, mut healthy_rx) = socket(2);

@@ -51,6 +51,10 @@ pub struct Config {
     pub auth_rate_limit_per_minute: u32,
     /// Take the client address from `X-Forwarded-For` (only behind a trusted load balancer).
     pub trust_proxy: bool,
+    /// Open `/ws` sockets per client address; the next is closed with 4029.
+    pub ws_max_connections_per_client: usize,
+    /// Subscribe messages per second one socket may send on average (bursts of 100).
+    pub ws_subscribes_per_second: f64,
     /// How often each node's payments sweep runs (`PAYMENTS_SWEEP_SECS`, default 60; 0 turns it off,
     /// for tests that drive the sweep themselves).
     pub payments_sweep_secs: u64,
@@ -81,6 +85,8 @@ impl Config {
             require_email_verification: true,
             auth_rate_limit_per_minute: 10,
             trust_proxy: false,
+            ws_max_connections_per_client: 50,
+            ws_subscribes_per_second: 10.0,
             admin_emails: Vec::new(),
             payments_sweep_secs: 60,
             data_dir,
@@ -131,6 +137,13 @@ impl Config {
             .unwrap_or_default();
         if let Some(value) = var("AUTH_RATE_LIMIT_PER_MINUTE") {
             config.auth_rate_limit_per_minute = value.parse().context("AUTH_RATE_LIMIT_PER_MINUTE must be a number")?;
+        }
+        if let Some(value) = var("WS_MAX_CONNECTIONS_PER_CLIENT") {
+            config.ws_max_connections_per_client =
+                value.parse().context("WS_MAX_CONNECTIONS_PER_CLIENT must be a number")?;
+        }
+        if let Some(value) = var("WS_SUBSCRIBES_PER_SECOND") {
+            config.ws_subscribes_per_second = value.parse().context("WS_SUBSCRIBES_PER_SECOND must be a number")?;
         }
         Ok(config)
     }

@@ -9,6 +9,7 @@ pub mod error;
 pub mod geocoding;
 pub mod http;
 pub mod live;
+pub mod live_topics;
 pub mod mail;
 pub mod marketplace;
 pub mod media;
@@ -77,7 +78,13 @@ pub async fn start(config: Config) -> anyhow::Result<RunningServer> {
         Some(url) => realtime::BusConfig::Redis { url: url.expose().to_owned() },
         None => realtime::BusConfig::Local,
     };
-    let hub = realtime::Hub::start(realtime::HubConfig::default(), bus).await.context("starting the realtime hub")?;
+    let hub_config = realtime::HubConfig {
+        max_connections_per_client: config.ws_max_connections_per_client,
+        subscribes_per_second: config.ws_subscribes_per_second,
+        topic_exists: live_topics::topic_exists(db.clone()),
+        ..realtime::HubConfig::default()
+    };
+    let hub = realtime::Hub::start(hub_config, bus).await.context("starting the realtime hub")?;
     let state = AppState {
         hub,
         payments: payments::Providers::from_config(&config, &db, &public_url),

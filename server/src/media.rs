@@ -1,24 +1,34 @@
 //! Uploaded media (avatars) in an object store: a local directory by default,
 //! any object_store URL (e.g. `s3://bucket/prefix`) through `MEDIA_URL`.
 
-use std::{io::Cursor, sync::Arc};
+use std::{io::Cursor, sync::Arc, time::Duration};
 
 use anyhow::Context;
 use bytes::Bytes;
 use image::{ImageFormat, ImageReader, imageops::FilterType};
 use object_store::{ObjectStore, PutPayload, local::LocalFileSystem, path::Path as StorePath};
+use tokio::sync::Semaphore;
 use uuid::Uuid;
 
 use crate::config::Config;
 
 pub const MAX_AVATAR_BYTES: usize = 5 * 1024 * 1024;
 const AVATAR_SIDE: u32 = 512;
-const MAX_SOURCE_SIDE: u32 = 10_000;
+/// A few bytes of PNG can declare billions of pixels (a decompression bomb), so the size is
+/// read from the header and checked before anything is decoded.
+pub const MAX_SOURCE_PIXELS: u64 = 16_000_000;
+const MAX_SOURCE_SIDE: u32 = 16_000;
+/// Every allocation of one decode together: a 16-bit RGBA image of the largest accepted size.
+const MAX_DECODE_BYTES: u64 = MAX_SOURCE_PIXELS * 8;
+/// Longest an upload waits for a decoding slot before the server answers 503.
+const DECODE_QUEUE_WAIT: Duration = Duration::from_secs(10);
 
 #[derive(Clone)]
 pub struct Media {
     store: Arc<dyn ObjectStore>,
     prefix: StorePath,
+    /// Decodes under way at once; each may hold up to `MAX_DECODE_BYTES` and a CPU.
+    decodes: Arc<Semaphore>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -27,6 +37,10 @@ pub enum AvatarError {
     NotAnImage,
     #[error("Images must be 5 MB or smaller")]
     TooLarge,
+    #[error("Images must be at most 16 megapixels (e.g. 4000 × 4000)")]
+    TooManyPixels,
+    #[error("Too many pictures are being processed; please try again in a moment")]
+    Busy,
 }
 
 impl Media {
@@ -39,13 +53,13 @@ impl Media {
                     .map(|(k, v)| (k.to_ascii_lowercase(), v));
                 let (store, prefix) =
                     object_store::parse_url_opts(&url, options).context("MEDIA_URL is not a supported store")?;
-                Ok(Self { store: Arc::from(store), prefix })
+                Ok(Self { store: Arc::from(store), prefix, decodes: decode_slots() })
             }
             None => {
                 let dir = config.data_dir.join("media");
                 std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
                 let store = LocalFileSystem::new_with_prefix(&dir)?;
-                Ok(Self { store: Arc::new(store), prefix: StorePath::default() })
+                Ok(Self { store: Arc::new(store), prefix: StorePath::default(), decodes: decode_slots() })
             }
         }
     }
@@ -57,8 +71,18 @@ impl Media {
     /// Checks that `bytes` really is an image, re-encodes it as a square JPEG of
     /// at most 512 px (dropping EXIF and anything appended to the file), stores
     /// it, and returns the public URL path.
+    /// At most one decode per CPU runs at a time; the others wait their turn (503 after a while).
     pub async fn store_avatar(&self, bytes: Bytes) -> Result<String, anyhow::Error> {
-        let jpeg = tokio::task::spawn_blocking(move || normalize_avatar(&bytes)).await??;
+        let permit = tokio::time::timeout(DECODE_QUEUE_WAIT, self.decodes.clone().acquire_owned())
+            .await
+            .map_err(|_| AvatarError::Busy)?
+            .context("decode slots closed")?;
+        let jpeg = tokio::task::spawn_blocking(move || {
+            let jpeg = normalize_avatar(&bytes);
+            drop(permit);
+            jpeg
+        })
+        .await??;
         let key = format!("avatars/{}.jpg", Uuid::now_v7());
         self.put(&key, jpeg).await?;
         Ok(format!("/media/{key}"))
@@ -90,19 +114,34 @@ pub fn normalize_avatar(bytes: &[u8]) -> Result<Vec<u8>, anyhow::Error> {
     if !matches!(format, ImageFormat::Jpeg | ImageFormat::Png | ImageFormat::Gif | ImageFormat::WebP) {
         return Err(AvatarError::NotAnImage.into());
     }
-    let mut reader = ImageReader::with_format(Cursor::new(bytes), format);
-    let mut limits = image::Limits::default();
-    limits.max_image_width = Some(MAX_SOURCE_SIDE);
-    limits.max_image_height = Some(MAX_SOURCE_SIDE);
-    limits.max_alloc = Some(512 * 1024 * 1024);
-    reader.limits(limits);
-    let image = reader.decode().map_err(|_| AvatarError::NotAnImage)?;
+    let reader = || {
+        let mut reader = ImageReader::with_format(Cursor::new(bytes), format);
+        let mut limits = image::Limits::default();
+        limits.max_image_width = Some(MAX_SOURCE_SIDE);
+        limits.max_image_height = Some(MAX_SOURCE_SIDE);
+        limits.max_alloc = Some(MAX_DECODE_BYTES);
+        reader.limits(limits);
+        reader
+    };
+    let (width, height) = reader().into_dimensions().map_err(|error| match error {
+        image::ImageError::Limits(_) => AvatarError::TooManyPixels,
+        _ => AvatarError::NotAnImage,
+    })?;
+    if u64::from(width) * u64::from(height) > MAX_SOURCE_PIXELS {
+        return Err(AvatarError::TooManyPixels.into());
+    }
+    let image = reader().decode().map_err(|error| match error {
+        image::ImageError::Limits(_) => AvatarError::TooManyPixels,
+        _ => AvatarError::NotAnImage,
+    })?;
+    // One RGBA copy at most (none when the source already is RGBA8); cropping is a view.
+    let image = image.into_rgba8();
     let side = image.width().min(image.height());
-    let square = image.crop_imm((image.width() - side) / 2, (image.height() - side) / 2, side, side);
+    let square = image::imageops::crop_imm(&image, (image.width() - side) / 2, (image.height() - side) / 2, side, side);
     let target = side.min(AVATAR_SIDE);
-    let resized = if target == side { square } else { square.resize_exact(target, target, FilterType::Triangle) };
+    let rgba = image::imageops::resize(&*square, target, target, FilterType::Triangle);
+    drop(image);
     // Transparent pixels become white rather than black in the JPEG.
-    let rgba = resized.to_rgba8();
     let mut rgb = image::RgbImage::new(rgba.width(), rgba.height());
     for (x, y, pixel) in rgba.enumerate_pixels() {
         let alpha = pixel[3] as u32;
@@ -112,6 +151,11 @@ pub fn normalize_avatar(bytes: &[u8]) -> Result<Vec<u8>, anyhow::Error> {
     let mut out = Cursor::new(Vec::new());
     image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, 85).encode_image(&rgb).context("encoding avatar")?;
     Ok(out.into_inner())
+}
+
+fn decode_slots() -> Arc<Semaphore> {
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    Arc::new(Semaphore::new(cpus.clamp(1, 4)))
 }
 
 pub fn content_type_for(key: &str) -> &'static str {
@@ -158,5 +202,15 @@ mod tests {
         let mut huge = png(8, 8);
         huge.resize(MAX_AVATAR_BYTES + 1, 0);
         assert!(normalize_avatar(&huge).is_err());
+    }
+
+    #[test]
+    fn images_over_16_megapixels_are_refused_from_their_header() {
+        let image = image::GrayImage::new(4001, 4000);
+        let mut bytes = Cursor::new(Vec::new());
+        image.write_to(&mut bytes, ImageFormat::Png).unwrap();
+        let error = normalize_avatar(bytes.get_ref()).unwrap_err();
+        assert!(matches!(error.downcast_ref(), Some(AvatarError::TooManyPixels)), "{error:?}");
+        assert!(normalize_avatar(&png(4000, 4000)).is_ok());
     }
 }

@@ -5,6 +5,7 @@
 use std::{net::IpAddr, num::NonZeroU32, sync::Arc, time::Duration};
 
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter, clock::Clock};
+use uuid::Uuid;
 
 use crate::error::ApiError;
 
@@ -27,6 +28,11 @@ impl AuthRateLimits {
             self.check_key(format!("{action}:email:{}", email.trim().to_lowercase()))?;
         }
         Ok(())
+    }
+
+    /// Counts one `action` by a signed-in account, wherever it connects from.
+    pub fn check_account(&self, action: &str, account: Uuid) -> Result<(), ApiError> {
+        self.check_key(format!("{action}:account:{account}"))
     }
 
     fn check_key(&self, key: String) -> Result<(), ApiError> {

@@ -133,14 +133,19 @@ pub struct AvatarResponse {
     avatar_url: String,
 }
 
-/// Multipart field `file`: an image of at most 5 MB, stored as a 512 px square JPEG.
+/// Multipart field `file`: an image of at most 5 MB and 16 megapixels, stored as a 512 px
+/// square JPEG. Rate-limited per account and per client address (429).
 #[utoipa::path(post, path = "/api/me/avatar", tag = "accounts", security(("bearer" = [])),
-    responses((status = 200, body = AvatarResponse), (status = 413), (status = 422)))]
+    responses((status = 200, body = AvatarResponse), (status = 401), (status = 413), (status = 422),
+        (status = 429), (status = 503)))]
 pub async fn upload_my_avatar(
     State(state): State<AppState>,
     caller: AuthUser,
+    ClientIp(ip): ClientIp,
     multipart: Multipart,
 ) -> ApiResult<ApiJson<AvatarResponse>> {
+    state.auth_limits.check("avatar", ip, None)?;
+    state.auth_limits.check_account("avatar", caller.id)?;
     let avatar_url = store_uploaded_avatar(&state, multipart).await?;
     profiles::set_avatar_url(&state.db, caller.id, &avatar_url, Timestamp::now()).await?;
     Ok(ApiJson(AvatarResponse { avatar_url }))
@@ -149,7 +154,8 @@ pub async fn upload_my_avatar(
 /// The sign-up form's picture, uploaded before the account exists; pass the
 /// returned URL as `avatar_url` to `POST /api/auth/signup`. Rate-limited.
 #[utoipa::path(post, path = "/api/uploads/avatar", tag = "accounts",
-    responses((status = 201, body = AvatarResponse), (status = 413), (status = 422), (status = 429)))]
+    responses((status = 201, body = AvatarResponse), (status = 413), (status = 422), (status = 429),
+        (status = 503)))]
 pub async fn upload_signup_avatar(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
@@ -181,6 +187,8 @@ async fn store_uploaded_avatar(state: &AppState, mut multipart: Multipart) -> Ap
         return state.media.store_avatar(bytes).await.map_err(|error| match error.downcast_ref::<AvatarError>() {
             Some(AvatarError::TooLarge) => too_large(),
             Some(AvatarError::NotAnImage) => not_an_image(),
+            Some(error @ AvatarError::TooManyPixels) => ApiError::field("file", &error.to_string()),
+            Some(AvatarError::Busy) => ApiError::Unavailable,
             None => ApiError::Internal(error),
         });
     }

@@ -14,7 +14,7 @@ use crate::{
     auth::secrets,
     db::Timestamp,
     error::ApiResult,
-    http::extract::{ApiJson, ApiQuery, AuthUser},
+    http::extract::{ApiJson, ApiQuery, AuthUser, ClientIp},
     state::AppState,
     store::realtime_tickets,
 };
@@ -50,17 +50,19 @@ pub struct ConnectQuery {
     ticket: Option<String>,
 }
 
-/// Without a ticket the socket is anonymous (public topics only); a bad ticket closes it with 4001.
+/// Without a ticket the socket is anonymous (public topics only); a bad ticket closes it with 4001;
+/// a client address past `WS_MAX_CONNECTIONS_PER_CLIENT` open sockets is closed with 4029.
 async fn connect(
     State(state): State<AppState>,
+    ClientIp(client): ClientIp,
     ApiQuery(query): ApiQuery<ConnectQuery>,
     ws: WebSocketUpgrade,
 ) -> ApiResult<Response> {
     let Some(ticket) = query.ticket.filter(|ticket| !ticket.is_empty()) else {
-        return Ok(state.hub.accept(ws, None));
+        return Ok(state.hub.accept_from(ws, None, client));
     };
     match realtime_tickets::redeem(&state.db, &secrets::token_hash(&ticket), Timestamp::now()).await? {
-        Some(user_id) => Ok(state.hub.accept(ws, Some(user_id.to_string()))),
+        Some(user_id) => Ok(state.hub.accept_from(ws, Some(user_id.to_string()), client)),
         None => Ok(state.hub.reject_unauthorized(ws)),
     }
 }

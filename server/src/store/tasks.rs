@@ -361,6 +361,15 @@ pub async fn cancel_open_task(
     })
 }
 
+/// Whether a task with this id exists (in any status), by primary key.
+#[instrument(skip_all)]
+pub async fn task_exists(db: &Db, id: Uuid) -> sqlx::Result<bool> {
+    let found = on_pool!(db, |pool| {
+        sqlx::query_scalar::<_, i32>("select 1 from tasks where id = $1").bind(id).fetch_optional(pool).await
+    })?;
+    Ok(found.is_some())
+}
+
 /// Counts a viewer once per task per UTC day; true when this view was new.
 #[instrument(skip_all)]
 pub async fn record_view(db: &Db, task_id: Uuid, viewer_key: &str, day: i64) -> sqlx::Result<bool> {

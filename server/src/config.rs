@@ -49,6 +49,9 @@ pub struct Config {
     pub auth_rate_limit_per_minute: u32,
     /// Take the client address from `X-Forwarded-For` (only behind a trusted load balancer).
     pub trust_proxy: bool,
+    /// Proxies in front of the nodes that each append to `X-Forwarded-For`: the client is the
+    /// entry this many places from the right (entries further left can be forged by the client).
+    pub trusted_proxy_count: usize,
 }
 
 impl Config {
@@ -73,6 +76,7 @@ impl Config {
             require_email_verification: true,
             auth_rate_limit_per_minute: 10,
             trust_proxy: false,
+            trusted_proxy_count: 1,
             data_dir,
         }
     }
@@ -109,6 +113,13 @@ impl Config {
         config.dev_mode = flag("DEV_MODE", false)?;
         config.require_email_verification = flag("REQUIRE_EMAIL_VERIFICATION", true)?;
         config.trust_proxy = flag("TRUST_PROXY", false)?;
+        if let Some(value) = var("TRUSTED_PROXY_COUNT") {
+            config.trusted_proxy_count = value
+                .parse()
+                .ok()
+                .filter(|count| *count >= 1)
+                .context("TRUSTED_PROXY_COUNT must be a whole number of at least 1")?;
+        }
         if let Some(value) = var("AUTH_RATE_LIMIT_PER_MINUTE") {
             config.auth_rate_limit_per_minute = value.parse().context("AUTH_RATE_LIMIT_PER_MINUTE must be a number")?;
         }

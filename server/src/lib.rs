@@ -26,7 +26,12 @@ use axum::serve::ListenerExt;
 use tokio::{net::TcpListener, sync::watch, task::JoinHandle};
 
 use crate::{
-    auth::access::AccessTokens, config::Config, db::Db, mail::Mailer, media::Media, rate_limit::AuthRateLimits,
+    auth::access::AccessTokens,
+    config::Config,
+    db::Db,
+    mail::Mailer,
+    media::Media,
+    rate_limit::{AuthRateLimits, Limiter},
     state::AppState,
 };
 
@@ -71,8 +76,12 @@ pub async fn start(config: Config) -> anyhow::Result<RunningServer> {
     let public_url: Arc<str> = config.public_url.clone().unwrap_or_else(|| format!("http://{addr}")).into();
 
     let jwt_secret = AccessTokens::load_or_create_secret(config.jwt_secret.as_ref(), &config.data_dir)?;
-    let auth_limits = AuthRateLimits::per_minute(config.auth_rate_limit_per_minute);
-    auth_limits.spawn_cleanup();
+    let limiter = match &config.redis_url {
+        Some(url) => Limiter::shared(url.expose())?,
+        None => Limiter::local(),
+    };
+    limiter.spawn_cleanup();
+    let auth_limits = AuthRateLimits::new(limiter.clone(), config.auth_rate_limit_per_minute);
     let bus = match &config.redis_url {
         Some(url) => realtime::BusConfig::Redis { url: url.expose().to_owned() },
         None => realtime::BusConfig::Local,
@@ -85,6 +94,7 @@ pub async fn start(config: Config) -> anyhow::Result<RunningServer> {
         mailer: Mailer::from_config(&config)?,
         media: Media::from_config(&config)?,
         auth_limits,
+        limiter,
         public_url,
         metrics: observability::prometheus(),
         db,

@@ -4,36 +4,16 @@
 
 mod common;
 
-use std::{process::Stdio, time::Duration};
+use std::time::Duration;
 
 use common::{
     Backend, TestApp, access_token,
     live::{connect, connect_to, next_event, subscribe},
     market::{id, post_task},
+    redis_server::{free_port, start_redis},
 };
 use reqwest::StatusCode;
 use serde_json::json;
-use tokio::{net::TcpStream, process::Child};
-
-async fn start_redis(port: u16) -> Child {
-    let child = tokio::process::Command::new("redis-server")
-        .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
-        .stdout(Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("redis-server is installed");
-    for _ in 0..100 {
-        if TcpStream::connect(("127.0.0.1", port)).await.is_ok() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    child
-}
-
-async fn free_port() -> u16 {
-    tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap().local_addr().unwrap().port()
-}
 
 async fn wait_until_ready(app: &TestApp, base_url: &str, ready: bool) {
     for _ in 0..200 {

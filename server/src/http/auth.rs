@@ -71,7 +71,7 @@ pub async fn signup(
     ClientIp(ip): ClientIp,
     ApiJson(request): ApiJson<SignupRequest>,
 ) -> ApiResult<(StatusCode, ApiJson<SignupResponse>)> {
-    state.auth_limits.check("signup", ip, Some(&request.email))?;
+    state.auth_limits.check("signup", ip, Some(&request.email)).await?;
     let mut fields = FieldErrors::new();
     let first_name =
         validation::required_text(&mut fields, "first_name", &request.first_name, "First name is required");
@@ -215,7 +215,7 @@ pub async fn resend_verification(
     ClientIp(ip): ClientIp,
     ApiJson(request): ApiJson<EmailRequest>,
 ) -> ApiResult<(StatusCode, ApiJson<MessageResponse>)> {
-    let email = recovery_email(&state, ip, &request)?;
+    let email = recovery_email(&state, ip, &request).await?;
     // Off the request path, so the response time does not tell whether the account exists.
     tokio::spawn(async move {
         if let Ok(Some(user)) = users::user_by_email(&state.db, &email).await
@@ -264,7 +264,10 @@ pub async fn login(
     }
     ApiError::check_fields(fields)?;
     let email = email.expect("validated above");
-    state.auth_limits.check("login", ip, Some(&email))?;
+    if let Some(delay) = state.auth_limits.check_login(ip, &email).await? {
+        // Many addresses are trying this account: slow every attempt rather than lock the owner out.
+        tokio::time::sleep(delay).await;
+    }
 
     let user = users::user_by_email(&state.db, &email).await?;
     let stored_hash =
@@ -369,8 +372,8 @@ pub async fn logout(State(state): State<AppState>, body: Bytes) -> ApiResult<Sta
 }
 
 /// The address of a recovery request (reset or new verification link); both count against one budget.
-fn recovery_email(state: &AppState, ip: std::net::IpAddr, request: &EmailRequest) -> ApiResult<String> {
-    state.auth_limits.check("recover", ip, Some(&request.email))?;
+async fn recovery_email(state: &AppState, ip: std::net::IpAddr, request: &EmailRequest) -> ApiResult<String> {
+    state.auth_limits.check("recover", ip, Some(&request.email)).await?;
     validation::normalize_email(&request.email)
         .map_err(|_| ApiError::field("email", "Please enter a valid email address"))
 }
@@ -383,7 +386,7 @@ pub async fn recover(
     ClientIp(ip): ClientIp,
     ApiJson(request): ApiJson<EmailRequest>,
 ) -> ApiResult<(StatusCode, ApiJson<MessageResponse>)> {
-    let email = recovery_email(&state, ip, &request)?;
+    let email = recovery_email(&state, ip, &request).await?;
     tokio::spawn(async move {
         if let Err(error) = send_reset_email(&state, &email).await {
             tracing::error!(error = ?error, "could not send the password reset email");

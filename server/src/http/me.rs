@@ -155,7 +155,7 @@ pub async fn upload_signup_avatar(
     ClientIp(ip): ClientIp,
     multipart: Multipart,
 ) -> ApiResult<(StatusCode, ApiJson<AvatarResponse>)> {
-    state.auth_limits.check("upload", ip, None)?;
+    state.auth_limits.check("upload", ip, None).await?;
     let avatar_url = store_uploaded_avatar(&state, multipart).await?;
     Ok((StatusCode::CREATED, ApiJson(AvatarResponse { avatar_url })))
 }

@@ -4,6 +4,7 @@
 
 pub mod live;
 pub mod market;
+pub mod redis_server;
 
 use std::{future::Future, panic::AssertUnwindSafe, path::PathBuf};
 

@@ -14,6 +14,9 @@ pub use self::{auth::AuthRateLimits, client::client_key};
 use self::{local::LocalWindows, redis::RedisWindows};
 use crate::error::ApiError;
 
+/// Checkout sessions one task may open: each is a call to the payment provider and a row.
+pub const CHECKOUT_SESSIONS_PER_TASK: Limit = Limit::new(10, Duration::from_secs(600));
+
 /// At most `max` hits per `window` for one key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limit {

@@ -18,3 +18,10 @@ pub mod reviews;
 pub mod sandbox_sessions;
 pub mod tasks;
 pub mod users;
+
+/// Where a page in creation order ended: the last item's time and id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Position {
+    pub created_at: crate::db::Timestamp,
+    pub id: uuid::Uuid,
+}

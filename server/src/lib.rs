@@ -68,14 +68,16 @@ impl RunningServer {
 
 /// Opens the database (running migrations), binds `config.bind_addr` and serves.
 pub async fn start(config: Config) -> anyhow::Result<RunningServer> {
+    // First, so a bad secret stops the server before it touches the database.
+    let jwt_secret = AccessTokens::load_or_create_secret(config.jwt_secret.as_ref(), &config.data_dir)?;
     let db = Db::connect(config.database_url.expose()).await?;
     db.migrate().await?;
+    store::backfills::fill_missing_location_search(&db).await.context("filling tasks.location_search")?;
     let listener =
         TcpListener::bind(&config.bind_addr).await.with_context(|| format!("binding {}", config.bind_addr))?;
     let addr = listener.local_addr()?;
     let public_url: Arc<str> = config.public_url.clone().unwrap_or_else(|| format!("http://{addr}")).into();
 
-    let jwt_secret = AccessTokens::load_or_create_secret(config.jwt_secret.as_ref(), &config.data_dir)?;
     let limiter = match &config.redis_url {
         Some(url) => Limiter::shared(url.expose())?,
         None => Limiter::local(),
@@ -91,6 +93,7 @@ pub async fn start(config: Config) -> anyhow::Result<RunningServer> {
         hub,
         payments: payments::provider_from_config(&config, &db, &public_url),
         access_tokens: Arc::new(AccessTokens::new(&jwt_secret)),
+        sessions: Default::default(),
         mailer: Mailer::from_config(&config)?,
         media: Media::from_config(&config)?,
         auth_limits,

@@ -3,7 +3,7 @@ use std::sync::Arc;
 use metrics_exporter_prometheus::PrometheusHandle;
 
 use crate::{
-    auth::access::AccessTokens,
+    auth::{access::AccessTokens, revocation::SessionRevocations},
     config::Config,
     db::Db,
     mail::Mailer,
@@ -17,6 +17,8 @@ pub struct AppState {
     pub config: Arc<Config>,
     pub db: Db,
     pub access_tokens: Arc<AccessTokens>,
+    /// Sessions ended before their access tokens expire.
+    pub sessions: SessionRevocations,
     pub mailer: Mailer,
     pub media: Media,
     pub auth_limits: AuthRateLimits,

@@ -31,7 +31,7 @@ pub struct ApiPath<T>(pub T);
 #[from_request(via(axum::extract::Query), rejection(ApiError))]
 pub struct ApiQuery<T>(pub T);
 
-/// A signed-in caller (valid access token). Missing or bad token → 401.
+/// A signed-in caller (valid access token of a session that has not ended). Missing or bad token → 401.
 #[derive(Debug, Clone, Copy)]
 pub struct AuthUser {
     pub id: Uuid,
@@ -41,14 +41,15 @@ impl FromRequestParts<AppState> for AuthUser {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
-        match bearer_token(parts) {
-            None => Err(ApiError::Unauthorized("Please sign in to continue.".into())),
-            Some(token) => state
-                .access_tokens
-                .verify(token)
-                .map(|id| AuthUser { id })
-                .ok_or_else(|| ApiError::Unauthorized("Your session has expired. Please log in again.".into())),
+        let expired = || ApiError::Unauthorized("Your session has expired. Please log in again.".into());
+        let token = bearer_token(parts).ok_or_else(|| ApiError::Unauthorized("Please sign in to continue.".into()))?;
+        let verified = state.access_tokens.verify(token).ok_or_else(expired)?;
+        if let Some(session_id) = verified.session_id
+            && state.sessions.is_revoked(&state.db, session_id).await?
+        {
+            return Err(ApiError::Unauthorized("Your session has ended. Please log in again.".into()));
         }
+        Ok(AuthUser { id: verified.user_id })
     }
 }
 

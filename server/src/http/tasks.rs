@@ -91,11 +91,11 @@ fn decode_cursor(sort: BrowseSort, text: &str) -> Result<After, ApiError> {
     let invalid = || ApiError::BadRequest("The cursor is invalid; start again from the first page".into());
     let bytes = URL_SAFE_NO_PAD.decode(text.trim()).map_err(|_| invalid())?;
     let cursor: Cursor = serde_json::from_slice(&bytes).map_err(|_| invalid())?;
-    let key_fits = match (&cursor.k, sort) {
-        (SortKey::Text(_), BrowseSort::DueSoonest) => true,
-        (SortKey::Int(_), BrowseSort::Newest | BrowseSort::BudgetAsc | BrowseSort::BudgetDesc) => true,
-        _ => false,
-    };
+    let key_fits = matches!(
+        (&cursor.k, sort),
+        (SortKey::Text(_), BrowseSort::DueSoonest)
+            | (SortKey::Int(_), BrowseSort::Newest | BrowseSort::BudgetAsc | BrowseSort::BudgetDesc)
+    );
     if cursor.s != sort.as_str() || !key_fits {
         return Err(invalid());
     }

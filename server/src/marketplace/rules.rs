@@ -212,7 +212,7 @@ pub fn required_body(field: &str, value: Option<&str>, missing: &str) -> Result<
 /// Budgets in the browse filter are whole or fractional dollars.
 pub fn dollars_to_cents(text: &str) -> Option<i64> {
     let dollars: f64 = text.trim().parse().ok()?;
-    (dollars.is_finite() && dollars >= 0.0 && dollars < 1e13).then(|| (dollars * 100.0).round() as i64)
+    (dollars.is_finite() && (0.0..1e13).contains(&dollars)).then(|| (dollars * 100.0).round() as i64)
 }
 
 #[cfg(test)]

@@ -60,6 +60,9 @@ pub struct Config {
     pub payments_sweep_secs: u64,
     /// Operators (`ADMIN_EMAILS`, comma-separated, compared without case): they decide disputes.
     pub admin_emails: Vec<String>,
+    /// Proxies in front of the nodes that each append to `X-Forwarded-For`: the client is the
+    /// entry this many places from the right (entries further left can be forged by the client).
+    pub trusted_proxy_count: usize,
 }
 
 impl Config {
@@ -89,6 +92,7 @@ impl Config {
             ws_subscribes_per_second: 10.0,
             admin_emails: Vec::new(),
             payments_sweep_secs: 60,
+            trusted_proxy_count: 1,
             data_dir,
         }
     }
@@ -135,6 +139,13 @@ impl Config {
         config.admin_emails = var("ADMIN_EMAILS")
             .map(|list| list.split(',').map(|email| email.trim().to_lowercase()).filter(|e| !e.is_empty()).collect())
             .unwrap_or_default();
+        if let Some(value) = var("TRUSTED_PROXY_COUNT") {
+            config.trusted_proxy_count = value
+                .parse()
+                .ok()
+                .filter(|count| *count >= 1)
+                .context("TRUSTED_PROXY_COUNT must be a whole number of at least 1")?;
+        }
         if let Some(value) = var("AUTH_RATE_LIMIT_PER_MINUTE") {
             config.auth_rate_limit_per_minute = value.parse().context("AUTH_RATE_LIMIT_PER_MINUTE must be a number")?;
         }

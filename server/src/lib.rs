@@ -27,7 +27,12 @@ use axum::serve::ListenerExt;
 use tokio::{net::TcpListener, sync::watch, task::JoinHandle};
 
 use crate::{
-    auth::access::AccessTokens, config::Config, db::Db, mail::Mailer, media::Media, rate_limit::AuthRateLimits,
+    auth::access::AccessTokens,
+    config::Config,
+    db::Db,
+    mail::Mailer,
+    media::Media,
+    rate_limit::{AuthRateLimits, Limiter},
     state::AppState,
 };
 
@@ -64,16 +69,22 @@ impl RunningServer {
 
 /// Opens the database (running migrations), binds `config.bind_addr` and serves.
 pub async fn start(config: Config) -> anyhow::Result<RunningServer> {
+    // First, so a bad secret stops the server before it touches the database.
+    let jwt_secret = AccessTokens::load_or_create_secret(config.jwt_secret.as_ref(), &config.data_dir)?;
     let db = Db::connect_with(config.database_url.expose(), config.database_max_connections).await?;
     db.migrate().await?;
+    store::backfills::fill_missing_location_search(&db).await.context("filling tasks.location_search")?;
     let listener =
         TcpListener::bind(&config.bind_addr).await.with_context(|| format!("binding {}", config.bind_addr))?;
     let addr = listener.local_addr()?;
     let public_url: Arc<str> = config.public_url.clone().unwrap_or_else(|| format!("http://{addr}")).into();
 
-    let jwt_secret = AccessTokens::load_or_create_secret(config.jwt_secret.as_ref(), &config.data_dir)?;
-    let auth_limits = AuthRateLimits::per_minute(config.auth_rate_limit_per_minute);
-    auth_limits.spawn_cleanup();
+    let limiter = match &config.redis_url {
+        Some(url) => Limiter::shared(url.expose())?,
+        None => Limiter::local(),
+    };
+    limiter.spawn_cleanup();
+    let auth_limits = AuthRateLimits::new(limiter.clone(), config.auth_rate_limit_per_minute);
     let bus = match &config.redis_url {
         Some(url) => realtime::BusConfig::Redis { url: url.expose().to_owned() },
         None => realtime::BusConfig::Local,
@@ -89,9 +100,11 @@ pub async fn start(config: Config) -> anyhow::Result<RunningServer> {
         hub,
         payments: payments::Providers::from_config(&config, &db, &public_url),
         access_tokens: Arc::new(AccessTokens::new(&jwt_secret)),
+        sessions: Default::default(),
         mailer: Mailer::from_config(&config)?,
         media: Media::from_config(&config)?,
         auth_limits,
+        limiter,
         public_url,
         metrics: observability::prometheus(),
         db,

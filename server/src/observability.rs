@@ -4,6 +4,7 @@ use std::{sync::OnceLock, time::Instant};
 
 use axum::{
     extract::{MatchedPath, Request},
+    http::Method,
     middleware::Next,
     response::Response,
 };
@@ -35,10 +36,26 @@ pub fn prometheus() -> PrometheusHandle {
         .clone()
 }
 
+/// Standard methods by name; anything else a client invents is `other`, so labels stay few.
+fn method_label(method: &Method) -> &'static str {
+    match *method {
+        Method::GET => "GET",
+        Method::POST => "POST",
+        Method::PUT => "PUT",
+        Method::PATCH => "PATCH",
+        Method::DELETE => "DELETE",
+        Method::HEAD => "HEAD",
+        Method::OPTIONS => "OPTIONS",
+        Method::CONNECT => "CONNECT",
+        Method::TRACE => "TRACE",
+        _ => "other",
+    }
+}
+
 /// Counts requests and times them, labelled by route template (not raw path, to bound cardinality).
 pub async fn track_requests(request: Request, next: Next) -> Response {
     let started = Instant::now();
-    let method = request.method().to_string();
+    let method = method_label(request.method());
     let route = request
         .extensions()
         .get::<MatchedPath>()
@@ -46,7 +63,7 @@ pub async fn track_requests(request: Request, next: Next) -> Response {
         .unwrap_or_else(|| "unmatched".to_owned());
     let response = next.run(request).await;
     let status = response.status().as_u16().to_string();
-    let labels = [("method", method), ("route", route), ("status", status)];
+    let labels = [("method", method.to_owned()), ("route", route), ("status", status)];
     metrics::counter!("http_requests_total", &labels).increment(1);
     metrics::histogram!("http_request_duration_seconds", &labels).record(started.elapsed().as_secs_f64());
     response

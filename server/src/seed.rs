@@ -489,7 +489,9 @@ async fn seed_tasks(db: &Db) -> anyhow::Result<(usize, usize)> {
                 task_title: title,
                 created_at: posted_at.plus(std::time::Duration::from_secs(1_800 * (rank as u64 + 1))),
             };
-            offers::create_offer(db, &offer).await.map_err(|error| anyhow::anyhow!("demo offer: {error}"))?;
+            offers::create_offer(db, &offer, crate::marketplace::rules::MAX_OFFERS_PER_TASKER_PER_TASK)
+                .await
+                .map_err(|error| anyhow::anyhow!("demo offer: {error}"))?;
             offers_created += 1;
         }
     }

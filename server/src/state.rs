@@ -3,7 +3,12 @@ use std::sync::Arc;
 use metrics_exporter_prometheus::PrometheusHandle;
 
 use crate::{
-    auth::access::AccessTokens, config::Config, db::Db, mail::Mailer, media::Media, rate_limit::AuthRateLimits,
+    auth::{access::AccessTokens, revocation::SessionRevocations},
+    config::Config,
+    db::Db,
+    mail::Mailer,
+    media::Media,
+    rate_limit::{AuthRateLimits, Limiter},
 };
 
 /// Everything a handler may need, cheap to clone.
@@ -12,9 +17,13 @@ pub struct AppState {
     pub config: Arc<Config>,
     pub db: Db,
     pub access_tokens: Arc<AccessTokens>,
+    /// Sessions ended before their access tokens expire.
+    pub sessions: SessionRevocations,
     pub mailer: Mailer,
     pub media: Media,
     pub auth_limits: AuthRateLimits,
+    /// Counters for every other limited action (shared through Redis when configured).
+    pub limiter: Limiter,
     /// Base of links in emails, without a trailing slash.
     pub public_url: Arc<str>,
     pub metrics: PrometheusHandle,

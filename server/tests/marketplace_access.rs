@@ -94,7 +94,7 @@ async fn every_route_answers_each_kind_of_caller_correctly(app: TestApp) -> Test
     )
     .await;
     let questions = app.get(&format!("/api/tasks/{task}/questions"), None).await;
-    let question = id(&questions.body[0]);
+    let question = id(&questions.body["items"][0]);
     expect(
         &app,
         &callers,

@@ -36,7 +36,7 @@ async fn offer_amounts_are_private_to_the_poster_and_the_tasker(app: TestApp) ->
     for (token, private) in [(Some(&owner), true), (Some(&offerer), true), (Some(&stranger), false), (None, false)] {
         let list = app.get(&path, token.map(String::as_str)).await;
         assert_eq!(list.status, StatusCode::OK);
-        let offer = &list.body[0];
+        let offer = &list.body["items"][0];
         assert_eq!(offer["id"], created["id"]);
         if private {
             assert_eq!(offer["amount_cents"], 11000);
@@ -99,7 +99,7 @@ async fn concurrent_offers_from_one_tasker_create_exactly_one(app: TestApp) -> T
     let created = responses.iter().filter(|r| r.status == StatusCode::CREATED).count();
     let conflicts = responses.iter().filter(|r| r.status == StatusCode::CONFLICT).count();
     assert_eq!((created, conflicts), (1, 7), "{:?}", responses.iter().map(|r| r.status).collect::<Vec<_>>());
-    assert_eq!(app.get(&path, Some(&owner)).await.body.as_array().unwrap().len(), 1);
+    assert_eq!(app.get(&path, Some(&owner)).await.body["items"].as_array().unwrap().len(), 1);
     assert_eq!(app.get(&format!("/api/tasks/{task_id}"), None).await.body["offer_count"], 1);
     assert_eq!(app.get("/api/notifications", Some(&owner)).await.body["unread_count"], 1);
     app
@@ -141,7 +141,7 @@ async fn offer_form_uses_its_messages(app: TestApp) -> TestApp {
         app.post(&path, None, json!({ "amount_cents": 900, "message": "Hi" })).await.status,
         StatusCode::UNAUTHORIZED
     );
-    assert_eq!(app.get(&path, Some(&owner)).await.body, json!([]));
+    assert_eq!(app.get(&path, Some(&owner)).await.body["items"], json!([]));
     app
 }
 
@@ -268,8 +268,8 @@ async fn questions_are_public_and_answered_once_by_the_poster(app: TestApp) -> T
 
     let public = app.get(&path, None).await;
     assert_eq!(public.status, StatusCode::OK);
-    assert_eq!(public.body[0]["body"], "Are there stairs?");
-    assert_eq!(public.body[0]["answer"], "Two flights");
+    assert_eq!(public.body["items"][0]["body"], "Are there stairs?");
+    assert_eq!(public.body["items"][0]["answer"], "Two flights");
     assert_eq!(app.get(&format!("/api/tasks/{task_id}"), None).await.body["questions"][0]["answer"], "Two flights");
     app.post(&format!("/api/tasks/{task_id}/cancel"), Some(&owner), json!({})).await;
     assert_eq!(app.post(&path, Some(&asker), json!({ "body": "Still on?" })).await.status, StatusCode::CONFLICT);

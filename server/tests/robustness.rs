@@ -263,6 +263,8 @@ async fn behind_a_trusted_proxy_limits_apply_to_the_forwarded_client() {
         |config| {
             config.auth_rate_limit_per_minute = 2;
             config.trust_proxy = true;
+            // An outer proxy writes the client, the inner one (10.9.9.9) its own hop.
+            config.trusted_proxy_count = 2;
         },
         |app| async move {
             let login = |client: &'static str, email: &'static str| {
@@ -274,10 +276,10 @@ async fn behind_a_trusted_proxy_limits_apply_to_the_forwarded_client() {
                 async move { request.send().await.unwrap().status() }
             };
             assert_eq!(login("203.0.113.1", "a@example.com").await, StatusCode::UNAUTHORIZED);
-            assert_eq!(login("203.0.113.1", "b@example.com").await, StatusCode::UNAUTHORIZED);
-            assert_eq!(login("203.0.113.1", "c@example.com").await, StatusCode::TOO_MANY_REQUESTS);
-            // Another client behind the same proxy keeps its own budget.
-            assert_eq!(login("203.0.113.2", "d@example.com").await, StatusCode::UNAUTHORIZED);
+            assert_eq!(login("203.0.113.1", "a@example.com").await, StatusCode::UNAUTHORIZED);
+            assert_eq!(login("203.0.113.1", "a@example.com").await, StatusCode::TOO_MANY_REQUESTS);
+            // Another client behind the same proxies keeps its own budget.
+            assert_eq!(login("203.0.113.2", "a@example.com").await, StatusCode::UNAUTHORIZED);
             app
         },
     )

@@ -338,7 +338,7 @@ async fn cancelling_marks_offers_not_selected_and_tells_their_taskers(app: TestA
     assert_eq!(cancelled.body["status"], "cancelled");
     assert_eq!(app.post(&path, Some(&owner), json!({})).await.status, StatusCode::CONFLICT);
     let offers = app.get(&format!("/api/tasks/{task_id}/offers"), Some(&owner)).await;
-    assert!(offers.body.as_array().unwrap().iter().all(|offer| offer["status"] == "not_selected"));
+    assert!(offers.body["items"].as_array().unwrap().iter().all(|offer| offer["status"] == "not_selected"));
     for token in [&first, &second] {
         let notes = app.get("/api/notifications", Some(token)).await;
         assert_eq!(notes.body["unread_count"], 1);

@@ -41,6 +41,23 @@ pub fn public_name(first: &str, last: &str) -> String {
     format!("{first} {last_initial}.")
 }
 
+/// A surname as public pages show it: its initial and a full stop ("L."), or empty.
+pub fn surname_initial(last: &str) -> String {
+    match last.trim().chars().next() {
+        Some(letter) => format!("{}.", letter.to_uppercase()),
+        None => String::new(),
+    }
+}
+
+/// The name on a public profile: the chosen display name, else "First L." as
+/// listings show it, else whichever name there is, else "User".
+pub fn public_profile_name(custom: Option<&str>, first: &str, last: &str) -> String {
+    if !first.trim().is_empty() && !last.trim().is_empty() {
+        return display_name(custom, first, &surname_initial(last), None);
+    }
+    display_name(custom, first, last, None)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -75,5 +92,15 @@ mod tests {
     fn public_name_shortens_the_surname_or_says_anonymous() {
         assert_eq!(public_name("Sam", "lee"), "Sam L.");
         assert_eq!(public_name("Sam", ""), "Anonymous User");
+    }
+
+    #[test]
+    fn public_profiles_show_first_name_and_surname_initial() {
+        assert_eq!(surname_initial(" lee"), "L.");
+        assert_eq!(surname_initial(""), "");
+        assert_eq!(public_profile_name(None, "Sam", "Lee"), "Sam L.");
+        assert_eq!(public_profile_name(Some("Sam the Handyman"), "Sam", "Lee"), "Sam the Handyman");
+        assert_eq!(public_profile_name(None, "Sam", ""), "Sam");
+        assert_eq!(public_profile_name(None, "", ""), "User");
     }
 }

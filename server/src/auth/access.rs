@@ -1,4 +1,6 @@
-//! Short-lived JWT access tokens (HS256).
+//! Short-lived JWT access tokens (HS256). Each names its session (`sid`, the
+//! refresh-token family), so signing out or resetting the password ends it
+//! within seconds (see `auth::revocation`) rather than at expiry.
 
 use std::{path::Path, time::Duration};
 
@@ -10,12 +12,24 @@ use uuid::Uuid;
 use crate::{config::Secret, db::Timestamp};
 
 pub const ACCESS_TOKEN_TTL: Duration = Duration::from_secs(15 * 60);
+/// HS256 needs a key at least as long as its hash (256 bits).
+pub const MIN_SECRET_BYTES: usize = 32;
 
 #[derive(Debug, Serialize, Deserialize)]
 struct Claims {
     sub: Uuid,
+    /// The session (refresh-token family); absent in tokens issued before sessions were named.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    sid: Option<Uuid>,
     iat: i64,
     exp: i64,
+}
+
+/// Who a valid token speaks for, and in which session.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Verified {
+    pub user_id: Uuid,
+    pub session_id: Option<Uuid>,
 }
 
 pub struct AccessTokens {
@@ -45,6 +59,12 @@ impl AccessTokens {
     /// in `DATA_DIR/jwt_secret`, so tokens survive restarts.
     pub fn load_or_create_secret(configured: Option<&Secret>, data_dir: &Path) -> anyhow::Result<Secret> {
         if let Some(secret) = configured {
+            anyhow::ensure!(
+                secret.expose().len() >= MIN_SECRET_BYTES,
+                "JWT_SECRET must be at least {MIN_SECRET_BYTES} bytes long (it is {}); \
+                 generate one with e.g. `openssl rand -hex 32`, or unset it to have one generated",
+                secret.expose().len()
+            );
             return Ok(secret.clone());
         }
         let path = data_dir.join("jwt_secret");
@@ -59,17 +79,20 @@ impl AccessTokens {
         Ok(Secret::new(secret))
     }
 
-    pub fn issue(&self, user_id: Uuid) -> anyhow::Result<IssuedAccessToken> {
+    pub fn issue(&self, user_id: Uuid, session_id: Uuid) -> anyhow::Result<IssuedAccessToken> {
         let now = Timestamp::now();
         let expires_at = now.plus(ACCESS_TOKEN_TTL);
-        let claims = Claims { sub: user_id, iat: now.0 / 1000, exp: expires_at.0 / 1000 };
+        let claims = Claims { sub: user_id, sid: Some(session_id), iat: now.0 / 1000, exp: expires_at.0 / 1000 };
         let token = encode(&Header::new(Algorithm::HS256), &claims, &self.encoding).context("signing access token")?;
         Ok(IssuedAccessToken { token, expires_at: Timestamp(claims.exp * 1000) })
     }
 
-    /// The user id in a valid, unexpired token.
-    pub fn verify(&self, token: &str) -> Option<Uuid> {
-        decode::<Claims>(token, &self.decoding, &self.validation).ok().map(|data| data.claims.sub)
+    /// The user and session of a valid, unexpired token (whether the session
+    /// still stands is for `auth::revocation` to say).
+    pub fn verify(&self, token: &str) -> Option<Verified> {
+        decode::<Claims>(token, &self.decoding, &self.validation)
+            .ok()
+            .map(|data| Verified { user_id: data.claims.sub, session_id: data.claims.sid })
     }
 }
 
@@ -90,11 +113,19 @@ mod tests {
     fn tokens_verify_with_their_own_secret_only() {
         let keys = AccessTokens::new(&Secret::new("a".repeat(64)));
         let other = AccessTokens::new(&Secret::new("b".repeat(64)));
-        let user = Uuid::now_v7();
-        let issued = keys.issue(user).unwrap();
-        assert_eq!(keys.verify(&issued.token), Some(user));
+        let (user, session) = (Uuid::now_v7(), Uuid::now_v7());
+        let issued = keys.issue(user, session).unwrap();
+        assert_eq!(keys.verify(&issued.token), Some(Verified { user_id: user, session_id: Some(session) }));
         assert_eq!(other.verify(&issued.token), None);
         assert_eq!(keys.verify("not.a.token"), None);
+    }
+
+    #[test]
+    fn configured_secrets_shorter_than_32_bytes_are_refused_at_start() {
+        let dir = std::env::temp_dir();
+        let error = AccessTokens::load_or_create_secret(Some(&Secret::new("too-short")), &dir).unwrap_err();
+        assert!(error.to_string().contains("JWT_SECRET must be at least 32 bytes"), "{error}");
+        assert!(AccessTokens::load_or_create_secret(Some(&Secret::new("x".repeat(32))), &dir).is_ok());
     }
 
     #[test]

@@ -3,4 +3,5 @@
 
 pub mod access;
 pub mod password;
+pub mod revocation;
 pub mod secrets;

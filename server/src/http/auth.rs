@@ -71,7 +71,7 @@ pub async fn signup(
     ClientIp(ip): ClientIp,
     ApiJson(request): ApiJson<SignupRequest>,
 ) -> ApiResult<(StatusCode, ApiJson<SignupResponse>)> {
-    state.auth_limits.check("signup", ip, Some(&request.email))?;
+    state.auth_limits.check("signup", ip, Some(&request.email)).await?;
     let mut fields = FieldErrors::new();
     let first_name =
         validation::required_text(&mut fields, "first_name", &request.first_name, "First name is required");
@@ -215,7 +215,7 @@ pub async fn resend_verification(
     ClientIp(ip): ClientIp,
     ApiJson(request): ApiJson<EmailRequest>,
 ) -> ApiResult<(StatusCode, ApiJson<MessageResponse>)> {
-    let email = recovery_email(&state, ip, &request)?;
+    let email = recovery_email(&state, ip, &request).await?;
     // Off the request path, so the response time does not tell whether the account exists.
     tokio::spawn(async move {
         if let Ok(Some(user)) = users::user_by_email(&state.db, &email).await
@@ -264,7 +264,10 @@ pub async fn login(
     }
     ApiError::check_fields(fields)?;
     let email = email.expect("validated above");
-    state.auth_limits.check("login", ip, Some(&email))?;
+    if let Some(delay) = state.auth_limits.check_login(ip, &email).await? {
+        // Many addresses are trying this account: slow every attempt rather than lock the owner out.
+        tokio::time::sleep(delay).await;
+    }
 
     let user = users::user_by_email(&state.db, &email).await?;
     let stored_hash =
@@ -280,22 +283,29 @@ pub async fn login(
     }
     let refresh_token = secrets::new_token();
     let now = Timestamp::now();
+    let family_id = new_id();
     refresh_tokens::insert(
         &state.db,
         &NewRefreshToken {
             user_id: user.id,
-            family_id: new_id(),
+            family_id,
             token_hash: &secrets::token_hash(&refresh_token),
             now,
             expires_at: now.plus(REFRESH_TOKEN_TTL),
         },
     )
     .await?;
-    Ok(ApiJson(session(&state, user, refresh_token).await?))
+    Ok(ApiJson(session(&state, user, family_id, refresh_token).await?))
 }
 
-async fn session(state: &AppState, user: UserRow, refresh_token: String) -> ApiResult<SessionResponse> {
-    let access = state.access_tokens.issue(user.id)?;
+/// The answer to a sign-in or refresh: an access token naming the session (`family_id`) and the refresh token.
+async fn session(
+    state: &AppState,
+    user: UserRow,
+    family_id: Uuid,
+    refresh_token: String,
+) -> ApiResult<SessionResponse> {
+    let access = state.access_tokens.issue(user.id, family_id)?;
     let profile = match profiles::profile(&state.db, user.id).await? {
         Some(row) => Some(ProfileView::new(&row, &profiles::profile_stats(&state.db, user.id).await?)),
         None => None,
@@ -335,11 +345,11 @@ pub async fn refresh(
     )
     .await?;
     match rotation {
-        Rotation::Rotated { user_id } => {
+        Rotation::Rotated { user_id, family_id } => {
             let user = users::user_by_id(&state.db, user_id)
                 .await?
                 .ok_or_else(|| ApiError::Unauthorized("Authentication error. Please log in again.".into()))?;
-            Ok(ApiJson(session(&state, user, new_token).await?))
+            Ok(ApiJson(session(&state, user, family_id, new_token).await?))
         }
         Rotation::ReuseDetected => {
             tracing::warn!("refresh token reuse detected; session family revoked");
@@ -349,7 +359,7 @@ pub async fn refresh(
     }
 }
 
-/// Ends the session the refresh token belongs to. The body may be empty.
+/// Ends the session the refresh token belongs to, its access tokens included. The body may be empty.
 #[utoipa::path(post, path = "/api/auth/logout", tag = "accounts", request_body = RefreshRequest, responses((status = 204)))]
 pub async fn logout(State(state): State<AppState>, body: Bytes) -> ApiResult<StatusCode> {
     let request: RefreshRequest = if body.iter().all(u8::is_ascii_whitespace) {
@@ -358,19 +368,20 @@ pub async fn logout(State(state): State<AppState>, body: Bytes) -> ApiResult<Sta
         serde_json::from_slice(&body).map_err(|error| ApiError::BadRequest(format!("Malformed JSON body: {error}")))?
     };
     if !request.refresh_token.trim().is_empty() {
-        refresh_tokens::revoke_family_of(
+        let family = refresh_tokens::revoke_family_of(
             &state.db,
             &secrets::token_hash(request.refresh_token.trim()),
             Timestamp::now(),
         )
         .await?;
+        state.sessions.mark_revoked(family.as_slice());
     }
     Ok(StatusCode::NO_CONTENT)
 }
 
 /// The address of a recovery request (reset or new verification link); both count against one budget.
-fn recovery_email(state: &AppState, ip: std::net::IpAddr, request: &EmailRequest) -> ApiResult<String> {
-    state.auth_limits.check("recover", ip, Some(&request.email))?;
+async fn recovery_email(state: &AppState, ip: std::net::IpAddr, request: &EmailRequest) -> ApiResult<String> {
+    state.auth_limits.check("recover", ip, Some(&request.email)).await?;
     validation::normalize_email(&request.email)
         .map_err(|_| ApiError::field("email", "Please enter a valid email address"))
 }
@@ -383,7 +394,7 @@ pub async fn recover(
     ClientIp(ip): ClientIp,
     ApiJson(request): ApiJson<EmailRequest>,
 ) -> ApiResult<(StatusCode, ApiJson<MessageResponse>)> {
-    let email = recovery_email(&state, ip, &request)?;
+    let email = recovery_email(&state, ip, &request).await?;
     tokio::spawn(async move {
         if let Err(error) = send_reset_email(&state, &email).await {
             tracing::error!(error = ?error, "could not send the password reset email");
@@ -410,7 +421,8 @@ pub struct ResetRequest {
     pub password: String,
 }
 
-/// Sets a new password from an emailed link and signs the account out everywhere.
+/// Sets a new password from an emailed link, signs the account out everywhere
+/// (access tokens included) and voids every other reset link sent to it.
 #[utoipa::path(post, path = "/api/auth/reset", tag = "accounts", request_body = ResetRequest,
     responses((status = 200, body = MessageResponse), (status = 400, description = "Bad or used token"), (status = 422)))]
 pub async fn reset_password(
@@ -427,6 +439,7 @@ pub async fn reset_password(
     .await?
     .ok_or_else(|| ApiError::BadRequest("This password reset link is invalid or has expired.".into()))?;
     let hash = password::hash(request.password).await?;
-    users::reset_password(&state.db, user_id, &hash, Timestamp::now()).await?;
+    let ended = users::reset_password(&state.db, user_id, &hash, Timestamp::now()).await?;
+    state.sessions.mark_revoked(&ended);
     Ok(ApiJson(MessageResponse { message: "Your password has been successfully reset" }))
 }

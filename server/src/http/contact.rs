@@ -65,7 +65,7 @@ pub async fn send_contact_message(
     let subject = required(&mut fields, "subject", input.subject.as_deref(), "Subject is required", MAX_SHORT_CHARS);
     let message = required(&mut fields, "message", input.message.as_deref(), "Message is required", MAX_MESSAGE_CHARS);
     ApiError::check_fields(fields)?;
-    state.auth_limits.check("contact", ip, Some(&email))?;
+    state.auth_limits.check("contact", ip, Some(&email)).await?;
     let stored = ContactMessage { user_id: caller.map(|caller| caller.id), name, email, subject, message };
     contact::insert_contact_message(&state.db, &stored, Timestamp::now()).await?;
     // Stored first, so a slow or failing mail server never loses the message.

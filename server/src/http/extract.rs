@@ -5,7 +5,7 @@ use std::net::{IpAddr, SocketAddr};
 
 use axum::{
     extract::{ConnectInfo, FromRequest, FromRequestParts, OptionalFromRequestParts},
-    http::{header, request::Parts},
+    http::{HeaderMap, header, request::Parts},
     response::{IntoResponse, Response},
 };
 use serde::Serialize;
@@ -31,7 +31,7 @@ pub struct ApiPath<T>(pub T);
 #[from_request(via(axum::extract::Query), rejection(ApiError))]
 pub struct ApiQuery<T>(pub T);
 
-/// A signed-in caller (valid access token). Missing or bad token → 401.
+/// A signed-in caller (valid access token of a session that has not ended). Missing or bad token → 401.
 #[derive(Debug, Clone, Copy)]
 pub struct AuthUser {
     pub id: Uuid,
@@ -41,14 +41,15 @@ impl FromRequestParts<AppState> for AuthUser {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
-        match bearer_token(parts) {
-            None => Err(ApiError::Unauthorized("Please sign in to continue.".into())),
-            Some(token) => state
-                .access_tokens
-                .verify(token)
-                .map(|id| AuthUser { id })
-                .ok_or_else(|| ApiError::Unauthorized("Your session has expired. Please log in again.".into())),
+        let expired = || ApiError::Unauthorized("Your session has expired. Please log in again.".into());
+        let token = bearer_token(parts).ok_or_else(|| ApiError::Unauthorized("Please sign in to continue.".into()))?;
+        let verified = state.access_tokens.verify(token).ok_or_else(expired)?;
+        if let Some(session_id) = verified.session_id
+            && state.sessions.is_revoked(&state.db, session_id).await?
+        {
+            return Err(ApiError::Unauthorized("Your session has ended. Please log in again.".into()));
         }
+        Ok(AuthUser { id: verified.user_id })
     }
 }
 
@@ -89,8 +90,9 @@ fn bearer_token(parts: &Parts) -> Option<&str> {
     scheme.eq_ignore_ascii_case("bearer").then_some(token.trim()).filter(|token| !token.is_empty())
 }
 
-/// The caller's address: the socket peer, or the left-most `X-Forwarded-For`
-/// entry when `TRUST_PROXY` is on (behind the load balancer of docker-compose).
+/// The caller's address: the socket peer, or with `TRUST_PROXY` the right-most
+/// `X-Forwarded-For` entry our own proxies did not write (`TRUSTED_PROXY_COUNT`
+/// from the right; entries left of it are whatever the client sent).
 #[derive(Debug, Clone, Copy)]
 pub struct ClientIp(pub IpAddr);
 
@@ -98,18 +100,61 @@ impl FromRequestParts<AppState> for ClientIp {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
-        if state.config.trust_proxy {
-            let forwarded = parts
-                .headers
-                .get("x-forwarded-for")
-                .and_then(|value| value.to_str().ok())
-                .and_then(|value| value.split(',').next())
-                .and_then(|value| value.trim().parse().ok());
-            if let Some(ip) = forwarded {
-                return Ok(ClientIp(ip));
-            }
+        if state.config.trust_proxy
+            && let Some(ip) = forwarded_client(&parts.headers, state.config.trusted_proxy_count)
+        {
+            return Ok(ClientIp(ip));
         }
         let peer = parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|info| info.0.ip());
         Ok(ClientIp(peer.unwrap_or(IpAddr::from([127, 0, 0, 1]))))
+    }
+}
+
+/// The entry `trusted_proxies` places from the right of all `X-Forwarded-For`
+/// headers (the left-most when the chain is shorter: every entry came from a proxy).
+fn forwarded_client(headers: &HeaderMap, trusted_proxies: usize) -> Option<IpAddr> {
+    let hops: Vec<&str> = headers
+        .get_all("x-forwarded-for")
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|value| value.split(','))
+        .map(str::trim)
+        .filter(|hop| !hop.is_empty())
+        .collect();
+    let index = hops.len().saturating_sub(trusted_proxies.max(1));
+    parse_hop(hops.get(index)?)
+}
+
+/// `203.0.113.1`, `2001:db8::1`, or either with a port (`[2001:db8::1]:443`).
+fn parse_hop(hop: &str) -> Option<IpAddr> {
+    hop.parse::<IpAddr>().ok().or_else(|| hop.parse::<SocketAddr>().ok().map(|addr| addr.ip()))
+}
+
+#[cfg(test)]
+mod tests {
+    use axum::http::HeaderValue;
+
+    use super::*;
+
+    fn headers(values: &[&str]) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        for value in values {
+            headers.append("x-forwarded-for", HeaderValue::from_str(value).unwrap());
+        }
+        headers
+    }
+
+    #[test]
+    fn the_client_is_the_right_most_hop_our_proxies_did_not_write() {
+        let ip = |text: &str| Some(text.parse::<IpAddr>().unwrap());
+        // One proxy: it appended what it saw; anything left of that is the client's own claim.
+        assert_eq!(forwarded_client(&headers(&["1.1.1.1, 203.0.113.5"]), 1), ip("203.0.113.5"));
+        assert_eq!(forwarded_client(&headers(&["1.1.1.1", "203.0.113.5"]), 1), ip("203.0.113.5"));
+        // Two proxies: skip the inner one's entry.
+        assert_eq!(forwarded_client(&headers(&["1.1.1.1, 203.0.113.5, 10.0.0.2"]), 2), ip("203.0.113.5"));
+        assert_eq!(forwarded_client(&headers(&["203.0.113.5"]), 2), ip("203.0.113.5"));
+        assert_eq!(forwarded_client(&headers(&["[2001:db8::1]:443"]), 1), ip("2001:db8::1"));
+        assert_eq!(forwarded_client(&headers(&["garbage"]), 1), None);
+        assert_eq!(forwarded_client(&headers(&[]), 1), None);
     }
 }

@@ -90,7 +90,10 @@ pub struct TaskDetail {
     pub view_count: i64,
     pub assigned_tasker: Option<PersonSummary>,
     pub poster_stats: PosterStats,
+    /// The first page of questions, oldest first; the rest from `GET /api/tasks/{id}/questions`.
     pub questions: Vec<QuestionView>,
+    pub questions_next_cursor: Option<String>,
+    pub questions_has_more: bool,
     pub similar_tasks: Vec<TaskSummary>,
     pub updated_at: Timestamp,
 }
@@ -177,6 +180,14 @@ pub struct Page<T> {
     pub items: Vec<T>,
     /// Pass as `cursor` for the next page; null on the last page.
     pub next_cursor: Option<String>,
+    /// Whether there is a next page (`next_cursor` is set).
+    pub has_more: bool,
+}
+
+impl<T> Page<T> {
+    pub fn new(items: Vec<T>, next_cursor: Option<String>) -> Self {
+        Self { has_more: next_cursor.is_some(), items, next_cursor }
+    }
 }
 
 /// A plain list in an envelope (room for paging later).

@@ -144,8 +144,8 @@ pub async fn upload_my_avatar(
     ClientIp(ip): ClientIp,
     multipart: Multipart,
 ) -> ApiResult<ApiJson<AvatarResponse>> {
-    state.auth_limits.check("avatar", ip, None)?;
-    state.auth_limits.check_account("avatar", caller.id)?;
+    state.auth_limits.check("avatar", ip, None).await?;
+    state.auth_limits.check_account("avatar", caller.id).await?;
     let avatar_url = store_uploaded_avatar(&state, multipart).await?;
     profiles::set_avatar_url(&state.db, caller.id, &avatar_url, Timestamp::now()).await?;
     Ok(ApiJson(AvatarResponse { avatar_url }))
@@ -161,7 +161,7 @@ pub async fn upload_signup_avatar(
     ClientIp(ip): ClientIp,
     multipart: Multipart,
 ) -> ApiResult<(StatusCode, ApiJson<AvatarResponse>)> {
-    state.auth_limits.check("upload", ip, None)?;
+    state.auth_limits.check("upload", ip, None).await?;
     let avatar_url = store_uploaded_avatar(&state, multipart).await?;
     Ok((StatusCode::CREATED, ApiJson(AvatarResponse { avatar_url })))
 }

@@ -15,6 +15,7 @@ pub mod messages;
 pub mod notifications;
 pub mod offers;
 pub mod openapi;
+pub mod paging;
 pub mod payments;
 pub mod payments_sandbox;
 pub mod profiles;

@@ -14,20 +14,25 @@ use crate::{
     db::Timestamp,
     error::{ApiError, ApiResult},
     http::{
-        extract::{ApiJson, ApiPath, AuthUser},
-        marketplace_views::{Items, MyOfferView, OfferView, TaskSummary},
+        extract::{ApiJson, ApiPath, ApiQuery, AuthUser},
+        marketplace_views::{Items, MyOfferView, OfferView, Page, TaskSummary},
+        paging::{self, PageQuery},
         tasks::require_verified,
     },
     live,
     marketplace::rules,
+    rate_limit::Limit,
     state::AppState,
     store::{
+        Position,
         offers::{self, CreateOfferError, NewOffer, OfferRow},
         tasks,
     },
 };
 
 const MY_OFFERS_LIMIT: i64 = 200;
+/// Offers made plus offers withdrawn, per tasker.
+const OFFER_CHURN: Limit = Limit::per_minute(12);
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -46,21 +51,28 @@ pub struct OfferInput {
     message: Option<String>,
 }
 
-/// Offers on a task; amount and message only for the poster and each offer's tasker.
+/// Offers on a task, oldest first, a page at a time; amount and message only
+/// for the poster and each offer's tasker.
 #[utoipa::path(get, path = "/api/tasks/{id}/offers", tag = "marketplace",
-    responses((status = 200, body = [OfferView]), (status = 404)))]
+    params(("id" = Uuid, Path, description = "Task id"), PageQuery),
+    responses((status = 200, body = Page<OfferView>), (status = 400), (status = 404), (status = 422)))]
 pub async fn list_offers(
     State(state): State<AppState>,
     caller: Option<AuthUser>,
     ApiPath(task_id): ApiPath<Uuid>,
-) -> ApiResult<ApiJson<Vec<OfferView>>> {
+    ApiQuery(query): ApiQuery<PageQuery>,
+) -> ApiResult<ApiJson<Page<OfferView>>> {
+    let (after, limit) = query.parse()?;
     let task = tasks::task(&state.db, task_id).await?.ok_or_else(|| ApiError::not_found("Task"))?;
     let viewer = caller.map(|caller| caller.id);
-    let rows = offers::offers_for_task(&state.db, task_id).await?;
-    Ok(ApiJson(rows.iter().map(|row| OfferView::for_viewer(row, task.poster_id, viewer)).collect()))
+    let rows = offers::offers_page(&state.db, task_id, after, limit + 1).await?;
+    let (rows, next_cursor) = paging::finish(rows, limit, |row| Position { created_at: row.created_at, id: row.id });
+    let items = rows.iter().map(|row| OfferView::for_viewer(row, task.poster_id, viewer)).collect();
+    Ok(ApiJson(Page::new(items, next_cursor)))
 }
 
-/// Makes an offer: not on your own task (403), only while open (409), one pending offer per tasker (409).
+/// Makes an offer: not on your own task (403), only while open (409), one pending offer per tasker (409),
+/// at most five per tasker per task, withdrawn ones included (409); offer churn is rate-limited (429).
 #[utoipa::path(post, path = "/api/tasks/{id}/offers", tag = "marketplace", request_body = OfferInput, security(("bearer" = [])),
     responses((status = 201, body = OfferView), (status = 401), (status = 403), (status = 404), (status = 409), (status = 422)))]
 pub async fn make_offer(
@@ -69,6 +81,7 @@ pub async fn make_offer(
     ApiPath(task_id): ApiPath<Uuid>,
     ApiJson(input): ApiJson<OfferInput>,
 ) -> ApiResult<(StatusCode, ApiJson<OfferView>)> {
+    count_offer_churn(&state, caller).await?;
     let task = tasks::task(&state.db, task_id).await?.ok_or_else(|| ApiError::not_found("Task"))?;
     if task.poster_id == caller.id {
         return Err(ApiError::Forbidden("You cannot make an offer on your own task".into()));
@@ -84,11 +97,20 @@ pub async fn make_offer(
         task_title: &task.title,
         created_at: Timestamp::now(),
     };
-    let created = offers::create_offer(&state.db, &new_offer).await.map_err(|error| match error {
-        CreateOfferError::TaskNotOpen => ApiError::Conflict("This task is no longer open for offers".into()),
-        CreateOfferError::AlreadyOffered => ApiError::Conflict("You already have a pending offer on this task".into()),
-        CreateOfferError::Database(error) => error.into(),
-    })?;
+    let created =
+        offers::create_offer(&state.db, &new_offer, rules::MAX_OFFERS_PER_TASKER_PER_TASK).await.map_err(|error| {
+            match error {
+                CreateOfferError::TaskNotOpen => ApiError::Conflict("This task is no longer open for offers".into()),
+                CreateOfferError::AlreadyOffered => {
+                    ApiError::Conflict("You already have a pending offer on this task".into())
+                }
+                CreateOfferError::TooManyOffers => ApiError::Conflict(format!(
+                    "You have already made {} offers on this task, the most allowed",
+                    rules::MAX_OFFERS_PER_TASKER_PER_TASK
+                )),
+                CreateOfferError::Database(error) => error.into(),
+            }
+        })?;
     let row = offers::offer(&state.db, created.offer_id)
         .await?
         .ok_or_else(|| anyhow::anyhow!("offer vanished after insert"))?;
@@ -96,6 +118,11 @@ pub async fn make_offer(
     live::task_updated(&state, task_id, &task.status, created.offer_count).await;
     live::notifications_created(&state, std::slice::from_ref(&created.notification)).await;
     Ok((StatusCode::CREATED, ApiJson(OfferView::new(&row, true))))
+}
+
+/// Making and withdrawing offers notifies posters and updates live pages: one budget per tasker.
+async fn count_offer_churn(state: &AppState, caller: AuthUser) -> ApiResult<()> {
+    state.limiter.check(&format!("offer-churn:{}", caller.id), OFFER_CHURN).await
 }
 
 /// The offer, when the caller is its tasker: 404 unknown, 403 someone else's.
@@ -133,7 +160,7 @@ pub async fn update_offer(
     Ok(ApiJson(OfferView::new(&row, true)))
 }
 
-/// Withdraws a pending offer (its tasker only).
+/// Withdraws a pending offer (its tasker only); offer churn is rate-limited (429).
 #[utoipa::path(post, path = "/api/offers/{id}/withdraw", tag = "marketplace", security(("bearer" = [])),
     responses((status = 200, body = OfferView), (status = 401), (status = 403), (status = 404), (status = 409)))]
 pub async fn withdraw_offer(
@@ -141,6 +168,7 @@ pub async fn withdraw_offer(
     caller: AuthUser,
     ApiPath(id): ApiPath<Uuid>,
 ) -> ApiResult<ApiJson<OfferView>> {
+    count_offer_churn(&state, caller).await?;
     taskers_offer(&state, caller, id).await?;
     let offer_count =
         offers::withdraw_offer(&state.db, id, caller.id, Timestamp::now()).await?.ok_or_else(not_pending)?;

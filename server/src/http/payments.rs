@@ -51,8 +51,9 @@ pub struct CheckoutInput {
 }
 
 /// Opens the hosted checkout for an offer (poster only); the task becomes `pending_payment`.
+/// At most 10 sessions per task per 10 minutes (429).
 #[utoipa::path(post, path = "/api/payments/checkout-session", tag = "payments", request_body = CheckoutInput, security(("bearer" = [])),
-    responses((status = 200, body = CheckoutStarted), (status = 401), (status = 403), (status = 404), (status = 409)))]
+    responses((status = 200, body = CheckoutStarted), (status = 401), (status = 403), (status = 404), (status = 409), (status = 429)))]
 pub async fn create_checkout_session(
     State(state): State<AppState>,
     caller: AuthUser,
@@ -62,6 +63,7 @@ pub async fn create_checkout_session(
     let offer = offers::offer(&state.db, input.offer_id).await?.filter(|offer| offer.task_id == task.id);
     let offer = offer.ok_or_else(|| ApiError::not_found("Offer"))?;
     rules::may_checkout(Party::of(caller.id, task.poster_id, task.assigned_tasker_id), &task.status)?;
+    state.limiter.check(&format!("checkout:{}", task.id), crate::rate_limit::CHECKOUT_SESSIONS_PER_TASK).await?;
     if offer.status != "pending" {
         return Err(ApiError::Conflict("This offer can no longer be accepted".into()));
     }

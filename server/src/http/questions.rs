@@ -13,14 +13,15 @@ use crate::{
     db::Timestamp,
     error::{ApiError, ApiResult},
     http::{
-        extract::{ApiJson, ApiPath, AuthUser},
-        marketplace_views::QuestionView,
+        extract::{ApiJson, ApiPath, ApiQuery, AuthUser},
+        marketplace_views::{Page, QuestionView},
+        paging::{self, PageQuery},
         tasks::require_verified,
     },
     live,
     marketplace::rules,
     state::AppState,
-    store::{questions, tasks},
+    store::{Position, questions, tasks},
 };
 
 pub fn router() -> Router<AppState> {
@@ -35,15 +36,20 @@ pub struct BodyInput {
     body: Option<String>,
 }
 
+/// A task's questions, oldest first, a page at a time.
 #[utoipa::path(get, path = "/api/tasks/{id}/questions", tag = "marketplace",
-    responses((status = 200, body = [QuestionView]), (status = 404)))]
+    params(("id" = Uuid, Path, description = "Task id"), PageQuery),
+    responses((status = 200, body = Page<QuestionView>), (status = 400), (status = 404), (status = 422)))]
 pub async fn list_questions(
     State(state): State<AppState>,
     ApiPath(task_id): ApiPath<Uuid>,
-) -> ApiResult<ApiJson<Vec<QuestionView>>> {
+    ApiQuery(query): ApiQuery<PageQuery>,
+) -> ApiResult<ApiJson<Page<QuestionView>>> {
+    let (after, limit) = query.parse()?;
     tasks::task(&state.db, task_id).await?.ok_or_else(|| ApiError::not_found("Task"))?;
-    let rows = questions::questions_for_task(&state.db, task_id).await?;
-    Ok(ApiJson(rows.iter().map(QuestionView::from).collect()))
+    let rows = questions::questions_page(&state.db, task_id, after, limit + 1).await?;
+    let (rows, next_cursor) = paging::finish(rows, limit, |row| Position { created_at: row.created_at, id: row.id });
+    Ok(ApiJson(Page::new(rows.iter().map(QuestionView::from).collect(), next_cursor)))
 }
 
 /// Asks a public question on an open task; the poster answers rather than asks.

@@ -18,6 +18,7 @@ use crate::{
     http::{
         extract::{ApiJson, ApiPath, ApiQuery, AuthUser, ClientIp},
         marketplace_views::{Items, Page, PersonSummary, PosterStats, QuestionView, TaskDetail, TaskSummary},
+        paging,
     },
     live,
     marketplace::{
@@ -26,7 +27,7 @@ use crate::{
     },
     state::AppState,
     store::{
-        profiles, questions,
+        Position, profiles, questions,
         tasks::{self, After, BrowseFilter, BrowseSort, SortKey, TaskRow},
         users,
     },
@@ -90,11 +91,11 @@ fn decode_cursor(sort: BrowseSort, text: &str) -> Result<After, ApiError> {
     let invalid = || ApiError::BadRequest("The cursor is invalid; start again from the first page".into());
     let bytes = URL_SAFE_NO_PAD.decode(text.trim()).map_err(|_| invalid())?;
     let cursor: Cursor = serde_json::from_slice(&bytes).map_err(|_| invalid())?;
-    let key_fits = match (&cursor.k, sort) {
-        (SortKey::Text(_), BrowseSort::DueSoonest) => true,
-        (SortKey::Int(_), BrowseSort::Newest | BrowseSort::BudgetAsc | BrowseSort::BudgetDesc) => true,
-        _ => false,
-    };
+    let key_fits = matches!(
+        (&cursor.k, sort),
+        (SortKey::Text(_), BrowseSort::DueSoonest)
+            | (SortKey::Int(_), BrowseSort::Newest | BrowseSort::BudgetAsc | BrowseSort::BudgetDesc)
+    );
     if cursor.s != sort.as_str() || !key_fits {
         return Err(invalid());
     }
@@ -152,7 +153,7 @@ pub async fn browse_tasks(
     } else {
         None
     };
-    Ok(ApiJson(Page { items: rows.iter().map(TaskSummary::from).collect(), next_cursor }))
+    Ok(ApiJson(Page::new(rows.iter().map(TaskSummary::from).collect(), next_cursor)))
 }
 
 /// Posting needs a confirmed email address (when the server requires one).
@@ -184,14 +185,14 @@ pub async fn create_task(
     let row = tasks::task(&state.db, id).await?.ok_or_else(|| anyhow::anyhow!("task vanished after insert"))?;
     let summary = TaskSummary::from(&row);
     live::task_created(&state, &summary).await;
-    Ok((StatusCode::CREATED, ApiJson(detail(&state, row, 0, Vec::new()).await?)))
+    Ok((StatusCode::CREATED, ApiJson(detail(&state, row, 0, Page::new(Vec::new(), None)).await?)))
 }
 
 async fn detail(
     state: &AppState,
     row: TaskRow,
     view_count: i64,
-    questions: Vec<QuestionView>,
+    questions: Page<QuestionView>,
 ) -> ApiResult<TaskDetail> {
     let stats = profiles::profile_stats(&state.db, row.poster_id).await?;
     let poster = profiles::profile(&state.db, row.poster_id).await?;
@@ -214,10 +215,20 @@ async fn detail(
             tasks_completed: stats.tasks_completed,
             member_since: poster.map_or(row.created_at, |poster| poster.created_at),
         },
-        questions,
+        questions_has_more: questions.has_more,
+        questions_next_cursor: questions.next_cursor,
+        questions: questions.items,
         similar_tasks: similar.iter().map(TaskSummary::from).collect(),
         updated_at: row.updated_at,
     })
+}
+
+/// The questions the detail screen embeds: the first page only, however many there are.
+async fn first_questions(state: &AppState, task_id: Uuid) -> ApiResult<Page<QuestionView>> {
+    let rows = questions::questions_page(&state.db, task_id, None, paging::DEFAULT_LIMIT + 1).await?;
+    let (rows, next_cursor) =
+        paging::finish(rows, paging::DEFAULT_LIMIT, |row| Position { created_at: row.created_at, id: row.id });
+    Ok(Page::new(rows.iter().map(QuestionView::from).collect(), next_cursor))
 }
 
 /// Who a view is counted for: the signed-in user, else the (hashed) address.
@@ -243,7 +254,7 @@ pub async fn task_detail(
         tasks::record_view(&state.db, id, &viewer_key(caller, ip), day).await?;
     }
     let view_count = tasks::view_count(&state.db, id).await?;
-    let questions = questions::questions_for_task(&state.db, id).await?.iter().map(QuestionView::from).collect();
+    let questions = first_questions(&state, id).await?;
     Ok(ApiJson(detail(&state, row, view_count, questions).await?))
 }
 
@@ -290,7 +301,7 @@ pub async fn update_task(
     }
     let row = tasks::task(&state.db, id).await?.ok_or_else(|| ApiError::not_found("Task"))?;
     live::task_updated(&state, id, &row.status, row.offer_count).await;
-    let questions = questions::questions_for_task(&state.db, id).await?.iter().map(QuestionView::from).collect();
+    let questions = first_questions(&state, id).await?;
     let view_count = tasks::view_count(&state.db, id).await?;
     Ok(ApiJson(detail(&state, row, view_count, questions).await?))
 }

@@ -90,11 +90,12 @@ impl ProfileView {
     }
 }
 
-/// What anyone may see of a person: no email, no phone.
+/// What anyone may see of a person: no email, no phone, no full surname.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct PublicProfileView {
     pub id: Uuid,
     pub first_name: String,
+    /// The surname's initial ("L."), never the full surname.
     pub last_name: String,
     pub display_name: String,
     pub initials: String,
@@ -164,8 +165,9 @@ impl PublicProfileView {
         Self {
             id: row.id,
             first_name: row.first_name.clone(),
-            last_name: row.last_name.clone(),
-            display_name: names::display_name(row.display_name.as_deref(), &row.first_name, &row.last_name, None),
+            // The surname is private: public pages show "First L." as listings do.
+            last_name: names::surname_initial(&row.last_name),
+            display_name: names::public_profile_name(row.display_name.as_deref(), &row.first_name, &row.last_name),
             initials: names::initials(&row.first_name, &row.last_name, None),
             location: row.location.clone(),
             bio: row.bio.clone(),

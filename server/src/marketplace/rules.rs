@@ -16,6 +16,8 @@ pub const REQUIRED_FIELDS: &str = "Please fill in all required fields";
 pub const INVALID_BUDGET: &str = "Please enter a valid budget amount";
 pub const INVALID_OFFER_AMOUNT: &str = "Please enter a valid offer amount";
 pub const OFFER_MESSAGE_REQUIRED: &str = "Please add a comment to your offer";
+/// Offers one tasker may make on one task, withdrawn ones included (a re-offer after withdrawing counts).
+pub const MAX_OFFERS_PER_TASKER_PER_TASK: i64 = 5;
 const MAX_TITLE_CHARS: usize = 120;
 const MAX_DESCRIPTION_CHARS: usize = 5000;
 const MAX_LOCATION_CHARS: usize = 200;
@@ -210,7 +212,7 @@ pub fn required_body(field: &str, value: Option<&str>, missing: &str) -> Result<
 /// Budgets in the browse filter are whole or fractional dollars.
 pub fn dollars_to_cents(text: &str) -> Option<i64> {
     let dollars: f64 = text.trim().parse().ok()?;
-    (dollars.is_finite() && dollars >= 0.0 && dollars < 1e13).then(|| (dollars * 100.0).round() as i64)
+    (dollars.is_finite() && (0.0..1e13).contains(&dollars)).then(|| (dollars * 100.0).round() as i64)
 }
 
 #[cfg(test)]

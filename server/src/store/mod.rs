@@ -1,6 +1,7 @@
 //! All SQL lives here: one function per query, named for what it answers.
 //! Each function runs the same SQL text on SQLite and Postgres (see `db.rs`).
 
+pub mod backfills;
 pub mod contact;
 pub mod disputes;
 pub mod email_tokens;
@@ -20,3 +21,10 @@ pub mod reviews;
 pub mod sandbox_sessions;
 pub mod tasks;
 pub mod users;
+
+/// Where a page in creation order ended: the last item's time and id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Position {
+    pub created_at: crate::db::Timestamp,
+    pub id: uuid::Uuid,
+}

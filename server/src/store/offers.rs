@@ -5,7 +5,10 @@ use uuid::Uuid;
 use crate::{
     db::{BeginWrite, Db, Timestamp, is_unique_violation, new_id},
     insert_notification, on_pool,
-    store::notifications::{NotificationRow, kind},
+    store::{
+        Position,
+        notifications::{NotificationRow, kind},
+    },
 };
 
 #[derive(Clone, Debug, FromRow)]
@@ -51,15 +54,23 @@ pub enum CreateOfferError {
     TaskNotOpen,
     #[error("this tasker already has a pending offer on the task")]
     AlreadyOffered,
+    #[error("this tasker has made as many offers on the task as allowed")]
+    TooManyOffers,
     #[error(transparent)]
     Database(#[from] sqlx::Error),
 }
 
 /// Creates a pending offer on an open task, bumps its offer count and
 /// notifies the poster, in one transaction. The partial unique index on
-/// pending offers makes a second concurrent offer by the same tasker fail.
+/// pending offers makes a second concurrent offer by the same tasker fail;
+/// a tasker who already made `max_per_tasker` offers on the task (withdrawn
+/// ones count) cannot make another.
 #[instrument(skip_all)]
-pub async fn create_offer(db: &Db, offer: &NewOffer<'_>) -> Result<OfferCreated, CreateOfferError> {
+pub async fn create_offer(
+    db: &Db,
+    offer: &NewOffer<'_>,
+    max_per_tasker: i64,
+) -> Result<OfferCreated, CreateOfferError> {
     let id = new_id();
     let notification = NotificationRow::new(
         offer.poster_id,
@@ -69,16 +80,24 @@ pub async fn create_offer(db: &Db, offer: &NewOffer<'_>) -> Result<OfferCreated,
         Some(format!("/task/{}", offer.task_id)),
         offer.created_at,
     );
-    let result: Result<Option<i64>, sqlx::Error> = on_pool!(db, |pool| {
+    let result: Result<Result<i64, CreateOfferError>, sqlx::Error> = on_pool!(db, |pool| {
         async {
             let mut tx = pool.begin_write().await?;
+            let made: i64 = sqlx::query_scalar("select count(*) from offers where task_id = $1 and tasker_id = $2")
+                .bind(offer.task_id)
+                .bind(offer.tasker_id)
+                .fetch_one(&mut *tx)
+                .await?;
+            if made >= max_per_tasker {
+                return Ok(Err(CreateOfferError::TooManyOffers));
+            }
             let count: Option<i64> = sqlx::query_scalar(
                 "update tasks set offer_count = offer_count + 1 where id = $1 and status = 'open' returning offer_count",
             )
             .bind(offer.task_id)
             .fetch_optional(&mut *tx)
             .await?;
-            let Some(count) = count else { return Ok(None) };
+            let Some(count) = count else { return Ok(Err(CreateOfferError::TaskNotOpen)) };
             sqlx::query(
                 "insert into offers (id, task_id, tasker_id, amount_cents, message, status, created_at, updated_at)
                  values ($1, $2, $3, $4, $5, 'pending', $6, $6)",
@@ -93,13 +112,13 @@ pub async fn create_offer(db: &Db, offer: &NewOffer<'_>) -> Result<OfferCreated,
             .await?;
             insert_notification!(tx, &notification)?;
             tx.commit().await?;
-            Ok(Some(count))
+            Ok(Ok(count))
         }
         .await
     });
     match result {
-        Ok(Some(offer_count)) => Ok(OfferCreated { offer_id: id, offer_count, notification }),
-        Ok(None) => Err(CreateOfferError::TaskNotOpen),
+        Ok(Ok(offer_count)) => Ok(OfferCreated { offer_id: id, offer_count, notification }),
+        Ok(Err(refused)) => Err(refused),
         Err(error) if is_unique_violation(&error) => Err(CreateOfferError::AlreadyOffered),
         Err(error) => Err(error.into()),
     }
@@ -117,16 +136,22 @@ pub async fn offer(db: &Db, id: Uuid) -> sqlx::Result<Option<OfferRow>> {
     })
 }
 
-/// Every offer on a task (withdrawn ones included, marked so), oldest first.
+/// A page of a task's offers (withdrawn ones included, marked so), oldest
+/// first, after `after` when given; at most `limit`.
 #[instrument(skip_all)]
-pub async fn offers_for_task(db: &Db, task_id: Uuid) -> sqlx::Result<Vec<OfferRow>> {
+pub async fn offers_page(db: &Db, task_id: Uuid, after: Option<Position>, limit: i64) -> sqlx::Result<Vec<OfferRow>> {
+    let (after_time, after_id) = after.map_or((Timestamp(i64::MIN), Uuid::nil()), |at| (at.created_at, at.id));
     on_pool!(db, |pool| {
         sqlx::query_as::<_, OfferRow>(sqlx::AssertSqlSafe(format!(
             "select {OFFER_COLUMNS} from offers o join profiles p on p.id = o.tasker_id
-             where o.task_id = $1
-             order by o.created_at, o.id"
+             where o.task_id = $1 and (o.created_at > $2 or (o.created_at = $2 and o.id > $3))
+             order by o.created_at, o.id
+             limit $4"
         )))
         .bind(task_id)
+        .bind(after_time)
+        .bind(after_id)
+        .bind(limit)
         .fetch_all(pool)
         .await
     })

@@ -5,7 +5,10 @@ use uuid::Uuid;
 use crate::{
     db::{BeginWrite, Db, Timestamp, new_id},
     insert_notification, on_pool,
-    store::notifications::{NotificationRow, kind},
+    store::{
+        Position,
+        notifications::{NotificationRow, kind},
+    },
 };
 
 #[derive(Clone, Debug, FromRow)]
@@ -25,15 +28,26 @@ pub struct QuestionRow {
 const QUESTION_COLUMNS: &str = "q.id, q.task_id, q.asker_id, q.body, q.answer, q.answered_at, q.created_at,
     p.first_name as asker_first_name, p.last_name as asker_last_name, p.avatar_url as asker_avatar_url";
 
+/// A page of a task's questions, oldest first, after `after` when given; at most `limit`.
 #[instrument(skip_all)]
-pub async fn questions_for_task(db: &Db, task_id: Uuid) -> sqlx::Result<Vec<QuestionRow>> {
+pub async fn questions_page(
+    db: &Db,
+    task_id: Uuid,
+    after: Option<Position>,
+    limit: i64,
+) -> sqlx::Result<Vec<QuestionRow>> {
+    let (after_time, after_id) = after.map_or((Timestamp(i64::MIN), Uuid::nil()), |at| (at.created_at, at.id));
     on_pool!(db, |pool| {
         sqlx::query_as::<_, QuestionRow>(sqlx::AssertSqlSafe(format!(
             "select {QUESTION_COLUMNS} from questions q join profiles p on p.id = q.asker_id
-             where q.task_id = $1
-             order by q.created_at, q.id"
+             where q.task_id = $1 and (q.created_at > $2 or (q.created_at = $2 and q.id > $3))
+             order by q.created_at, q.id
+             limit $4"
         )))
         .bind(task_id)
+        .bind(after_time)
+        .bind(after_id)
+        .bind(limit)
         .fetch_all(pool)
         .await
     })

@@ -20,7 +20,7 @@ pub struct NewRefreshToken<'a> {
 #[derive(Debug, PartialEq, Eq)]
 pub enum Rotation {
     /// The presented token was current; a new one was stored in its place.
-    Rotated { user_id: Uuid },
+    Rotated { user_id: Uuid, family_id: Uuid },
     /// The token was already used or revoked: its whole family is now revoked.
     ReuseDetected,
     /// Unknown or expired.
@@ -82,7 +82,7 @@ pub async fn rotate(
                     .bind(expires_at)
                     .execute(&mut *tx)
                     .await?;
-                    Rotation::Rotated { user_id }
+                    Rotation::Rotated { user_id, family_id }
                 }
                 None => {
                     let revoked = sqlx::query(
@@ -110,19 +110,39 @@ pub async fn rotate(
     })
 }
 
-/// Revokes the family the token belongs to (sign-out of that session).
+/// Revokes the family the token belongs to (sign-out of that session); the family, if the token was known.
 #[instrument(skip_all)]
-pub async fn revoke_family_of(db: &Db, token_hash: &str, now: Timestamp) -> sqlx::Result<()> {
+pub async fn revoke_family_of(db: &Db, token_hash: &str, now: Timestamp) -> sqlx::Result<Option<Uuid>> {
     on_pool!(db, |pool| {
-        sqlx::query(
-            "update refresh_tokens set revoked_at = $1
-             where revoked_at is null and family_id = (select family_id from refresh_tokens where token_hash = $2)",
-        )
-        .bind(now)
-        .bind(token_hash)
-        .execute(pool)
+        async {
+            let mut tx = pool.begin_write().await?;
+            let family: Option<Uuid> = sqlx::query_scalar("select family_id from refresh_tokens where token_hash = $1")
+                .bind(token_hash)
+                .fetch_optional(&mut *tx)
+                .await?;
+            if let Some(family) = family {
+                sqlx::query("update refresh_tokens set revoked_at = $1 where revoked_at is null and family_id = $2")
+                    .bind(now)
+                    .bind(family)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            tx.commit().await?;
+            Ok(family)
+        }
         .await
-        .map(|done| done.rows_affected())
-    })?;
-    Ok(())
+    })
+}
+
+/// Whether the session (family) has ended: signed out, reset, or revoked on reuse.
+#[instrument(skip_all)]
+pub async fn family_revoked(db: &Db, family_id: Uuid) -> sqlx::Result<bool> {
+    on_pool!(db, |pool| {
+        sqlx::query_scalar::<_, bool>(
+            "select exists (select 1 from refresh_tokens where family_id = $1 and revoked_at is not null)",
+        )
+        .bind(family_id)
+        .fetch_one(pool)
+        .await
+    })
 }

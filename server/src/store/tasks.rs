@@ -43,6 +43,11 @@ pub fn search_text(title: &str, description: &str) -> String {
     format!("{title} {description}").to_lowercase()
 }
 
+/// The location as the browse filter matches it: lower-cased by Rust (Unicode), on both backends.
+pub fn location_search(location: &str) -> String {
+    location.to_lowercase()
+}
+
 /// Inserts an open task (also what the demo seed calls). `created_at` orders the browse list.
 #[instrument(skip_all)]
 pub async fn create_task(db: &Db, poster_id: Uuid, draft: &TaskDraft, created_at: Timestamp) -> sqlx::Result<Uuid> {
@@ -50,8 +55,8 @@ pub async fn create_task(db: &Db, poster_id: Uuid, draft: &TaskDraft, created_at
     on_pool!(db, |pool| {
         sqlx::query(
             "insert into tasks (id, poster_id, title, description, search_text, category_id, location, budget_cents,
-                                due_date, status, created_at, updated_at)
-             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'open', $10, $10)",
+                                due_date, status, created_at, updated_at, location_search)
+             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'open', $10, $10, $11)",
         )
         .bind(id)
         .bind(poster_id)
@@ -63,6 +68,7 @@ pub async fn create_task(db: &Db, poster_id: Uuid, draft: &TaskDraft, created_at
         .bind(draft.budget_cents)
         .bind(draft.due_date_text())
         .bind(created_at)
+        .bind(location_search(&draft.location))
         .execute(pool)
         .await
         .map(|done| done.rows_affected())
@@ -185,7 +191,7 @@ pub struct BrowseFilter {
     /// Lower-cased search term.
     pub q: Option<String>,
     pub category_id: Option<i64>,
-    /// Lower-cased location fragment.
+    /// Location fragment, lower-cased with [`location_search`].
     pub location: Option<String>,
     pub min_budget_cents: Option<i64>,
     pub max_budget_cents: Option<i64>,
@@ -231,7 +237,7 @@ pub async fn open_tasks_page(
     }
     if let Some(location) = &filter.location {
         let p = arg(Arg::Text(contains_pattern(location)), &mut args);
-        conditions.push(format!("lower(t.location) like {p} escape '\\'"));
+        conditions.push(format!("t.location_search like {p} escape '\\'"));
     }
     if let Some(min) = filter.min_budget_cents {
         let p = arg(Arg::Int(min), &mut args);
@@ -285,7 +291,7 @@ pub async fn update_open_task(
     let affected = on_pool!(db, |pool| {
         sqlx::query(
             "update tasks set title = $3, description = $4, search_text = $5, category_id = $6, location = $7,
-                              budget_cents = $8, due_date = $9, updated_at = $10
+                              budget_cents = $8, due_date = $9, updated_at = $10, location_search = $11
              where id = $1 and poster_id = $2 and status = 'open'",
         )
         .bind(id)
@@ -298,6 +304,7 @@ pub async fn update_open_task(
         .bind(draft.budget_cents)
         .bind(draft.due_date_text())
         .bind(now)
+        .bind(location_search(&draft.location))
         .execute(pool)
         .await
         .map(|done| done.rows_affected())

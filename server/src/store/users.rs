@@ -123,9 +123,10 @@ pub async fn mark_email_verified(db: &Db, id: Uuid) -> sqlx::Result<()> {
     Ok(())
 }
 
-/// Sets a new password and signs the user out everywhere, in one transaction.
+/// Sets a new password, signs the user out everywhere and voids every other
+/// reset link, in one transaction; answers the sessions that ended.
 #[instrument(skip_all)]
-pub async fn reset_password(db: &Db, id: Uuid, password_hash: &str, now: Timestamp) -> sqlx::Result<()> {
+pub async fn reset_password(db: &Db, id: Uuid, password_hash: &str, now: Timestamp) -> sqlx::Result<Vec<Uuid>> {
     on_pool!(db, |pool| {
         async {
             let mut tx = pool.begin_write().await?;
@@ -135,12 +136,28 @@ pub async fn reset_password(db: &Db, id: Uuid, password_hash: &str, now: Timesta
                 .bind(id)
                 .execute(&mut *tx)
                 .await?;
-            sqlx::query("update refresh_tokens set revoked_at = $1 where user_id = $2 and revoked_at is null")
-                .bind(now)
-                .bind(id)
-                .execute(&mut *tx)
-                .await?;
-            tx.commit().await
+            let families: Vec<Uuid> = sqlx::query_scalar(
+                "update refresh_tokens set revoked_at = $1 where user_id = $2 and revoked_at is null
+                 returning family_id",
+            )
+            .bind(now)
+            .bind(id)
+            .fetch_all(&mut *tx)
+            .await?;
+            // Every other reset link sent to this account stops working too.
+            sqlx::query(
+                "update email_tokens set used_at = $1
+                 where user_id = $2 and purpose = 'reset_password' and used_at is null",
+            )
+            .bind(now)
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+            tx.commit().await?;
+            let mut families = families;
+            families.sort_unstable();
+            families.dedup();
+            Ok(families)
         }
         .await
     })

@@ -32,7 +32,10 @@ export type TaskDetail = TaskSummary & {
   view_count: number;
   assigned_tasker: Person | null;
   poster_stats?: { rating: number | null; review_count: number; tasks_completed: number; member_since: string | null };
+  /** The first page of questions; `questions_has_more` says whether the API holds more. */
   questions: Question[];
+  questions_next_cursor?: string | null;
+  questions_has_more?: boolean;
   similar_tasks?: TaskSummary[];
   updated_at?: string;
   payment_status?: string | null;
@@ -50,6 +53,9 @@ export type Offer = {
 };
 
 export type TasksPage = { items: TaskSummary[]; next_cursor: string | null };
+
+/** A keyset page of a task's offers or questions (`?cursor=&limit=`). */
+export type Page<T> = { items: T[]; next_cursor: string | null; has_more: boolean };
 
 /** Money is integer cents; shown as dollars (no cents when whole, unless `exact`). */
 export function formatMoney(cents: number | null | undefined, currency = 'aud', exact = false): string {

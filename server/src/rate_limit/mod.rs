@@ -1,0 +1,102 @@
+//! Request limits: fixed-window counters kept in process, or in Redis when
+//! `REDIS_URL` is set so every node of a cluster counts against one budget.
+//! When Redis does not answer, a node falls back to its own counters (and
+//! says so in the log) rather than letting everything through.
+
+mod auth;
+mod client;
+mod local;
+mod redis;
+
+use std::{sync::Arc, time::Duration};
+
+pub use self::{auth::AuthRateLimits, client::client_key};
+use self::{local::LocalWindows, redis::RedisWindows};
+use crate::error::ApiError;
+
+/// Checkout sessions one task may open: each is a call to the payment provider and a row.
+pub const CHECKOUT_SESSIONS_PER_TASK: Limit = Limit::new(10, Duration::from_secs(600));
+
+/// At most `max` hits per `window` for one key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limit {
+    pub max: u32,
+    pub window: Duration,
+}
+
+impl Limit {
+    pub const fn per_minute(max: u32) -> Self {
+        Self { max, window: Duration::from_secs(60) }
+    }
+
+    pub const fn new(max: u32, window: Duration) -> Self {
+        Self { max, window }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Allowed,
+    /// Over the limit; the window resets after this long.
+    Exceeded {
+        retry_after: Duration,
+    },
+}
+
+impl Verdict {
+    /// The API's 429 (with `Retry-After`) when over the limit.
+    pub fn or_refuse(self) -> Result<(), ApiError> {
+        match self {
+            Self::Allowed => Ok(()),
+            Self::Exceeded { retry_after } => {
+                Err(ApiError::RateLimited { retry_after_secs: retry_after.as_secs_f64().ceil() as u64 })
+            }
+        }
+    }
+}
+
+/// Counts hits per key; shared by every limited route.
+#[derive(Clone)]
+pub struct Limiter {
+    local: Arc<LocalWindows>,
+    redis: Option<RedisWindows>,
+}
+
+impl Limiter {
+    pub fn local() -> Self {
+        Self { local: Arc::new(LocalWindows::default()), redis: None }
+    }
+
+    /// Counters in Redis at `url`, with local counters as the fallback while it is unreachable.
+    pub fn shared(url: &str) -> anyhow::Result<Self> {
+        Ok(Self { local: Arc::new(LocalWindows::default()), redis: Some(RedisWindows::new(url)?) })
+    }
+
+    /// Counts one hit on `key` and says whether it is within `limit`.
+    pub async fn hit(&self, key: &str, limit: Limit) -> Verdict {
+        if let Some(redis) = &self.redis
+            && let Some(verdict) = redis.hit(key, limit).await
+        {
+            return verdict;
+        }
+        self.local.hit(key, limit)
+    }
+
+    /// Counts one hit and refuses with 429 when over the limit.
+    pub async fn check(&self, key: &str, limit: Limit) -> Result<(), ApiError> {
+        self.hit(key, limit).await.or_refuse()
+    }
+
+    /// Forgets local windows that have ended, every minute, while the limiter lives.
+    pub fn spawn_cleanup(&self) {
+        let local = Arc::downgrade(&self.local);
+        tokio::spawn(async move {
+            let mut interval = tokio::time::interval(Duration::from_secs(60));
+            loop {
+                interval.tick().await;
+                let Some(local) = local.upgrade() else { break };
+                local.forget_ended();
+            }
+        });
+    }
+}

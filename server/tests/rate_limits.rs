@@ -7,10 +7,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{
-    Backend, TestApp,
-    services::RedisServer,
-};
+use common::{Backend, TestApp, services::RedisServer};
 use reqwest::StatusCode;
 use serde_json::json;
 use server::config::Config;

@@ -68,7 +68,7 @@ function signIn(id: string) {
 function serve(extra: Record<string, { status?: number; body?: unknown }>) {
   const api = mockFetch({
     'GET /api/tasks/t1': { body: task },
-    'GET /api/tasks/t1/offers': { body: [] },
+    'GET /api/tasks/t1/offers': { body: { items: [], next_cursor: null, has_more: false } },
     'GET /api/tasks/t1/messages': { body: [] },
     'GET /api/tasks/t1/payment': { body: payment },
     'GET /api/tasks/t1/cancellation': { body: null },
@@ -117,7 +117,13 @@ describe('task page after assignment', () => {
     serve({
       'GET /api/tasks/t1': { body: { ...task, status: 'pending_payment', assigned_tasker: null } },
       'GET /api/tasks/t1/payment': { body: { ...payment, status: 'processing', held_at: null } },
-      'GET /api/tasks/t1/offers': { body: [{ id: 'o1', task_id: 't1', tasker: task.assigned_tasker, amount_cents: 8500, message: 'Hi', status: 'pending', created_at: '2026-11-02T00:00:00Z' }] },
+      'GET /api/tasks/t1/offers': {
+        body: {
+          items: [{ id: 'o1', task_id: 't1', tasker: task.assigned_tasker, amount_cents: 8500, message: 'Hi', status: 'pending', created_at: '2026-11-02T00:00:00Z' }],
+          next_cursor: null,
+          has_more: false,
+        },
+      },
     });
     render();
     expect(await screen.findByRole('heading', { name: 'Payment processing' }, { timeout: 5000 })).toBeInTheDocument();

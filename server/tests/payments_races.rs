@@ -15,6 +15,16 @@ use serde_json::json;
 use server::store::{offers, payments};
 
 const ROUNDS: usize = 25;
+/// Rounds per tasker, to stay under the offer churn limit (make + withdraw per minute).
+const ROUNDS_PER_TASKER: usize = 5;
+
+async fn taskers(app: &TestApp, prefix: &str) -> Vec<String> {
+    let mut taskers = Vec::new();
+    for n in 0..ROUNDS.div_ceil(ROUNDS_PER_TASKER) {
+        taskers.push(tasker(app, &format!("{prefix}-{n}@example.com")).await);
+    }
+    taskers
+}
 
 async fn pay(app: &TestApp, url: &str) {
     let response =
@@ -28,16 +38,17 @@ async fn task_status(app: &TestApp, task: &str) -> String {
 
 async fn withdrawal_beside_a_checkout_never_strands_the_task(app: TestApp) -> TestApp {
     let poster = poster(&app, "skew-poster@example.com").await;
-    let tasker = tasker(&app, "skew-tasker@example.com").await;
+    let taskers = taskers(&app, "skew-tasker").await;
     let mut both = 0;
     for round in 0..ROUNDS {
+        let tasker = &taskers[round / ROUNDS_PER_TASKER];
         let task = id(&post_task(&app, &poster, json!({ "title": format!("Skew round {round}") })).await);
-        let offer = id(&make_offer(&app, &tasker, &task, 6_000).await);
+        let offer = id(&make_offer(&app, tasker, &task, 6_000).await);
         let checkout_body = json!({ "task_id": task, "offer_id": offer });
         let withdraw_path = format!("/api/offers/{offer}/withdraw");
         let (checkout, withdrawn) = tokio::join!(
             app.post("/api/payments/checkout-session", Some(&poster), checkout_body),
-            app.post(&withdraw_path, Some(&tasker), json!({})),
+            app.post(&withdraw_path, Some(tasker), json!({})),
         );
         if checkout.status == StatusCode::OK && withdrawn.status == StatusCode::OK {
             both += 1;
@@ -68,15 +79,16 @@ async fn withdrawal_beside_a_checkout_never_strands_the_task(app: TestApp) -> Te
 
 async fn an_offer_repriced_beside_a_checkout_is_charged_at_the_amount_it_ends_with(app: TestApp) -> TestApp {
     let poster = poster(&app, "stale-poster@example.com").await;
-    let tasker = tasker(&app, "stale-tasker@example.com").await;
+    let taskers = taskers(&app, "stale-tasker").await;
     for round in 0..ROUNDS {
+        let tasker = &taskers[round / ROUNDS_PER_TASKER];
         let task = id(&post_task(&app, &poster, json!({ "title": format!("Stale round {round}") })).await);
-        let offer = id(&make_offer(&app, &tasker, &task, 6_000).await);
+        let offer = id(&make_offer(&app, tasker, &task, 6_000).await);
         let checkout_body = json!({ "task_id": task, "offer_id": offer });
         let edit_path = format!("/api/offers/{offer}");
         let (checkout, edited) = tokio::join!(
             app.post("/api/payments/checkout-session", Some(&poster), checkout_body),
-            app.patch(&edit_path, Some(&tasker), json!({ "amount_cents": 9_000 })),
+            app.patch(&edit_path, Some(tasker), json!({ "amount_cents": 9_000 })),
         );
         let offer_row = offers::offer(&app.server.state.db, offer.parse().unwrap()).await.unwrap().unwrap();
         for payment in payments::payments_for_task(&app.server.state.db, task.parse().unwrap()).await.unwrap() {

@@ -1,7 +1,7 @@
 //! Abuse benchmark: what an anonymous attacker costs a node, one section per attack, each
 //! against a fresh in-process server (`server::start`) on a fresh database.
 //!
-//! `abuse-bench [sqlite|postgres] [--sections bombs,hub] [--bombs 20] [--cycles 100000]`
+//! `abuse-bench [sqlite|postgres] [--sections bombs,hub,refunds] [--bombs 20] [--cycles 100000] [--transfers 150]`
 //! Postgres: `BENCH_DATABASE_URL` (an admin URL; a scratch database is created and dropped),
 //! default `postgres://postgres@127.0.0.1:5432/postgres`.
 //!
@@ -11,6 +11,7 @@
 mod bombs;
 mod hub;
 mod memory;
+mod refunds;
 
 use anyhow::{Context, bail};
 use server::{
@@ -24,11 +25,17 @@ struct Args {
     sections: Vec<String>,
     bombs: usize,
     cycles: usize,
+    transfers: usize,
 }
 
 fn args() -> anyhow::Result<Args> {
-    let mut args =
-        Args { backend: "sqlite".into(), sections: vec!["bombs".into(), "hub".into()], bombs: 20, cycles: 100_000 };
+    let mut args = Args {
+        backend: "sqlite".into(),
+        sections: vec!["bombs".into(), "hub".into(), "refunds".into()],
+        bombs: 20,
+        cycles: 100_000,
+        transfers: 150,
+    };
     let mut iter = std::env::args().skip(1);
     while let Some(arg) = iter.next() {
         let mut value = || iter.next().context("missing value");
@@ -37,6 +44,7 @@ fn args() -> anyhow::Result<Args> {
             "--sections" => args.sections = value()?.split(',').map(str::to_owned).collect(),
             "--bombs" => args.bombs = value()?.parse()?,
             "--cycles" => args.cycles = value()?.parse()?,
+            "--transfers" => args.transfers = value()?.parse()?,
             other => bail!("unknown argument {other}"),
         }
     }
@@ -95,7 +103,8 @@ async fn main() -> anyhow::Result<()> {
         match section.as_str() {
             "bombs" => bombs::run(&args.backend, args.bombs).await?,
             "hub" => hub::run(&args.backend, args.cycles).await?,
-            other => bail!("unknown section {other} (bombs, hub)"),
+            "refunds" => refunds::run(&args.backend, args.transfers).await?,
+            other => bail!("unknown section {other} (bombs, hub, refunds)"),
         }
     }
     Ok(())

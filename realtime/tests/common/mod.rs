@@ -173,6 +173,7 @@ pub async fn silent_client_close_code(addr: SocketAddr) -> Option<u16> {
 #[path = "../../../server/tests/common/services.rs"]
 pub mod services;
 
+#[allow(unused_imports)] // used by some test crates that include this module, not all
 pub use services::RedisServer;
 
 /// The Redis to test the clustered bus against: `TEST_REDIS_URL`, or a Redis this test process

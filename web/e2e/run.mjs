@@ -30,6 +30,9 @@ const server = spawn(serverBin, [], {
     // The operator of the disputes scenario (tests/disputes.test.mjs signs this address up).
     ADMIN_EMAILS: process.env.ADMIN_EMAILS ?? 'operator@example.com',
     WEB_DIST: dist,
+    // The suite signs dozens of people up from one address within a minute; the limits
+    // themselves are tested in server/tests/rate_limits.rs.
+    AUTH_RATE_LIMIT_PER_MINUTE: process.env.AUTH_RATE_LIMIT_PER_MINUTE ?? '600',
     RUST_LOG: process.env.RUST_LOG ?? 'warn,server=info',
   },
   stdio: ['ignore', 'pipe', 'pipe'],

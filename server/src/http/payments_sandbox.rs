@@ -155,7 +155,7 @@ h2{{font-size:1.1rem;margin:1.5rem 0 0}}.pay{{background:#2563eb;color:#fff}}.ca
 <label for="account_number">Account number (BECS Direct Debit)</label>
 <input id="account_number" name="account_number" inputmode="numeric" value="{settles}"{disabled}>
 <small>Settles in about {minutes} minutes: the task is assigned once it does. Test account {settles} settles; {fails} fails.</small>
-<button class="pay" type="submit" name="action" value="debit"{disabled}>Pay {amount} by bank debit</button>
+<button class="pay" type="submit" name="action" value="debit"{disabled}>Debit {amount} from my bank account</button>
 </form>
 </main></body></html>"#,
         description = escape(&session.description),

@@ -19,6 +19,19 @@ use crate::{
     },
 };
 
+/// Locks the task's row first, like every transition of the task, so
+/// concurrent transitions of one task queue on it and cannot deadlock.
+/// Rows affected (0 when the task is gone).
+macro_rules! lock_task {
+    ($tx:expr, $task_id:expr) => {
+        sqlx::query("update tasks set updated_at = updated_at where id = $1")
+            .bind($task_id)
+            .execute(&mut *$tx)
+            .await
+            .map(|done| done.rows_affected())
+    };
+}
+
 /// Lets the tasker change or withdraw an offer again once no checkout of it is open.
 macro_rules! unfreeze_offer {
     ($tx:expr, $offer_id:expr) => {
@@ -275,11 +288,7 @@ async fn refund_losing_charge(
     on_pool!(db, |pool| {
         async {
             let mut tx = pool.begin_write().await?;
-            // Lock the task first, like every other transition of it.
-            sqlx::query("update tasks set updated_at = updated_at where id = $1")
-                .bind(payment.task_id)
-                .execute(&mut *tx)
-                .await?;
+            lock_task!(tx, payment.task_id)?;
             let refunded = sqlx::query(
                 "update payments set status = 'refunded', charge_ref = $2, payment_intent = coalesce($3, payment_intent),
                                      refund_reason = 'task no longer available', refunded_at = $4, updated_at = $4,
@@ -322,12 +331,7 @@ pub async fn expire_unpaid(db: &Db, payment: &PaymentRow, now: Timestamp) -> sql
     on_pool!(db, |pool| {
         async {
             let mut tx = pool.begin_write().await?;
-            // Lock the task first, like every other transition of it.
-            let touched = sqlx::query("update tasks set updated_at = updated_at where id = $1")
-                .bind(payment.task_id)
-                .execute(&mut *tx)
-                .await?
-                .rows_affected();
+            let touched = lock_task!(tx, payment.task_id)?;
             let expired = sqlx::query(
                 "update payments set status = 'expired', updated_at = $2, next_check_at = null
                  where id = $1 and status = 'pending'",
@@ -365,10 +369,7 @@ pub async fn mark_processing(
     on_pool!(db, |pool| {
         async {
             let mut tx = pool.begin_write().await?;
-            sqlx::query("update tasks set updated_at = updated_at where id = $1")
-                .bind(payment.task_id)
-                .execute(&mut *tx)
-                .await?;
+            lock_task!(tx, payment.task_id)?;
             let moved = sqlx::query(
                 "update payments set status = 'processing', payment_intent = coalesce($2, payment_intent),
                                      next_check_at = $3, check_attempts = 0, updated_at = $4
@@ -405,10 +406,7 @@ pub async fn fail_processing(
     on_pool!(db, |pool| {
         async {
             let mut tx = pool.begin_write().await?;
-            sqlx::query("update tasks set updated_at = updated_at where id = $1")
-                .bind(payment.task_id)
-                .execute(&mut *tx)
-                .await?;
+            lock_task!(tx, payment.task_id)?;
             let failed = sqlx::query(
                 "update payments set status = 'failed', next_check_at = null, updated_at = $2
                  where id = $1 and status in ('pending', 'processing')",

@@ -150,3 +150,26 @@ export function pngImage(width = 64, height = 64, [r, g, b] = [13, 148, 136]) {
     chunk('IEND', Buffer.alloc(0)),
   ]);
 }
+
+/** A new page in `browser`, signed in through the login form and back on the home page. */
+export async function signedInPage(browser, account, viewport = VIEWPORTS.desktop) {
+  const page = await newPage(browser, viewport);
+  await page.goto('/login');
+  await signInThroughUi(page, account);
+  await page.waitForURL((url) => url.pathname === '/');
+  return page;
+}
+
+/** Waits until the page's live socket is subscribed to `topic` (the app lists its topics on <html>). */
+export async function waitForTopic(page, topic) {
+  await page.waitForFunction((t) => (document.documentElement.dataset.realtimeTopics ?? '').split(' ').includes(t), topic, { timeout: 15_000 });
+}
+
+/** Signs in through the API: the session body. */
+export async function login(account) {
+  return api('/api/auth/login', { method: 'POST', body: account });
+}
+
+/** A date `days` from today as the task form sends it (YYYY-MM-DD). */
+export const inDays = (days) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+

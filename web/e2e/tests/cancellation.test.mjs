@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
-import { api, createVerifiedUser, launch, newPage, screenshot, signInThroughUi, VIEWPORTS } from '../browser.mjs';
+import { api, createVerifiedUser, inDays, launch, login, screenshot, signedInPage, VIEWPORTS, waitForTopic } from '../browser.mjs';
 
 let browser;
 before(async () => {
@@ -14,24 +14,7 @@ after(async () => {
   await browser?.close();
 });
 
-async function signedIn(account, viewport = VIEWPORTS.desktop) {
-  const page = await newPage(browser, viewport);
-  await page.goto('/login');
-  await signInThroughUi(page, account);
-  await page.waitForURL((url) => url.pathname === '/');
-  return page;
-}
-
-async function waitForTopic(page, topic) {
-  await page.waitForFunction((t) => (document.documentElement.dataset.realtimeTopics ?? '').split(' ').includes(t), topic, { timeout: 15_000 });
-}
-
-async function login(account) {
-  return api('/api/auth/login', { method: 'POST', body: account });
-}
-
-
-const inDays = (days) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+const signedIn = (account, viewport) => signedInPage(browser, account, viewport);
 
 test('a cancellation asked by the tasker and accepted by the poster refunds the payment, shown to both', async () => {
   const poster = await createVerifiedUser({ prefix: 'cancel-poster', body: { first_name: 'Paula', last_name: 'Poster' } });

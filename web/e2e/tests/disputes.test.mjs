@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
-import { api, BASE_URL, createVerifiedUser, launch, linkPath, newPage, screenshot, screenshotBoth, signInThroughUi, VIEWPORTS, waitForMail } from '../browser.mjs';
+import { api, BASE_URL, createVerifiedUser, inDays, launch, linkPath, login, newPage, screenshot, screenshotBoth, signedInPage, VIEWPORTS, waitForMail, waitForTopic } from '../browser.mjs';
 
 const OPERATOR_EMAIL = (process.env.ADMIN_EMAILS ?? 'operator@example.com').split(',')[0].trim();
 
@@ -18,22 +18,7 @@ after(async () => {
   await browser?.close();
 });
 
-async function signedIn(account, viewport = VIEWPORTS.desktop) {
-  const page = await newPage(browser, viewport);
-  await page.goto('/login');
-  await signInThroughUi(page, account);
-  await page.waitForURL((url) => url.pathname === '/');
-  return page;
-}
-
-async function waitForTopic(page, topic) {
-  await page.waitForFunction((t) => (document.documentElement.dataset.realtimeTopics ?? '').split(' ').includes(t), topic, { timeout: 15_000 });
-}
-
-async function login(account) {
-  return api('/api/auth/login', { method: 'POST', body: account });
-}
-
+const signedIn = (account, viewport) => signedInPage(browser, account, viewport);
 
 /** The operator account: signed up and verified once per server (a second run just signs in). */
 async function operatorAccount() {
@@ -51,8 +36,6 @@ async function operatorAccount() {
   }
   return account;
 }
-
-const inDays = (days) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
 test('a dispute opened by the poster reaches the tasker live and an operator resolves it with a partial refund', async () => {
   const poster = await createVerifiedUser({ prefix: 'dispute-poster', body: { first_name: 'Paula', last_name: 'Poster' } });

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
-import { api, BASE_URL, createVerifiedUser, launch, newPage, screenshot, screenshotBoth, signInThroughUi, VIEWPORTS } from '../browser.mjs';
+import { api, BASE_URL, createVerifiedUser, launch, login, newPage, screenshot, screenshotBoth, signedInPage, signInThroughUi, VIEWPORTS, waitForTopic } from '../browser.mjs';
 
 let browser;
 before(async () => {
@@ -17,22 +17,9 @@ after(async () => {
   await browser?.close();
 });
 
-async function signedIn(account, viewport = VIEWPORTS.desktop) {
-  const page = await newPage(browser, viewport);
-  await page.goto('/login');
-  await signInThroughUi(page, account);
-  await page.waitForURL((url) => url.pathname === '/');
-  return page;
-}
+const signedIn = (account, viewport) => signedInPage(browser, account, viewport);
 
 /** Resolves once the hub confirmed the topic (the client mirrors acknowledged topics on <html>). */
-async function waitForTopic(page, topic) {
-  await page.waitForFunction((t) => (document.documentElement.dataset.realtimeTopics ?? '').split(' ').includes(t), topic, { timeout: 15_000 });
-}
-
-async function login(account) {
-  return api('/api/auth/login', { method: 'POST', body: account });
-}
 
 /** Fails the test unless the server documents `path`: the flow below must never be skipped. */
 async function assertRoute(path) {

@@ -214,11 +214,10 @@ async fn main() -> anyhow::Result<()> {
         scratch = Some((admin, name));
     }
     let result = run(&args, config).await;
-    if let Some((admin, name)) = scratch {
-        if let Ok(mut connection) = PgConnection::connect(&admin).await {
-            let _ =
-                connection.execute(sqlx::AssertSqlSafe(format!("drop database if exists {name} with (force)"))).await;
-        }
+    if let Some((admin, name)) = scratch
+        && let Ok(mut connection) = PgConnection::connect(&admin).await
+    {
+        let _ = connection.execute(sqlx::AssertSqlSafe(format!("drop database if exists {name} with (force)"))).await;
     }
     std::fs::remove_dir_all(&data_dir).ok();
     result

@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use common::{
     TestApp,
-    escrow::{Assigned, assert_ledger_audits, assigned_task, calls_of, kept_payment, task_status},
+    escrow::{Assigned, assert_ledger_audits, assigned_task, calls_of, kept_payment, notification_titles, task_status},
     live,
     market::poster,
 };
@@ -59,11 +59,6 @@ async fn user_topic(app: &TestApp, token: &str) -> String {
     format!("user:{}", app.get("/api/me", Some(token)).await.body["user"]["id"].as_str().unwrap())
 }
 
-async fn titles(app: &TestApp, token: &str) -> Vec<String> {
-    let page = app.get("/api/notifications", Some(token)).await.body;
-    page["items"].as_array().unwrap().iter().map(|n| n["title"].as_str().unwrap().to_owned()).collect()
-}
-
 async fn a_dispute_stops_auto_release_and_every_other_move_of_the_task(app: TestApp) -> TestApp {
     let assigned = assigned_task(&app, 10_000).await;
     let task = &assigned.task;
@@ -77,7 +72,7 @@ async fn a_dispute_stops_auto_release_and_every_other_move_of_the_task(app: Test
     let told =
         live::next_event_where(&mut tasker_socket, &topic, "notification.created", |n| n["type"] == "dispute").await;
     assert_eq!(told["title"], "Dispute opened");
-    assert!(titles(&app, &assigned.poster).await.contains(&"Dispute opened".to_owned()));
+    assert!(notification_titles(&app, &assigned.poster).await.contains(&"Dispute opened".to_owned()));
 
     let again = app
         .post(
@@ -230,7 +225,7 @@ async fn an_operator_refunds_in_full_or_releases_in_full(app: TestApp) -> TestAp
     assert_eq!(task_status(&app, &refunded.task).await, "cancelled");
     let payment = kept_payment(&app, &refunded.task).await;
     assert_eq!((payment.status.as_str(), payment.refunded_cents), ("refunded", 8_000));
-    assert!(titles(&app, &refunded.tasker).await.contains(&"Dispute resolved: refunded".to_owned()));
+    assert!(notification_titles(&app, &refunded.tasker).await.contains(&"Dispute resolved: refunded".to_owned()));
 
     let released = assigned_task(&app, 9_000).await;
     let dispute = open_dispute(&app, &released).await;

@@ -14,7 +14,7 @@ use common::{
     TestApp,
     escrow::{
         Assigned, assert_ledger_audits, assign, assigned_task, calls_of, checkout, kept_payment, pay, payments_of,
-        task_status, uuid, verify,
+        send_webhook, task_status, uuid, verify,
     },
     market::{id, make_offer, post_task, poster, tasker},
 };
@@ -27,7 +27,6 @@ use server::{
         PaymentProvider, calls,
         sandbox::{Call, Fault},
         sweep::{self, AUTO_RELEASE_AFTER, CANCELLATION_ANSWER_WINDOW},
-        webhook,
     },
     store::{lifecycle, payments::status, provider_calls},
 };
@@ -196,33 +195,18 @@ async fn a_webhook_arriving_while_the_provider_is_down_is_not_recorded_so_stripe
     pay(&app, &url).await;
     let event = json!({"id": "evt_down_1", "type": "checkout.session.completed", "data": {"object": {"id": session}}});
     faults(&app).inject(Call::CheckoutStatus, Fault::Down);
-    let refused = send_webhook(&app, &event).await;
+    let refused = send_webhook(&app, WEBHOOK_SECRET, &event).await;
     assert_eq!(refused.status, StatusCode::SERVICE_UNAVAILABLE, "{:?}", refused.body);
     assert!(!server::store::payments::stripe_event_seen(&app.server.state.db, "evt_down_1").await.unwrap());
     assert_eq!(payments_of(&app, &task).await[0].status, status::PENDING);
 
     faults(&app).clear();
-    let handled = send_webhook(&app, &event).await;
+    let handled = send_webhook(&app, WEBHOOK_SECRET, &event).await;
     assert_eq!(handled.status, StatusCode::OK);
     assert_eq!(handled.body["handled"], true);
     assert_eq!(task_status(&app, &task).await, "assigned");
     assert_ledger_audits(&app).await;
     app
-}
-
-async fn send_webhook(app: &TestApp, event: &serde_json::Value) -> common::Response {
-    let body = event.to_string();
-    let signature = webhook::sign(body.as_bytes(), WEBHOOK_SECRET, Timestamp::now().0 / 1000);
-    let response = app
-        .client
-        .post(app.url("/api/payments/webhook"))
-        .header("stripe-signature", signature)
-        .header("content-type", "application/json")
-        .body(body)
-        .send()
-        .await
-        .unwrap();
-    TestApp::read(response).await
 }
 
 async fn an_expired_session_webhook_reopens_the_task(app: TestApp) -> TestApp {
@@ -234,7 +218,7 @@ async fn an_expired_session_webhook_reopens_the_task(app: TestApp) -> TestApp {
     assert_eq!(task_status(&app, &task).await, "pending_payment");
     app.server.state.payments.sandbox().expire_checkout(&session).await.unwrap();
     let event = json!({"id": "evt_expired_1", "type": "checkout.session.expired", "data": {"object": {"id": session}}});
-    let handled = send_webhook(&app, &event).await;
+    let handled = send_webhook(&app, WEBHOOK_SECRET, &event).await;
     assert_eq!(handled.body["handled"], true, "{:?}", handled.body);
     assert_eq!(payments_of(&app, &task).await[0].status, status::EXPIRED);
     assert_eq!(task_status(&app, &task).await, "open");

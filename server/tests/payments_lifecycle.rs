@@ -9,10 +9,11 @@ use std::time::Duration;
 
 use common::{
     TestApp,
+    escrow::{Assigned, assigned_task, checkout, deliver_webhook, notification_titles, pay, task_status, verify},
     market::{id, make_offer, post_task, poster, tasker},
     rows::{assert_task_unchanged, task_snapshot},
 };
-use reqwest::{Method, StatusCode, header};
+use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use server::{
     db::Timestamp,
@@ -28,51 +29,9 @@ async fn assert_ledger_balances(app: &TestApp) {
     assert!(check.balances(), "{check:?}");
 }
 
-async fn checkout(app: &TestApp, token: &str, task: &str, offer: &str) -> (String, String) {
-    let response =
-        app.post("/api/payments/checkout-session", Some(token), json!({ "task_id": task, "offer_id": offer })).await;
-    assert_eq!(response.status, StatusCode::OK, "{:?}", response.body);
-    (response.body["session_id"].as_str().unwrap().to_owned(), response.body["url"].as_str().unwrap().to_owned())
-}
-
-/// Pays on the sandbox page; returns where Pay redirected.
-async fn pay(app: &TestApp, url: &str) -> String {
-    let response =
-        app.client.post(url).form(&[("action", "pay"), ("card_number", "4242 4242 4242 4242")]).send().await.unwrap();
-    assert_eq!(response.status(), StatusCode::SEE_OTHER);
-    response.headers()[header::LOCATION].to_str().unwrap().to_owned()
-}
-
-async fn verify(app: &TestApp, token: &str, session: &str, task: &str, offer: &str) -> common::Response {
-    app.post("/api/payments/verify", Some(token), json!({ "session_id": session, "task_id": task, "offer_id": offer }))
-        .await
-}
-
-async fn task_status(app: &TestApp, task: &str) -> String {
-    app.get(&format!("/api/tasks/{task}"), None).await.body["status"].as_str().unwrap().to_owned()
-}
-
 async fn offer_statuses(app: &TestApp, token: &str, task: &str) -> Vec<(String, String)> {
     let offers = app.get(&format!("/api/tasks/{task}/offers"), Some(token)).await.body;
     offers["items"].as_array().unwrap().iter().map(|o| (id(o), o["status"].as_str().unwrap().to_owned())).collect()
-}
-
-async fn notification_titles(app: &TestApp, token: &str) -> Vec<String> {
-    let page = app.get("/api/notifications", Some(token)).await.body;
-    page["items"].as_array().unwrap().iter().map(|n| n["title"].as_str().unwrap().to_owned()).collect()
-}
-
-/// A task with one offer accepted and paid: (poster, tasker, task, offer).
-async fn assigned_task(app: &TestApp, amount_cents: i64) -> (String, String, String, String) {
-    let poster = poster(app, &format!("poster-{}@example.com", Uuid::now_v7().simple())).await;
-    let tasker = tasker(app, &format!("tasker-{}@example.com", Uuid::now_v7().simple())).await;
-    let task = id(&post_task(app, &poster, json!({})).await);
-    let offer = id(&make_offer(app, &tasker, &task, amount_cents).await);
-    let (session, url) = checkout(app, &poster, &task, &offer).await;
-    pay(app, &url).await;
-    let verified = verify(app, &poster, &session, &task, &offer).await;
-    assert_eq!(verified.body["success"], true, "{:?}", verified.body);
-    (poster, tasker, task, offer)
 }
 
 async fn happy_path_from_accept_and_pay_to_release(app: TestApp) -> TestApp {
@@ -139,19 +98,6 @@ fn signed_event(event_id: &str, kind: &str, session_id: &str, at: i64) -> (Strin
     (body, signature)
 }
 
-async fn deliver(app: &TestApp, body: &str, signature: &str) -> common::Response {
-    let response = app
-        .client
-        .post(app.url("/api/payments/webhook"))
-        .header("content-type", "application/json")
-        .header("stripe-signature", signature)
-        .body(body.to_owned())
-        .send()
-        .await
-        .unwrap();
-    TestApp::read(response).await
-}
-
 fn now_secs() -> i64 {
     Timestamp::now().0 / 1000
 }
@@ -168,15 +114,15 @@ async fn verify_twice_and_a_replayed_webhook_make_one_payment_and_one_assignment
     let (first, second, third, fourth) = tokio::join!(
         verify(&app, &poster, &session, &task, &offer),
         verify(&app, &poster, &session, &task, &offer),
-        deliver(&app, &body, &signature),
-        deliver(&app, &body, &signature),
+        deliver_webhook(&app, &body, &signature),
+        deliver_webhook(&app, &body, &signature),
     );
     for response in [&first, &second] {
         assert_eq!(response.body["success"], true, "{:?}", response.body);
     }
     assert_eq!(third.status, StatusCode::OK, "{:?}", third.body);
     assert_eq!(fourth.status, StatusCode::OK, "{:?}", fourth.body);
-    let replay = deliver(&app, &body, &signature).await;
+    let replay = deliver_webhook(&app, &body, &signature).await;
     assert_eq!(replay.body, json!({ "received": true, "handled": false }), "a replayed event id is not handled again");
 
     let task_id: Uuid = task.parse().unwrap();
@@ -201,18 +147,24 @@ async fn webhooks_with_bad_signatures_stale_timestamps_or_unknown_events_change_
 
     let (body, _) = signed_event("evt_forged", "checkout.session.completed", &session, now_secs());
     let forged = webhook::sign(body.as_bytes(), "whsec_not_ours", now_secs());
-    assert_eq!(deliver(&app, &body, &forged).await.status, StatusCode::BAD_REQUEST);
-    assert_eq!(deliver(&app, &body, "").await.status, StatusCode::BAD_REQUEST);
+    assert_eq!(deliver_webhook(&app, &body, &forged).await.status, StatusCode::BAD_REQUEST);
+    assert_eq!(deliver_webhook(&app, &body, "").await.status, StatusCode::BAD_REQUEST);
     let (stale_body, stale) = signed_event("evt_stale", "checkout.session.completed", &session, now_secs() - 301);
-    assert_eq!(deliver(&app, &stale_body, &stale).await.status, StatusCode::BAD_REQUEST);
+    assert_eq!(deliver_webhook(&app, &stale_body, &stale).await.status, StatusCode::BAD_REQUEST);
     let (tampered_body, signature) = signed_event("evt_tampered", "checkout.session.completed", "cs_other", now_secs());
     let tampered_body = tampered_body.replace("cs_other", &session);
-    assert_eq!(deliver(&app, &tampered_body, &signature).await.status, StatusCode::BAD_REQUEST);
+    assert_eq!(deliver_webhook(&app, &tampered_body, &signature).await.status, StatusCode::BAD_REQUEST);
     let (unknown_kind, signature) = signed_event("evt_unknown_type", "customer.created", &session, now_secs());
-    assert_eq!(deliver(&app, &unknown_kind, &signature).await.body, json!({ "received": true, "handled": false }));
+    assert_eq!(
+        deliver_webhook(&app, &unknown_kind, &signature).await.body,
+        json!({ "received": true, "handled": false })
+    );
     let (unknown_session, signature) =
         signed_event("evt_unknown_session", "checkout.session.completed", "cs_nobody", now_secs());
-    assert_eq!(deliver(&app, &unknown_session, &signature).await.body, json!({ "received": true, "handled": false }));
+    assert_eq!(
+        deliver_webhook(&app, &unknown_session, &signature).await.body,
+        json!({ "received": true, "handled": false })
+    );
 
     let task_id: Uuid = task.parse().unwrap();
     let all = payments::payments_for_task(&app.server.state.db, task_id).await.unwrap();
@@ -225,7 +177,7 @@ async fn webhooks_with_bad_signatures_stale_timestamps_or_unknown_events_change_
 
     // The genuine event then confirms it.
     let (body, signature) = signed_event("evt_genuine", "checkout.session.completed", &session, now_secs());
-    assert_eq!(deliver(&app, &body, &signature).await.body, json!({ "received": true, "handled": true }));
+    assert_eq!(deliver_webhook(&app, &body, &signature).await.body, json!({ "received": true, "handled": true }));
     assert_eq!(task_status(&app, &task).await, "assigned");
     assert_ledger_balances(&app).await;
     app
@@ -341,7 +293,7 @@ async fn an_abandoned_checkout_returns_the_task_to_open_after_thirty_minutes(app
 }
 
 async fn silence_after_a_payment_request_releases_after_seven_days(app: TestApp) -> TestApp {
-    let (_poster, tasker, task, _) = assigned_task(&app, 12_345).await;
+    let Assigned { tasker, task, .. } = assigned_task(&app, 12_345).await;
     let state = &app.server.state;
     let nothing = sweep::sweep(state, Timestamp::now().plus(Duration::from_secs(8 * 24 * 3600))).await.unwrap();
     assert_eq!(nothing.auto_released, 0, "no request, no auto-release");
@@ -365,7 +317,7 @@ async fn silence_after_a_payment_request_releases_after_seven_days(app: TestApp)
 
 async fn cancellation_after_payment_refunds_when_accepted_or_unanswered(app: TestApp) -> TestApp {
     // Declined: the task carries on.
-    let (poster, tasker, task, _) = assigned_task(&app, 8_001).await;
+    let Assigned { poster, tasker, task, .. } = assigned_task(&app, 8_001).await;
     let asked =
         app.post(&format!("/api/tasks/{task}/cancellation"), Some(&tasker), json!({ "reason": "I am ill" })).await;
     assert_eq!(asked.status, StatusCode::CREATED, "{:?}", asked.body);
@@ -390,7 +342,7 @@ async fn cancellation_after_payment_refunds_when_accepted_or_unanswered(app: Tes
     assert!(notification_titles(&app, &poster).await.contains(&"Task cancelled".to_owned()));
 
     // Unanswered for 48 hours: cancelled and refunded by the sweep.
-    let (_, tasker, task, _) = assigned_task(&app, 9_999).await;
+    let Assigned { tasker, task, .. } = assigned_task(&app, 9_999).await;
     app.post(&format!("/api/tasks/{task}/cancellation"), Some(&tasker), json!({ "reason": "Moving away" })).await;
     let state = &app.server.state;
     assert_eq!(
@@ -558,7 +510,7 @@ async fn messages_flow_between_the_poster_and_the_assigned_tasker_only(app: Test
     assert_eq!(app.get(&path, Some(&poster)).await.status, StatusCode::CONFLICT, "no conversation before assignment");
     assert_eq!(app.post(&path, Some(&hopeful), json!({ "body": "Hi" })).await.status, StatusCode::FORBIDDEN);
 
-    let (poster, tasker, task, _) = assigned_task(&app, 5_000).await;
+    let Assigned { poster, tasker, task, .. } = assigned_task(&app, 5_000).await;
     let stranger = common::market::tasker(&app, "stranger@example.com").await;
     let path = format!("/api/tasks/{task}/messages");
     let sent = app.post(&path, Some(&poster), json!({ "body": "Gate code is 1234" })).await;
@@ -579,7 +531,7 @@ async fn messages_flow_between_the_poster_and_the_assigned_tasker_only(app: Test
 }
 
 async fn reviews_go_both_ways_after_completion_and_stay_hidden_until_both_are_in(app: TestApp) -> TestApp {
-    let (poster, tasker, task, _) = assigned_task(&app, 20_000).await;
+    let Assigned { poster, tasker, task, .. } = assigned_task(&app, 20_000).await;
     let stranger = common::market::tasker(&app, "stranger@example.com").await;
     let path = format!("/api/tasks/{task}/reviews");
     let review = |rating: i64, body: &str| json!({ "rating": rating, "body": body });
@@ -618,7 +570,7 @@ async fn reviews_go_both_ways_after_completion_and_stay_hidden_until_both_are_in
     assert_eq!((profile["rating"].as_f64(), profile["review_count"].as_i64()), (Some(4.0), Some(1)));
 
     // A review nobody answers shows after 14 days.
-    let (poster, tasker, task, _) = assigned_task(&app, 6_000).await;
+    let Assigned { poster, tasker, task, .. } = assigned_task(&app, 6_000).await;
     app.post(&format!("/api/tasks/{task}/release"), Some(&poster), json!({})).await;
     app.post(&format!("/api/tasks/{task}/reviews"), Some(&tasker), review(3, "Late to reply")).await;
     let db = &app.server.state.db;

@@ -17,6 +17,7 @@ use std::time::Duration;
 
 use common::{
     TestApp,
+    escrow::{notification_titles, send_webhook, task_status},
     market::{id, make_offer, post_task, poster, tasker},
 };
 use reqwest::StatusCode;
@@ -24,7 +25,7 @@ use serde_json::{Value, json};
 use server::{
     config::{Config, Secret},
     db::Timestamp,
-    payments::{sweep, webhook},
+    payments::sweep,
     store::{ledger, payments},
 };
 use stripe_fake::{FakeStripe, checkout_session, error, event, payment_intent};
@@ -79,32 +80,8 @@ async fn verify(app: &TestApp, checkout: &Checkout) -> common::Response {
     app.post("/api/payments/verify", Some(&checkout.poster), body).await
 }
 
-async fn send_webhook(app: &TestApp, event: &Value) -> common::Response {
-    let body = event.to_string();
-    let signature = webhook::sign(body.as_bytes(), WEBHOOK_SECRET, Timestamp::now().0 / 1000);
-    let response = app
-        .client
-        .post(app.url("/api/payments/webhook"))
-        .header("stripe-signature", signature)
-        .header("content-type", "application/json")
-        .body(body)
-        .send()
-        .await
-        .unwrap();
-    TestApp::read(response).await
-}
-
 async fn payment(app: &TestApp) -> payments::PaymentRow {
     payments::payment_by_session(&app.server.state.db, SESSION).await.unwrap().expect("the payment")
-}
-
-async fn task_status(app: &TestApp, task: &str) -> String {
-    app.get(&format!("/api/tasks/{task}"), None).await.body["status"].as_str().unwrap().to_owned()
-}
-
-async fn notification_titles(app: &TestApp, token: &str) -> Vec<String> {
-    let page = app.get("/api/notifications", Some(token)).await.body;
-    page["items"].as_array().unwrap().iter().map(|n| n["title"].as_str().unwrap().to_owned()).collect()
 }
 
 async fn a_direct_debit_is_processing_outlives_the_checkout_window_and_settles_later(backend: common::Backend) {
@@ -145,8 +122,12 @@ async fn a_direct_debit_is_processing_outlives_the_checkout_window_and_settles_l
                 payment_intent("pi_becs_1", "succeeded", Some("ch_becs_1")),
             );
             answer_session(&fake, 1, paid.clone()).await;
-            let handled =
-                send_webhook(&app, &event("evt_becs_ok", "checkout.session.async_payment_succeeded", paid)).await;
+            let handled = send_webhook(
+                &app,
+                WEBHOOK_SECRET,
+                &event("evt_becs_ok", "checkout.session.async_payment_succeeded", paid),
+            )
+            .await;
             assert_eq!(handled.body["handled"], true, "{:?}", handled.body);
             let settled = payment(&app).await;
             assert_eq!((settled.status.as_str(), settled.charge_ref.as_deref()), ("held", Some("ch_becs_1")));
@@ -174,8 +155,12 @@ async fn a_direct_debit_that_fails_reopens_the_task_and_tells_the_poster(backend
                 payment_intent("pi_becs_1", "requires_payment_method", None),
             );
             answer_session(&fake, 1, failed.clone()).await;
-            let handled =
-                send_webhook(&app, &event("evt_becs_fail", "checkout.session.async_payment_failed", failed)).await;
+            let handled = send_webhook(
+                &app,
+                WEBHOOK_SECRET,
+                &event("evt_becs_fail", "checkout.session.async_payment_failed", failed),
+            )
+            .await;
             assert_eq!(handled.body["handled"], true, "{:?}", handled.body);
             assert_eq!(payment(&app).await.status, "failed");
             assert_eq!(task_status(&app, &checkout.task).await, "open");
@@ -225,32 +210,26 @@ async fn a_processing_payment_keeps_the_task_and_its_offer(backend: common::Back
     fake.assert_requests_conform().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn sqlite_a_direct_debit_is_processing_outlives_the_checkout_window_and_settles_later() {
-    a_direct_debit_is_processing_outlives_the_checkout_window_and_settles_later(common::Backend::Sqlite).await;
+/// Each scenario on both backends; every one starts its own fake Stripe.
+macro_rules! on_both_backends_with_a_fake_stripe {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $name() {
+                super::$name(crate::common::Backend::Sqlite).await;
+            })*
+        }
+        mod postgres {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $name() {
+                super::$name(crate::common::Backend::Postgres).await;
+            })*
+        }
+    };
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn postgres_a_direct_debit_is_processing_outlives_the_checkout_window_and_settles_later() {
-    a_direct_debit_is_processing_outlives_the_checkout_window_and_settles_later(common::Backend::Postgres).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn sqlite_a_direct_debit_that_fails_reopens_the_task_and_tells_the_poster() {
-    a_direct_debit_that_fails_reopens_the_task_and_tells_the_poster(common::Backend::Sqlite).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn postgres_a_direct_debit_that_fails_reopens_the_task_and_tells_the_poster() {
-    a_direct_debit_that_fails_reopens_the_task_and_tells_the_poster(common::Backend::Postgres).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn sqlite_a_processing_payment_keeps_the_task_and_its_offer() {
-    a_processing_payment_keeps_the_task_and_its_offer(common::Backend::Sqlite).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn postgres_a_processing_payment_keeps_the_task_and_its_offer() {
-    a_processing_payment_keeps_the_task_and_its_offer(common::Backend::Postgres).await;
-}
+on_both_backends_with_a_fake_stripe!(
+    a_direct_debit_is_processing_outlives_the_checkout_window_and_settles_later,
+    a_direct_debit_that_fails_reopens_the_task_and_tells_the_poster,
+    a_processing_payment_keeps_the_task_and_its_offer,
+);

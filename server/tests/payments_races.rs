@@ -8,9 +8,10 @@ mod common;
 
 use common::{
     TestApp,
+    escrow::{pay, task_status},
     market::{id, make_offer, post_task, poster, tasker},
 };
-use reqwest::{StatusCode, header};
+use reqwest::StatusCode;
 use serde_json::json;
 use server::store::{offers, payments};
 
@@ -24,16 +25,6 @@ async fn taskers(app: &TestApp, prefix: &str) -> Vec<String> {
         taskers.push(tasker(app, &format!("{prefix}-{n}@example.com")).await);
     }
     taskers
-}
-
-async fn pay(app: &TestApp, url: &str) {
-    let response =
-        app.client.post(url).form(&[("action", "pay"), ("card_number", "4242 4242 4242 4242")]).send().await.unwrap();
-    assert_eq!(response.status(), StatusCode::SEE_OTHER, "{:?}", response.headers().get(header::LOCATION));
-}
-
-async fn task_status(app: &TestApp, task: &str) -> String {
-    app.get(&format!("/api/tasks/{task}"), None).await.body["status"].as_str().unwrap().to_owned()
 }
 
 async fn withdrawal_beside_a_checkout_never_strands_the_task(app: TestApp) -> TestApp {

@@ -3,8 +3,12 @@
 //! by payment.
 
 use reqwest::{StatusCode, header};
-use serde_json::json;
-use server::store::{ledger, payments, provider_calls};
+use serde_json::{Value, json};
+use server::{
+    db::Timestamp,
+    payments::webhook,
+    store::{ledger, payments, provider_calls},
+};
 use uuid::Uuid;
 
 use super::{
@@ -34,6 +38,32 @@ pub async fn verify(app: &TestApp, token: &str, session: &str, task: &str, offer
 
 pub async fn task_status(app: &TestApp, task: &str) -> String {
     app.get(&format!("/api/tasks/{task}"), None).await.body["status"].as_str().unwrap().to_owned()
+}
+
+pub async fn notification_titles(app: &TestApp, token: &str) -> Vec<String> {
+    let page = app.get("/api/notifications", Some(token)).await.body;
+    page["items"].as_array().unwrap().iter().map(|n| n["title"].as_str().unwrap().to_owned()).collect()
+}
+
+/// Posts a raw webhook delivery with its `Stripe-Signature` header.
+pub async fn deliver_webhook(app: &TestApp, body: &str, signature: &str) -> Response {
+    let response = app
+        .client
+        .post(app.url("/api/payments/webhook"))
+        .header("content-type", "application/json")
+        .header("stripe-signature", signature)
+        .body(body.to_owned())
+        .send()
+        .await
+        .unwrap();
+    TestApp::read(response).await
+}
+
+/// Delivers `event`, signed now with `secret` as Stripe would.
+pub async fn send_webhook(app: &TestApp, secret: &str, event: &Value) -> Response {
+    let body = event.to_string();
+    let signature = webhook::sign(body.as_bytes(), secret, Timestamp::now().0 / 1000);
+    deliver_webhook(app, &body, &signature).await
 }
 
 /// An assigned task: poster's and tasker's tokens, task and offer ids.

@@ -31,6 +31,7 @@ impl ClientSlots {
     }
 
     /// Client addresses with at least one open socket.
+    #[cfg(test)]
     pub fn clients(&self) -> usize {
         self.open.len()
     }

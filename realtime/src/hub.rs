@@ -186,11 +186,6 @@ impl Hub {
         self.inner.registry.topic_count()
     }
 
-    /// Client addresses with at least one open socket counted by [`Hub::accept_from`].
-    pub fn client_count(&self) -> usize {
-        self.inner.clients.clients()
-    }
-
     fn configure(&self, ws: WebSocketUpgrade) -> WebSocketUpgrade {
         let config = &self.inner.config;
         ws.read_buffer_size(config.read_buffer_size)

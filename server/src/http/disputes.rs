@@ -8,7 +8,7 @@ use uuid::Uuid;
 use crate::{
     error::{ApiError, ApiResult},
     http::{
-        extract::{ApiJson, ApiPath, AuthUser},
+        extract::{ApiJson, ApiPath, AuthUser, Operator},
         payments::task_or_404,
     },
     payments::{
@@ -16,7 +16,7 @@ use crate::{
         rules::{self, Party},
     },
     state::AppState,
-    store::{disputes as store, users},
+    store::disputes as store,
 };
 
 pub fn router() -> Router<AppState> {
@@ -74,11 +74,10 @@ pub async fn task_dispute(
     ApiPath(id): ApiPath<Uuid>,
 ) -> ApiResult<ApiJson<Option<store::DisputeRow>>> {
     let task = task_or_404(&state, id).await?;
-    if Party::of(caller.id, task.poster_id, task.assigned_tasker_id) == Party::Other {
-        let user = users::user_by_id(&state.db, caller.id).await?;
-        if !user.is_some_and(|user| state.config.is_operator(&user.email)) {
-            return Err(ApiError::Forbidden("Only the poster and the assigned tasker can see this".into()));
-        }
+    if Party::of(caller.id, task.poster_id, task.assigned_tasker_id) == Party::Other
+        && !Operator::is(&state, caller.id).await?
+    {
+        return Err(ApiError::Forbidden("Only the poster and the assigned tasker can see this".into()));
     }
     Ok(ApiJson(store::latest_for_task(&state.db, id).await?))
 }

@@ -76,11 +76,18 @@ impl FromRequestParts<AppState> for Operator {
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
         let caller = <AuthUser as FromRequestParts<AppState>>::from_request_parts(parts, state).await?;
-        let user = crate::store::users::user_by_id(&state.db, caller.id).await?;
-        match user {
-            Some(user) if state.config.is_operator(&user.email) => Ok(Operator { id: caller.id }),
-            _ => Err(ApiError::Forbidden("Only operators can do this".into())),
+        if !Operator::is(state, caller.id).await? {
+            return Err(ApiError::Forbidden("Only operators can do this".into()));
         }
+        Ok(Operator { id: caller.id })
+    }
+}
+
+impl Operator {
+    /// Whether `user_id` is an operator (for routes that also let other callers in).
+    pub async fn is(state: &AppState, user_id: Uuid) -> Result<bool, ApiError> {
+        let user = crate::store::users::user_by_id(&state.db, user_id).await?;
+        Ok(user.is_some_and(|user| state.config.is_operator(&user.email)))
     }
 }
 

@@ -51,13 +51,14 @@ pub struct ConnectQuery {
 }
 
 /// Without a ticket the socket is anonymous (public topics only); a bad ticket closes it with 4001;
-/// a client address past `WS_MAX_CONNECTIONS_PER_CLIENT` open sockets is closed with 4029.
+/// a client (an IPv4 address or IPv6 /64) past `WS_MAX_CONNECTIONS_PER_CLIENT` open sockets is closed with 4029.
 async fn connect(
     State(state): State<AppState>,
     ClientIp(client): ClientIp,
     ApiQuery(query): ApiQuery<ConnectQuery>,
     ws: WebSocketUpgrade,
 ) -> ApiResult<Response> {
+    let client = crate::rate_limit::client_prefix(client);
     let Some(ticket) = query.ticket.filter(|ticket| !ticket.is_empty()) else {
         return Ok(state.hub.accept_from(ws, None, client));
     };

@@ -10,7 +10,10 @@ mod redis;
 
 use std::{sync::Arc, time::Duration};
 
-pub use self::{auth::AuthRateLimits, client::client_key};
+pub use self::{
+    auth::AuthRateLimits,
+    client::{client_key, client_prefix},
+};
 use self::{local::LocalWindows, redis::RedisWindows};
 use crate::error::ApiError;
 

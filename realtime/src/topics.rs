@@ -155,7 +155,10 @@ impl Registry {
         } else {
             self.with_topic(topic, |state| {
                 publish(state);
-                if state.is_unwatched() {
+                // Queued once, when it is created unwatched; a topic that lost its last
+                // subscriber was queued then. Re-queueing on every publish would fill the
+                // queue with stale entries and evict other topics' history early.
+                if state.is_unwatched() && state.idle_stamp == 0 {
                     self.note_idle(topic, state);
                 }
             });
@@ -391,6 +394,22 @@ mod tests {
         assert!(registry.unsubscribe("t", 2, true));
         assert!(!registry.is_watched("t"));
         assert_eq!(registry.topic_count(), 0);
+    }
+
+    #[test]
+    fn publishing_again_to_an_idle_topic_does_not_push_out_the_others() {
+        let registry = registry();
+        let template = EventTemplate::new("busy", "e", &serde_json::json!({}));
+        for topic in ["quiet-1", "quiet-2", "quiet-3"] {
+            registry.publish_local(topic, &template, false);
+        }
+        for _ in 0..50 {
+            registry.publish_local("busy", &template, false);
+        }
+        for kept in ["quiet-1", "quiet-2", "quiet-3", "busy"] {
+            assert!(registry.topics.contains_key(kept), "{kept} was evicted by another topic's events");
+        }
+        assert_eq!(registry.idle.lock().unwrap().len(), 4, "one queue entry per idle topic");
     }
 
     #[test]

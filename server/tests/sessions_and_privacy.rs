@@ -17,6 +17,7 @@ on_both_backends!(
     a_password_reset_ends_every_session_and_every_other_reset_link,
     public_profiles_show_first_name_and_surname_initial,
     the_location_filter_ignores_case_beyond_ascii,
+    tasks_written_before_the_location_column_are_filled_in_at_start,
 );
 
 async fn signing_out_ends_the_access_token_at_once(app: TestApp) -> TestApp {
@@ -111,6 +112,23 @@ async fn the_location_filter_ignores_case_beyond_ascii(app: TestApp) -> TestApp 
     assert_eq!(found("%C3%89VORA").await, vec![upper]);
     assert_eq!(found("ÅRHUS").await, vec![lower.clone()]);
     assert_eq!(found("århus").await, vec![lower]);
+    app
+}
+
+async fn tasks_written_before_the_location_column_are_filled_in_at_start(app: TestApp) -> TestApp {
+    let token = common::market::poster(&app, "old-poster@example.com").await;
+    for n in 0..3 {
+        post_task(&app, &token, json!({ "title": format!("Old task {n}"), "location": "ÉVORA" })).await;
+    }
+    let db = &app.server.state.db;
+    server::on_pool!(db, |pool| {
+        sqlx::query("update tasks set location_search = null").execute(pool).await.map(|_| ())
+    })
+    .unwrap();
+    assert_eq!(server::store::backfills::fill_missing_location_search(db).await.unwrap(), 3);
+    assert_eq!(server::store::backfills::fill_missing_location_search(db).await.unwrap(), 0, "nothing left");
+    let page = app.get("/api/tasks?location=%C3%A9vora", None).await;
+    assert_eq!(page.body["items"].as_array().unwrap().len(), 3);
     app
 }
 

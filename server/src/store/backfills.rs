@@ -4,7 +4,11 @@
 use tracing::instrument;
 use uuid::Uuid;
 
-use crate::{db::Db, on_pool, store::tasks::location_search};
+use crate::{
+    db::{BeginWrite, Db},
+    on_pool,
+    store::tasks::location_search,
+};
 
 const BATCH: i64 = 500;
 
@@ -22,15 +26,23 @@ pub async fn fill_missing_location_search(db: &Db) -> sqlx::Result<u64> {
         if rows.is_empty() {
             return Ok(filled);
         }
-        for (id, location) in rows {
-            filled += on_pool!(db, |pool| {
-                sqlx::query("update tasks set location_search = $2 where id = $1")
-                    .bind(id)
-                    .bind(location_search(&location))
-                    .execute(pool)
-                    .await
-                    .map(|done| done.rows_affected())
-            })?;
-        }
+        // One transaction a batch: one commit instead of one per row.
+        filled += on_pool!(db, |pool| {
+            async {
+                let mut tx = pool.begin_write().await?;
+                let mut filled = 0;
+                for (id, location) in &rows {
+                    filled += sqlx::query("update tasks set location_search = $2 where id = $1")
+                        .bind(id)
+                        .bind(location_search(location))
+                        .execute(&mut *tx)
+                        .await?
+                        .rows_affected();
+                }
+                tx.commit().await?;
+                Ok::<_, sqlx::Error>(filled)
+            }
+            .await
+        })?;
     }
 }

@@ -30,6 +30,8 @@ export const routes: RouteObject[] = [
       { path: '/post-task', element: page(() => import('@/app/routes/marketplace/post-task'), 'PostTaskRoute') },
       { path: '/payment-success', element: page(() => import('@/app/routes/marketplace/payment-success'), 'PaymentSuccessRoute') },
       { path: '/my-tasks', element: page(() => import('@/app/routes/marketplace/my-tasks'), 'MyTasksRoute', true) },
+      { path: '/earnings', element: page(() => import('@/app/routes/account/earnings'), 'EarningsRoute', true) },
+      { path: '/payments', element: page(() => import('@/app/routes/account/payments'), 'PaymentsRoute', true) },
       { path: '/notifications', element: page(() => import('@/app/routes/marketplace/notifications'), 'NotificationsRoute', true) },
       { path: '/admin/disputes', element: page(() => import('@/app/routes/admin/disputes'), 'AdminDisputesRoute', true) },
 

@@ -10,6 +10,8 @@ export function accountLinks(userId: string, settingsPath = '/settings', isOpera
     { to: '/post-task', label: 'Post a Task' },
     { to: '/my-tasks', label: 'My Tasks' },
     { to: '/notifications', label: 'Notifications' },
+    { to: '/earnings', label: 'Earnings' },
+    { to: '/payments', label: 'Payments' },
     { to: settingsPath, label: 'Account Settings' },
     ...(isOperator ? [{ to: '/admin/disputes', label: 'Disputes' }] : []),
   ];

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
+import { notificationPagesKey } from '@/features/notifications/api/get-notification-pages';
 import type { NotificationsPage } from '@/features/notifications/api/get-notifications';
 import { authorizedRequest } from '@/lib/auth/session';
 import { realtimeKeys } from '@/lib/realtime/cache';
@@ -26,5 +27,6 @@ export function useMarkNotificationRead() {
       });
     },
     onError: () => void client.invalidateQueries({ queryKey: realtimeKeys.notifications }),
+    onSuccess: () => void client.invalidateQueries({ queryKey: notificationPagesKey }),
   });
 }

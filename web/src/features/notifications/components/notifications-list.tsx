@@ -1,9 +1,11 @@
 import { AnimatePresence, m } from 'framer-motion';
 import { Bell, BellRing, Calendar, CreditCard, MessageSquare, Tag } from 'lucide-react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
+import { useNotificationPages } from '@/features/notifications/api/get-notification-pages';
 import { useNotifications, type AppNotification } from '@/features/notifications/api/get-notifications';
 import { useMarkAllNotificationsRead } from '@/features/notifications/api/mark-all-notifications-read';
 import { useMarkNotificationRead } from '@/features/notifications/api/mark-notification-read';
@@ -50,12 +52,25 @@ function Item({ n }: { n: AppNotification }) {
 }
 
 export function NotificationsList() {
-  const { data, isPending, isError, error } = useNotifications();
+  const live = useNotifications();
+  const [unreadOnly, setUnreadOnly] = useState(false);
+  const [showOlder, setShowOlder] = useState(false);
+  // "All": the live first page, then older pages on demand. "Unread only": unread pages from the start.
+  const pages = useNotificationPages(unreadOnly, unreadOnly ? null : (live.data?.next_cursor ?? null), unreadOnly || showOlder);
   const markAll = useMarkAllNotificationsRead();
   const ask = useRequestNotificationPermission();
   const canAsk = browserNotificationsSupported() && Notification.permission === 'default';
-  const items = data?.items ?? [];
+  const data = live.data;
+  const paged = pages.data?.pages.flatMap((page) => page.items) ?? [];
+  const combined = unreadOnly ? paged : [...(data?.items ?? []), ...(showOlder ? paged : [])];
+  // A live notification can push an item across the first page's edge: show it once.
+  const items = combined.filter((n, index) => combined.findIndex((other) => other.id === n.id) === index);
+  const isPending = live.isPending || (unreadOnly && pages.isPending);
+  const isError = live.isError || pages.isError;
+  const error = live.error ?? pages.error;
   const unread = data?.unread_count ?? 0;
+  const hasMore = unreadOnly || showOlder ? pages.hasNextPage : Boolean(data?.next_cursor);
+  const loadMore = () => (unreadOnly || showOlder ? void pages.fetchNextPage() : setShowOlder(true));
 
   return (
     <div>
@@ -63,7 +78,11 @@ export function NotificationsList() {
         <p className="text-sm text-slate-600" aria-live="polite">
           {unread ? `${unread} unread` : 'All caught up'}
         </p>
-        <div className="flex gap-2">
+        <div className="flex flex-wrap gap-2">
+          <label className="inline-flex items-center gap-2 rounded-lg border border-slate-300 px-3 py-1.5 text-sm text-slate-700">
+            <input type="checkbox" checked={unreadOnly} onChange={(e) => setUnreadOnly(e.target.checked)} className="h-4 w-4" />
+            Unread only
+          </label>
           {canAsk && (
             <Button variant="outline" size="sm" onClick={() => void ask()}>
               <BellRing aria-hidden className="h-4 w-4" /> Enable desktop alerts
@@ -83,7 +102,12 @@ export function NotificationsList() {
           </ul>
         )}
         {isError && <Alert>{errorMessage(error, 'Error loading your notifications')}</Alert>}
-        {data && !items.length && (
+        {!isPending && !isError && !items.length && unreadOnly && (
+          <p className="rounded-2xl border border-dashed border-slate-300 bg-white p-10 text-center font-semibold text-slate-900">
+            No unread notifications
+          </p>
+        )}
+        {data && !items.length && !unreadOnly && (
           <div className="rounded-2xl border border-dashed border-slate-300 bg-white p-10 text-center">
             <Bell aria-hidden className="mx-auto h-10 w-10 text-slate-400" />
             <p className="mt-3 font-semibold text-slate-900">No notifications yet</p>
@@ -99,6 +123,13 @@ export function NotificationsList() {
             ))}
           </AnimatePresence>
         </ul>
+        {hasMore && !isPending && (
+          <div className="mt-4 flex justify-center">
+            <Button variant="outline" loading={pages.isFetchingNextPage || (showOlder && pages.isPending)} onClick={loadMore}>
+              Load more
+            </Button>
+          </div>
+        )}
       </div>
     </div>
   );

@@ -39,11 +39,15 @@ export type PublicProfile = {
   review_count?: number | null;
   tasks_completed?: number | null;
   member_since?: string | null;
+  /** Percent of conversations answered within a day; null until someone has written to them. */
   response_rate?: number | null;
-  response_time?: string | null;
-  last_active?: string | null;
+  /** Median minutes to answer; null until they have answered someone. */
+  response_minutes?: number | null;
+  last_active_at?: string | null;
   verified?: { email?: boolean; phone?: boolean; identity?: boolean; payment?: boolean } | null;
   reviews?: ProfileReview[] | null;
+  /** More reviews from `GET /api/profiles/{id}/reviews?cursor=`; null when `reviews` are all. */
+  reviews_next_cursor?: string | null;
   portfolio?: PortfolioItem[] | null;
   experience?: Experience[] | null;
 };

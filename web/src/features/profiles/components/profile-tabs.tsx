@@ -1,9 +1,12 @@
 import { useState } from 'react';
 
 import { skillLevelLabel } from '@/components/skills/common-skills';
+import { Alert } from '@/components/ui/alert';
 import { Avatar } from '@/components/ui/avatar';
+import { Button } from '@/components/ui/button';
 import { Tabs } from '@/components/ui/tabs';
 import type { PublicProfile, ProfileReview } from '@/features/profiles/api/get-profile';
+import { useMoreProfileReviews } from '@/features/profiles/api/get-profile-reviews';
 import { formatDate } from '@/lib/format';
 
 /** Spec §2: four skills show by default, expandable to all. */
@@ -32,7 +35,10 @@ type Tab = 'reviews' | 'skills' | 'portfolio';
 export function ProfileTabs({ profile, name }: { profile: PublicProfile; name: string }) {
   const [tab, setTab] = useState<Tab>('reviews');
   const [allSkills, setAllSkills] = useState(false);
-  const reviews = profile.reviews ?? [];
+  const [showMore, setShowMore] = useState(false);
+  const more = useMoreProfileReviews(profile.id, profile.reviews_next_cursor ?? null, showMore);
+  const reviews = [...(profile.reviews ?? []), ...(more.data?.pages.flatMap((page) => page.items) ?? [])];
+  const hasMoreReviews = showMore ? more.hasNextPage : Boolean(profile.reviews_next_cursor);
   const skills = profile.skills ?? [];
   const portfolio = profile.portfolio ?? [];
   const experience = profile.experience ?? [];
@@ -74,6 +80,22 @@ export function ProfileTabs({ profile, name }: { profile: PublicProfile; name: s
                 </li>
               );
             })}
+            {hasMoreReviews && (
+              <li className="flex justify-center">
+                <Button
+                  variant="outline"
+                  loading={more.isFetching}
+                  onClick={() => (showMore ? void more.fetchNextPage() : setShowMore(true))}
+                >
+                  Show more reviews
+                </Button>
+              </li>
+            )}
+            {more.isError && (
+              <li>
+                <Alert>We couldn't load more reviews. Please try again.</Alert>
+              </li>
+            )}
           </ul>
         ))}
 

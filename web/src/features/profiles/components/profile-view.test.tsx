@@ -38,7 +38,45 @@ describe('profile', () => {
     expect(screen.getByText('Fixed our tap in ten minutes.')).toBeInTheDocument();
     const verification = screen.getByRole('heading', { name: 'Verification' }).parentElement!;
     expect(verification).toHaveTextContent('Email✓ Verified');
-    expect(verification).toHaveTextContent('PhoneNot verified');
+    expect(verification).toHaveTextContent('Payment methodNot verified');
+    expect(verification).not.toHaveTextContent('Phone');
+    expect(verification).not.toHaveTextContent('Identity');
+  });
+
+  it('states response figures and last activity only when the server computed them', async () => {
+    const active = { ...profile, response_rate: 92, response_minutes: 135, last_active_at: new Date(Date.now() - 3 * 3600_000).toISOString() };
+    vi.stubGlobal('fetch', mockFetch({ 'GET /api/profiles/p1': { body: active } }).fn);
+    renderWithRouter(<ProfileView userId="p1" />, '/profile/p1');
+    const stats = (await screen.findByRole('heading', { name: 'Stats' })).parentElement!;
+    expect(stats).toHaveTextContent('Response rate92%');
+    expect(stats).toHaveTextContent('Response timewithin 2 hours');
+    expect(stats).toHaveTextContent('Last active3 h ago');
+  });
+
+  it('leaves out figures there is nothing to compute from, instead of a dash', async () => {
+    const quiet = { ...profile, response_rate: null, response_minutes: null, last_active_at: null };
+    vi.stubGlobal('fetch', mockFetch({ 'GET /api/profiles/p1': { body: quiet } }).fn);
+    renderWithRouter(<ProfileView userId="p1" />, '/profile/p1');
+    const stats = (await screen.findByRole('heading', { name: 'Stats' })).parentElement!;
+    expect(stats).not.toHaveTextContent('Response');
+    expect(stats).not.toHaveTextContent('Last active');
+    expect(stats).not.toHaveTextContent('—');
+  });
+
+  it('pages reviews beyond the first ones and counts them all on the tab', async () => {
+    const first = { ...profile, review_count: 2, reviews_next_cursor: 'c1' };
+    const api = mockFetch({
+      'GET /api/profiles/p1': { body: first },
+      'GET /api/profiles/p1/reviews': {
+        body: { items: [{ id: 'r2', author: { name: 'Lee' }, rating: 4, body: 'Came back to finish.', created_at: '2026-09-01T00:00:00Z' }], next_cursor: null, has_more: false },
+      },
+    });
+    vi.stubGlobal('fetch', api.fn);
+    renderWithRouter(<ProfileView userId="p1" />, '/profile/p1');
+    expect(await screen.findByRole('tab', { name: 'Reviews (2)' })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Show more reviews' }));
+    expect(await screen.findByText('Came back to finish.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Show more reviews' })).not.toBeInTheDocument();
   });
 
   it('shows four skills and expands to all of them', async () => {

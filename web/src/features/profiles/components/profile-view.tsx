@@ -10,16 +10,24 @@ import { useProfile } from '@/features/profiles/api/get-profile';
 import { InviteDialog } from '@/features/profiles/components/invite-dialog';
 import { ProfileTabs, Stars } from '@/features/profiles/components/profile-tabs';
 import { useAuth } from '@/lib/auth/use-auth';
-import { formatDate, formatMemberSince } from '@/lib/format';
+import { formatMemberSince } from '@/lib/format';
+import { relativeTime } from '@/lib/marketplace';
 import { usePageTitle } from '@/lib/use-page-title';
 import { getDisplayName, getInitials } from '@/lib/user-names';
 
+/** Only what Taskhub checks: phone numbers and identities are not checked, so they are not listed. */
 const verificationItems = [
   { key: 'email', label: 'Email' },
-  { key: 'phone', label: 'Phone' },
-  { key: 'identity', label: 'Identity' },
   { key: 'payment', label: 'Payment method' },
 ] as const;
+
+/** "within 5 minutes", "within 3 hours", "within 2 days". */
+export function formatResponseTime(minutes: number): string {
+  const plural = (n: number, unit: string) => `within ${n} ${unit}${n === 1 ? '' : 's'}`;
+  if (minutes < 60) return plural(Math.max(1, minutes), 'minute');
+  if (minutes < 24 * 60) return plural(Math.round(minutes / 60), 'hour');
+  return plural(Math.round(minutes / (24 * 60)), 'day');
+}
 
 export function ProfileView({ userId }: { userId: string }) {
   const { user } = useAuth();
@@ -45,12 +53,13 @@ export function ProfileView({ userId }: { userId: string }) {
   const isOwn = user?.id === data.id;
   const verified = data.verified ?? {};
   const isVerifiedTasker = Boolean(data.is_tasker && verified.email);
+  // Figures the server could not compute yet (nobody wrote to them, never active) are left out, not shown as "—".
   const stats = [
     { label: 'Member since', value: formatMemberSince(data.member_since) },
     { label: 'Tasks completed', value: String(data.tasks_completed ?? 0) },
-    { label: 'Response rate', value: data.response_rate != null ? `${Math.round(data.response_rate)}%` : '—' },
-    { label: 'Response time', value: data.response_time ?? '—' },
-    { label: 'Last active', value: data.last_active ? formatDate(data.last_active) : '—' },
+    ...(data.response_rate != null ? [{ label: 'Response rate', value: `${Math.round(data.response_rate)}%` }] : []),
+    ...(data.response_minutes != null ? [{ label: 'Response time', value: formatResponseTime(data.response_minutes) }] : []),
+    ...(data.last_active_at ? [{ label: 'Last active', value: relativeTime(data.last_active_at) }] : []),
   ];
 
   return (
@@ -136,7 +145,7 @@ export function ProfileView({ userId }: { userId: string }) {
           <ProfileTabs profile={data} name={name} />
         </section>
       </div>
-      {dialog && <InviteDialog open onClose={() => setDialog(null)} name={name} mode={dialog} />}
+      {dialog && <InviteDialog open onClose={() => setDialog(null)} name={name} taskerId={data.id} mode={dialog} />}
     </div>
   );
 }

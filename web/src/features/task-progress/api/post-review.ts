@@ -1,7 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 
+import { taskReviewsKey } from '@/features/task-progress/api/get-task-reviews';
 import { authorizedRequest } from '@/lib/auth/session';
+import { ApiError } from '@/lib/http';
 import { realtimeKeys } from '@/lib/realtime/cache';
 
 export const reviewInputSchema = z.object({
@@ -18,6 +20,13 @@ export function usePostReview(taskId: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (input: ReviewInput) => postReview(taskId, input),
-    onSuccess: () => void client.invalidateQueries({ queryKey: realtimeKeys.task(taskId) }),
+    onSuccess: () => {
+      void client.invalidateQueries({ queryKey: realtimeKeys.task(taskId) });
+      void client.invalidateQueries({ queryKey: taskReviewsKey(taskId) });
+    },
+    // 409: already reviewed (another tab, a double submit): the refetched list shows that review.
+    onError: (error) => {
+      if (error instanceof ApiError && error.status === 409) void client.invalidateQueries({ queryKey: taskReviewsKey(taskId) });
+    },
   });
 }

@@ -4,10 +4,29 @@ import { useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { TextAreaField } from '@/components/ui/field';
+import { useTaskReviews } from '@/features/task-progress/api/get-task-reviews';
 import { reviewInputSchema, usePostReview } from '@/features/task-progress/api/post-review';
+import { useAuth } from '@/lib/auth/use-auth';
 import { errorMessage } from '@/lib/http';
 
+/** The review form, or what the viewer already wrote: each party reviews a task once. */
 export function ReviewForm({ taskId, otherName }: { taskId: string; otherName: string }) {
+  const { user } = useAuth();
+  const reviews = useTaskReviews(taskId);
+  if (reviews.isPending) return null;
+  const mine = reviews.data?.find((review) => review.reviewer_id === user?.id);
+  if (mine) {
+    return (
+      <Alert tone="success" title="You reviewed this task">
+        You gave {otherName} {mine.rating} star{mine.rating === 1 ? '' : 's'}. Reviews show once both of you have written one, or
+        after 14 days.
+      </Alert>
+    );
+  }
+  return <ReviewFormFields taskId={taskId} otherName={otherName} />;
+}
+
+function ReviewFormFields({ taskId, otherName }: { taskId: string; otherName: string }) {
   const [rating, setRating] = useState(0);
   const [body, setBody] = useState('');
   const [error, setError] = useState<string>();

@@ -1,0 +1,18 @@
+import { useQuery } from '@tanstack/react-query';
+
+import { authorizedRequest } from '@/lib/auth/session';
+
+/** `none`: never started · `pending`: started, not finished · `ready`: can receive transfers. */
+export type PayoutAccountStatus = 'none' | 'pending' | 'ready';
+export type PayoutAccount = { status: PayoutAccountStatus };
+
+export const payoutAccountKey = ['me', 'payout-account'] as const;
+
+/** Asking also checks an unfinished account with the provider (after returning from onboarding). */
+export function getPayoutAccount() {
+  return authorizedRequest<PayoutAccount>('/api/me/payout-account');
+}
+
+export function usePayoutAccount() {
+  return useQuery({ queryKey: payoutAccountKey, queryFn: getPayoutAccount });
+}

@@ -1,0 +1,89 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+import type { Earnings } from '@/features/earnings/api/get-earnings';
+import { EarningsOverview } from '@/features/earnings/components/earnings-overview';
+import { authLoadingAtom, resetAuthForTests, sessionAtom } from '@/lib/auth/session';
+import { appStore } from '@/lib/store';
+import { mockFetch, renderWithRouter } from '@/testing/render';
+
+const line = {
+  task_id: 't1',
+  task_title: 'Fix the fence',
+  amount_cents: 20000,
+  fee_cents: 2000,
+  payout_cents: 18000,
+  currency: 'aud',
+  held_at: '2026-11-01T00:00:00Z',
+  released_at: '2026-11-03T00:00:00Z',
+  paid_out_at: null,
+};
+const zero = { held_cents: 0, awaiting_release_cents: 0, released_cents: 0, paid_out_cents: 0, fees_cents: 0 };
+
+beforeEach(() => {
+  resetAuthForTests();
+  appStore.set(authLoadingAtom, false);
+  appStore.set(sessionAtom, {
+    access_token: 'a',
+    refresh_token: 'r',
+    token_type: 'bearer',
+    expires_in: 900,
+    expires_at: Math.floor(Date.now() / 1000) + 900,
+    user: { id: 'k1', email: 'k1@example.com' },
+  });
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('earnings', () => {
+  it('tells a tasker without payouts that a transfer waits for them, and starts the setup', async () => {
+    const earnings: Earnings = {
+      currency: 'aud',
+      payout_account: 'none',
+      totals: { ...zero, released_cents: 18000, fees_cents: 2000 },
+      items: [{ ...line, state: 'waiting_for_payout_setup' }],
+    };
+    const api = mockFetch({
+      'GET /api/me/earnings': { body: earnings },
+      'POST /api/me/payouts/onboarding': { body: { url: 'http://localhost/sandbox/payouts/acct_sandbox_1', ready: false } },
+    });
+    vi.stubGlobal('fetch', api.fn);
+    const navigate = vi.fn();
+    renderWithRouter(<EarningsOverview navigate={navigate} />, '/earnings');
+
+    expect(await screen.findByText('A transfer is waiting for your payout setup')).toBeInTheDocument();
+    const item = screen.getByRole('link', { name: 'Fix the fence' }).closest('li')!;
+    expect(within(item).getByText('Transfer waiting for your payout setup')).toBeInTheDocument();
+    expect(within(item).getByText('$180.00')).toBeInTheDocument();
+    const released = screen.getByText('Released', { selector: 'dt' }).parentElement!;
+    expect(released).toHaveTextContent('$180.00');
+
+    await userEvent.click(screen.getByRole('button', { name: 'Set up payouts' }));
+    expect(api.calls.map((call) => call.key)).toContain('POST /api/me/payouts/onboarding');
+    await vi.waitFor(() => expect(navigate).toHaveBeenCalledWith('http://localhost/sandbox/payouts/acct_sandbox_1'));
+  });
+
+  it('shows a paid-out task and set-up payouts without a waiting notice', async () => {
+    const earnings: Earnings = {
+      currency: 'aud',
+      payout_account: 'ready',
+      totals: { ...zero, paid_out_cents: 18000, fees_cents: 2000 },
+      items: [{ ...line, state: 'paid_out', paid_out_at: '2026-11-03T00:00:00Z' }],
+    };
+    vi.stubGlobal('fetch', mockFetch({ 'GET /api/me/earnings': { body: earnings } }).fn);
+    renderWithRouter(<EarningsOverview navigate={vi.fn()} />, '/earnings');
+    expect(await screen.findByRole('heading', { name: 'Payouts are set up' })).toBeInTheDocument();
+    expect(screen.getByText('Paid out', { selector: 'span' })).toBeInTheDocument();
+    expect(screen.getByText('Paid out', { selector: 'dt' }).parentElement).toHaveTextContent('$180.00');
+    expect(screen.queryByText('A transfer is waiting for your payout setup')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Update bank details' })).toBeInTheDocument();
+  });
+
+  it('invites a tasker with nothing yet to browse tasks', async () => {
+    const earnings: Earnings = { currency: 'aud', payout_account: 'pending', totals: zero, items: [] };
+    vi.stubGlobal('fetch', mockFetch({ 'GET /api/me/earnings': { body: earnings } }).fn);
+    renderWithRouter(<EarningsOverview navigate={vi.fn()} />, '/earnings');
+    expect(await screen.findByText(/No earnings yet/)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Continue setup' })).toBeInTheDocument();
+  });
+});

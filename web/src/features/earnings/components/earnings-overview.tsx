@@ -1,0 +1,105 @@
+import { Link } from 'react-router';
+
+import { Alert } from '@/components/ui/alert';
+import { Spinner } from '@/components/ui/spinner';
+import { type EarningLine, type EarningState, useEarnings } from '@/features/earnings/api/get-earnings';
+import { PayoutSetupCard } from '@/features/earnings/components/payout-setup-card';
+import { formatDate } from '@/lib/format';
+import { formatMoney } from '@/lib/marketplace';
+
+const stateLabels: Record<EarningState, { label: string; tone: string }> = {
+  held: { label: 'Held in escrow', tone: 'bg-sky-50 text-sky-800' },
+  awaiting_release: { label: 'Awaiting release', tone: 'bg-amber-50 text-amber-800' },
+  waiting_for_payout_setup: { label: 'Transfer waiting for your payout setup', tone: 'bg-orange-50 text-orange-800' },
+  transfer_pending: { label: 'Transfer on its way', tone: 'bg-indigo-50 text-indigo-800' },
+  paid_out: { label: 'Paid out', tone: 'bg-emerald-50 text-emerald-800' },
+  refunded: { label: 'Refunded to the poster', tone: 'bg-slate-100 text-slate-700' },
+};
+
+function lineDate(line: EarningLine) {
+  if (line.state === 'paid_out' && line.paid_out_at) return `Paid out ${formatDate(line.paid_out_at)}`;
+  if (line.released_at) return `Released ${formatDate(line.released_at)}`;
+  return line.held_at ? `Paid into escrow ${formatDate(line.held_at)}` : '';
+}
+
+/** The tasker's Earnings: payout setup, totals by stage, and one line per task. */
+export function EarningsOverview({ navigate }: { navigate?: (url: string) => void }) {
+  const earnings = useEarnings();
+  if (earnings.isPending) {
+    return (
+      <div role="status" className="flex justify-center py-16">
+        <Spinner />
+        <span className="sr-only">Loading your earnings</span>
+      </div>
+    );
+  }
+  if (earnings.isError) return <Alert>We couldn't load your earnings. Please try again in a moment.</Alert>;
+  const { totals, items, currency, payout_account } = earnings.data;
+  const waiting = items.some((line) => line.state === 'waiting_for_payout_setup');
+  const figures = [
+    { label: 'Held in escrow', cents: totals.held_cents },
+    { label: 'Awaiting release', cents: totals.awaiting_release_cents },
+    { label: 'Released', cents: totals.released_cents },
+    { label: 'Paid out', cents: totals.paid_out_cents },
+    { label: 'Service fees', cents: totals.fees_cents },
+  ];
+  return (
+    <div className="space-y-6">
+      {waiting && (
+        <Alert tone="info" title="A transfer is waiting for your payout setup">
+          Finish setting up payouts and your released earnings go out straight away.
+        </Alert>
+      )}
+      <PayoutSetupCard status={payout_account} navigate={navigate} />
+      <section aria-labelledby="earnings-totals-heading">
+        <h2 id="earnings-totals-heading" className="sr-only">
+          Totals
+        </h2>
+        <dl className="grid grid-cols-2 gap-3 sm:grid-cols-5">
+          {figures.map((figure) => (
+            <div key={figure.label} className="rounded-xl border border-slate-200 bg-white p-4">
+              <dt className="text-xs font-medium uppercase tracking-wide text-slate-500">{figure.label}</dt>
+              <dd className="mt-1 text-xl font-bold text-slate-900">{formatMoney(figure.cents, currency, true)}</dd>
+            </div>
+          ))}
+        </dl>
+        <p className="mt-2 text-xs text-slate-500">Amounts are what you receive, after the 10% service fee.</p>
+      </section>
+      <section aria-labelledby="earnings-tasks-heading">
+        <h2 id="earnings-tasks-heading" className="text-lg font-semibold text-slate-900">
+          By task
+        </h2>
+        {items.length === 0 ? (
+          <p className="mt-3 rounded-xl bg-slate-50 p-6 text-center text-sm text-slate-600">
+            No earnings yet. When a poster accepts your offer and pays, the payment shows here.{' '}
+            <Link to="/tasks" className="font-medium text-brand-700 underline">
+              Browse tasks
+            </Link>
+          </p>
+        ) : (
+          <ul className="mt-3 divide-y divide-slate-100 rounded-xl border border-slate-200 bg-white">
+            {items.map((line) => (
+              <li key={line.task_id} className="flex flex-col gap-2 p-4 sm:flex-row sm:items-center sm:justify-between">
+                <div className="min-w-0">
+                  <Link to={`/task/${line.task_id}`} className="font-medium text-slate-900 hover:underline">
+                    {line.task_title}
+                  </Link>
+                  <p className="text-xs text-slate-500">
+                    {formatMoney(line.amount_cents, line.currency, true)} paid · {formatMoney(line.fee_cents, line.currency, true)} fee ·{' '}
+                    {lineDate(line)}
+                  </p>
+                </div>
+                <div className="flex items-center gap-3 sm:flex-col sm:items-end sm:gap-1">
+                  <span className="text-base font-semibold text-slate-900">{formatMoney(line.payout_cents, line.currency, true)}</span>
+                  <span className={`rounded-full px-2.5 py-0.5 text-xs font-medium ${stateLabels[line.state].tone}`}>
+                    {stateLabels[line.state].label}
+                  </span>
+                </div>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}

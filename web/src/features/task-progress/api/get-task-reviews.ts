@@ -1,0 +1,24 @@
+import { useQuery } from '@tanstack/react-query';
+
+import { authorizedRequest } from '@/lib/auth/session';
+
+export type TaskReview = {
+  id: string;
+  task_id: string;
+  reviewer_id: string;
+  reviewee_id: string;
+  rating: number;
+  body: string;
+  created_at: string;
+};
+
+export const taskReviewsKey = (taskId: string) => ['tasks', 'reviews', taskId] as const;
+
+/** The task's visible reviews, and the caller's own even while it is hidden from others. */
+export function getTaskReviews(taskId: string) {
+  return authorizedRequest<TaskReview[]>(`/api/tasks/${encodeURIComponent(taskId)}/reviews`);
+}
+
+export function useTaskReviews(taskId: string) {
+  return useQuery({ queryKey: taskReviewsKey(taskId), queryFn: () => getTaskReviews(taskId) });
+}

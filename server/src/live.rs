@@ -6,7 +6,7 @@ use serde::Serialize;
 use uuid::Uuid;
 
 use crate::{
-    http::marketplace_views::{OfferView, QuestionView, TaskSummary},
+    http::marketplace_views::{OfferView, QuestionView, TaskSummary, fill_ratings},
     state::AppState,
     store::{notifications::NotificationRow, offers::OfferRow},
 };
@@ -40,9 +40,13 @@ struct OfferEvent<'a> {
 /// `offer.created` / `offer.updated` / `offer.withdrawn`: the public version
 /// (no amount, no message) on `task:{id}`, the full one on the poster's `user:{id}`.
 pub async fn offer_changed(state: &AppState, event: &str, offer: &OfferRow, poster_id: Uuid, offer_count: i64) {
-    let public = OfferView::new(offer, false);
+    let mut public = OfferView::new(offer, false);
+    if let Err(error) = fill_ratings(&state.db, vec![&mut public.tasker]).await {
+        tracing::warn!(%error, "offer event without the tasker's rating");
+    }
     publish(state, &task_topic(offer.task_id), event, &OfferEvent { offer: &public, offer_count }).await;
-    let full = OfferView::new(offer, true);
+    let mut full = OfferView::new(offer, true);
+    full.tasker.rating = public.tasker.rating;
     publish(state, &user_topic(poster_id), event, &OfferEvent { offer: &full, offer_count }).await;
 }
 

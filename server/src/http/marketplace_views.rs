@@ -5,9 +5,9 @@ use uuid::Uuid;
 
 use crate::{
     accounts::names,
-    db::Timestamp,
+    db::{Db, Timestamp},
     marketplace::categories,
-    store::{offers::OfferRow, questions::QuestionRow, tasks::TaskRow},
+    store::{offers::OfferRow, questions::QuestionRow, reviews, tasks::TaskRow},
 };
 
 /// A person as task cards show them: "First L." or "Anonymous User".
@@ -24,6 +24,16 @@ impl PersonSummary {
     pub fn new(id: Uuid, first: &str, last: &str, avatar_url: Option<&String>) -> Self {
         Self { id, name: names::public_name(first, last), avatar_url: avatar_url.cloned(), rating: None }
     }
+}
+
+/// Fills in the ratings of everyone a list shows, with one query for the whole list.
+pub async fn fill_ratings(db: &Db, people: Vec<&mut PersonSummary>) -> sqlx::Result<()> {
+    let ids: Vec<Uuid> = people.iter().map(|person| person.id).collect();
+    let ratings = reviews::ratings_of(db, &ids, Timestamp::now()).await?;
+    for person in people {
+        person.rating = ratings.get(&person.id).copied();
+    }
+    Ok(())
 }
 
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema)]

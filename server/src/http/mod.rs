@@ -5,9 +5,11 @@ pub mod auth;
 pub mod contact;
 pub mod dev_mailbox;
 pub mod disputes;
+pub mod earnings;
 pub mod extract;
 pub mod geocode;
 pub mod health;
+pub mod invitations;
 pub mod lifecycle;
 pub mod marketplace_views;
 pub mod me;
@@ -18,6 +20,7 @@ pub mod openapi;
 pub mod paging;
 pub mod payments;
 pub mod payments_sandbox;
+pub mod payouts_sandbox;
 pub mod profiles;
 pub mod questions;
 pub mod realtime;
@@ -51,11 +54,13 @@ pub fn router(state: AppState) -> Router {
         .merge(realtime::api_router())
         .merge(tasks::router())
         .merge(offers::router())
+        .merge(invitations::router())
         .merge(questions::router())
         .merge(notifications::router())
         .merge(geocode::router(&state.config))
         .merge(contact::router())
         .merge(payments::router())
+        .merge(earnings::router())
         .merge(lifecycle::router())
         .merge(disputes::router())
         .merge(admin::router())
@@ -72,6 +77,7 @@ pub fn router(state: AppState) -> Router {
         .merge(health::router())
         .merge(realtime::socket_router())
         .merge(payments_sandbox::router())
+        .merge(payouts_sandbox::router())
         .merge(web::media_router());
     if state.config.dev_mode {
         app = app.merge(dev_mailbox::router());

@@ -15,7 +15,7 @@ use crate::{
     error::{ApiError, ApiResult},
     http::{
         extract::{ApiJson, ApiPath, ApiQuery, AuthUser},
-        marketplace_views::{Items, MyOfferView, OfferView, Page, TaskSummary},
+        marketplace_views::{Items, MyOfferView, OfferView, Page, TaskSummary, fill_ratings},
         paging::{self, PageQuery},
         tasks::require_verified,
     },
@@ -67,7 +67,8 @@ pub async fn list_offers(
     let viewer = caller.map(|caller| caller.id);
     let rows = offers::offers_page(&state.db, task_id, after, limit + 1).await?;
     let (rows, next_cursor) = paging::finish(rows, limit, |row| Position { created_at: row.created_at, id: row.id });
-    let items = rows.iter().map(|row| OfferView::for_viewer(row, task.poster_id, viewer)).collect();
+    let mut items: Vec<OfferView> = rows.iter().map(|row| OfferView::for_viewer(row, task.poster_id, viewer)).collect();
+    fill_ratings(&state.db, items.iter_mut().map(|offer| &mut offer.tasker).collect()).await?;
     Ok(ApiJson(Page::new(items, next_cursor)))
 }
 
@@ -185,12 +186,13 @@ pub async fn withdraw_offer(
 pub async fn my_offers(State(state): State<AppState>, caller: AuthUser) -> ApiResult<ApiJson<Items<MyOfferView>>> {
     let rows = offers::offers_by_tasker(&state.db, caller.id, MY_OFFERS_LIMIT).await?;
     let tasks = tasks::tasks_offered_on_by(&state.db, caller.id).await?;
-    let items = rows
+    let mut items: Vec<MyOfferView> = rows
         .iter()
         .filter_map(|offer| {
             let task = tasks.iter().find(|task| task.id == offer.task_id)?;
             Some(MyOfferView { offer: OfferView::new(offer, true), task: TaskSummary::from(task) })
         })
         .collect();
+    fill_ratings(&state.db, items.iter_mut().map(|item| &mut item.task.poster).collect()).await?;
     Ok(ApiJson(Items { items }))
 }

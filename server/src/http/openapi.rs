@@ -8,8 +8,8 @@ use utoipa::{
 
 use crate::{
     http::{
-        admin, auth, contact, disputes, extract::ApiJson, geocode, lifecycle, me, messages, notifications, offers,
-        payments, profiles, questions, realtime, reviews, tasks,
+        admin, auth, contact, disputes, earnings, extract::ApiJson, geocode, invitations, lifecycle, me, messages,
+        notifications, offers, payments, profiles, questions, realtime, reviews, tasks,
     },
     state::AppState,
 };
@@ -21,16 +21,17 @@ use crate::{
         auth::signup, auth::verify_email, auth::resend_verification, auth::login, auth::refresh, auth::logout,
         auth::recover, auth::reset_password,
         me::me, me::update_profile, me::become_tasker, me::upload_my_avatar, me::upload_signup_avatar,
-        profiles::public_profile,
+        profiles::public_profile, profiles::profile_reviews,
         realtime::issue_ticket,
         tasks::list_categories, tasks::browse_tasks, tasks::create_task, tasks::task_detail, tasks::update_task,
         tasks::cancel_task, tasks::my_tasks,
         offers::list_offers, offers::make_offer, offers::update_offer, offers::withdraw_offer, offers::my_offers,
-        questions::list_questions, questions::ask_question, questions::answer_question,
+        invitations::invite_tasker, questions::list_questions, questions::ask_question, questions::answer_question,
         notifications::list_notifications, notifications::mark_read, notifications::mark_all_read,
         geocode::geocode, contact::send_contact_message,
         payments::create_checkout_session, payments::verify_payment, payments::stripe_webhook, payments::task_payment,
-        payments::payout_onboarding, lifecycle::request_payment, lifecycle::release_payment, lifecycle::cancellation,
+        payments::payout_onboarding, earnings::payout_account, earnings::my_earnings, earnings::my_payments,
+        lifecycle::request_payment, lifecycle::release_payment, lifecycle::cancellation,
         lifecycle::request_cancellation, lifecycle::accept_cancellation, lifecycle::decline_cancellation,
         messages::list_messages, messages::send_message, reviews::list_reviews, reviews::write_review,
         disputes::open_dispute, disputes::task_dispute, admin::dispute_queue, admin::resolve_dispute,

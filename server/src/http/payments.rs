@@ -15,10 +15,14 @@ use uuid::Uuid;
 use crate::{
     db::Timestamp,
     error::{ApiError, ApiResult},
-    http::extract::{ApiJson, ApiPath, AuthUser},
+    http::{
+        earnings::{PAYOUTS_REFRESH_PATH, PAYOUTS_RETURN_PATH},
+        extract::{ApiJson, ApiPath, AuthUser},
+    },
     payments::{
         OnboardingRequest,
         lifecycle::{self, CheckoutStarted},
+        payouts,
         rules::{self, Party},
         webhook::{self, Action},
     },
@@ -163,6 +167,11 @@ pub async fn stripe_webhook(
     }
     let session_id = match event.action() {
         Action::Settle { session_id } => session_id,
+        Action::CheckPayoutAccount { account_ref } => {
+            let handled = check_payout_account(&state, &account_ref).await?;
+            payments::record_stripe_event(&state.db, &event.id, &event.kind, Timestamp::now()).await?;
+            return Ok(ApiJson(WebhookReceipt { received: true, handled }));
+        }
         Action::Ignore => return Ok(ApiJson(WebhookReceipt { received: true, handled: false })),
     };
     let Some(payment) = payments::payment_by_session(&state.db, &session_id).await? else {
@@ -173,6 +182,20 @@ pub async fn stripe_webhook(
     lifecycle::settle(&state, payment).await?;
     payments::record_stripe_event(&state.db, &event.id, &event.kind, Timestamp::now()).await?;
     Ok(ApiJson(WebhookReceipt { received: true, handled: true }))
+}
+
+/// After `account.updated`: if the provider says the account can now receive
+/// transfers, record it and send what was waiting. False for unknown or
+/// already-ready accounts and accounts still unfinished.
+async fn check_payout_account(state: &AppState, account_ref: &str) -> ApiResult<bool> {
+    let Some((user_id, false)) = payments::payout_account_by_ref(&state.db, account_ref).await? else {
+        return Ok(false);
+    };
+    if !state.payments.current().payout_account_ready(account_ref).await? {
+        return Ok(false);
+    }
+    payouts::account_ready(state, user_id).await?;
+    Ok(true)
 }
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]
@@ -266,8 +289,8 @@ pub async fn payout_onboarding(
             user_id: caller.id,
             email: user.email,
             account_ref: existing.map(|(account_ref, _)| account_ref),
-            refresh_url: state.link("/settings?payouts=refresh"),
-            return_url: state.link("/settings?payouts=done"),
+            refresh_url: state.link(PAYOUTS_REFRESH_PATH),
+            return_url: state.link(PAYOUTS_RETURN_PATH),
         })
         .await?;
     payments::save_payout_account(
@@ -279,5 +302,8 @@ pub async fn payout_onboarding(
         Timestamp::now(),
     )
     .await?;
+    if onboarding.ready {
+        payouts::account_ready(&state, caller.id).await?;
+    }
     Ok(ApiJson(PayoutOnboarding { url: onboarding.url, ready: onboarding.ready }))
 }

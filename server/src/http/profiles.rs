@@ -5,21 +5,25 @@ use crate::{
     db::Timestamp,
     error::{ApiError, ApiResult},
     http::{
-        extract::{ApiJson, ApiPath},
-        views::PublicProfileView,
+        extract::{ApiJson, ApiPath, ApiQuery},
+        marketplace_views::Page,
+        paging::{self, PageQuery},
+        views::{ProfileFacts, ProfileReview, PublicProfileView},
     },
+    marketplace::responsiveness::responsiveness,
     state::AppState,
-    store::{profiles, reviews},
+    store::{Position, profile_facts, profiles, reviews},
 };
 
 const LATEST_REVIEWS: i64 = 20;
 
 pub fn router() -> Router<AppState> {
-    Router::new().route("/profiles/{id}", get(public_profile))
+    Router::new().route("/profiles/{id}", get(public_profile)).route("/profiles/{id}/reviews", get(profile_reviews))
 }
 
 /// Anyone's public profile: no email or phone.
 #[utoipa::path(get, path = "/api/profiles/{id}", tag = "accounts",
+    params(("id" = Uuid, Path, description = "The person's id")),
     responses((status = 200, body = PublicProfileView), (status = 404)))]
 pub async fn public_profile(
     State(state): State<AppState>,
@@ -27,6 +31,33 @@ pub async fn public_profile(
 ) -> ApiResult<ApiJson<PublicProfileView>> {
     let row = profiles::profile(&state.db, id).await?.ok_or_else(|| ApiError::not_found("Profile"))?;
     let stats = profiles::profile_stats(&state.db, id).await?;
-    let reviews = reviews::visible_reviews_about(&state.db, id, Timestamp::now(), LATEST_REVIEWS).await?;
-    Ok(ApiJson(PublicProfileView::new(&row, &stats, &reviews)))
+    let now = Timestamp::now();
+    let facts = ProfileFacts {
+        last_active_at: profile_facts::last_active(&state.db, id).await?,
+        responsiveness: responsiveness(&profile_facts::conversations_with(&state.db, id).await?, now),
+        payment_verified: profile_facts::has_payment_method(&state.db, id).await?,
+    };
+    let rows = reviews::visible_reviews_about(&state.db, id, now, None, LATEST_REVIEWS + 1).await?;
+    let (rows, next_cursor) = paging::finish(rows, LATEST_REVIEWS, review_position);
+    Ok(ApiJson(PublicProfileView::new(&row, &stats, facts, &rows, next_cursor)))
+}
+
+fn review_position(row: &reviews::ProfileReviewRow) -> Position {
+    Position { created_at: row.created_at, id: row.id }
+}
+
+/// The visible reviews about someone, newest first, a page at a time (after the profile's first 20).
+#[utoipa::path(get, path = "/api/profiles/{id}/reviews", tag = "accounts",
+    params(("id" = Uuid, Path, description = "The person's id"), PageQuery),
+    responses((status = 200, body = Page<ProfileReview>), (status = 400), (status = 404), (status = 422)))]
+pub async fn profile_reviews(
+    State(state): State<AppState>,
+    ApiPath(id): ApiPath<Uuid>,
+    ApiQuery(query): ApiQuery<PageQuery>,
+) -> ApiResult<ApiJson<Page<ProfileReview>>> {
+    let (before, limit) = query.parse()?;
+    profiles::profile(&state.db, id).await?.ok_or_else(|| ApiError::not_found("Profile"))?;
+    let rows = reviews::visible_reviews_about(&state.db, id, Timestamp::now(), before, limit + 1).await?;
+    let (rows, next_cursor) = paging::finish(rows, limit, review_position);
+    Ok(ApiJson(Page::new(rows.iter().map(ProfileReview::from).collect(), next_cursor)))
 }

@@ -17,7 +17,9 @@ use crate::{
     error::{ApiError, ApiResult},
     http::{
         extract::{ApiJson, ApiPath, ApiQuery, AuthUser, ClientIp},
-        marketplace_views::{Items, Page, PersonSummary, PosterStats, QuestionView, TaskDetail, TaskSummary},
+        marketplace_views::{
+            Items, Page, PersonSummary, PosterStats, QuestionView, TaskDetail, TaskSummary, fill_ratings,
+        },
         paging,
     },
     live,
@@ -153,7 +155,9 @@ pub async fn browse_tasks(
     } else {
         None
     };
-    Ok(ApiJson(Page::new(rows.iter().map(TaskSummary::from).collect(), next_cursor)))
+    let mut items: Vec<TaskSummary> = rows.iter().map(TaskSummary::from).collect();
+    fill_ratings(&state.db, items.iter_mut().map(|task| &mut task.poster).collect()).await?;
+    Ok(ApiJson(Page::new(items, next_cursor)))
 }
 
 /// Posting needs a confirmed email address (when the server requires one).
@@ -183,7 +187,8 @@ pub async fn create_task(
     require_verified(&state, caller).await?;
     let id = tasks::create_task(&state.db, caller.id, &draft, Timestamp::now()).await?;
     let row = tasks::task(&state.db, id).await?.ok_or_else(|| anyhow::anyhow!("task vanished after insert"))?;
-    let summary = TaskSummary::from(&row);
+    let mut summary = TaskSummary::from(&row);
+    fill_ratings(&state.db, vec![&mut summary.poster]).await?;
     live::task_created(&state, &summary).await;
     Ok((StatusCode::CREATED, ApiJson(detail(&state, row, 0, Page::new(Vec::new(), None)).await?)))
 }
@@ -203,6 +208,8 @@ async fn detail(
             .map(|tasker| PersonSummary::new(id, &tasker.first_name, &tasker.last_name, tasker.avatar_url.as_ref())),
     };
     let similar = tasks::similar_open_tasks(&state.db, row.category_id, row.id, SIMILAR_TASKS).await?;
+    let mut similar_tasks: Vec<TaskSummary> = similar.iter().map(TaskSummary::from).collect();
+    fill_ratings(&state.db, similar_tasks.iter_mut().map(|task| &mut task.poster).collect()).await?;
     let mut task = TaskSummary::from(&row);
     task.poster.rating = stats.rating;
     Ok(TaskDetail {
@@ -218,7 +225,7 @@ async fn detail(
         questions_has_more: questions.has_more,
         questions_next_cursor: questions.next_cursor,
         questions: questions.items,
-        similar_tasks: similar.iter().map(TaskSummary::from).collect(),
+        similar_tasks,
         updated_at: row.updated_at,
     })
 }
@@ -329,5 +336,7 @@ pub async fn cancel_task(
     responses((status = 200, body = Items<TaskSummary>), (status = 401)))]
 pub async fn my_tasks(State(state): State<AppState>, caller: AuthUser) -> ApiResult<ApiJson<Items<TaskSummary>>> {
     let rows = tasks::tasks_posted_by(&state.db, caller.id, MY_TASKS_LIMIT).await?;
-    Ok(ApiJson(Items { items: rows.iter().map(TaskSummary::from).collect() }))
+    let mut items: Vec<TaskSummary> = rows.iter().map(TaskSummary::from).collect();
+    fill_ratings(&state.db, items.iter_mut().map(|task| &mut task.poster).collect()).await?;
+    Ok(ApiJson(Items { items }))
 }

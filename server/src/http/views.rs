@@ -6,6 +6,7 @@ use uuid::Uuid;
 use crate::{
     accounts::{names, validation::Skill},
     db::Timestamp,
+    marketplace::responsiveness::Responsiveness,
     store::{
         profiles::{ProfileRow, ProfileStats},
         reviews::ProfileReviewRow,
@@ -109,9 +110,15 @@ pub struct PublicProfileView {
     pub review_count: i64,
     pub tasks_completed: i64,
     pub member_since: Timestamp,
+    /// Latest sign-in, offer, message, task posted or question asked; null if none.
+    pub last_active_at: Option<Timestamp>,
+    #[serde(flatten)]
+    pub responsiveness: Responsiveness,
     pub verified: Verification,
-    /// The newest visible reviews about this person.
+    /// The newest visible reviews about this person (`review_count` in all).
     pub reviews: Vec<ProfileReview>,
+    /// The next page from `GET /api/profiles/{id}/reviews?cursor=`; null when these are all.
+    pub reviews_next_cursor: Option<String>,
     pub portfolio: Vec<serde_json::Value>,
 }
 
@@ -119,9 +126,20 @@ pub struct PublicProfileView {
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct Verification {
     pub email: bool,
+    /// Always false: phone numbers are not checked (no SMS verification yet).
     pub phone: bool,
+    /// Always false: identities are not checked.
     pub identity: bool,
+    /// A payout account that can receive transfers, or a task paid for.
     pub payment: bool,
+}
+
+/// What a profile states beyond the profile row, all computed from activity.
+#[derive(Debug, Default)]
+pub struct ProfileFacts {
+    pub last_active_at: Option<Timestamp>,
+    pub responsiveness: Responsiveness,
+    pub payment_verified: bool,
 }
 
 /// A review as shown on the reviewee's profile.
@@ -160,7 +178,13 @@ impl From<&ProfileReviewRow> for ProfileReview {
 }
 
 impl PublicProfileView {
-    pub fn new(row: &ProfileRow, stats: &ProfileStats, reviews: &[ProfileReviewRow]) -> Self {
+    pub fn new(
+        row: &ProfileRow,
+        stats: &ProfileStats,
+        facts: ProfileFacts,
+        reviews: &[ProfileReviewRow],
+        reviews_next_cursor: Option<String>,
+    ) -> Self {
         // The email's local part is not public, so the fallback name skips it.
         Self {
             id: row.id,
@@ -179,8 +203,16 @@ impl PublicProfileView {
             review_count: stats.review_count,
             tasks_completed: stats.tasks_completed,
             member_since: row.created_at,
-            verified: Verification { email: row.email_verified, phone: false, identity: false, payment: false },
+            last_active_at: facts.last_active_at,
+            responsiveness: facts.responsiveness,
+            verified: Verification {
+                email: row.email_verified,
+                phone: false,
+                identity: false,
+                payment: facts.payment_verified,
+            },
             reviews: reviews.iter().map(ProfileReview::from).collect(),
+            reviews_next_cursor,
             portfolio: Vec::new(),
         }
     }

@@ -2,4 +2,5 @@
 //! what to a task or an offer, in plain functions the handlers call.
 
 pub mod categories;
+pub mod responsiveness;
 pub mod rules;

@@ -9,6 +9,7 @@ pub mod calls;
 pub mod disputes;
 pub mod fees;
 pub mod lifecycle;
+pub mod payouts;
 pub mod providers;
 pub mod rules;
 pub mod sandbox;

@@ -1,7 +1,9 @@
 //! The default provider: a hosted checkout page served by this server at
 //! `/sandbox/checkout/{session_id}` (see `http::payments_sandbox`), with a
 //! test card form. Sessions live in the database so any node can serve them;
-//! transfers, refunds and payout accounts succeed at once — unless a fault
+//! payout accounts are set up on a local page (`/sandbox/payouts/{account}`);
+//! transfers (even to a tasker without one, where Stripe would refuse and the
+//! outbox would retry) and refunds succeed at once — unless a fault
 //! was injected ([`SandboxFaults`]), which is how tests and the soak drive the
 //! failure paths a real provider has (an outage, a transfer refused until the
 //! tasker sets up payouts).
@@ -20,7 +22,10 @@ use super::{
 };
 use crate::{
     db::{Db, Timestamp},
-    store::sandbox_sessions::{self, SandboxSession},
+    store::{
+        payments,
+        sandbox_sessions::{self, SandboxSession},
+    },
 };
 
 /// The test card that is always declined (as in Stripe's test mode).
@@ -107,6 +112,11 @@ impl Sandbox {
     pub fn checkout_url(&self, session_id: &str) -> String {
         format!("{}/sandbox/checkout/{session_id}", self.public_url)
     }
+
+    /// The local stand-in for Stripe's hosted Connect onboarding.
+    pub fn onboarding_url(&self, account_ref: &str) -> String {
+        format!("{}/sandbox/payouts/{account_ref}", self.public_url)
+    }
 }
 
 fn database(error: sqlx::Error) -> PaymentError {
@@ -191,12 +201,21 @@ impl PaymentProvider for Sandbox {
         Ok(format!("re_sandbox_{}", request.payment_id.simple()))
     }
 
+    /// The account is created not ready; the tasker makes it ready on the
+    /// local onboarding page, as they would on Stripe's.
     async fn onboarding(&self, request: &OnboardingRequest) -> Result<Onboarding, PaymentError> {
-        let account_ref = format!("acct_sandbox_{}", request.user_id.simple());
-        Ok(Onboarding { account_ref, url: None, ready: true })
+        let account_ref = match &request.account_ref {
+            Some(account_ref) => account_ref.clone(),
+            // Random, not derived from the user id: the page's address is what lets one finish the setup.
+            None => format!("acct_sandbox_{}", Uuid::new_v4().simple()),
+        };
+        let ready = self.payout_account_ready(&account_ref).await?;
+        let url = (!ready).then(|| self.onboarding_url(&account_ref));
+        Ok(Onboarding { account_ref, url, ready })
     }
 
-    async fn payout_account_ready(&self, _account_ref: &str) -> Result<bool, PaymentError> {
-        Ok(true)
+    async fn payout_account_ready(&self, account_ref: &str) -> Result<bool, PaymentError> {
+        let account = payments::payout_account_by_ref(&self.db, account_ref).await.map_err(database)?;
+        Ok(account.is_some_and(|(_, ready)| ready))
     }
 }

@@ -86,6 +86,9 @@ pub enum Action {
     /// A checkout session changed (completed, settled later, failed to settle,
     /// expired): ask the provider where it stands and record that.
     Settle { session_id: String },
+    /// A tasker's Connect account changed (`account.updated`): ask the
+    /// provider whether it can receive transfers now.
+    CheckPayoutAccount { account_ref: String },
     /// Anything else: acknowledged, nothing done.
     Ignore,
 }
@@ -101,9 +104,10 @@ const CHECKOUT_EVENTS: [&str; 4] = [
 
 impl Event {
     pub fn action(&self) -> Action {
-        let session_id = self.data.object.get("id").and_then(Value::as_str).map(str::to_owned);
-        match session_id {
+        let object_id = self.data.object.get("id").and_then(Value::as_str).map(str::to_owned);
+        match object_id {
             Some(session_id) if CHECKOUT_EVENTS.contains(&self.kind.as_str()) => Action::Settle { session_id },
+            Some(account_ref) if self.kind == "account.updated" => Action::CheckPayoutAccount { account_ref },
             _ => Action::Ignore,
         }
     }

@@ -19,6 +19,8 @@ use crate::error::ApiError;
 
 /// Checkout sessions one task may open: each is a call to the payment provider and a row.
 pub const CHECKOUT_SESSIONS_PER_TASK: Limit = Limit::new(10, Duration::from_secs(600));
+/// Invitations one poster may send: each is a notification to someone who did not ask for it.
+pub const INVITATIONS_PER_POSTER: Limit = Limit::new(30, Duration::from_secs(3600));
 
 /// At most `max` hits per `window` for one key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -4,14 +4,17 @@
 pub mod backfills;
 pub mod contact;
 pub mod disputes;
+pub mod earnings;
 pub mod email_tokens;
 pub mod escrow;
+pub mod invitations;
 pub mod ledger;
 pub mod lifecycle;
 pub mod messages;
 pub mod notifications;
 pub mod offers;
 pub mod payments;
+pub mod profile_facts;
 pub mod profiles;
 pub mod provider_calls;
 pub mod questions;

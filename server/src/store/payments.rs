@@ -239,3 +239,28 @@ pub async fn save_payout_account(
     })?;
     Ok(())
 }
+
+/// The owner and readiness of a payout account, by the provider's reference.
+#[instrument(skip_all)]
+pub async fn payout_account_by_ref(db: &Db, account_ref: &str) -> sqlx::Result<Option<(Uuid, bool)>> {
+    on_pool!(db, |pool| {
+        sqlx::query_as::<_, (Uuid, bool)>("select user_id, ready from payout_accounts where account_ref = $1")
+            .bind(account_ref)
+            .fetch_optional(pool)
+            .await
+    })
+}
+
+/// Marks the tasker's payout account able to receive transfers. False when
+/// it already was (or there is none).
+#[instrument(skip_all)]
+pub async fn mark_payout_account_ready(db: &Db, user_id: Uuid, now: Timestamp) -> sqlx::Result<bool> {
+    on_pool!(db, |pool| {
+        sqlx::query("update payout_accounts set ready = true, updated_at = $2 where user_id = $1 and ready = false")
+            .bind(user_id)
+            .bind(now)
+            .execute(pool)
+            .await
+            .map(|done| done.rows_affected() == 1)
+    })
+}

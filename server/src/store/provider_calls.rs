@@ -113,6 +113,23 @@ pub async fn for_payment(db: &Db, payment_id: Uuid) -> sqlx::Result<Vec<Provider
     })
 }
 
+/// Transfers to `tasker_id` not made yet (pending or parked), oldest first:
+/// what goes out once their payout account is ready.
+#[instrument(skip_all)]
+pub async fn unsent_transfers_to(db: &Db, tasker_id: Uuid) -> sqlx::Result<Vec<ProviderCallRow>> {
+    on_pool!(db, |pool| {
+        sqlx::query_as::<_, ProviderCallRow>(sqlx::AssertSqlSafe(format!(
+            "select {CALL_COLUMNS} from provider_calls
+             where kind = 'transfer' and status in ('pending', 'parked')
+               and payment_id in (select id from payments where tasker_id = $1)
+             order by id"
+        )))
+        .bind(tasker_id)
+        .fetch_all(pool)
+        .await
+    })
+}
+
 /// Calls given up on, for operators to look at (newest first).
 #[instrument(skip_all)]
 pub async fn parked(db: &Db, limit: i64) -> sqlx::Result<Vec<ProviderCallRow>> {

@@ -2,7 +2,7 @@
 //! party has reviewed too, or 14 days have passed since completion, so
 //! neither side can answer the other's review in kind.
 
-use std::time::Duration;
+use std::{collections::HashMap, time::Duration};
 
 use serde::Serialize;
 use sqlx::FromRow;
@@ -12,7 +12,7 @@ use uuid::Uuid;
 use crate::{
     db::{BeginWrite, Db, Timestamp, is_unique_violation},
     insert_notification, on_pool,
-    store::notifications::NotificationRow,
+    store::{Position, notifications::NotificationRow},
 };
 
 pub const HIDDEN_FOR: Duration = Duration::from_secs(14 * 24 * 3600);
@@ -101,6 +101,36 @@ pub async fn rating_of(db: &Db, user_id: Uuid, now: Timestamp) -> sqlx::Result<(
     })
 }
 
+/// Average visible rating of each of `user_ids` that has one, in one query
+/// for a whole list (browse cards, offers).
+#[instrument(skip_all)]
+pub async fn ratings_of(db: &Db, user_ids: &[Uuid], now: Timestamp) -> sqlx::Result<HashMap<Uuid, f64>> {
+    let mut ids: Vec<Uuid> = user_ids.to_vec();
+    ids.sort_unstable();
+    ids.dedup();
+    let Some((first, rest)) = ids.split_first() else {
+        return Ok(HashMap::new());
+    };
+    // $1 is the first id and $2 the visibility cutoff (as in VISIBLE); the other ids follow.
+    let placeholders: Vec<String> =
+        std::iter::once("$1".to_owned()).chain((0..rest.len()).map(|n| format!("${}", n + 3))).collect();
+    let sql = format!(
+        "select r.reviewee_id, cast(avg(r.rating) as double precision) from reviews r
+         where r.reviewee_id in ({}) and {VISIBLE}
+         group by r.reviewee_id",
+        placeholders.join(", ")
+    );
+    let rows = on_pool!(db, |pool| {
+        let mut query =
+            sqlx::query_as::<_, (Uuid, f64)>(sqlx::AssertSqlSafe(sql.clone())).bind(*first).bind(now.minus(HIDDEN_FOR));
+        for id in rest {
+            query = query.bind(*id);
+        }
+        query.fetch_all(pool).await
+    })?;
+    Ok(rows.into_iter().collect())
+}
+
 /// A visible review about someone, with what its author and task are called.
 #[derive(Clone, Debug, FromRow)]
 pub struct ProfileReviewRow {
@@ -115,14 +145,17 @@ pub struct ProfileReviewRow {
     pub reviewer_avatar_url: Option<String>,
 }
 
-/// The newest visible reviews about `user_id`, for their public profile.
+/// The visible reviews about `user_id`, newest first, older than `before`
+/// (from the newest when `None`), for their public profile.
 #[instrument(skip_all)]
 pub async fn visible_reviews_about(
     db: &Db,
     user_id: Uuid,
     now: Timestamp,
+    before: Option<Position>,
     limit: i64,
 ) -> sqlx::Result<Vec<ProfileReviewRow>> {
+    let before = before.unwrap_or(Position { created_at: Timestamp(i64::MAX), id: Uuid::max() });
     on_pool!(db, |pool| {
         sqlx::query_as::<_, ProfileReviewRow>(sqlx::AssertSqlSafe(format!(
             "select r.id, r.rating, r.body, r.created_at, t.title as task_title, r.reviewer_id,
@@ -132,12 +165,15 @@ pub async fn visible_reviews_about(
              join tasks t on t.id = r.task_id
              join profiles p on p.id = r.reviewer_id
              where r.reviewee_id = $1 and {VISIBLE}
+               and (r.created_at < $4 or (r.created_at = $4 and r.id < $5))
              order by r.created_at desc, r.id desc
              limit $3"
         )))
         .bind(user_id)
         .bind(now.minus(HIDDEN_FOR))
         .bind(limit)
+        .bind(before.created_at)
+        .bind(before.id)
         .fetch_all(pool)
         .await
     })

@@ -1,0 +1,164 @@
+//! Money across all of one person's tasks: the tasker's payout account and
+//! Earnings, the poster's payment history. Each answers only about the caller.
+
+use axum::{Router, extract::State, routing::get};
+use serde::Serialize;
+use uuid::Uuid;
+
+use crate::{
+    db::Timestamp,
+    error::ApiResult,
+    http::extract::{ApiJson, AuthUser},
+    payments::payouts::{self, EarningState},
+    state::AppState,
+    store::{
+        earnings::{self, ReceiptRow},
+        payments,
+    },
+};
+
+/// Where the provider's onboarding returns the tasker (Stripe's `return_url`, the sandbox page's Save).
+pub const PAYOUTS_RETURN_PATH: &str = "/earnings?payouts=done";
+/// Where Stripe sends the tasker when an onboarding link expired (`refresh_url`): the page asks for a new one.
+pub const PAYOUTS_REFRESH_PATH: &str = "/earnings?payouts=refresh";
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/me/payout-account", get(payout_account))
+        .route("/me/earnings", get(my_earnings))
+        .route("/me/payments", get(my_payments))
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct PayoutAccountView {
+    /// `none` (never started) | `pending` (started, not finished) | `ready` (can receive transfers).
+    pub status: &'static str,
+}
+
+/// The caller's payout account. An unfinished one is checked with the
+/// provider (Stripe: the account's `payouts_enabled`), so coming back from
+/// onboarding shows the outcome, and transfers that were waiting go out.
+#[utoipa::path(get, path = "/api/me/payout-account", tag = "payments", security(("bearer" = [])),
+    responses((status = 200, body = PayoutAccountView), (status = 401)))]
+pub async fn payout_account(State(state): State<AppState>, caller: AuthUser) -> ApiResult<ApiJson<PayoutAccountView>> {
+    let ready = match payments::payout_account(&state.db, caller.id).await? {
+        None => return Ok(ApiJson(PayoutAccountView { status: "none" })),
+        Some((_, true)) => true,
+        Some((account_ref, false)) => provider_says_ready(&state, caller.id, &account_ref).await?,
+    };
+    Ok(ApiJson(PayoutAccountView { status: if ready { "ready" } else { "pending" } }))
+}
+
+async fn provider_says_ready(state: &AppState, user_id: Uuid, account_ref: &str) -> ApiResult<bool> {
+    match state.payments.current().payout_account_ready(account_ref).await {
+        Ok(true) => {
+            payouts::account_ready(state, user_id).await?;
+            Ok(true)
+        }
+        Ok(false) => Ok(false),
+        Err(error) => {
+            tracing::warn!(%error, "could not ask the provider about a payout account; showing it unfinished");
+            Ok(false)
+        }
+    }
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct EarningLine {
+    pub task_id: Uuid,
+    pub task_title: String,
+    pub state: EarningState,
+    /// What the poster paid.
+    pub amount_cents: i64,
+    pub fee_cents: i64,
+    /// What the tasker receives (0 when refunded in full).
+    pub payout_cents: i64,
+    pub currency: String,
+    pub held_at: Option<Timestamp>,
+    pub released_at: Option<Timestamp>,
+    /// When the transfer was made (`paid_out` only).
+    pub paid_out_at: Option<Timestamp>,
+}
+
+/// Sums of `payout_cents` by state, and the fees taken from released payments.
+#[derive(Debug, Default, Serialize, utoipa::ToSchema)]
+pub struct EarningTotals {
+    pub held_cents: i64,
+    pub awaiting_release_cents: i64,
+    /// Released but not transferred yet (pending or waiting for payout setup).
+    pub released_cents: i64,
+    pub paid_out_cents: i64,
+    pub fees_cents: i64,
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct Earnings {
+    pub currency: String,
+    /// `none` | `pending` | `ready`, as `GET /api/me/payout-account`.
+    pub payout_account: &'static str,
+    pub totals: EarningTotals,
+    /// Newest first (at most 200).
+    pub items: Vec<EarningLine>,
+}
+
+/// The caller's earnings as a tasker: every payment held for them and what became of it.
+#[utoipa::path(get, path = "/api/me/earnings", tag = "payments", security(("bearer" = [])),
+    responses((status = 200, body = Earnings), (status = 401)))]
+pub async fn my_earnings(State(state): State<AppState>, caller: AuthUser) -> ApiResult<ApiJson<Earnings>> {
+    let account = payments::payout_account(&state.db, caller.id).await?;
+    let account_ready = account.as_ref().is_some_and(|(_, ready)| *ready);
+    let rows = earnings::earnings_of(&state.db, caller.id).await?;
+    let mut totals = EarningTotals::default();
+    let items: Vec<EarningLine> = rows
+        .iter()
+        .map(|row| {
+            let line_state = payouts::earning_state(row, account_ready);
+            let payout = payouts::payout_cents(row);
+            match line_state {
+                EarningState::Held => totals.held_cents += payout,
+                EarningState::AwaitingRelease => totals.awaiting_release_cents += payout,
+                EarningState::WaitingForPayoutSetup | EarningState::TransferPending => totals.released_cents += payout,
+                EarningState::PaidOut => totals.paid_out_cents += payout,
+                EarningState::Refunded => {}
+            }
+            if matches!(
+                line_state,
+                EarningState::WaitingForPayoutSetup | EarningState::TransferPending | EarningState::PaidOut
+            ) {
+                totals.fees_cents += row.fee_cents;
+            }
+            EarningLine {
+                task_id: row.task_id,
+                task_title: row.task_title.clone(),
+                state: line_state,
+                amount_cents: row.amount_cents,
+                fee_cents: row.fee_cents,
+                payout_cents: payout,
+                currency: row.currency.clone(),
+                held_at: row.held_at,
+                released_at: row.released_at,
+                paid_out_at: (line_state == EarningState::PaidOut).then_some(row.transfer_updated_at).flatten(),
+            }
+        })
+        .collect();
+    let payout_account = match account {
+        None => "none",
+        Some((_, true)) => "ready",
+        Some((_, false)) => "pending",
+    };
+    let currency = rows.first().map_or_else(|| "aud".to_owned(), |row| row.currency.clone());
+    Ok(ApiJson(Earnings { currency, payout_account, totals, items }))
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct Receipts {
+    /// Newest first (at most 200).
+    pub items: Vec<ReceiptRow>,
+}
+
+/// The caller's payment history as a poster: one receipt per charge.
+#[utoipa::path(get, path = "/api/me/payments", tag = "payments", security(("bearer" = [])),
+    responses((status = 200, body = Receipts), (status = 401)))]
+pub async fn my_payments(State(state): State<AppState>, caller: AuthUser) -> ApiResult<ApiJson<Receipts>> {
+    Ok(ApiJson(Receipts { items: earnings::receipts_of(&state.db, caller.id).await? }))
+}

@@ -1,0 +1,116 @@
+//! Taskers' payouts: where each payment stands for them, and what happens
+//! when their payout account becomes ready.
+//!
+//! Release never waits for the tasker's payout setup: the poster is done, the
+//! task completes, and the transfer is owed in the outbox. Until the account
+//! can receive it the transfer keeps failing and retrying (Stripe refuses a
+//! transfer without a destination), so the Earnings page says it is waiting
+//! for their setup, and finishing the setup sends it at once.
+
+use serde::Serialize;
+use uuid::Uuid;
+
+use super::calls;
+use crate::{
+    db::Timestamp,
+    state::AppState,
+    store::{
+        earnings::EarningRow,
+        payments::{self, status},
+        provider_calls::{self, ProviderCallRow},
+    },
+};
+
+/// Where one payment stands for the tasker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum EarningState {
+    /// In escrow; the tasker has not asked to be paid yet.
+    Held,
+    /// In escrow; the tasker asked to be paid and the poster has not released yet.
+    AwaitingRelease,
+    /// Released; the transfer goes out once the tasker's payout account is ready.
+    WaitingForPayoutSetup,
+    /// Released; the transfer is being made (or retried).
+    TransferPending,
+    /// Transferred to the tasker's payout account.
+    PaidOut,
+    /// Returned to the poster in full.
+    Refunded,
+}
+
+/// What the tasker receives from a payment: the amount less any refund and the fee on the rest.
+pub fn payout_cents(row: &EarningRow) -> i64 {
+    if row.status == status::REFUNDED { 0 } else { row.amount_cents - row.refunded_cents - row.fee_cents }
+}
+
+pub fn earning_state(row: &EarningRow, payout_account_ready: bool) -> EarningState {
+    match (row.status.as_str(), row.transfer_status.as_deref()) {
+        (status::REFUNDED, _) => EarningState::Refunded,
+        (status::RELEASED, Some(provider_calls::status::DONE)) => EarningState::PaidOut,
+        (status::RELEASED, _) if !payout_account_ready => EarningState::WaitingForPayoutSetup,
+        (status::RELEASED, _) => EarningState::TransferPending,
+        _ if row.completion_requested_at.is_some() => EarningState::AwaitingRelease,
+        _ => EarningState::Held,
+    }
+}
+
+/// The tasker's payout account can now receive transfers: record it and send
+/// the transfers that were waiting (parked ones too: the wait is over).
+pub async fn account_ready(state: &AppState, user_id: Uuid) -> sqlx::Result<()> {
+    let now = Timestamp::now();
+    payments::mark_payout_account_ready(&state.db, user_id, now).await?;
+    for call in provider_calls::unsent_transfers_to(&state.db, user_id).await? {
+        if call.status == provider_calls::status::PARKED && !provider_calls::unpark(&state.db, call.id, now).await? {
+            continue;
+        }
+        let call = ProviderCallRow { status: provider_calls::status::PENDING.into(), attempts: 0, ..call };
+        calls::run(state, &call).await;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(status: &str, requested: bool, transfer: Option<&str>) -> EarningRow {
+        EarningRow {
+            task_id: Uuid::nil(),
+            task_title: "Fix the fence".into(),
+            status: status.into(),
+            amount_cents: 10_000,
+            fee_cents: 1_000,
+            refunded_cents: 0,
+            currency: "aud".into(),
+            completion_requested_at: requested.then_some(Timestamp(1)),
+            held_at: Some(Timestamp(1)),
+            released_at: None,
+            transfer_status: transfer.map(Into::into),
+            transfer_updated_at: None,
+        }
+    }
+
+    #[test]
+    fn escrow_is_held_until_the_tasker_asks_then_awaits_release() {
+        assert_eq!(earning_state(&row("held", false, None), true), EarningState::Held);
+        assert_eq!(earning_state(&row("held", true, None), false), EarningState::AwaitingRelease);
+    }
+
+    #[test]
+    fn a_released_transfer_waits_for_payout_setup_only_while_there_is_none() {
+        assert_eq!(earning_state(&row("released", true, Some("pending")), false), EarningState::WaitingForPayoutSetup);
+        assert_eq!(earning_state(&row("released", true, Some("parked")), false), EarningState::WaitingForPayoutSetup);
+        assert_eq!(earning_state(&row("released", true, Some("pending")), true), EarningState::TransferPending);
+        assert_eq!(earning_state(&row("released", true, Some("done")), false), EarningState::PaidOut);
+    }
+
+    #[test]
+    fn the_payout_is_the_amount_less_refund_and_fee() {
+        assert_eq!(payout_cents(&row("released", true, Some("done"))), 9_000);
+        let split = EarningRow { refunded_cents: 4_000, fee_cents: 600, ..row("released", true, Some("done")) };
+        assert_eq!(payout_cents(&split), 5_400);
+        assert_eq!(payout_cents(&row("refunded", false, None)), 0);
+        assert_eq!(earning_state(&row("refunded", false, None), true), EarningState::Refunded);
+    }
+}

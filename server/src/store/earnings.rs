@@ -1,0 +1,94 @@
+//! Money as each side sees it across all their tasks: a tasker's earnings
+//! (escrow held for them, released, paid out) and a poster's receipts.
+
+use sqlx::FromRow;
+use tracing::instrument;
+use uuid::Uuid;
+
+use crate::{
+    db::{Db, Timestamp},
+    on_pool,
+};
+
+/// The longest list either view answers; a person with more sees the newest.
+pub const MAX_LINES: i64 = 200;
+
+/// A payment that reached escrow for the tasker, with its transfer (if owed).
+#[derive(Clone, Debug, FromRow)]
+pub struct EarningRow {
+    pub task_id: Uuid,
+    pub task_title: String,
+    pub status: String,
+    pub amount_cents: i64,
+    pub fee_cents: i64,
+    pub refunded_cents: i64,
+    pub currency: String,
+    pub completion_requested_at: Option<Timestamp>,
+    pub held_at: Option<Timestamp>,
+    pub released_at: Option<Timestamp>,
+    /// `pending` | `done` | `parked`; null before release.
+    pub transfer_status: Option<String>,
+    /// When the transfer was last tried or made.
+    pub transfer_updated_at: Option<Timestamp>,
+}
+
+/// Newest first. Only payments that were charged (`held_at` set) count.
+#[instrument(skip_all)]
+pub async fn earnings_of(db: &Db, tasker_id: Uuid) -> sqlx::Result<Vec<EarningRow>> {
+    on_pool!(db, |pool| {
+        sqlx::query_as::<_, EarningRow>(
+            "select p.task_id, t.title as task_title, p.status, p.amount_cents, p.fee_cents, p.refunded_cents,
+                    p.currency, p.completion_requested_at, p.held_at, p.released_at,
+                    c.status as transfer_status, c.updated_at as transfer_updated_at
+             from payments p
+             join tasks t on t.id = p.task_id
+             left join provider_calls c on c.payment_id = p.id and c.kind = 'transfer'
+             where p.tasker_id = $1 and p.held_at is not null
+             order by p.held_at desc, p.id desc
+             limit $2",
+        )
+        .bind(tasker_id)
+        .bind(MAX_LINES)
+        .fetch_all(pool)
+        .await
+    })
+}
+
+/// A charge the poster made for a task, and what became of it.
+#[derive(Clone, Debug, FromRow, serde::Serialize, utoipa::ToSchema)]
+pub struct ReceiptRow {
+    pub payment_id: Uuid,
+    pub task_id: Uuid,
+    pub task_title: String,
+    /// `processing` | `held` | `released` | `refunded`.
+    pub status: String,
+    pub amount_cents: i64,
+    /// The service fee inside `amount_cents` (deducted from the tasker's payout).
+    pub fee_cents: i64,
+    pub refunded_cents: i64,
+    pub currency: String,
+    pub paid_at: Timestamp,
+    pub released_at: Option<Timestamp>,
+    pub refunded_at: Option<Timestamp>,
+}
+
+/// Newest first: every checkout the poster paid (or is paying by bank debit).
+#[instrument(skip_all)]
+pub async fn receipts_of(db: &Db, poster_id: Uuid) -> sqlx::Result<Vec<ReceiptRow>> {
+    on_pool!(db, |pool| {
+        sqlx::query_as::<_, ReceiptRow>(
+            "select p.id as payment_id, p.task_id, t.title as task_title, p.status, p.amount_cents, p.fee_cents,
+                    p.refunded_cents, p.currency, coalesce(p.held_at, p.updated_at) as paid_at, p.released_at,
+                    p.refunded_at
+             from payments p
+             join tasks t on t.id = p.task_id
+             where p.poster_id = $1 and p.status in ('processing', 'held', 'released', 'refunded')
+             order by p.created_at desc, p.id desc
+             limit $2",
+        )
+        .bind(poster_id)
+        .bind(MAX_LINES)
+        .fetch_all(pool)
+        .await
+    })
+}

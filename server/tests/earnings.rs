@@ -1,0 +1,177 @@
+//! Money across a person's tasks, on both backends: a tasker sets up payouts
+//! on the sandbox's onboarding page, sees their Earnings move from held to
+//! paid out, and a transfer refused for want of payout setup waits and goes
+//! out as soon as the setup is finished; a poster sees their receipts.
+
+mod common;
+
+use common::{
+    TestApp,
+    escrow::{Assigned, assign, calls_of, kept_payment},
+    market::{poster, tasker},
+};
+use reqwest::{StatusCode, header};
+use serde_json::{Value, json};
+use server::payments::sandbox::{Call, Fault};
+
+fn faults(app: &TestApp) -> &server::payments::SandboxFaults {
+    app.server.state.payments.sandbox().faults()
+}
+
+async fn payout_status(app: &TestApp, token: &str) -> String {
+    let account = app.get("/api/me/payout-account", Some(token)).await;
+    assert_eq!(account.status, StatusCode::OK, "{:?}", account.body);
+    account.body["status"].as_str().unwrap().to_owned()
+}
+
+async fn earnings(app: &TestApp, token: &str) -> Value {
+    let earnings = app.get("/api/me/earnings", Some(token)).await;
+    assert_eq!(earnings.status, StatusCode::OK, "{:?}", earnings.body);
+    earnings.body
+}
+
+/// Starts onboarding; returns the sandbox page's address.
+async fn start_onboarding(app: &TestApp, token: &str) -> String {
+    let started = app.post("/api/me/payouts/onboarding", Some(token), json!({})).await;
+    assert_eq!(started.status, StatusCode::OK, "{:?}", started.body);
+    assert_eq!(started.body["ready"], false);
+    started.body["url"].as_str().expect("an onboarding page").to_owned()
+}
+
+/// Submits the sandbox onboarding form; returns the status and where it redirected.
+async fn submit_bank_details(app: &TestApp, url: &str, bsb: &str) -> (StatusCode, Option<String>, String) {
+    let form = [("action", "save"), ("account_name", "Sam Tasker"), ("bsb", bsb), ("account_number", "000123456")];
+    let response = app.client.post(url).form(&form).send().await.unwrap();
+    let location = response.headers().get(header::LOCATION).map(|value| value.to_str().unwrap().to_owned());
+    (response.status(), location, response.text().await.unwrap())
+}
+
+async fn release(app: &TestApp, assigned: &Assigned) {
+    let requested =
+        app.post(&format!("/api/tasks/{}/request-payment", assigned.task), Some(&assigned.tasker), json!({})).await;
+    assert_eq!(requested.status, StatusCode::OK, "{:?}", requested.body);
+    let released = app.post(&format!("/api/tasks/{}/release", assigned.task), Some(&assigned.poster), json!({})).await;
+    assert_eq!(released.status, StatusCode::OK, "{:?}", released.body);
+}
+
+async fn a_tasker_sets_up_payouts_in_the_sandbox_and_earnings_follow_the_payment_to_paid_out(app: TestApp) -> TestApp {
+    let poster = poster(&app, "poster@example.com").await;
+    let tasker = tasker(&app, "tasker@example.com").await;
+    assert_eq!(payout_status(&app, &tasker).await, "none");
+
+    let url = start_onboarding(&app, &tasker).await;
+    assert!(url.starts_with(&app.url("/sandbox/payouts/acct_sandbox_")), "{url}");
+    assert_eq!(payout_status(&app, &tasker).await, "pending");
+    let page = app.client.get(&url).send().await.unwrap();
+    assert_eq!(page.status(), StatusCode::OK);
+    assert!(page.text().await.unwrap().contains("Set up payouts"));
+    let (status, _, body) = submit_bank_details(&app, &url, "12").await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(body.contains("Your BSB must have 6 digits."), "{body}");
+    assert_eq!(payout_status(&app, &tasker).await, "pending", "bad details change nothing");
+    let (status, location, _) = submit_bank_details(&app, &url, "000-000").await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    assert_eq!(location.as_deref(), Some(app.url("/earnings?payouts=done").as_str()));
+    assert_eq!(payout_status(&app, &tasker).await, "ready");
+    let again = app.post("/api/me/payouts/onboarding", Some(&tasker), json!({})).await;
+    assert_eq!((again.body["ready"].clone(), again.body["url"].clone()), (json!(true), Value::Null));
+
+    let assigned = assign(&app, &poster, &tasker, 10_000).await;
+    let held = earnings(&app, &tasker).await;
+    assert_eq!(held["payout_account"], "ready");
+    assert_eq!(held["items"][0]["state"], "held");
+    assert_eq!(held["totals"]["held_cents"], 9_000);
+    let requested = app.post(&format!("/api/tasks/{}/request-payment", assigned.task), Some(&tasker), json!({})).await;
+    assert_eq!(requested.status, StatusCode::OK, "{:?}", requested.body);
+    let awaiting = earnings(&app, &tasker).await;
+    assert_eq!(awaiting["items"][0]["state"], "awaiting_release");
+    assert_eq!(
+        awaiting["totals"],
+        json!({ "held_cents": 0, "awaiting_release_cents": 9_000, "released_cents": 0,
+                                            "paid_out_cents": 0, "fees_cents": 0 })
+    );
+    let released = app.post(&format!("/api/tasks/{}/release", assigned.task), Some(&poster), json!({})).await;
+    assert_eq!(released.status, StatusCode::OK, "{:?}", released.body);
+
+    let paid = earnings(&app, &tasker).await;
+    let [line] = paid["items"].as_array().unwrap().clone().try_into().unwrap();
+    assert_eq!(line["task_id"], assigned.task.as_str());
+    assert_eq!((line["state"].as_str(), line["amount_cents"].as_i64()), (Some("paid_out"), Some(10_000)));
+    assert_eq!((line["fee_cents"].as_i64(), line["payout_cents"].as_i64()), (Some(1_000), Some(9_000)));
+    assert!(line["paid_out_at"].is_string(), "{line}");
+    assert_eq!(
+        paid["totals"],
+        json!({ "held_cents": 0, "awaiting_release_cents": 0, "released_cents": 0,
+                                       "paid_out_cents": 9_000, "fees_cents": 1_000 })
+    );
+
+    let receipts = app.get("/api/me/payments", Some(&poster)).await;
+    assert_eq!(receipts.status, StatusCode::OK);
+    let [receipt] = receipts.body["items"].as_array().unwrap().clone().try_into().unwrap();
+    assert_eq!(
+        (receipt["task_id"].as_str(), receipt["status"].as_str()),
+        (Some(assigned.task.as_str()), Some("released"))
+    );
+    assert_eq!((receipt["amount_cents"].as_i64(), receipt["fee_cents"].as_i64()), (Some(10_000), Some(1_000)));
+    assert_eq!(receipt["refunded_cents"], 0);
+    assert!(receipt["paid_at"].is_string() && receipt["released_at"].is_string(), "{receipt}");
+    app
+}
+
+async fn a_transfer_refused_for_want_of_payout_setup_waits_and_goes_out_once_setup_is_done(app: TestApp) -> TestApp {
+    let poster = poster(&app, "poster@example.com").await;
+    let tasker = tasker(&app, "late-setup@example.com").await;
+    // As Stripe does for a transfer without a destination account.
+    faults(&app).inject(Call::Transfer, Fault::Refused);
+    let assigned = assign(&app, &poster, &tasker, 20_000).await;
+    release(&app, &assigned).await;
+    assert_eq!(kept_payment(&app, &assigned.task).await.status, "released", "release does not wait for the setup");
+
+    let waiting = earnings(&app, &tasker).await;
+    assert_eq!(waiting["payout_account"], "none");
+    assert_eq!(waiting["items"][0]["state"], "waiting_for_payout_setup");
+    assert_eq!(waiting["totals"]["released_cents"], 18_000);
+    assert_eq!(waiting["totals"]["paid_out_cents"], 0);
+
+    faults(&app).clear();
+    let url = start_onboarding(&app, &tasker).await;
+    assert_eq!(earnings(&app, &tasker).await["items"][0]["state"], "waiting_for_payout_setup");
+    let (status, _, _) = submit_bank_details(&app, &url, "000000").await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+
+    let payment = kept_payment(&app, &assigned.task).await;
+    let [call] = calls_of(&app, payment.id).await.try_into().unwrap();
+    assert_eq!(call.status, "done", "finishing the setup sent the waiting transfer at once");
+    assert!(payment.transfer_ref.is_some());
+    let paid = earnings(&app, &tasker).await;
+    assert_eq!(paid["items"][0]["state"], "paid_out");
+    assert_eq!(paid["totals"]["paid_out_cents"], 18_000);
+    app
+}
+
+async fn each_person_sees_only_their_own_money(app: TestApp) -> TestApp {
+    let poster = poster(&app, "poster@example.com").await;
+    let stranger = tasker(&app, "stranger@example.com").await;
+    let tasker = tasker(&app, "tasker@example.com").await;
+    assign(&app, &poster, &tasker, 7_500).await;
+
+    assert_eq!(earnings(&app, &stranger).await["items"], json!([]));
+    assert_eq!(earnings(&app, &poster).await["items"], json!([]), "paying is not earning");
+    assert_eq!(app.get("/api/me/payments", Some(&tasker)).await.body["items"], json!([]), "earning is not paying");
+    let receipts = app.get("/api/me/payments", Some(&poster)).await.body;
+    assert_eq!(receipts["items"][0]["status"], "held");
+    for path in ["/api/me/earnings", "/api/me/payments", "/api/me/payout-account"] {
+        let anonymous = app.get(path, None).await;
+        assert_eq!(anonymous.status, StatusCode::UNAUTHORIZED, "{path}");
+        assert_eq!(anonymous.error_code(), "unauthorized");
+    }
+    let unknown = app.client.get(app.url("/sandbox/payouts/acct_sandbox_nothing")).send().await.unwrap();
+    assert_eq!(unknown.status(), StatusCode::NOT_FOUND);
+    app
+}
+
+on_both_backends!(
+    a_tasker_sets_up_payouts_in_the_sandbox_and_earnings_follow_the_payment_to_paid_out,
+    a_transfer_refused_for_want_of_payout_setup_waits_and_goes_out_once_setup_is_done,
+    each_person_sees_only_their_own_money,
+);

@@ -1,4 +1,4 @@
-import { Calendar, MapPin, MessageSquare } from 'lucide-react';
+import { Calendar, MapPin, MessageSquare, Star } from 'lucide-react';
 import { Link } from 'react-router';
 
 import { Avatar } from '@/components/ui/avatar';
@@ -46,6 +46,11 @@ export function TaskCard({ task, onCategory }: { task: TaskSummary; onCategory?:
         <span className="flex min-w-0 items-center gap-2 text-slate-700">
           <Avatar src={task.poster.avatar_url} initials={initialsOf(task.poster.name)} alt="" size="sm" />
           <span className="truncate">{task.poster.name || 'Anonymous User'}</span>
+          {task.poster.rating != null && (
+            <span className="shrink-0 text-amber-600" aria-label={`rated ${task.poster.rating.toFixed(1)} out of 5`}>
+              <Star aria-hidden className="inline h-3.5 w-3.5 fill-amber-400 text-amber-400" /> {task.poster.rating.toFixed(1)}
+            </span>
+          )}
         </span>
         <span className="flex shrink-0 items-center gap-1 text-slate-500" data-testid="offer-count">
           <MessageSquare aria-hidden className="h-4 w-4" />

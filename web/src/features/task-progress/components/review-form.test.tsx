@@ -36,7 +36,7 @@ describe('review form', () => {
     vi.stubGlobal('fetch', mockFetch({ 'GET /api/tasks/t1/reviews': { body: [mine] } }).fn);
     renderWithRouter(<ReviewForm taskId="t1" otherName="Tom T." />);
     expect(await screen.findByText('You reviewed this task')).toBeInTheDocument();
-    expect(screen.getByText(/You gave Tom T\. 4 stars/)).toBeInTheDocument();
+    expect(screen.getByText(/4 stars — your review of Tom T\. is posted/)).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Post review' })).not.toBeInTheDocument();
   });
 

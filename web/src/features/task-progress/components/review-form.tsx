@@ -18,8 +18,8 @@ export function ReviewForm({ taskId, otherName }: { taskId: string; otherName: s
   if (mine) {
     return (
       <Alert tone="success" title="You reviewed this task">
-        You gave {otherName} {mine.rating} star{mine.rating === 1 ? '' : 's'}. Reviews show once both of you have written one, or
-        after 14 days.
+        {mine.rating} star{mine.rating === 1 ? '' : 's'} — your review of {otherName} is posted. Reviews show once both of you have
+        written one, or after 14 days.
       </Alert>
     );
   }

@@ -1,11 +1,12 @@
 // Payouts and receipts end to end against the real server and the sandbox provider: a tasker sets up
 // payouts on the sandbox's onboarding page (the local stand-in for Stripe's Connect onboarding), is
 // paid when the poster releases, and sees the payout on Earnings; the poster reviews once (the form
-// is gone afterwards) and finds the receipt under Payments. Screenshots of the new screens at both widths.
+// is gone afterwards) and finds the receipt under Payments. A poster invites a tasker from the tasker's
+// profile and the invitation reaches the tasker live. Screenshots of the new screens at both widths.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
-import { api, createVerifiedUser, inDays, launch, login, newPage, screenshot, screenshotBoth, signedInPage, VIEWPORTS } from '../browser.mjs';
+import { api, createVerifiedUser, inDays, launch, login, newPage, screenshot, screenshotBoth, signedInPage, VIEWPORTS, waitForTopic } from '../browser.mjs';
 
 let browser;
 before(async () => {
@@ -117,4 +118,43 @@ test('a tasker sets up payouts in the sandbox, is paid on release and sees it on
   assert.match(await receipt.innerText(), /\$9\.00/);
   const posterStorage = await posterPage.evaluate(() => Object.entries(localStorage));
   await screenshotBoth(browser, '/payments', 'payments-history', { heading: 'Payments', storage: posterStorage });
+});
+
+test('a poster invites a tasker from their profile; the invitation reaches the tasker live and shows under Unread only', async () => {
+  const poster = await createVerifiedUser({ prefix: 'invite-poster', body: { first_name: 'Ivy', last_name: 'Inviter' } });
+  const tasker = await createVerifiedUser({
+    prefix: 'invite-tasker',
+    body: { first_name: 'Theo', last_name: 'Tiler', account_type: 'tasker', skills: [{ name: 'Tiling', level: 90 }] },
+  });
+  const title = `Retile the bathroom ${Date.now().toString(36)}`;
+  const { access_token: posterToken } = await login(poster);
+  const taskerSession = await login(tasker);
+  await api('/api/tasks', {
+    method: 'POST',
+    token: posterToken,
+    body: { title, description: 'Small bathroom, about 6 square metres of floor tiles.', category_id: 2, location: 'Fitzroy VIC', budget_cents: 60000, due_date: inDays(10) },
+  });
+
+  const taskerPage = await signedInPage(browser, tasker);
+  await taskerPage.goto('/notifications');
+  await taskerPage.getByRole('heading', { level: 1, name: 'Notifications' }).waitFor();
+  await waitForTopic(taskerPage, `user:${taskerSession.user.id}`);
+
+  const posterPage = await signedInPage(browser, poster);
+  await posterPage.goto(`/profile/${taskerSession.user.id}`);
+  await posterPage.getByRole('heading', { level: 1, name: /Theo/ }).waitFor();
+  await posterPage.getByRole('button', { name: 'Invite to Task' }).click();
+  const dialog = posterPage.getByRole('dialog');
+  await dialog.getByRole('button', { name: new RegExp(`Invite .* to ${title}`) }).click();
+  await dialog.getByText('Invited').waitFor();
+  await screenshot(posterPage, 'invite-dialog');
+
+  // Live on the tasker's open notifications page, and still there under "Unread only"; its link opens the task.
+  const invitation = taskerPage.getByRole('listitem').filter({ hasText: 'Task invitation' });
+  await invitation.getByText(title, { exact: false }).waitFor();
+  await taskerPage.getByRole('checkbox', { name: 'Unread only' }).check();
+  await invitation.waitFor();
+  await invitation.getByRole('link').click();
+  await taskerPage.getByRole('heading', { level: 1, name: title }).waitFor();
+  assert.match(taskerPage.url(), /\/task\//);
 });

@@ -12,6 +12,7 @@ pub mod lifecycle;
 pub mod marketplace_views;
 pub mod me;
 pub mod messages;
+pub mod notification_settings;
 pub mod notifications;
 pub mod offers;
 pub mod openapi;
@@ -19,10 +20,12 @@ pub mod paging;
 pub mod payments;
 pub mod payments_sandbox;
 pub mod profiles;
+pub mod push;
 pub mod questions;
 pub mod realtime;
 pub mod reviews;
 pub mod tasks;
+pub mod unsubscribe;
 pub mod views;
 pub mod web;
 
@@ -53,6 +56,9 @@ pub fn router(state: AppState) -> Router {
         .merge(offers::router())
         .merge(questions::router())
         .merge(notifications::router())
+        .merge(push::router())
+        .merge(notification_settings::router())
+        .merge(unsubscribe::api_router())
         .merge(geocode::router(&state.config))
         .merge(contact::router())
         .merge(payments::router())
@@ -72,6 +78,7 @@ pub fn router(state: AppState) -> Router {
         .merge(health::router())
         .merge(realtime::socket_router())
         .merge(payments_sandbox::router())
+        .merge(unsubscribe::page_router())
         .merge(web::media_router());
     if state.config.dev_mode {
         app = app.merge(dev_mailbox::router());

@@ -10,6 +10,7 @@ use crate::{
     http::{
         admin, auth, contact, disputes, extract::ApiJson, geocode, lifecycle, me, messages, notifications, offers,
         payments, profiles, questions, realtime, reviews, tasks,
+        notification_settings, push, unsubscribe,
     },
     state::AppState,
 };
@@ -35,6 +36,8 @@ use crate::{
         messages::list_messages, messages::send_message, reviews::list_reviews, reviews::write_review,
         disputes::open_dispute, disputes::task_dispute, admin::dispute_queue, admin::resolve_dispute,
         admin::parked_calls, admin::retry_call,
+        push::public_key, push::list_devices, push::add_device, push::remove_device, push::send_test,
+        notification_settings::settings, notification_settings::save_settings, unsubscribe::one_click_unsubscribe,
     ),
     modifiers(&BearerAuth),
 )]

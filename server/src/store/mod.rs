@@ -3,17 +3,20 @@
 
 pub mod backfills;
 pub mod contact;
+pub mod deliveries;
 pub mod disputes;
 pub mod email_tokens;
 pub mod escrow;
 pub mod ledger;
 pub mod lifecycle;
 pub mod messages;
+pub mod notification_preferences;
 pub mod notifications;
 pub mod offers;
 pub mod payments;
 pub mod profiles;
 pub mod provider_calls;
+pub mod push_subscriptions;
 pub mod questions;
 pub mod realtime_tickets;
 pub mod refresh_tokens;

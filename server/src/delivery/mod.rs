@@ -15,7 +15,6 @@ use std::time::Duration;
 
 use futures_util::{StreamExt, stream};
 use tokio::sync::watch;
-use uuid::Uuid;
 
 use self::{
     digest::UnsubscribeTokens,
@@ -87,22 +86,54 @@ pub fn spawn(state: AppState, mut stop: watch::Receiver<bool>) {
     });
 }
 
-/// Claims and sends the pushes due at `now`; returns how many were claimed.
+/// Claims and sends the pushes due at `now`, then records every outcome at once; returns how many were claimed.
 pub async fn push_pass(state: &AppState, now: Timestamp) -> anyhow::Result<usize> {
     let claim = new_id();
     let pushes = deliveries::claim_pushes(&state.db, claim, now, now.plus(PUSH_LEASE), PUSH_BATCH).await?;
     let claimed = pushes.len();
-    stream::iter(pushes)
-        .for_each_concurrent(PUSHES_IN_FLIGHT, |push| async move {
-            if let Err(error) = send_claimed(state, &push, claim).await {
-                tracing::warn!(%error, notification_id = %push.notification_id, "could not record a push; it is retried");
+    let results: Vec<(ClaimedPush, Sent)> = stream::iter(pushes)
+        .map(|push| {
+            let state = state.clone();
+            async move {
+                let sent = send_one(&state, &push).await;
+                (push, sent)
             }
         })
+        .buffer_unordered(PUSHES_IN_FLIGHT)
+        .collect()
         .await;
+    let now = Timestamp::now();
+    let mut outcomes = Vec::with_capacity(results.len());
+    for (push, sent) in &results {
+        let attempts = push.attempts + 1;
+        let (outcome, metric) = match sent {
+            Sent::Delivered => (PushOutcome::Sent, "sent"),
+            Sent::Gone => {
+                metrics::counter!("notification_deliveries_total", "channel" => "push", "outcome" => "gone")
+                    .increment(1);
+                tracing::info!(subscription_id = %push.subscription_id, "push subscription gone; dropping it");
+                push_subscriptions::delete(&state.db, push.subscription_id).await?;
+                continue;
+            }
+            Sent::Retry { error, .. } | Sent::Refused { error } if attempts >= PUSH_MAX_ATTEMPTS => {
+                (PushOutcome::Parked { error }, "failed")
+            }
+            Sent::Retry { after, error } => {
+                (PushOutcome::Retry { at: now.plus(retry_delay(attempts, *after)), error }, "retried")
+            }
+            Sent::Refused { error } => (PushOutcome::Parked { error }, "failed"),
+        };
+        if metric != "sent" {
+            tracing::warn!(subscription_id = %push.subscription_id, attempts, ?sent, "push not delivered");
+        }
+        metrics::counter!("notification_deliveries_total", "channel" => "push", "outcome" => metric).increment(1);
+        outcomes.push((push, outcome));
+    }
+    deliveries::record_pushes(&state.db, claim, &outcomes, now).await?;
     Ok(claimed)
 }
 
-async fn send_claimed(state: &AppState, push: &ClaimedPush, claim: Uuid) -> sqlx::Result<()> {
+async fn send_one(state: &AppState, push: &ClaimedPush) -> Sent {
     let payload = PushPayload {
         id: push.notification_id,
         kind: &push.kind,
@@ -112,29 +143,7 @@ async fn send_claimed(state: &AppState, push: &ClaimedPush, claim: Uuid) -> sqlx
         created_at: push.created_at,
     };
     let keys = DeviceKeys { p256dh: &push.p256dh, auth: &push.auth };
-    let sent = state.delivery.push.send(&push.endpoint, &keys, &payload).await;
-    let now = Timestamp::now();
-    let attempts = push.attempts + 1;
-    let (outcome, metric) = match &sent {
-        Sent::Delivered => (PushOutcome::Sent, "sent"),
-        Sent::Gone => {
-            metrics::counter!("notification_deliveries_total", "channel" => "push", "outcome" => "gone").increment(1);
-            tracing::info!(subscription_id = %push.subscription_id, "push subscription gone; dropping it");
-            return push_subscriptions::delete(&state.db, push.subscription_id).await;
-        }
-        Sent::Retry { error, .. } | Sent::Refused { error } if attempts >= PUSH_MAX_ATTEMPTS => {
-            (PushOutcome::Parked { error }, "failed")
-        }
-        Sent::Retry { after, error } => {
-            (PushOutcome::Retry { at: now.plus(retry_delay(attempts, *after)), error }, "retried")
-        }
-        Sent::Refused { error } => (PushOutcome::Parked { error }, "failed"),
-    };
-    if metric != "sent" {
-        tracing::warn!(subscription_id = %push.subscription_id, attempts, ?sent, "push not delivered");
-    }
-    metrics::counter!("notification_deliveries_total", "channel" => "push", "outcome" => metric).increment(1);
-    deliveries::record_push(&state.db, push, claim, outcome, now).await
+    state.delivery.push.send(&push.endpoint, &keys, &payload).await
 }
 
 async fn record_depth(state: &AppState) {

@@ -3,7 +3,7 @@
 //! `DATA_DIR/vapid_private_key` (like the JWT secret), so subscriptions made
 //! against its public key keep working across restarts and nodes sharing it.
 
-use std::{path::Path, time::Duration};
+use std::{collections::HashMap, path::Path, sync::Mutex, time::Duration};
 
 use anyhow::Context;
 use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
@@ -16,10 +16,16 @@ use crate::{config::Secret, db::Timestamp};
 /// How long one VAPID token is valid (RFC 8292 allows at most 24 h; push services ask for ≤ 12 h).
 pub const TOKEN_LIFETIME: Duration = Duration::from_secs(12 * 3600);
 
+/// A signed token is reused for this long (per push service origin), so a burst of pushes
+/// costs one signature, while its `exp` stays at most [`TOKEN_LIFETIME`] away.
+const TOKEN_REUSE: Duration = Duration::from_secs(3600);
+
 pub struct VapidKey {
     signing: EncodingKey,
     /// The uncompressed public point, URL-safe base64: the browser's `applicationServerKey`.
     public_key: String,
+    /// Per audience: the `Authorization` value and when it was signed.
+    recent: Mutex<HashMap<String, (String, Timestamp)>>,
 }
 
 #[derive(Serialize)]
@@ -54,7 +60,7 @@ impl VapidKey {
     fn from_secret_key(key: &SecretKey) -> anyhow::Result<Self> {
         let der = key.to_pkcs8_der().context("encoding the VAPID key")?;
         let public_key = URL_SAFE_NO_PAD.encode(key.public_key().to_encoded_point(false).as_bytes());
-        Ok(Self { signing: EncodingKey::from_ec_der(der.as_bytes()), public_key })
+        Ok(Self { signing: EncodingKey::from_ec_der(der.as_bytes()), public_key, recent: Default::default() })
     }
 
     pub fn public_key(&self) -> &str {
@@ -63,6 +69,21 @@ impl VapidKey {
 
     /// The `Authorization` header for a push to `audience` (the push service's origin).
     pub fn authorization(&self, audience: &str, subject: &str, now: Timestamp) -> anyhow::Result<String> {
+        let mut recent = self.recent.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some((value, signed_at)) = recent.get(audience)
+            && now.minus(TOKEN_REUSE) < *signed_at
+        {
+            return Ok(value.clone());
+        }
+        let value = self.sign(audience, subject, now)?;
+        if recent.len() > 1000 {
+            recent.clear(); // a handful of push services in practice; never let it grow
+        }
+        recent.insert(audience.to_owned(), (value.clone(), now));
+        Ok(value)
+    }
+
+    fn sign(&self, audience: &str, subject: &str, now: Timestamp) -> anyhow::Result<String> {
         let claims = Claims { aud: audience, exp: now.plus(TOKEN_LIFETIME).0 / 1000, sub: subject };
         let token = jsonwebtoken::encode(&Header::new(Algorithm::ES256), &claims, &self.signing)?;
         Ok(format!("vapid t={token}, k={}", self.public_key))

@@ -84,38 +84,43 @@ pub enum PushOutcome<'a> {
     Parked { error: &'a str },
 }
 
-/// Records the outcome of a push this node claimed under `claim` (nothing when
-/// the lease was lost to another node meanwhile).
+/// Records the outcomes of pushes this node claimed under `claim`, in one
+/// transaction (a row whose lease was lost to another node meanwhile is left alone).
 #[instrument(skip_all)]
-pub async fn record_push(
+pub async fn record_pushes(
     db: &Db,
-    push: &ClaimedPush,
     claim: Uuid,
-    outcome: PushOutcome<'_>,
+    outcomes: &[(&ClaimedPush, PushOutcome<'_>)],
     now: Timestamp,
 ) -> sqlx::Result<()> {
-    let (status, next_attempt_at, error) = match outcome {
-        PushOutcome::Sent => ("sent", now, None),
-        PushOutcome::Retry { at, error } => ("pending", at, Some(error)),
-        PushOutcome::Parked { error } => ("parked", now, Some(error)),
-    };
     on_pool!(db, |pool| {
-        sqlx::query(
-            "update push_deliveries
-             set status = $4, attempts = attempts + 1, next_attempt_at = $5, last_error = $6,
-                 claimed_by = null, claimed_until = null, updated_at = $7
-             where notification_id = $1 and subscription_id = $2 and claimed_by = $3",
-        )
-        .bind(push.notification_id)
-        .bind(push.subscription_id)
-        .bind(claim)
-        .bind(status)
-        .bind(next_attempt_at)
-        .bind(error)
-        .bind(now)
-        .execute(pool)
+        async {
+            let mut tx = pool.begin_write().await?;
+            for (push, outcome) in outcomes {
+                let (status, next_attempt_at, error) = match outcome {
+                    PushOutcome::Sent => ("sent", now, None),
+                    PushOutcome::Retry { at, error } => ("pending", *at, Some(*error)),
+                    PushOutcome::Parked { error } => ("parked", now, Some(*error)),
+                };
+                sqlx::query(
+                    "update push_deliveries
+                     set status = $4, attempts = attempts + 1, next_attempt_at = $5, last_error = $6,
+                         claimed_by = null, claimed_until = null, updated_at = $7
+                     where notification_id = $1 and subscription_id = $2 and claimed_by = $3",
+                )
+                .bind(push.notification_id)
+                .bind(push.subscription_id)
+                .bind(claim)
+                .bind(status)
+                .bind(next_attempt_at)
+                .bind(error)
+                .bind(now)
+                .execute(&mut *tx)
+                .await?;
+            }
+            tx.commit().await
+        }
         .await
-        .map(|_| ())
     })
 }
 

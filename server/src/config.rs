@@ -143,8 +143,7 @@ impl Config {
             config.vapid_subject = value;
         }
         if let Some(value) = var("EMAIL_DELAY") {
-            config.email_delay =
-                Duration::from_secs(value.parse().context("EMAIL_DELAY must be a number of seconds")?);
+            config.email_delay = Duration::from_secs(value.parse().context("EMAIL_DELAY must be a number of seconds")?);
         }
         if let Some(value) = var("DELIVERY_POLL_MS") {
             config.delivery_poll_interval = Duration::from_millis(

@@ -82,7 +82,8 @@ async fn subscribe(app: &TestApp, token: &str, device: &FakeDevice) -> Value {
 
 /// Writes a notification the way every cause does: through `insert_notification!` in a transaction.
 async fn notify(app: &TestApp, user_id: Uuid, kind: &str, title: &str) -> Uuid {
-    let row = NotificationRow::new(user_id, kind, title, format!("About {title}"), Some("/tasks/x".into()), Timestamp::now());
+    let row =
+        NotificationRow::new(user_id, kind, title, format!("About {title}"), Some("/tasks/x".into()), Timestamp::now());
     server::on_pool!(&app.server.state.db, |pool| {
         let mut tx = pool.begin().await.unwrap();
         server::insert_notification!(tx, &row).unwrap();
@@ -134,10 +135,8 @@ async fn a_new_offer_is_pushed_encrypted_and_signed(app: TestApp) -> TestApp {
 
     // VAPID (RFC 8292): "vapid t=<ES256 JWT>, k=<our public key>", aud the push service's origin, exp ≤ 12 h.
     let authorization = push.headers["authorization"].to_str().unwrap();
-    let (token, key) = authorization
-        .strip_prefix("vapid t=")
-        .and_then(|rest| rest.split_once(", k="))
-        .expect("a vapid authorization");
+    let (token, key) =
+        authorization.strip_prefix("vapid t=").and_then(|rest| rest.split_once(", k=")).expect("a vapid authorization");
     let public_key = app.get("/api/push/public-key", None).await.body["key"].as_str().unwrap().to_owned();
     assert_eq!(key, public_key);
     let point = URL_SAFE_NO_PAD.decode(key).unwrap();
@@ -269,9 +268,10 @@ async fn a_claimed_push_whose_node_died_is_sent_when_the_lease_ends(app: TestApp
     // A node claims it for two seconds and dies before sending.
     let claimed_at = std::time::Instant::now();
     let now = Timestamp::now();
-    let claimed = deliveries::claim_pushes(&app.server.state.db, Uuid::now_v7(), now, now.plus(Duration::from_secs(2)), 10)
-        .await
-        .unwrap();
+    let claimed =
+        deliveries::claim_pushes(&app.server.state.db, Uuid::now_v7(), now, now.plus(Duration::from_secs(2)), 10)
+            .await
+            .unwrap();
     assert_eq!(claimed.len(), 1);
 
     let app = replace_with_working_node(app).await;
@@ -290,7 +290,12 @@ async fn kinds_turned_off_are_not_pushed(app: TestApp) -> TestApp {
     let user = user_id(&app, &token).await;
     subscribe(&app, &token, &push_service.device("phone")).await;
     let saved = app
-        .request(Method::PUT, "/api/me/notification-settings", Some(&token), Some(json!({ "push": { "message": false } })))
+        .request(
+            Method::PUT,
+            "/api/me/notification-settings",
+            Some(&token),
+            Some(json!({ "push": { "message": false } })),
+        )
         .await;
     assert_eq!(saved.status, StatusCode::OK, "{:?}", saved.body);
 
@@ -338,7 +343,10 @@ async fn devices_are_listed_and_removed_per_user(app: TestApp) -> TestApp {
     let laptop = FakeDevice::new("https://push.example.com/laptop".into());
     let mut labelled = phone.subscription();
     labelled["label"] = json!("Pixel 8");
-    assert_eq!(app.post("/api/me/push-subscriptions", Some(&first), labelled.clone()).await.status, StatusCode::CREATED);
+    assert_eq!(
+        app.post("/api/me/push-subscriptions", Some(&first), labelled.clone()).await.status,
+        StatusCode::CREATED
+    );
     // Idempotent per endpoint.
     assert_eq!(app.post("/api/me/push-subscriptions", Some(&first), labelled).await.status, StatusCode::CREATED);
     subscribe(&app, &first, &laptop).await;
@@ -351,7 +359,8 @@ async fn devices_are_listed_and_removed_per_user(app: TestApp) -> TestApp {
 
     // Someone else cannot remove my device.
     let removal = json!({ "endpoint": phone.endpoint });
-    let response = app.request(Method::DELETE, "/api/me/push-subscriptions", Some(&second), Some(removal.clone())).await;
+    let response =
+        app.request(Method::DELETE, "/api/me/push-subscriptions", Some(&second), Some(removal.clone())).await;
     assert_eq!(response.status, StatusCode::NO_CONTENT);
     assert_eq!(app.get("/api/me/push-subscriptions", Some(&first)).await.body["items"].as_array().unwrap().len(), 2);
     let response = app.request(Method::DELETE, "/api/me/push-subscriptions", Some(&first), Some(removal)).await;
@@ -395,7 +404,12 @@ async fn notification_settings_default_and_save_per_kind(app: TestApp) -> TestAp
     assert_eq!(unknown.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(unknown.field_error("push.spam"), "Unknown notification type: spam");
     let not_bool = app
-        .request(Method::PUT, "/api/me/notification-settings", Some(&token), Some(json!({ "push": { "offer": "yes" } })))
+        .request(
+            Method::PUT,
+            "/api/me/notification-settings",
+            Some(&token),
+            Some(json!({ "push": { "offer": "yes" } })),
+        )
         .await;
     assert_eq!(not_bool.status, StatusCode::UNPROCESSABLE_ENTITY, "{:?}", not_bool.body);
     app
@@ -403,7 +417,11 @@ async fn notification_settings_default_and_save_per_kind(app: TestApp) -> TestAp
 
 /// The digest mail in the dev mailbox (the `.eml` with its headers, and the summary).
 async fn digests_to(app: &TestApp, to: &str) -> Vec<Value> {
-    app.mailbox().await.into_iter().filter(|mail| mail["to"] == to && mail["subject"].as_str().unwrap().starts_with("Taskhub:")).collect()
+    app.mailbox()
+        .await
+        .into_iter()
+        .filter(|mail| mail["to"] == to && mail["subject"].as_str().unwrap().starts_with("Taskhub:"))
+        .collect()
 }
 
 fn eml(app: &TestApp, id: &str) -> String {
@@ -419,7 +437,10 @@ async fn unread_notifications_are_mailed_in_one_hourly_digest(app: TestApp) -> T
     let token = access_token(&app.signed_in_user("user@example.com").await);
     let user = user_id(&app, &token).await;
     let read = notify(&app, user, "offer", "Offer you already saw").await;
-    assert_eq!(app.post(&format!("/api/notifications/{read}/read"), Some(&token), json!({})).await.status, StatusCode::NO_CONTENT);
+    assert_eq!(
+        app.post(&format!("/api/notifications/{read}/read"), Some(&token), json!({})).await.status,
+        StatusCode::NO_CONTENT
+    );
     notify(&app, user, "offer", "New offer from Sam").await;
     notify(&app, user, "message", "New message from Alex").await;
     notify(&app, user, "task_alert", "New task near you").await; // email off by default

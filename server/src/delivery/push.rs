@@ -42,9 +42,14 @@ pub enum Sent {
     /// 404/410: the subscription is gone for good.
     Gone,
     /// 429, 5xx or a network error: try again (no sooner than the push service asked).
-    Retry { after: Option<Duration>, error: String },
+    Retry {
+        after: Option<Duration>,
+        error: String,
+    },
     /// Refused for a reason retrying will not fix (bad endpoint, 4xx).
-    Refused { error: String },
+    Refused {
+        error: String,
+    },
 }
 
 pub struct PushSender {

@@ -38,7 +38,8 @@ struct Claims<'a> {
 impl VapidKey {
     pub fn load_or_create(configured: Option<&Secret>, data_dir: &Path) -> anyhow::Result<Self> {
         if let Some(key) = configured {
-            return Self::from_base64(key.expose()).context("VAPID_PRIVATE_KEY must be a P-256 private key (32 bytes, URL-safe base64)");
+            return Self::from_base64(key.expose())
+                .context("VAPID_PRIVATE_KEY must be a P-256 private key (32 bytes, URL-safe base64)");
         }
         let path = data_dir.join("vapid_private_key");
         if path.exists() {

@@ -8,9 +8,8 @@ use utoipa::{
 
 use crate::{
     http::{
-        admin, auth, contact, disputes, extract::ApiJson, geocode, lifecycle, me, messages, notifications, offers,
-        payments, profiles, questions, realtime, reviews, tasks,
-        notification_settings, push, unsubscribe,
+        admin, auth, contact, disputes, extract::ApiJson, geocode, lifecycle, me, messages, notification_settings,
+        notifications, offers, payments, profiles, push, questions, realtime, reviews, tasks, unsubscribe,
     },
     state::AppState,
 };

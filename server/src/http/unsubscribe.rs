@@ -19,7 +19,8 @@ use crate::{
     store::notification_preferences,
 };
 
-const INVALID_LINK: &str = "This unsubscribe link is not valid. Change your email settings under Settings → Notifications.";
+const INVALID_LINK: &str =
+    "This unsubscribe link is not valid. Change your email settings under Settings → Notifications.";
 
 pub fn api_router() -> Router<AppState> {
     Router::new().route("/unsubscribe", post(one_click_unsubscribe))
@@ -71,7 +72,10 @@ async fn confirm_page(State(state): State<AppState>, ApiQuery(query): ApiQuery<T
     }
 }
 
-async fn unsubscribe_page(State(state): State<AppState>, ApiQuery(query): ApiQuery<TokenQuery>) -> ApiResult<Html<String>> {
+async fn unsubscribe_page(
+    State(state): State<AppState>,
+    ApiQuery(query): ApiQuery<TokenQuery>,
+) -> ApiResult<Html<String>> {
     let Some(user_id) = user_of(&state, &query.token) else {
         return Ok(page(&format!("<h1>Link not valid</h1><p>{INVALID_LINK}</p>")));
     };

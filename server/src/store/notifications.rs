@@ -103,7 +103,8 @@ macro_rules! insert_notification {
 
 /// For [`insert_notification!`]: $1 notification, $2 user, $3 kind, $4 the push default for the kind, $5 now.
 #[doc(hidden)]
-pub const OWE_PUSHES: &str = "insert into push_deliveries (notification_id, subscription_id, next_attempt_at, created_at, updated_at)
+pub const OWE_PUSHES: &str =
+    "insert into push_deliveries (notification_id, subscription_id, next_attempt_at, created_at, updated_at)
      select $1, s.id, $5, $5, $5 from push_subscriptions s
      where s.user_id = $2
        and coalesce((select p.enabled from notification_preferences p
@@ -111,7 +112,8 @@ pub const OWE_PUSHES: &str = "insert into push_deliveries (notification_id, subs
 
 /// For [`insert_notification!`]: as [`OWE_PUSHES`], one email line.
 #[doc(hidden)]
-pub const OWE_EMAIL: &str = "insert into email_deliveries (notification_id, user_id, next_attempt_at, created_at, updated_at)
+pub const OWE_EMAIL: &str =
+    "insert into email_deliveries (notification_id, user_id, next_attempt_at, created_at, updated_at)
      select $1, $2, $5, $5, $5
      where coalesce((select p.enabled from notification_preferences p
                      where p.user_id = $2 and p.channel = 'email' and p.kind = $3), $4)";

@@ -69,6 +69,14 @@ async function shownNotifications(page) {
   });
 }
 
+test('the service worker is a real script at /sw.js, revalidated on every load', async () => {
+  const response = await fetch(`${BASE_URL}/sw.js`);
+  assert.equal(response.status, 200);
+  assert.match(response.headers.get('content-type') ?? '', /javascript/);
+  assert.equal(response.headers.get('cache-control'), 'no-cache');
+  assert.match(await response.text(), /showNotification/);
+});
+
 test('push on a device: the service worker shows a push unless a focused tab of the app is visible', async () => {
   const account = await createVerifiedUser({ prefix: 'push' });
   const page = await signedInPage(browser, account);

@@ -12,6 +12,16 @@ export default defineConfig({
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },
+  build: {
+    rollupOptions: {
+      // The service worker is a second entry, emitted unhashed as /sw.js: its URL must never change.
+      input: {
+        index: fileURLToPath(new URL('./index.html', import.meta.url)),
+        sw: fileURLToPath(new URL('./src/service-worker/sw.ts', import.meta.url)),
+      },
+      output: { entryFileNames: (chunk) => (chunk.name === 'sw' ? 'sw.js' : 'assets/[name]-[hash].js') },
+    },
+  },
   server: {
     proxy: Object.fromEntries(
       proxied.map((path) => [path, { target: backend, changeOrigin: true, ws: path === '/ws' }]),

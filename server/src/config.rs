@@ -1,6 +1,6 @@
 //! Typed configuration from the environment, with the defaults of API.md.
 
-use std::{fmt, path::PathBuf};
+use std::{fmt, path::PathBuf, time::Duration};
 
 use anyhow::Context;
 
@@ -63,6 +63,15 @@ pub struct Config {
     /// Proxies in front of the nodes that each append to `X-Forwarded-For`: the client is the
     /// entry this many places from the right (entries further left can be forged by the client).
     pub trusted_proxy_count: usize,
+    /// The VAPID key that signs Web Push requests (`VAPID_PRIVATE_KEY`, the raw P-256 scalar in
+    /// URL-safe base64); unset = generated once and kept in `DATA_DIR`.
+    pub vapid_private_key: Option<Secret>,
+    /// Who push services may contact about our pushes (`VAPID_SUBJECT`, a mailto: address).
+    pub vapid_subject: String,
+    /// How long a notification must stay unread before it is mailed (`EMAIL_DELAY` seconds, default 600).
+    pub email_delay: Duration,
+    /// How often each node's delivery worker looks for due pushes and mail (`DELIVERY_POLL_MS`).
+    pub delivery_poll_interval: Duration,
 }
 
 impl Config {
@@ -93,6 +102,10 @@ impl Config {
             admin_emails: Vec::new(),
             payments_sweep_secs: 60,
             trusted_proxy_count: 1,
+            vapid_private_key: None,
+            vapid_subject: "mailto:support@taskhub.local".into(),
+            email_delay: Duration::from_secs(600),
+            delivery_poll_interval: Duration::from_millis(500),
             data_dir,
         }
     }
@@ -118,7 +131,24 @@ impl Config {
             config.mail_from = value;
         }
         if let Some(value) = var("SUPPORT_EMAIL") {
+            config.vapid_subject = format!("mailto:{value}");
             config.support_email = value;
+        }
+        config.vapid_private_key = var("VAPID_PRIVATE_KEY").map(Secret::new);
+        if let Some(value) = var("VAPID_SUBJECT") {
+            anyhow::ensure!(
+                value.starts_with("mailto:") || value.starts_with("https://"),
+                "VAPID_SUBJECT must be a mailto: or https: URL"
+            );
+            config.vapid_subject = value;
+        }
+        if let Some(value) = var("EMAIL_DELAY") {
+            config.email_delay = Duration::from_secs(value.parse().context("EMAIL_DELAY must be a number of seconds")?);
+        }
+        if let Some(value) = var("DELIVERY_POLL_MS") {
+            config.delivery_poll_interval = Duration::from_millis(
+                value.parse().ok().filter(|ms| *ms > 0).context("DELIVERY_POLL_MS must be a positive number")?,
+            );
         }
         config.stripe_secret_key = var("STRIPE_SECRET_KEY").map(Secret::new);
         config.stripe_webhook_secret = var("STRIPE_WEBHOOK_SECRET").map(Secret::new);

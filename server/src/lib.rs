@@ -5,6 +5,7 @@ pub mod accounts;
 pub mod auth;
 pub mod config;
 pub mod db;
+pub mod delivery;
 pub mod error;
 pub mod geocoding;
 pub mod http;
@@ -71,6 +72,7 @@ impl RunningServer {
 pub async fn start(config: Config) -> anyhow::Result<RunningServer> {
     // First, so a bad secret stops the server before it touches the database.
     let jwt_secret = AccessTokens::load_or_create_secret(config.jwt_secret.as_ref(), &config.data_dir)?;
+    let vapid = delivery::vapid::VapidKey::load_or_create(config.vapid_private_key.as_ref(), &config.data_dir)?;
     let db = Db::connect_with(config.database_url.expose(), config.database_max_connections).await?;
     db.migrate().await?;
     store::backfills::fill_missing_location_search(&db).await.context("filling tasks.location_search")?;
@@ -96,8 +98,13 @@ pub async fn start(config: Config) -> anyhow::Result<RunningServer> {
         ..realtime::HubConfig::default()
     };
     let hub = realtime::Hub::start(hub_config, bus).await.context("starting the realtime hub")?;
+    let delivery = delivery::Delivery {
+        push: delivery::push::PushSender::new(vapid, config.vapid_subject.clone(), config.dev_mode)?,
+        unsubscribe: delivery::digest::UnsubscribeTokens::new(jwt_secret.expose()),
+    };
     let state = AppState {
         hub,
+        delivery: Arc::new(delivery),
         payments: payments::Providers::from_config(&config, &db, &public_url),
         access_tokens: Arc::new(AccessTokens::new(&jwt_secret)),
         sessions: Default::default(),
@@ -115,6 +122,7 @@ pub async fn start(config: Config) -> anyhow::Result<RunningServer> {
     payments::sweep::spawn(state.clone());
     let app = http::router(state.clone());
     let (shutdown, mut shutdown_rx) = watch::channel(false);
+    delivery::spawn(state.clone(), shutdown.subscribe());
     let hub = state.hub.clone();
     let task = tokio::spawn(async move {
         // Live events are small frames; without NODELAY the kernel may hold them back ~40 ms.

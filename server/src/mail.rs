@@ -6,7 +6,10 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use lettre::{
     AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor,
-    message::{Mailbox, header::ContentType},
+    message::{
+        Mailbox,
+        header::{ContentType, Header, HeaderName, HeaderValue},
+    },
 };
 use serde::{Deserialize, Serialize};
 
@@ -53,6 +56,16 @@ impl Mailer {
     }
 
     pub async fn send(&self, email: Email<'_>) -> anyhow::Result<()> {
+        self.deliver(email, None).await
+    }
+
+    /// Mail the recipient can stop with one click (RFC 8058): `unsubscribe_url`
+    /// is announced in `List-Unsubscribe` and accepts a bodiless POST.
+    pub async fn send_with_unsubscribe(&self, email: Email<'_>, unsubscribe_url: &str) -> anyhow::Result<()> {
+        self.deliver(email, Some(unsubscribe_url)).await
+    }
+
+    async fn deliver(&self, email: Email<'_>, unsubscribe_url: Option<&str>) -> anyhow::Result<()> {
         let from = match self {
             Self::Smtp { from, .. } | Self::Mailbox { from, .. } => from.clone(),
         };
@@ -63,6 +76,11 @@ impl Mailer {
             .header(ContentType::TEXT_PLAIN);
         if let Some(reply_to) = email.reply_to {
             builder = builder.reply_to(reply_to.parse().context("reply-to address")?);
+        }
+        if let Some(url) = unsubscribe_url {
+            builder = builder
+                .header(ListUnsubscribe(format!("<{url}>")))
+                .header(ListUnsubscribePost("List-Unsubscribe=One-Click".into()));
         }
         let message = builder.body(email.text.clone()).context("building email")?;
         match self {
@@ -88,6 +106,34 @@ impl Mailer {
         Ok(())
     }
 }
+
+/// `List-Unsubscribe` (RFC 2369).
+#[derive(Clone, Debug)]
+struct ListUnsubscribe(String);
+
+/// `List-Unsubscribe-Post` (RFC 8058).
+#[derive(Clone, Debug)]
+struct ListUnsubscribePost(String);
+
+macro_rules! text_header {
+    ($type:ident, $name:literal) => {
+        impl Header for $type {
+            fn name() -> HeaderName {
+                HeaderName::new_from_ascii_str($name)
+            }
+
+            fn parse(text: &str) -> Result<Self, Box<dyn std::error::Error + Send + Sync>> {
+                Ok(Self(text.to_owned()))
+            }
+
+            fn display(&self) -> HeaderValue {
+                HeaderValue::new(Self::name(), self.0.clone())
+            }
+        }
+    };
+}
+text_header!(ListUnsubscribe, "List-Unsubscribe");
+text_header!(ListUnsubscribePost, "List-Unsubscribe-Post");
 
 pub fn mailbox_dir(data_dir: &Path) -> PathBuf {
     data_dir.join("mail")

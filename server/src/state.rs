@@ -29,6 +29,8 @@ pub struct AppState {
     pub metrics: PrometheusHandle,
     pub hub: realtime::Hub,
     pub payments: crate::payments::Providers,
+    /// Web Push and email digests (DESIGN.md decision 10).
+    pub delivery: Arc<crate::delivery::Delivery>,
 }
 
 impl AppState {

@@ -14,6 +14,7 @@ pub mod lifecycle;
 pub mod marketplace_views;
 pub mod me;
 pub mod messages;
+pub mod notification_settings;
 pub mod notifications;
 pub mod offers;
 pub mod openapi;
@@ -22,10 +23,12 @@ pub mod payments;
 pub mod payments_sandbox;
 pub mod payouts_sandbox;
 pub mod profiles;
+pub mod push;
 pub mod questions;
 pub mod realtime;
 pub mod reviews;
 pub mod tasks;
+pub mod unsubscribe;
 pub mod views;
 pub mod web;
 
@@ -57,6 +60,9 @@ pub fn router(state: AppState) -> Router {
         .merge(invitations::router())
         .merge(questions::router())
         .merge(notifications::router())
+        .merge(push::router())
+        .merge(notification_settings::router())
+        .merge(unsubscribe::api_router())
         .merge(geocode::router(&state.config))
         .merge(contact::router())
         .merge(payments::router())
@@ -78,6 +84,7 @@ pub fn router(state: AppState) -> Router {
         .merge(realtime::socket_router())
         .merge(payments_sandbox::router())
         .merge(payouts_sandbox::router())
+        .merge(unsubscribe::page_router())
         .merge(web::media_router());
     if state.config.dev_mode {
         app = app.merge(dev_mailbox::router());

@@ -8,8 +8,7 @@ use utoipa::{
 
 use crate::{
     http::{
-        admin, auth, contact, disputes, earnings, extract::ApiJson, geocode, invitations, lifecycle, me, messages,
-        notifications, offers, payments, profiles, questions, realtime, reviews, tasks,
+        admin, auth, contact, disputes, earnings, extract::ApiJson, geocode, invitations, lifecycle, me, messages, notification_settings, notifications, offers, payments, profiles, push, questions, realtime, reviews, tasks, unsubscribe,
     },
     state::AppState,
 };
@@ -36,6 +35,8 @@ use crate::{
         messages::list_messages, messages::send_message, reviews::list_reviews, reviews::write_review,
         disputes::open_dispute, disputes::task_dispute, admin::dispute_queue, admin::resolve_dispute,
         admin::parked_calls, admin::retry_call,
+        push::public_key, push::list_devices, push::add_device, push::remove_device, push::send_test,
+        notification_settings::settings, notification_settings::save_settings, unsubscribe::one_click_unsubscribe,
     ),
     modifiers(&BearerAuth),
 )]

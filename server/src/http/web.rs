@@ -5,11 +5,15 @@ use std::path::Path;
 use axum::{
     Router,
     extract::State,
-    http::{StatusCode, header},
+    http::{HeaderValue, StatusCode, header},
     response::{Html, IntoResponse, Response},
     routing::get,
 };
-use tower_http::services::{ServeDir, ServeFile};
+use tower::ServiceBuilder;
+use tower_http::{
+    services::{ServeDir, ServeFile},
+    set_header::SetResponseHeaderLayer,
+};
 
 use crate::{
     error::{ApiError, ApiResult},
@@ -37,10 +41,16 @@ async fn media(State(state): State<AppState>, ApiPath(key): ApiPath<String>) -> 
 }
 
 /// Serves files from `dist`; any other path gets `index.html` so client-side routes work on reload.
+/// The service worker (`/sw.js`) is revalidated on every load so a new version reaches browsers at once.
 pub fn spa(dist: &Path) -> Router<AppState> {
     let index = dist.join("index.html");
     if index.is_file() {
-        Router::new().fallback_service(ServeDir::new(dist).fallback(ServeFile::new(index)))
+        let service_worker = ServiceBuilder::new()
+            .layer(SetResponseHeaderLayer::overriding(header::CACHE_CONTROL, HeaderValue::from_static("no-cache")))
+            .service(ServeFile::new(dist.join("sw.js")));
+        Router::new()
+            .route_service("/sw.js", service_worker)
+            .fallback_service(ServeDir::new(dist).fallback(ServeFile::new(index)))
     } else {
         tracing::warn!(dist = %dist.display(), "web app not built; serving a placeholder page");
         Router::new().fallback(web_app_missing)

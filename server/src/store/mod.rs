@@ -3,6 +3,7 @@
 
 pub mod backfills;
 pub mod contact;
+pub mod deliveries;
 pub mod disputes;
 pub mod earnings;
 pub mod email_tokens;
@@ -11,12 +12,14 @@ pub mod invitations;
 pub mod ledger;
 pub mod lifecycle;
 pub mod messages;
+pub mod notification_preferences;
 pub mod notifications;
 pub mod offers;
 pub mod payments;
 pub mod profile_facts;
 pub mod profiles;
 pub mod provider_calls;
+pub mod push_subscriptions;
 pub mod questions;
 pub mod realtime_tickets;
 pub mod refresh_tokens;

@@ -50,29 +50,73 @@ impl NotificationRow {
 }
 
 /// Inserts a [`NotificationRow`] inside the caller's transaction, so the
-/// notification commits (or not) with the change that caused it. A macro
-/// because the transaction's type differs per backend.
+/// notification commits (or not) with the change that caused it, together
+/// with the deliveries it owes (the outbox of `delivery`): one push per device
+/// of the user when their push choice for the kind is on, and one email line
+/// when their email choice is on. A macro because the transaction's type
+/// differs per backend.
+///
+/// Pushes are rows per device rather than one per notification fanned out at
+/// send time, so a device that fails is retried alone and the others are not
+/// sent the same push twice.
 #[macro_export]
 macro_rules! insert_notification {
     ($tx:expr, $row:expr) => {{
         let row: &$crate::store::notifications::NotificationRow = $row;
-        sqlx::query(
-            "insert into notifications (id, user_id, type, title, message, link, is_read, created_at)
-             values ($1, $2, $3, $4, $5, $6, $7, $8)",
-        )
-        .bind(row.id)
-        .bind(row.user_id)
-        .bind(&row.kind)
-        .bind(&row.title)
-        .bind(&row.message)
-        .bind(&row.link)
-        .bind(row.is_read)
-        .bind(row.created_at)
-        .execute(&mut *$tx)
+        async {
+            let inserted = sqlx::query(
+                "insert into notifications (id, user_id, type, title, message, link, is_read, created_at)
+                 values ($1, $2, $3, $4, $5, $6, $7, $8)",
+            )
+            .bind(row.id)
+            .bind(row.user_id)
+            .bind(&row.kind)
+            .bind(&row.title)
+            .bind(&row.message)
+            .bind(&row.link)
+            .bind(row.is_read)
+            .bind(row.created_at)
+            .execute(&mut *$tx)
+            .await?
+            .rows_affected();
+            sqlx::query($crate::store::notifications::OWE_PUSHES)
+                .bind(row.id)
+                .bind(row.user_id)
+                .bind(&row.kind)
+                .bind($crate::delivery::preferences::default_enabled($crate::delivery::preferences::PUSH, &row.kind))
+                .bind(row.created_at)
+                .execute(&mut *$tx)
+                .await?;
+            sqlx::query($crate::store::notifications::OWE_EMAIL)
+                .bind(row.id)
+                .bind(row.user_id)
+                .bind(&row.kind)
+                .bind($crate::delivery::preferences::default_enabled($crate::delivery::preferences::EMAIL, &row.kind))
+                .bind(row.created_at)
+                .execute(&mut *$tx)
+                .await?;
+            Ok::<u64, sqlx::Error>(inserted)
+        }
         .await
-        .map(|done| done.rows_affected())
     }};
 }
+
+/// For [`insert_notification!`]: $1 notification, $2 user, $3 kind, $4 the push default for the kind, $5 now.
+#[doc(hidden)]
+pub const OWE_PUSHES: &str =
+    "insert into push_deliveries (notification_id, subscription_id, next_attempt_at, created_at, updated_at)
+     select $1, s.id, $5, $5, $5 from push_subscriptions s
+     where s.user_id = $2
+       and coalesce((select p.enabled from notification_preferences p
+                     where p.user_id = $2 and p.channel = 'push' and p.kind = $3), $4)";
+
+/// For [`insert_notification!`]: as [`OWE_PUSHES`], one email line.
+#[doc(hidden)]
+pub const OWE_EMAIL: &str =
+    "insert into email_deliveries (notification_id, user_id, next_attempt_at, created_at, updated_at)
+     select $1, $2, $5, $5, $5
+     where coalesce((select p.enabled from notification_preferences p
+                     where p.user_id = $2 and p.channel = 'email' and p.kind = $3), $4)";
 
 /// Newest first; `before` is the last id of the previous page (ids are time-ordered).
 #[instrument(skip_all)]

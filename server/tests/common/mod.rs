@@ -6,6 +6,7 @@
 pub mod escrow;
 pub mod live;
 pub mod market;
+pub mod push_fake;
 pub mod rows;
 pub mod services;
 

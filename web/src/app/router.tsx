@@ -43,6 +43,7 @@ export const routes: RouteObject[] = [
       { path: '/become-tasker', element: page(() => import('@/app/routes/account/become-tasker'), 'BecomeTaskerRoute') },
       { path: '/profile/:userId', element: page(() => import('@/app/routes/account/profile'), 'ProfileRoute', true) },
       { path: '/settings', element: page(() => import('@/app/routes/account/settings'), 'SettingsRoute', true) },
+      { path: '/settings/notifications', element: page(() => import('@/app/routes/account/notification-settings'), 'NotificationSettingsRoute', true) },
       { path: '/account-settings', element: page(() => import('@/app/routes/account/settings'), 'SettingsRoute', true) },
 
       { path: '/about', element: page(() => import('@/features/info/components/about-page'), 'AboutPage') },

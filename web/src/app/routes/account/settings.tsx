@@ -1,3 +1,5 @@
+import { Link } from 'react-router';
+
 import { AvatarUploader } from '@/features/settings/components/avatar-uploader';
 import { SettingsForm } from '@/features/settings/components/settings-form';
 import { SkillsSettings } from '@/features/settings/components/skills-settings';
@@ -11,6 +13,12 @@ export function SettingsRoute() {
     <div className="mx-auto max-w-3xl px-4 py-10 sm:px-6">
       <h1 className="text-3xl font-bold tracking-tight text-slate-900">Account Settings</h1>
       <p className="mt-2 text-slate-600">Update how you appear to other Taskhub members.</p>
+      <p className="mt-2 text-slate-600">
+        <Link to="/settings/notifications" className="font-medium text-brand-700 hover:underline">
+          Notification settings
+        </Link>{' '}
+        — email, push and your devices.
+      </p>
       <section aria-labelledby="photo-heading" className="mt-8 rounded-2xl bg-white p-6 ring-1 ring-slate-200">
         <h2 id="photo-heading" className="mb-4 text-lg font-semibold text-slate-900">
           Profile picture

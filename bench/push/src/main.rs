@@ -1,0 +1,204 @@
+//! Push benchmark: how many Web Push deliveries per second the delivery
+//! outbox sends, against a local fake push service that answers 201. A first
+//! node (whose worker is idle) writes N notifications for a user with D
+//! devices, i.e. N×D owed pushes; then a working node drains the outbox and
+//! the time until the fake has received every push gives pushes per second.
+//! Each push is really encrypted (aes128gcm) and VAPID-signed.
+//!
+//! `push-bench [sqlite|postgres] [--pushes 10000] [--devices 10]`
+//! Postgres: `BENCH_DATABASE_URL` (an admin URL; a scratch database is created
+//! and dropped), default `postgres://postgres@127.0.0.1:5432/postgres`.
+//! Server, fake push service and database share this machine's cores.
+
+use std::{
+    sync::{
+        Arc,
+        atomic::{AtomicUsize, Ordering},
+    },
+    time::{Duration, Instant},
+};
+
+use anyhow::{Context, bail};
+use axum::{Router, http::StatusCode, routing::post};
+use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
+use p256::{SecretKey, elliptic_curve::sec1::ToEncodedPoint};
+use server::{
+    config::{Config, Secret},
+    db::{Db, Timestamp, new_id},
+    store::{
+        notifications::NotificationRow,
+        push_subscriptions::{self, NewSubscription},
+        users,
+    },
+};
+use sqlx::{Connection, Executor, PgConnection};
+
+struct Args {
+    backend: String,
+    pushes: usize,
+    devices: usize,
+}
+
+fn args() -> anyhow::Result<Args> {
+    let mut args = Args { backend: "sqlite".into(), pushes: 10_000, devices: 10 };
+    let mut iter = std::env::args().skip(1);
+    while let Some(arg) = iter.next() {
+        let mut value = || iter.next().context("missing value");
+        match arg.as_str() {
+            "sqlite" | "postgres" => args.backend = arg,
+            "--pushes" => args.pushes = value()?.parse()?,
+            "--devices" => args.devices = value()?.parse()?,
+            other => bail!("unknown argument {other}"),
+        }
+    }
+    if args.devices == 0 || args.devices > push_subscriptions::MAX_PER_USER as usize {
+        bail!("--devices must be 1 to {}", push_subscriptions::MAX_PER_USER);
+    }
+    Ok(args)
+}
+
+/// The fake push service: counts pushes, answers 201.
+async fn fake_push_service(received: Arc<AtomicUsize>) -> anyhow::Result<String> {
+    let app = Router::new().route(
+        "/push/{device}",
+        post(move || {
+            let received = received.clone();
+            async move {
+                received.fetch_add(1, Ordering::Relaxed);
+                StatusCode::CREATED
+            }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    let origin = format!("http://{}", listener.local_addr()?);
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    Ok(origin)
+}
+
+async fn load(db: &Db, origin: &str, args: &Args) -> anyhow::Result<usize> {
+    let now = Timestamp::now();
+    let account = users::NewAccount {
+        id: new_id(),
+        email: "pushed@bench.local".into(),
+        password_hash: "not-a-real-hash".into(),
+        email_verified: true,
+        first_name: "Bench".into(),
+        last_name: "Pushed".into(),
+        company_name: None,
+        phone: None,
+        location: None,
+        bio: None,
+        avatar_url: None,
+        account_type: "customer",
+        is_tasker: false,
+        skills_json: "[]".into(),
+        created_at: now,
+    };
+    let user_id = users::create_account(db, &account).await?.id;
+    for device in 0..args.devices {
+        let key = SecretKey::random(&mut rand::rngs::OsRng);
+        let mut auth = [0u8; 16];
+        rand::RngCore::fill_bytes(&mut rand::rngs::OsRng, &mut auth);
+        let subscription = NewSubscription {
+            user_id,
+            endpoint: &format!("{origin}/push/{device}"),
+            p256dh: &URL_SAFE_NO_PAD.encode(key.public_key().to_encoded_point(false).as_bytes()),
+            auth: &URL_SAFE_NO_PAD.encode(auth),
+            label: None,
+        };
+        push_subscriptions::upsert(db, &subscription, now).await?;
+    }
+    let notifications = args.pushes.div_ceil(args.devices);
+    for chunk in (0..notifications).collect::<Vec<_>>().chunks(500) {
+        server::on_pool!(db, |pool| {
+            async {
+                let mut tx = pool.begin().await?;
+                for n in chunk {
+                    let row = NotificationRow::new(
+                        user_id,
+                        "offer",
+                        "New offer",
+                        format!("Offer number {n} on your task"),
+                        Some("/my-tasks".into()),
+                        Timestamp::now(),
+                    );
+                    server::insert_notification!(tx, &row)?;
+                }
+                tx.commit().await
+            }
+            .await
+        })?;
+    }
+    Ok(notifications * args.devices)
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let args = args()?;
+    let data_dir = std::env::temp_dir().join(format!("taskhub-push-bench-{}", uuid::Uuid::now_v7().simple()));
+    std::fs::create_dir_all(&data_dir)?;
+    let mut config = Config::local(data_dir.clone());
+    config.bind_addr = "127.0.0.1:0".into();
+    config.jwt_secret = Some(Secret::new("bench-secret-".repeat(4)));
+    config.web_dist = data_dir.join("none");
+    // Lets the server push to the fake on loopback over http.
+    config.dev_mode = true;
+    let mut scratch = None;
+    if args.backend == "postgres" {
+        let admin = std::env::var("BENCH_DATABASE_URL")
+            .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into());
+        let name = format!("taskhub_bench_{}", uuid::Uuid::now_v7().simple());
+        let mut connection = PgConnection::connect(&admin).await.context("connecting to BENCH_DATABASE_URL")?;
+        connection.execute(sqlx::AssertSqlSafe(format!("create database {name}"))).await?;
+        let (prefix, _) = admin.rsplit_once('/').context("BENCH_DATABASE_URL names a database")?;
+        config.database_url = Secret::new(format!("{prefix}/{name}"));
+        scratch = Some((admin, name));
+    }
+    let result = run(&args, config).await;
+    if let Some((admin, name)) = scratch
+        && let Ok(mut connection) = PgConnection::connect(&admin).await
+    {
+        let _ = connection.execute(sqlx::AssertSqlSafe(format!("drop database if exists {name} with (force)"))).await;
+    }
+    std::fs::remove_dir_all(&data_dir).ok();
+    result
+}
+
+async fn run(args: &Args, config: Config) -> anyhow::Result<()> {
+    let received = Arc::new(AtomicUsize::new(0));
+    let origin = fake_push_service(received.clone()).await?;
+
+    let mut idle = config.clone();
+    idle.delivery_poll_interval = Duration::from_secs(3600);
+    let loader = server::start(idle).await?;
+    tokio::time::sleep(Duration::from_millis(100)).await; // past its worker's first (immediate) look
+    let loading = Instant::now();
+    let owed = load(&loader.state.db, &origin, args).await?;
+    let load_time = loading.elapsed();
+    loader.shutdown().await?;
+
+    let mut working = config;
+    working.delivery_poll_interval = Duration::from_millis(20);
+    let started = Instant::now();
+    let node = server::start(working).await?;
+    let deadline = started + Duration::from_secs(600);
+    while received.load(Ordering::Relaxed) < owed {
+        if Instant::now() > deadline {
+            bail!("only {} of {owed} pushes arrived in 10 minutes", received.load(Ordering::Relaxed));
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    let elapsed = started.elapsed();
+    node.shutdown().await?;
+    let load_average = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    println!(
+        "backend {} · {owed} pushes to {} devices (written in {:.1} s) · drained in {:.2} s · {:.0} pushes/s · load average {}",
+        args.backend,
+        args.devices,
+        load_time.as_secs_f64(),
+        elapsed.as_secs_f64(),
+        owed as f64 / elapsed.as_secs_f64(),
+        load_average.split_whitespace().take(3).collect::<Vec<_>>().join(" "),
+    );
+    Ok(())
+}

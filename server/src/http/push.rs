@@ -1,0 +1,170 @@
+//! Web Push devices: the server's VAPID public key, the signed-in user's
+//! devices (add, list, remove) and a test push to all of them.
+
+use axum::{
+    Router,
+    extract::State,
+    http::StatusCode,
+    routing::{get, post},
+};
+use serde::{Deserialize, Serialize};
+
+use crate::{
+    db::{Timestamp, new_id},
+    delivery::{
+        endpoint,
+        push::{self, DeviceKeys, PushPayload, Sent},
+    },
+    error::{ApiError, ApiResult, FieldErrors},
+    http::extract::{ApiJson, AuthUser},
+    rate_limit::Limit,
+    state::AppState,
+    store::push_subscriptions::{self, Device, NewSubscription},
+};
+
+const MAX_LABEL_CHARS: usize = 100;
+/// Each test push is an outgoing request per device: keep them rare.
+const TEST_PUSHES: Limit = Limit::per_minute(5);
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/push/public-key", get(public_key))
+        .route("/me/push-subscriptions", get(list_devices).post(add_device).delete(remove_device))
+        .route("/me/push-subscriptions/test", post(send_test))
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct PublicKey {
+    /// The VAPID public key (uncompressed P-256 point, URL-safe base64): the browser's `applicationServerKey`.
+    key: String,
+}
+
+#[utoipa::path(get, path = "/api/push/public-key", tag = "push", responses((status = 200, body = PublicKey)))]
+pub async fn public_key(State(state): State<AppState>) -> ApiJson<PublicKey> {
+    ApiJson(PublicKey { key: state.delivery.push.public_key().to_owned() })
+}
+
+#[derive(Debug, Default, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(default)]
+pub struct SubscriptionKeys {
+    p256dh: String,
+    auth: String,
+}
+
+/// A browser's `PushSubscription.toJSON()`, plus an optional name for the device list.
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
+#[serde(default)]
+pub struct SubscriptionInput {
+    endpoint: String,
+    keys: SubscriptionKeys,
+    label: Option<String>,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct Devices {
+    items: Vec<Device>,
+}
+
+/// The signed-in user's devices, newest first.
+#[utoipa::path(get, path = "/api/me/push-subscriptions", tag = "push", security(("bearer" = [])),
+    responses((status = 200, body = Devices), (status = 401)))]
+pub async fn list_devices(State(state): State<AppState>, caller: AuthUser) -> ApiResult<ApiJson<Devices>> {
+    let rows = push_subscriptions::for_user(&state.db, caller.id).await?;
+    Ok(ApiJson(Devices { items: rows.into_iter().map(Device::from).collect() }))
+}
+
+/// Adds this device (idempotent per endpoint; at most 20 devices, the oldest
+/// dropped). The endpoint must be `https://` on a public address (422).
+#[utoipa::path(post, path = "/api/me/push-subscriptions", tag = "push", request_body = SubscriptionInput,
+    security(("bearer" = [])), responses((status = 201, body = Device), (status = 401), (status = 422)))]
+pub async fn add_device(
+    State(state): State<AppState>,
+    caller: AuthUser,
+    ApiJson(input): ApiJson<SubscriptionInput>,
+) -> ApiResult<(StatusCode, ApiJson<Device>)> {
+    let mut fields = FieldErrors::new();
+    let endpoint = input.endpoint.trim();
+    if let Err(message) = endpoint::check(endpoint, state.config.dev_mode) {
+        fields.insert("endpoint".into(), message.into());
+    }
+    if push::parse_public_key(&input.keys.p256dh).is_none() {
+        fields.insert("keys.p256dh".into(), "keys.p256dh must be the subscription's P-256 public key".into());
+    }
+    if push::parse_auth(&input.keys.auth).is_none() {
+        fields.insert("keys.auth".into(), "keys.auth must be the subscription's 16-byte secret".into());
+    }
+    let label = input.label.as_deref().map(str::trim).filter(|label| !label.is_empty());
+    if label.is_some_and(|label| label.chars().count() > MAX_LABEL_CHARS) {
+        fields.insert("label".into(), "Label must be at most 100 characters".into());
+    }
+    ApiError::check_fields(fields)?;
+    let new = NewSubscription {
+        user_id: caller.id,
+        endpoint,
+        p256dh: input.keys.p256dh.trim(),
+        auth: input.keys.auth.trim(),
+        label,
+    };
+    let row = push_subscriptions::upsert(&state.db, &new, Timestamp::now()).await?;
+    Ok((StatusCode::CREATED, ApiJson(row.into())))
+}
+
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
+#[serde(default)]
+pub struct RemoveDevice {
+    endpoint: String,
+}
+
+/// Removes one of the caller's devices by endpoint (204 also when it was already gone).
+#[utoipa::path(delete, path = "/api/me/push-subscriptions", tag = "push", request_body = RemoveDevice,
+    security(("bearer" = [])), responses((status = 204), (status = 401), (status = 422)))]
+pub async fn remove_device(
+    State(state): State<AppState>,
+    caller: AuthUser,
+    ApiJson(input): ApiJson<RemoveDevice>,
+) -> ApiResult<StatusCode> {
+    if input.endpoint.trim().is_empty() {
+        return Err(ApiError::field("endpoint", "endpoint is required"));
+    }
+    push_subscriptions::delete_for_user(&state.db, caller.id, input.endpoint.trim()).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct TestResult {
+    /// Devices whose push service accepted the test push.
+    sent: usize,
+    /// Devices it could not reach (gone ones are removed).
+    failed: usize,
+}
+
+/// Sends a test notification to each of the caller's devices now (5 a minute).
+#[utoipa::path(post, path = "/api/me/push-subscriptions/test", tag = "push", security(("bearer" = [])),
+    responses((status = 200, body = TestResult), (status = 401), (status = 429)))]
+pub async fn send_test(State(state): State<AppState>, caller: AuthUser) -> ApiResult<ApiJson<TestResult>> {
+    state.limiter.check(&format!("push-test:{}", caller.id), TEST_PUSHES).await?;
+    let payload = PushPayload {
+        id: new_id(),
+        kind: "test",
+        title: "Test notification",
+        message: "Notifications from Taskhub reach this device.",
+        link: Some("/settings/notifications"),
+        created_at: Timestamp::now(),
+    };
+    let mut result = TestResult { sent: 0, failed: 0 };
+    for device in push_subscriptions::for_user(&state.db, caller.id).await? {
+        let keys = DeviceKeys { p256dh: &device.p256dh, auth: &device.auth };
+        match state.delivery.push.send(&device.endpoint, &keys, &payload).await {
+            Sent::Delivered => {
+                result.sent += 1;
+                push_subscriptions::mark_success(&state.db, device.id, Timestamp::now()).await?;
+            }
+            Sent::Gone => {
+                result.failed += 1;
+                push_subscriptions::delete(&state.db, device.id).await?;
+            }
+            Sent::Retry { .. } | Sent::Refused { .. } => result.failed += 1,
+        }
+    }
+    Ok(ApiJson(result))
+}

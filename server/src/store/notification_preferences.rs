@@ -1,0 +1,54 @@
+//! Users' channel choices per notification kind (only those differing from
+//! `delivery::preferences` defaults need rows, but saving writes them all).
+
+use tracing::instrument;
+use uuid::Uuid;
+
+use crate::{
+    db::{BeginWrite, Db},
+    delivery::preferences::{EMAIL, KINDS, NotificationSettings},
+    on_pool,
+};
+
+#[instrument(skip_all)]
+pub async fn settings(db: &Db, user_id: Uuid) -> sqlx::Result<NotificationSettings> {
+    let rows = on_pool!(db, |pool| {
+        sqlx::query_as::<_, (String, String, bool)>(
+            "select channel, kind, enabled from notification_preferences where user_id = $1",
+        )
+        .bind(user_id)
+        .fetch_all(pool)
+        .await
+    })?;
+    Ok(NotificationSettings::from_overrides(&rows))
+}
+
+/// Stores each `(channel, kind, enabled)` choice given.
+#[instrument(skip_all)]
+pub async fn save(db: &Db, user_id: Uuid, choices: &[(&str, &str, bool)]) -> sqlx::Result<()> {
+    on_pool!(db, |pool| {
+        async {
+            let mut tx = pool.begin_write().await?;
+            for (channel, kind, enabled) in choices {
+                sqlx::query(
+                    "insert into notification_preferences (user_id, channel, kind, enabled) values ($1, $2, $3, $4)
+                     on conflict (user_id, channel, kind) do update set enabled = excluded.enabled",
+                )
+                .bind(user_id)
+                .bind(*channel)
+                .bind(*kind)
+                .bind(*enabled)
+                .execute(&mut *tx)
+                .await?;
+            }
+            tx.commit().await
+        }
+        .await
+    })
+}
+
+/// One-click unsubscribe: no more email of any kind.
+pub async fn turn_off_email(db: &Db, user_id: Uuid) -> sqlx::Result<()> {
+    let choices: Vec<_> = KINDS.iter().map(|kind| (EMAIL, *kind, false)).collect();
+    save(db, user_id, &choices).await
+}

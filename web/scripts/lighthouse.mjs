@@ -4,11 +4,12 @@
 //   node scripts/lighthouse.mjs            builds the web app and the release server first
 //   LIGHTHOUSE_SKIP_BUILD=1 node ...       reuses web/dist and the release binary
 //   SERVER_BIN=... CHROME_PATH=... node ... (defaults: $CARGO_TARGET_DIR/release/server, /usr/bin/chromium)
+//   LIGHTHOUSE_REPORT_DIR=dir node ...     also keeps each page's full JSON report there
 //
 // Lighthouse itself comes from `npx --yes lighthouse@13` (not a dependency: it is large and only
 // this script uses it).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -75,8 +76,9 @@ try {
         '--only-categories=performance,accessibility,best-practices,seo',
         '--chrome-flags=--headless=new --no-sandbox',
       ],
-      { env: { ...process.env, CHROME_PATH: chrome }, maxBuffer: 64 * 1024 * 1024 },
+      { env: { ...process.env, CHROME_PATH: chrome, npm_config_loglevel: 'error' }, maxBuffer: 64 * 1024 * 1024 },
     );
+    if (process.env.LIGHTHOUSE_REPORT_DIR) writeFileSync(join(process.env.LIGHTHOUSE_REPORT_DIR, `${name}.json`), output);
     const report = JSON.parse(output.toString());
     const score = (id) => Math.round(report.categories[id].score * 100);
     const ms = (id) => report.audits[id].numericValue;

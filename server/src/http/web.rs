@@ -102,7 +102,8 @@ async fn task_page(
         Some(task) => with_task_preview(&index, &state.link(&format!("/task/{}", task.id)), &task),
         None => index.to_string(),
     };
-    let etag = format!("\"{}\"", hex::encode(&Sha256::digest(html.as_bytes())[..16]));
+    // Weak: the same page is sent with different content encodings.
+    let etag = format!("W/\"{}\"", hex::encode(&Sha256::digest(html.as_bytes())[..16]));
     let fresh = headers.get(header::IF_NONE_MATCH).and_then(|value| value.to_str().ok()) == Some(etag.as_str());
     let headers = [(header::ETAG, etag), (header::CACHE_CONTROL, "no-cache".to_owned())];
     if fresh {

@@ -79,7 +79,7 @@ async fn get_with(app: &TestApp, path: &str, headers: &[(header::HeaderName, &st
     request.send().await.expect("request sent")
 }
 
-fn header_of<'a>(response: &'a reqwest::Response, name: header::HeaderName) -> &'a str {
+fn header_of(response: &reqwest::Response, name: header::HeaderName) -> &str {
     response.headers().get(name).and_then(|value| value.to_str().ok()).unwrap_or("")
 }
 

@@ -22,6 +22,7 @@ test-rust:
 test-web: web/node_modules
 	npm --prefix web test
 	SERVER_BIN=$(SERVER_BIN) npm --prefix web run e2e
+	npm --prefix web run size
 
 server:
 	$(CARGO) build -p server

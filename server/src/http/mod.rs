@@ -3,6 +3,7 @@
 pub mod admin;
 pub mod auth;
 pub mod contact;
+pub mod crawlers;
 pub mod dev_mailbox;
 pub mod disputes;
 pub mod earnings;
@@ -27,6 +28,7 @@ pub mod push;
 pub mod questions;
 pub mod realtime;
 pub mod reviews;
+pub mod security_headers;
 pub mod tasks;
 pub mod unsubscribe;
 pub mod views;
@@ -38,6 +40,7 @@ use axum::{
     middleware,
 };
 use tower_http::{
+    compression::{CompressionLayer, DefaultPredicate, Predicate, predicate::SizeAbove},
     request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer},
     set_header::SetResponseHeaderLayer,
     trace::TraceLayer,
@@ -48,6 +51,8 @@ use crate::{error::ApiError, observability, state::AppState};
 const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 /// Default cap on request bodies; upload routes raise it for themselves.
 const MAX_BODY_BYTES: usize = 1024 * 1024;
+/// Smaller responses gain too little from compression to pay for it.
+const MIN_COMPRESSED_BYTES: u16 = 1024;
 
 pub fn router(state: AppState) -> Router {
     let api = Router::new()
@@ -81,15 +86,21 @@ pub fn router(state: AppState) -> Router {
     let mut app = Router::new()
         .nest("/api", api)
         .merge(health::router())
-        .merge(realtime::socket_router())
         .merge(payments_sandbox::router())
         .merge(payouts_sandbox::router())
         .merge(unsubscribe::page_router())
+        .merge(crawlers::router())
         .merge(web::media_router());
     if state.config.dev_mode {
         app = app.merge(dev_mailbox::router());
     }
-    app.merge(web::spa(&state.config.web_dist))
+    // Brotli or gzip for text (JSON included) unless the body is already encoded (precompressed
+    // web files) or is an image; the WebSocket upgrade is merged after, uncompressed.
+    let app = app
+        .merge(web::spa(&state.config.web_dist))
+        .layer(CompressionLayer::new().compress_when(DefaultPredicate::new().and(SizeAbove::new(MIN_COMPRESSED_BYTES))))
+        .merge(realtime::socket_router());
+    security_headers::apply(app, &state.config)
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(middleware::from_fn(observability::track_requests))
         .layer(SetResponseHeaderLayer::if_not_present(

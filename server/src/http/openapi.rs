@@ -1,6 +1,12 @@
 //! The OpenAPI document (`/api/openapi.json`) and a self-contained docs page (`/api/docs`).
 
-use axum::{Router, response::Html, routing::get};
+use axum::{
+    Router,
+    extract::State,
+    http::header,
+    response::{Html, IntoResponse, Response},
+    routing::get,
+};
 use utoipa::{
     Modify, OpenApi,
     openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme},
@@ -8,7 +14,7 @@ use utoipa::{
 
 use crate::{
     http::{
-        admin, auth, contact, disputes, earnings, extract::ApiJson, geocode, invitations, lifecycle, me, messages, notification_settings, notifications, offers, payments, profiles, push, questions, realtime, reviews, tasks, unsubscribe,
+        admin, auth, contact, disputes, earnings, extract::ApiJson, geocode, invitations, lifecycle, me, messages, notification_settings, notifications, offers, payments, profiles, push, questions, realtime, reviews, security_headers, tasks, unsubscribe,
     },
     state::AppState,
 };
@@ -55,24 +61,33 @@ impl Modify for BearerAuth {
 }
 
 pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/openapi.json", get(|| async { ApiJson(ApiDoc::openapi()) }))
-        .route("/docs", get(|| async { Html(DOCS_PAGE) }))
+    Router::new().route("/openapi.json", get(|| async { ApiJson(ApiDoc::openapi()) })).route("/docs", get(docs_page))
 }
 
-/// Renders the OpenAPI document without any third-party script, so it works offline.
-const DOCS_PAGE: &str = r#"<!doctype html>
+/// Renders the OpenAPI document without any third-party script, so it works offline. Its inline
+/// style and script are allowed by hash in the page's Content-Security-Policy.
+async fn docs_page(State(state): State<AppState>) -> Response {
+    let policy = security_headers::policy_with_inline(&state.config, &[DOCS_SCRIPT], &[DOCS_STYLE]);
+    let html = format!(
+        r#"<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Taskhub API</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<style>
+<style>{DOCS_STYLE}</style></head>
+<body><h1>Taskhub API</h1><p>Machine-readable: <a href="/api/openapi.json">/api/openapi.json</a></p><div id="ops">Loading…</div>
+<script>{DOCS_SCRIPT}</script></body></html>"#
+    );
+    ([(header::CONTENT_SECURITY_POLICY, policy)], Html(html)).into_response()
+}
+
+const DOCS_STYLE: &str = r#"
 body{font:15px/1.5 system-ui,sans-serif;max-width:960px;margin:2rem auto;padding:0 1rem;color:#1f2937}
 h1{margin-bottom:0}code{background:#f3f4f6;padding:0 .25rem;border-radius:4px}
 details{border:1px solid #e5e7eb;border-radius:8px;margin:.5rem 0;padding:.5rem 1rem}
 summary{cursor:pointer;font-weight:600}.m{display:inline-block;min-width:4.5rem;text-transform:uppercase;color:#2563eb}
 pre{background:#f9fafb;padding:.75rem;overflow:auto;border-radius:6px}
-</style></head>
-<body><h1>Taskhub API</h1><p>Machine-readable: <a href="/api/openapi.json">/api/openapi.json</a></p><div id="ops">Loading…</div>
-<script>
+"#;
+
+const DOCS_SCRIPT: &str = r#"
 fetch('/api/openapi.json').then(r => r.json()).then(doc => {
   const ops = document.getElementById('ops'); ops.textContent = '';
   for (const [path, item] of Object.entries(doc.paths)) for (const [method, op] of Object.entries(item)) {
@@ -86,4 +101,4 @@ fetch('/api/openapi.json').then(r => r.json()).then(doc => {
   const pre = document.createElement('pre'); pre.textContent = JSON.stringify((doc.components||{}).schemas||{}, null, 2);
   schemas.append(pre); ops.append(schemas);
 });
-</script></body></html>"#;
+"#;

@@ -9,7 +9,7 @@
 use axum::{
     Form, Router,
     extract::State,
-    http::StatusCode,
+    http::{StatusCode, header},
     response::{Html, IntoResponse, Redirect, Response},
     routing::get,
 };
@@ -18,7 +18,7 @@ use serde::Deserialize;
 use crate::{
     db::{Timestamp, new_id},
     error::{ApiError, ApiResult},
-    http::extract::ApiPath,
+    http::{extract::ApiPath, security_headers},
     payments::{
         fees::display_amount,
         sandbox::{DEBIT_ACCOUNT_FAILS, DEBIT_ACCOUNT_SETTLES, DEBIT_SETTLES_AFTER, DECLINED_CARD},
@@ -41,7 +41,7 @@ pub struct CheckoutForm {
 
 async fn checkout_page(State(state): State<AppState>, ApiPath(session_id): ApiPath<String>) -> ApiResult<Response> {
     let session = find(&state, &session_id).await?;
-    Ok(render(&session, StatusCode::OK, None))
+    Ok(render(&state, &session, StatusCode::OK, None))
 }
 
 async fn submit(
@@ -58,10 +58,10 @@ async fn submit(
     }
     let card: String = form.card_number.chars().filter(char::is_ascii_digit).collect();
     if card.len() < 12 {
-        return Ok(render(&session, StatusCode::UNPROCESSABLE_ENTITY, Some("Your card number is incomplete.")));
+        return Ok(render(&state, &session, StatusCode::UNPROCESSABLE_ENTITY, Some("Your card number is incomplete.")));
     }
     if card == DECLINED_CARD {
-        return Ok(render(&session, StatusCode::PAYMENT_REQUIRED, Some("Your card was declined.")));
+        return Ok(render(&state, &session, StatusCode::PAYMENT_REQUIRED, Some("Your card was declined.")));
     }
     let charge_ref = format!("ch_sandbox_{}", new_id().simple());
     let paid = sandbox_sessions::complete(&state.db, &session.id, &charge_ref, Timestamp::now()).await?;
@@ -69,7 +69,7 @@ async fn submit(
         // Paying twice (a double click, a back button) lands on the same success page.
         return Ok(Redirect::to(&session.success_url).into_response());
     }
-    Ok(render(&session, StatusCode::GONE, Some("This checkout session has expired.")))
+    Ok(render(&state, &session, StatusCode::GONE, Some("This checkout session has expired.")))
 }
 
 async fn pay_by_debit(state: &AppState, session: &SandboxSession, account_number: &str) -> ApiResult<Response> {
@@ -79,7 +79,7 @@ async fn pay_by_debit(state: &AppState, session: &SandboxSession, account_number
         DEBIT_ACCOUNT_FAILS => true,
         _ => {
             let message = "Use a test account: 000123456 settles, 111111113 fails.";
-            return Ok(render(session, StatusCode::UNPROCESSABLE_ENTITY, Some(message)));
+            return Ok(render(state, session, StatusCode::UNPROCESSABLE_ENTITY, Some(message)));
         }
     };
     let now = Timestamp::now();
@@ -89,7 +89,7 @@ async fn pay_by_debit(state: &AppState, session: &SandboxSession, account_number
     if paid || session.status == "complete" {
         return Ok(Redirect::to(&session.success_url).into_response());
     }
-    Ok(render(session, StatusCode::GONE, Some("This checkout session has expired.")))
+    Ok(render(state, session, StatusCode::GONE, Some("This checkout session has expired.")))
 }
 
 async fn find(state: &AppState, session_id: &str) -> ApiResult<SandboxSession> {
@@ -100,7 +100,7 @@ fn escape(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;").replace('\'', "&#39;")
 }
 
-fn render(session: &SandboxSession, status: StatusCode, error: Option<&str>) -> Response {
+fn render(state: &AppState, session: &SandboxSession, status: StatusCode, error: Option<&str>) -> Response {
     let payable = session.status == "open" && session.expires_at > Timestamp::now();
     let amount = display_amount(session.amount_cents, &session.currency);
     let fee = display_amount(session.fee_cents, &session.currency);
@@ -120,16 +120,7 @@ fn render(session: &SandboxSession, status: StatusCode, error: Option<&str>) -> 
         r#"<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Checkout · Taskhub sandbox</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<style>
-body{{font:16px/1.5 system-ui,sans-serif;background:#f3f4f6;color:#111827;margin:0}}
-main{{max-width:440px;margin:3rem auto;background:#fff;border-radius:12px;padding:2rem;box-shadow:0 1px 3px #0002}}
-.badge{{display:inline-block;background:#fef3c7;color:#92400e;border-radius:999px;padding:0 .6rem;font-size:.8rem}}
-dl{{display:grid;grid-template-columns:1fr auto;gap:.25rem 1rem}}dd{{margin:0;text-align:right}}
-label{{display:block;margin-top:.75rem;font-size:.9rem}}input{{width:100%;box-sizing:border-box;padding:.5rem;border:1px solid #d1d5db;border-radius:6px;font:inherit}}
-.row{{display:flex;gap:.75rem}}.row label{{flex:1}}
-button{{margin-top:1rem;width:100%;padding:.7rem;border:0;border-radius:6px;font:inherit;font-weight:600;cursor:pointer}}
-h2{{font-size:1.1rem;margin:1.5rem 0 0}}.pay{{background:#2563eb;color:#fff}}.cancel{{background:#e5e7eb}}.error{{color:#b91c1c}}small{{color:#6b7280}}
-</style></head>
+<style>{style}</style></head>
 <body><main>
 <span class="badge">Sandbox · no real money moves</span>
 <h1>Pay for your task</h1>
@@ -158,10 +149,23 @@ h2{{font-size:1.1rem;margin:1.5rem 0 0}}.pay{{background:#2563eb;color:#fff}}.ca
 <button class="pay" type="submit" name="action" value="debit"{disabled}>Debit {amount} from my bank account</button>
 </form>
 </main></body></html>"#,
+        style = CHECKOUT_STYLE,
         description = escape(&session.description),
         settles = DEBIT_ACCOUNT_SETTLES,
         fails = DEBIT_ACCOUNT_FAILS,
         minutes = DEBIT_SETTLES_AFTER.as_secs() / 60,
     );
-    (status, Html(html)).into_response()
+    let policy = security_headers::policy_with_inline(&state.config, &[], &[CHECKOUT_STYLE]);
+    (status, [(header::CONTENT_SECURITY_POLICY, policy)], Html(html)).into_response()
 }
+
+const CHECKOUT_STYLE: &str = "
+body{font:16px/1.5 system-ui,sans-serif;background:#f3f4f6;color:#111827;margin:0}
+main{max-width:440px;margin:3rem auto;background:#fff;border-radius:12px;padding:2rem;box-shadow:0 1px 3px #0002}
+.badge{display:inline-block;background:#fef3c7;color:#92400e;border-radius:999px;padding:0 .6rem;font-size:.8rem}
+dl{display:grid;grid-template-columns:1fr auto;gap:.25rem 1rem}dd{margin:0;text-align:right}
+label{display:block;margin-top:.75rem;font-size:.9rem}input{width:100%;box-sizing:border-box;padding:.5rem;border:1px solid #d1d5db;border-radius:6px;font:inherit}
+.row{display:flex;gap:.75rem}.row label{flex:1}
+button{margin-top:1rem;width:100%;padding:.7rem;border:0;border-radius:6px;font:inherit;font-weight:600;cursor:pointer}
+h2{font-size:1.1rem;margin:1.5rem 0 0}.pay{background:#2563eb;color:#fff}.cancel{background:#e5e7eb}.error{color:#b91c1c}small{color:#6b7280}
+";

@@ -1,25 +1,30 @@
 //! The built web app (`web/dist`) with single-page-app fallback, and uploaded media.
 
-use std::path::Path;
+use std::{path::Path, sync::Arc};
 
 use axum::{
-    Router,
+    Extension, Router,
     extract::State,
-    http::{HeaderValue, StatusCode, header},
+    http::{HeaderMap, HeaderValue, StatusCode, header},
+    middleware::map_response,
     response::{Html, IntoResponse, Response},
     routing::get,
 };
+use sha2::{Digest, Sha256};
 use tower::ServiceBuilder;
 use tower_http::{
-    services::{ServeDir, ServeFile},
+    services::{ServeDir, ServeFile, fs::ServeFileSystemResponseBody},
     set_header::SetResponseHeaderLayer,
 };
+use uuid::Uuid;
 
 use crate::{
     error::{ApiError, ApiResult},
     http::extract::ApiPath,
     media::content_type_for,
+    payments::fees::display_amount,
     state::AppState,
+    store::tasks::{self, TaskRow},
 };
 
 pub fn media_router() -> Router<AppState> {
@@ -41,20 +46,121 @@ async fn media(State(state): State<AppState>, ApiPath(key): ApiPath<String>) -> 
 }
 
 /// Serves files from `dist`; any other path gets `index.html` so client-side routes work on reload.
-/// The service worker (`/sw.js`) is revalidated on every load so a new version reaches browsers at once.
+/// Hashed build output under `/assets` is cached for a year (a new build has new names); the
+/// rest (`index.html`, the service worker, icons) is revalidated on every use. Files are sent
+/// precompressed (`.br`/`.gz` written next to them by `vite build`) when the browser accepts it.
+/// A task's page carries its title, budget and location in the HTML, for link previews.
 pub fn spa(dist: &Path) -> Router<AppState> {
-    let index = dist.join("index.html");
-    if index.is_file() {
-        let service_worker = ServiceBuilder::new()
-            .layer(SetResponseHeaderLayer::overriding(header::CACHE_CONTROL, HeaderValue::from_static("no-cache")))
-            .service(ServeFile::new(dist.join("sw.js")));
-        Router::new()
-            .route_service("/sw.js", service_worker)
-            .fallback_service(ServeDir::new(dist).fallback(ServeFile::new(index)))
-    } else {
+    let index_path = dist.join("index.html");
+    let Ok(index_html) = std::fs::read_to_string(&index_path) else {
         tracing::warn!(dist = %dist.display(), "web app not built; serving a placeholder page");
-        Router::new().fallback(web_app_missing)
+        return Router::new().fallback(web_app_missing);
+    };
+    let assets = ServeDir::new(dist.join("assets")).precompressed_br().precompressed_gzip();
+    let files = ServeDir::new(dist)
+        .precompressed_br()
+        .precompressed_gzip()
+        .fallback(ServeFile::new(index_path).precompressed_br().precompressed_gzip());
+    Router::new()
+        .route("/task/{id}", get(task_page).layer(Extension(IndexHtml(Arc::from(index_html)))))
+        .nest_service("/assets", ServiceBuilder::new().layer(map_response(cache_forever_if_found)).service(assets))
+        .fallback_service(files)
+        .layer(SetResponseHeaderLayer::if_not_present(header::CACHE_CONTROL, HeaderValue::from_static("no-cache")))
+        // Which file is sent depends on Accept-Encoding, so shared caches must key on it.
+        .layer(SetResponseHeaderLayer::if_not_present(header::VARY, HeaderValue::from_static("accept-encoding")))
+}
+
+async fn cache_forever_if_found(
+    mut response: Response<ServeFileSystemResponseBody>,
+) -> Response<ServeFileSystemResponseBody> {
+    if response.status().is_success() || response.status() == StatusCode::NOT_MODIFIED {
+        response
+            .headers_mut()
+            .insert(header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=31536000, immutable"));
     }
+    response
+}
+
+/// The built `index.html`, read once at start-up.
+#[derive(Clone)]
+struct IndexHtml(Arc<str>);
+
+/// `/task/{id}`: the app's page with the task's title, description and Open Graph tags, so a
+/// shared link previews without running JavaScript. An unknown task gets the plain page (the app
+/// shows its not-found screen). Revalidated by ETag, as the task can change.
+async fn task_page(
+    State(state): State<AppState>,
+    Extension(IndexHtml(index)): Extension<IndexHtml>,
+    ApiPath(id): ApiPath<String>,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    let task = match Uuid::parse_str(&id) {
+        Ok(id) => tasks::task(&state.db, id).await?,
+        Err(_) => None,
+    };
+    let html = match task {
+        Some(task) => with_task_preview(&index, &state.link(&format!("/task/{}", task.id)), &task),
+        None => index.to_string(),
+    };
+    // Weak: the same page is sent with different content encodings.
+    let etag = format!("W/\"{}\"", hex::encode(&Sha256::digest(html.as_bytes())[..16]));
+    let fresh = headers.get(header::IF_NONE_MATCH).and_then(|value| value.to_str().ok()) == Some(etag.as_str());
+    let headers = [(header::ETAG, etag), (header::CACHE_CONTROL, "no-cache".to_owned())];
+    if fresh {
+        return Ok((StatusCode::NOT_MODIFIED, headers).into_response());
+    }
+    Ok((headers, Html(html)).into_response())
+}
+
+/// Writes the task into the page head: `<title>`, the meta description, Open Graph and Twitter card.
+fn with_task_preview(index: &str, url: &str, task: &TaskRow) -> String {
+    let title = format!("{} · Taskhub", task.title);
+    let summary = format!(
+        "{} · {} · {}",
+        display_amount(task.budget_cents, &task.currency),
+        task.location,
+        shortened(&task.description, 160)
+    );
+    let (title, summary, url) = (escape(&title), escape(&summary), escape(url));
+    let tags = format!(
+        "<meta property=\"og:type\" content=\"website\" />\n\
+         <meta property=\"og:site_name\" content=\"Taskhub\" />\n\
+         <meta property=\"og:title\" content=\"{title}\" />\n\
+         <meta property=\"og:description\" content=\"{summary}\" />\n\
+         <meta property=\"og:url\" content=\"{url}\" />\n\
+         <meta name=\"twitter:card\" content=\"summary\" />\n\
+         <link rel=\"canonical\" href=\"{url}\" />\n"
+    );
+    let html = replace_element(index, "<title>", "</title>", &format!("<title>{title}</title>"));
+    let html = replace_element(
+        &html,
+        "<meta name=\"description\"",
+        ">",
+        &format!("<meta name=\"description\" content=\"{summary}\" />"),
+    );
+    html.replacen("</head>", &format!("{tags}</head>"), 1)
+}
+
+/// `html` with the first element running from `start` to `end` (inclusive) replaced; unchanged if absent.
+fn replace_element(html: &str, start: &str, end: &str, replacement: &str) -> String {
+    let Some(from) = html.find(start) else { return html.to_owned() };
+    let Some(length) = html[from..].find(end) else { return html.to_owned() };
+    format!("{}{replacement}{}", &html[..from], &html[from + length + end.len()..])
+}
+
+/// At most `max` characters of `text` on one line, with an ellipsis when cut.
+fn shortened(text: &str, max: usize) -> String {
+    let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if line.chars().count() <= max {
+        return line;
+    }
+    let cut: String = line.chars().take(max - 1).collect();
+    format!("{}…", cut.trim_end())
+}
+
+/// Escapes text for an HTML (or XML) text node or quoted attribute.
+pub fn escape(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;").replace('\'', "&#39;")
 }
 
 async fn web_app_missing() -> impl IntoResponse {

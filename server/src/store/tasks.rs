@@ -106,6 +106,26 @@ pub async fn similar_open_tasks(db: &Db, category_id: i64, exclude: Uuid, limit:
     })
 }
 
+/// A sitemap entry: an open task and when it last changed.
+#[derive(Clone, Debug, FromRow)]
+pub struct TaskLink {
+    pub id: Uuid,
+    pub updated_at: Timestamp,
+}
+
+/// Open tasks for the sitemap, newest first (the browse index's order).
+#[instrument(skip_all)]
+pub async fn open_task_links(db: &Db, limit: i64) -> sqlx::Result<Vec<TaskLink>> {
+    on_pool!(db, |pool| {
+        sqlx::query_as::<_, TaskLink>(
+            "select id, updated_at from tasks where status = 'open' order by created_at desc, id desc limit $1",
+        )
+        .bind(limit)
+        .fetch_all(pool)
+        .await
+    })
+}
+
 /// My Tasks: everything the user posted, any status, newest first.
 #[instrument(skip_all)]
 pub async fn tasks_posted_by(db: &Db, poster_id: Uuid, limit: i64) -> sqlx::Result<Vec<TaskRow>> {

@@ -1,5 +1,5 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { domAnimation, LazyMotion, MotionConfig } from 'framer-motion';
+import { LazyMotion, MotionConfig } from 'framer-motion';
 import { Provider as JotaiProvider } from 'jotai';
 import { useEffect, type ReactNode } from 'react';
 
@@ -7,6 +7,9 @@ import { Toaster } from '@/components/ui/toaster';
 import { onAuthStateChange } from '@/lib/auth/session';
 import { queryClient } from '@/lib/query-client';
 import { appStore } from '@/lib/store';
+
+/** The animation engine is not needed for the first paint, so it is its own chunk. */
+const loadMotionFeatures = () => import('@/lib/motion-features').then((module) => module.default);
 
 export function AppProvider({ children }: { children: ReactNode }) {
   useEffect(
@@ -21,7 +24,7 @@ export function AppProvider({ children }: { children: ReactNode }) {
   return (
     <JotaiProvider store={appStore}>
       <QueryClientProvider client={queryClient}>
-        <LazyMotion features={domAnimation} strict>
+        <LazyMotion features={loadMotionFeatures} strict>
           <MotionConfig reducedMotion="user">
             {children}
             <Toaster />

@@ -20,7 +20,8 @@ export function MainLayout({ headerExtras }: { headerExtras?: ReactNode } = {}) 
   return (
     <div className="flex min-h-screen flex-col">
       <Header extras={headerExtras} />
-      <main id="main" ref={mainRef} tabIndex={-1} className="flex-1 pt-18 focus:outline-none">
+      {/* At least a screen tall, so the footer never shows under a loading page and then jumps away (layout shift). */}
+      <main id="main" ref={mainRef} tabIndex={-1} className="min-h-screen flex-1 pt-18 focus:outline-none">
         <Suspense fallback={<PageSpinner />}>
           <Outlet />
         </Suspense>

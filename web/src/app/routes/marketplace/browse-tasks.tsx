@@ -8,7 +8,7 @@ import { filtersFromSearch, filtersToSearch, type TaskFilters } from '@/features
 import { usePageTitle } from '@/lib/use-page-title';
 
 export function BrowseTasksRoute() {
-  usePageTitle('Browse tasks');
+  usePageTitle('Browse tasks', 'Available tasks near you: cleaning, assembly, handyman work, moving, gardening and more. Make an offer on Taskhub.');
   const [params, setParams] = useSearchParams();
   const filters = useMemo(() => filtersFromSearch(params), [params]);
   const { data: categories = [] } = useCategories();

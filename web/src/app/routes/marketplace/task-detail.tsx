@@ -38,7 +38,7 @@ export function TaskDetailRoute() {
   const [reporting, setReporting] = useState(false);
   const askRef = useRef<HTMLTextAreaElement>(null);
   useTopic(taskId ? `task:${taskId}` : null);
-  usePageTitle(task.data?.title ?? 'Task details');
+  usePageTitle(task.data?.title ?? 'Task details', task.data?.description.slice(0, 160));
   // The lifecycle after payment (payment, dispute, cancellation) is only for the task's two parties.
   const loaded = task.data;
   const isParty = Boolean(user && loaded && (loaded.poster.id === user.id || loaded.assigned_tasker?.id === user.id));

@@ -82,8 +82,11 @@ export function Testimonials() {
                 onClick={() => go(i)}
                 aria-label={`Show testimonial ${i + 1}`}
                 aria-current={i === index}
-                className={cn('h-2.5 rounded-full transition-all', i === index ? 'w-6 bg-brand-700' : 'w-2.5 bg-slate-300')}
-              />
+                className="flex h-6 min-w-6 items-center justify-center"
+              >
+                {/* The dot is small; the button around it is a 24 px target. */}
+                <span className={cn('h-2.5 rounded-full transition-all', i === index ? 'w-6 bg-brand-700' : 'w-2.5 bg-slate-300')} />
+              </button>
             ))}
           </div>
           <button type="button" onClick={() => go(index + 1)} aria-label="Next testimonial" className="h-10 w-10 rounded-full bg-white text-lg ring-1 ring-slate-300 hover:bg-slate-50">

@@ -156,7 +156,7 @@ export function ProfileTabs({ profile, name }: { profile: PublicProfile; name: s
           <ul className="grid gap-4 sm:grid-cols-2">
             {portfolio.map((item) => (
               <li key={item.id} className="overflow-hidden rounded-xl bg-white ring-1 ring-slate-200">
-                {(item.image_url ?? item.image) && <img src={item.image_url ?? item.image ?? ''} alt={item.title} className="aspect-video w-full object-cover" />}
+                {(item.image_url ?? item.image) && <img src={item.image_url ?? item.image ?? ''} alt={item.title} width={640} height={360} loading="lazy" decoding="async" className="aspect-video h-auto w-full object-cover" />}
                 <div className="p-4">
                   <p className="font-semibold text-slate-900">{item.title}</p>
                   {item.description && <p className="mt-1 text-sm text-slate-600">{item.description}</p>}

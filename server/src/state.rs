@@ -29,6 +29,8 @@ pub struct AppState {
     pub metrics: PrometheusHandle,
     pub hub: realtime::Hub,
     pub payments: crate::payments::Providers,
+    /// Wakes this node's alert-matching worker when a task is posted here.
+    pub alert_jobs: Arc<tokio::sync::Notify>,
 }
 
 impl AppState {

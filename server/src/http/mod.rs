@@ -1,6 +1,7 @@
 //! HTTP routes: each resource module exposes `router()`, merged here.
 
 pub mod admin;
+pub mod alerts;
 pub mod auth;
 pub mod contact;
 pub mod dev_mailbox;
@@ -53,6 +54,7 @@ pub fn router(state: AppState) -> Router {
         .merge(offers::router())
         .merge(questions::router())
         .merge(notifications::router())
+        .merge(alerts::router())
         .merge(geocode::router(&state.config))
         .merge(contact::router())
         .merge(payments::router())

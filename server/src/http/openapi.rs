@@ -8,7 +8,7 @@ use utoipa::{
 
 use crate::{
     http::{
-        admin, auth, contact, disputes, extract::ApiJson, geocode, lifecycle, me, messages, notifications, offers,
+        admin, alerts, auth, contact, disputes, extract::ApiJson, geocode, lifecycle, me, messages, notifications, offers,
         payments, profiles, questions, realtime, reviews, tasks,
     },
     state::AppState,
@@ -28,6 +28,7 @@ use crate::{
         offers::list_offers, offers::make_offer, offers::update_offer, offers::withdraw_offer, offers::my_offers,
         questions::list_questions, questions::ask_question, questions::answer_question,
         notifications::list_notifications, notifications::mark_read, notifications::mark_all_read,
+        alerts::list_alerts, alerts::create_alert, alerts::update_alert, alerts::delete_alert,
         geocode::geocode, contact::send_contact_message,
         payments::create_checkout_session, payments::verify_payment, payments::stripe_webhook, payments::task_payment,
         payments::payout_onboarding, lifecycle::request_payment, lifecycle::release_payment, lifecycle::cancellation,

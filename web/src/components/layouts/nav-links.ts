@@ -11,6 +11,7 @@ export function accountLinks(userId: string, settingsPath = '/settings', isOpera
     { to: '/my-tasks', label: 'My Tasks' },
     { to: '/notifications', label: 'Notifications' },
     { to: settingsPath, label: 'Account Settings' },
+    { to: '/settings/alerts', label: 'Task Alerts' },
     ...(isOperator ? [{ to: '/admin/disputes', label: 'Disputes' }] : []),
   ];
 }

@@ -154,6 +154,8 @@ mod tests {
     fn suburb_prefix_suggests_short_names_cities_first() {
         let places = suggest("newt");
         assert_eq!(places.len(), 5);
+        assert_eq!(places[0].display_name, "Newton SA 5074");
+        let places = suggest("newtown");
         assert_eq!(places[0].display_name, "Newtown NSW 2042");
         assert!((places[0].lat + 33.898).abs() < 0.01 && (places[0].lon - 151.178).abs() < 0.01);
     }

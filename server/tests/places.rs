@@ -19,11 +19,13 @@ on_both_backends!(
 );
 
 async fn suggestions_come_from_the_gazetteer_without_a_geocoder(app: TestApp) -> TestApp {
-    let response = app.get("/api/geocode?q=Newt", None).await;
+    let response = app.get("/api/geocode?q=Newtown", None).await;
     assert_eq!(response.status, StatusCode::OK);
     let places = response.body.as_array().unwrap();
     assert_eq!(places.len(), 5);
     assert_eq!(places[0]["display_name"], "Newtown NSW 2042");
+    let prefix = app.get("/api/geocode?q=newt", None).await;
+    assert!(prefix.body.as_array().unwrap().iter().any(|place| place["display_name"] == "Newtown NSW 2042"));
     assert!((places[0]["lat"].as_f64().unwrap() + 33.898).abs() < 0.01);
     assert!((places[0]["lon"].as_f64().unwrap() - 151.178).abs() < 0.01);
     let by_postcode = app.get("/api/geocode?q=2750", None).await;

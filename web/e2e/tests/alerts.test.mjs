@@ -29,7 +29,7 @@ test('a tasker hears live about a matching task nearby, and not about one 50 km 
   await taskerPage.getByRole('heading', { level: 1, name: 'Task alerts' }).waitFor();
   await taskerPage.getByRole('button', { name: 'New alert' }).click();
   await taskerPage.getByLabel('Keywords').fill('plumbing');
-  await taskerPage.getByRole('combobox', { name: 'Place' }).fill('Newt');
+  await taskerPage.getByRole('combobox', { name: 'Place' }).fill('Newtown');
   await taskerPage.getByRole('option', { name: 'Newtown NSW 2042' }).click();
   await taskerPage.getByLabel('Distance').selectOption({ label: 'Within 10 km' });
   await taskerPage.getByRole('button', { name: 'Save alert' }).click();
@@ -61,7 +61,7 @@ test('a tasker hears live about a matching task nearby, and not about one 50 km 
   await posterPage.getByLabel('Description').fill('The mixer tap drips all night; washer probably needs replacing.');
   await posterPage.getByLabel('Category').selectOption({ label: 'Handyman' });
   await posterPage.getByRole('button', { name: 'Next' }).click();
-  await posterPage.getByLabel('Location').fill('Newt');
+  await posterPage.getByLabel('Location').fill('Newtown');
   await posterPage.getByRole('option', { name: 'Newtown NSW 2042' }).click();
   await posterPage.getByRole('button', { name: 'Next' }).click();
   await posterPage.getByLabel('Budget (AUD)').fill('150');

@@ -98,11 +98,8 @@ fn parse_query(text: &str) -> Query {
 }
 
 fn matches(locality: &Locality, query: &Query, exact_name: bool) -> bool {
-    let name_ok = if exact_name {
-        locality.name_lower == query.name
-    } else {
-        locality.name_lower.starts_with(&query.name)
-    };
+    let name_ok =
+        if exact_name { locality.name_lower == query.name } else { locality.name_lower.starts_with(&query.name) };
     name_ok
         && query.state.as_ref().is_none_or(|state| locality.state.eq_ignore_ascii_case(state))
         && query.postcode.as_ref().is_none_or(|postcode| locality.postcode.starts_with(postcode.as_str()))

@@ -103,17 +103,27 @@ fn alert_matches(alert: &Candidate, task: &TaskToMatch, coordinates: Option<(f64
 fn notifications_for(task: &TaskToMatch, matched: &[Candidate], now: Timestamp) -> Vec<NotificationRow> {
     let mut first_alert_per_user: BTreeMap<Uuid, &Candidate> = BTreeMap::new();
     for alert in matched {
-        first_alert_per_user.entry(alert.user_id).and_modify(|kept| {
-            if alert.id < kept.id {
-                *kept = alert;
-            }
-        }).or_insert(alert);
+        first_alert_per_user
+            .entry(alert.user_id)
+            .and_modify(|kept| {
+                if alert.id < kept.id {
+                    *kept = alert;
+                }
+            })
+            .or_insert(alert);
     }
     first_alert_per_user
         .into_values()
         .map(|alert| {
             let (title, message) = notification_text(&task.title, &task.location, task.remote, &alert.name);
-            NotificationRow::new(alert.user_id, kind::TASK_ALERT, &title, message, Some(format!("/task/{}", task.id)), now)
+            NotificationRow::new(
+                alert.user_id,
+                kind::TASK_ALERT,
+                &title,
+                message,
+                Some(format!("/task/{}", task.id)),
+                now,
+            )
         })
         .collect()
 }

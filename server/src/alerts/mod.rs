@@ -187,7 +187,13 @@ pub fn within_radius(alert: Option<(f64, f64, i64)>, task: Option<(f64, f64)>, r
 
 /// The notification's wording (the same text reaches push and email).
 pub fn notification_text(task_title: &str, location: &str, remote: bool, alert_name: &str) -> (String, String) {
-    let place = if remote { "Remote" } else if location.is_empty() { "Location not given" } else { location };
+    let place = if remote {
+        "Remote"
+    } else if location.is_empty() {
+        "Location not given"
+    } else {
+        location
+    };
     ("New task for you".to_owned(), format!("\"{task_title}\" ({place}) matches your alert \"{alert_name}\"."))
 }
 
@@ -207,7 +213,8 @@ mod tests {
 
     #[test]
     fn a_place_gets_the_default_radius_and_a_name() {
-        let draft = validate(&AlertInput { categories: vec![1], place: Some(newtown()), ..Default::default() }).unwrap();
+        let draft =
+            validate(&AlertInput { categories: vec![1], place: Some(newtown()), ..Default::default() }).unwrap();
         assert_eq!(draft.radius_km, Some(DEFAULT_RADIUS_KM));
         assert!(draft.name.ends_with("near Newtown NSW 2042"), "{}", draft.name);
     }
@@ -224,9 +231,13 @@ mod tests {
 
     #[test]
     fn keys_cover_each_category_and_cell_plus_remote() {
-        let draft =
-            validate(&AlertInput { categories: vec![1, 2], place: Some(newtown()), remote_ok: true, ..Default::default() })
-                .unwrap();
+        let draft = validate(&AlertInput {
+            categories: vec![1, 2],
+            place: Some(newtown()),
+            remote_ok: true,
+            ..Default::default()
+        })
+        .unwrap();
         let keys = index_keys(&draft);
         let own_cell = geo::cell_of(newtown().lat, newtown().lon);
         assert!(keys.contains(&(1, own_cell)) && keys.contains(&(2, own_cell)));

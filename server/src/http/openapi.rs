@@ -8,8 +8,8 @@ use utoipa::{
 
 use crate::{
     http::{
-        admin, alerts, auth, contact, disputes, extract::ApiJson, geocode, lifecycle, me, messages, notifications, offers,
-        payments, profiles, questions, realtime, reviews, tasks,
+        admin, alerts, auth, contact, disputes, extract::ApiJson, geocode, lifecycle, me, messages, notifications,
+        offers, payments, profiles, questions, realtime, reviews, tasks,
     },
     state::AppState,
 };

@@ -16,12 +16,13 @@ use crate::{
     alerts,
     db::Timestamp,
     error::{ApiError, ApiResult},
+    geo,
     http::{
         extract::{ApiJson, ApiPath, ApiQuery, AuthUser, ClientIp},
         marketplace_views::{Items, Page, PersonSummary, PosterStats, QuestionView, TaskDetail, TaskSummary},
         paging,
     },
-    geo, live,
+    live,
     marketplace::{
         categories::{CATEGORIES, Category},
         rules::{self, TaskInput},
@@ -310,7 +311,11 @@ fn not_open() -> ApiError {
 
 fn keep_place(patch: &TaskInput, current: &TaskRow) -> TaskInput {
     let place_changed = patch.location.is_some() || patch.lat.is_some() || patch.lon.is_some();
-    let (lat, lon) = if place_changed { (patch.lat.clone(), patch.lon.clone()) } else { (current.lat.map(Into::into), current.lon.map(Into::into)) };
+    let (lat, lon) = if place_changed {
+        (patch.lat.clone(), patch.lon.clone())
+    } else {
+        (current.lat.map(Into::into), current.lon.map(Into::into))
+    };
     TaskInput { lat, lon, ..TaskInput::default() }
 }
 

@@ -184,9 +184,7 @@ pub fn validate_task(input: &TaskInput, today: Date) -> Result<TaskDraft, ApiErr
     let coordinates = match (parse_coordinate(input.lat.as_ref()), parse_coordinate(input.lon.as_ref())) {
         _ if remote => None,
         // Typed rather than picked: the gazetteer's best match for the text, if any.
-        (Coordinate::Absent, Coordinate::Absent) => {
-            gazetteer::resolve(&location).map(|place| (place.lat, place.lon))
-        }
+        (Coordinate::Absent, Coordinate::Absent) => gazetteer::resolve(&location).map(|place| (place.lat, place.lon)),
         (Coordinate::Given(lat), Coordinate::Given(lon)) if geo::valid_coordinates(lat, lon) => Some((lat, lon)),
         _ => {
             fields.insert("location".into(), INVALID_PLACE.into());
@@ -198,16 +196,9 @@ pub fn validate_task(input: &TaskInput, today: Date) -> Result<TaskDraft, ApiErr
     }
     ApiError::check_fields(fields)?;
     match (category_id, budget_cents, due_date) {
-        (Some(category_id), Some(budget_cents), Some(due_date)) => Ok(TaskDraft {
-            title,
-            description,
-            category_id,
-            location,
-            budget_cents,
-            due_date,
-            coordinates,
-            remote,
-        }),
+        (Some(category_id), Some(budget_cents), Some(due_date)) => {
+            Ok(TaskDraft { title, description, category_id, location, budget_cents, due_date, coordinates, remote })
+        }
         _ => Err(ApiError::invalid(REQUIRED_FIELDS)),
     }
 }

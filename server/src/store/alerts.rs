@@ -32,6 +32,9 @@ pub struct AlertRow {
     pub matched_recently: i64,
 }
 
+/// Bind parameters stay far below SQLite's (32,766) and Postgres's (65,535) limits.
+const MATCHES_PER_STATEMENT: usize = 500;
+
 const ALERT_COLUMNS: &str = "a.id, a.user_id, a.name, a.q, a.categories, a.place_label, a.lat, a.lon, a.radius_km,
     a.remote_ok, a.min_budget_cents, a.paused, a.created_at, a.updated_at,
     (select count(*) from task_alert_matches m where m.alert_id = a.id and m.matched_at >= $2) as matched_recently";
@@ -283,16 +286,18 @@ pub async fn finish_job(
             if claimed == 0 {
                 return Ok(None);
             }
-            for alert_id in matched_alerts {
-                sqlx::query(
-                    "insert into task_alert_matches (alert_id, task_id, matched_at) values ($1, $2, $3)
-                     on conflict do nothing",
-                )
-                .bind(alert_id)
-                .bind(task_id)
-                .bind(now)
-                .execute(&mut *tx)
-                .await?;
+            // Many rows per statement: a popular task can match hundreds of alerts.
+            for chunk in matched_alerts.chunks(MATCHES_PER_STATEMENT) {
+                let values: Vec<String> = (0..chunk.len()).map(|i| format!("(${}, $1, $2)", i + 3)).collect();
+                let sql = format!(
+                    "insert into task_alert_matches (alert_id, task_id, matched_at) values {} on conflict do nothing",
+                    values.join(", ")
+                );
+                let mut query = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(task_id).bind(now);
+                for alert_id in chunk {
+                    query = query.bind(alert_id);
+                }
+                query.execute(&mut *tx).await?;
             }
             for notification in &notifications {
                 insert_notification!(tx, notification)?;

@@ -81,7 +81,10 @@ mod tests {
         assert!(cells.contains(&cell_of(NEWTOWN.0, NEWTOWN.1)));
         assert!(cells.contains(&cell_of(PENRITH.0, PENRITH.1)));
         assert!(cells.len() <= 16, "{}", cells.len());
-        assert!(cells_within(NEWTOWN.0, NEWTOWN.1, 100.0).len() <= 30, "a 100 km circle spans at most 5 × 6 cells in Australia");
+        assert!(
+            cells_within(NEWTOWN.0, NEWTOWN.1, 100.0).len() <= 30,
+            "a 100 km circle spans at most 5 × 6 cells in Australia"
+        );
     }
 
     #[test]

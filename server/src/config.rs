@@ -58,6 +58,9 @@ pub struct Config {
     /// How often each node's payments sweep runs (`PAYMENTS_SWEEP_SECS`, default 60; 0 turns it off,
     /// for tests that drive the sweep themselves).
     pub payments_sweep_secs: u64,
+    /// How often each node's alert-matching worker looks for tasks still to match besides being
+    /// woken by a post on its node (`TASK_ALERTS_POLL_SECS`, default 5; 0 turns it off, for tests).
+    pub task_alerts_poll_secs: u64,
     /// Operators (`ADMIN_EMAILS`, comma-separated, compared without case): they decide disputes.
     pub admin_emails: Vec<String>,
     /// Proxies in front of the nodes that each append to `X-Forwarded-For`: the client is the
@@ -101,6 +104,7 @@ impl Config {
             ws_subscribes_per_second: 10.0,
             admin_emails: Vec::new(),
             payments_sweep_secs: 60,
+            task_alerts_poll_secs: 5,
             trusted_proxy_count: 1,
             vapid_private_key: None,
             vapid_subject: "mailto:support@taskhub.local".into(),
@@ -165,6 +169,10 @@ impl Config {
         config.trust_proxy = flag("TRUST_PROXY", false)?;
         if let Some(value) = var("PAYMENTS_SWEEP_SECS") {
             config.payments_sweep_secs = value.parse().context("PAYMENTS_SWEEP_SECS must be a number of seconds")?;
+        }
+        if let Some(value) = var("TASK_ALERTS_POLL_SECS") {
+            config.task_alerts_poll_secs =
+                value.parse().context("TASK_ALERTS_POLL_SECS must be a number of seconds")?;
         }
         config.admin_emails = var("ADMIN_EMAILS")
             .map(|list| list.split(',').map(|email| email.trim().to_lowercase()).filter(|e| !e.is_empty()).collect())

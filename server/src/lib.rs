@@ -2,11 +2,14 @@
 //! `main.rs` is a thin CLI over [`start`], which tests call too.
 
 pub mod accounts;
+pub mod alerts;
 pub mod auth;
 pub mod config;
 pub mod db;
 pub mod delivery;
 pub mod error;
+pub mod gazetteer;
+pub mod geo;
 pub mod geocoding;
 pub mod http;
 pub mod live;
@@ -76,6 +79,7 @@ pub async fn start(config: Config) -> anyhow::Result<RunningServer> {
     let db = Db::connect_with(config.database_url.expose(), config.database_max_connections).await?;
     db.migrate().await?;
     store::backfills::fill_missing_location_search(&db).await.context("filling tasks.location_search")?;
+    tracing::debug!(places = gazetteer::load(), "gazetteer loaded");
     let listener =
         TcpListener::bind(&config.bind_addr).await.with_context(|| format!("binding {}", config.bind_addr))?;
     let addr = listener.local_addr()?;
@@ -116,10 +120,12 @@ pub async fn start(config: Config) -> anyhow::Result<RunningServer> {
         metrics: observability::prometheus(),
         db,
         config: Arc::new(config),
+        alert_jobs: Default::default(),
     };
 
     http::realtime::spawn_ticket_cleanup(state.clone());
     payments::sweep::spawn(state.clone());
+    alerts::matching::spawn(state.clone());
     let app = http::router(state.clone());
     let (shutdown, mut shutdown_rx) = watch::channel(false);
     delivery::spawn(state.clone(), shutdown.subscribe());

@@ -467,6 +467,8 @@ async fn seed_tasks(db: &Db) -> anyhow::Result<(usize, usize)> {
             location: poster_person.location.into(),
             budget_cents: budget_dollars * 100,
             due_date: today + time::Duration::days(due_in_days),
+            coordinates: crate::gazetteer::resolve(poster_person.location).map(|place| (place.lat, place.lon)),
+            remote: false,
         };
         // Posted over the last few days, newest last.
         let posted_at =

@@ -31,6 +31,8 @@ pub struct AppState {
     pub payments: crate::payments::Providers,
     /// Web Push and email digests (DESIGN.md decision 10).
     pub delivery: Arc<crate::delivery::Delivery>,
+    /// Wakes this node's alert-matching worker when a task is posted here.
+    pub alert_jobs: Arc<tokio::sync::Notify>,
 }
 
 impl AppState {

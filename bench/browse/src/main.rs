@@ -127,6 +127,8 @@ async fn load(db: &Db, count: usize) -> anyhow::Result<()> {
                     location: rng.pick(&SUBURBS).to_owned(),
                     budget_cents: (rng.next() % 2000 + 5) as i64 * 100,
                     due_date: today + time::Duration::days((rng.next() % 60) as i64),
+                    coordinates: None,
+                    remote: false,
                 };
                 // Spread over the last 60 days, in insertion order.
                 let created_at = Timestamp(now.0 - 60 * 86_400_000 + (i as i64) * (60 * 86_400_000 / count as i64));

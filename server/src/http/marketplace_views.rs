@@ -53,6 +53,11 @@ pub struct TaskSummary {
     pub created_at: Timestamp,
     pub offer_count: i64,
     pub poster: PersonSummary,
+    /// Where the task happens, when known.
+    pub lat: Option<f64>,
+    pub lon: Option<f64>,
+    /// Done remotely: no place.
+    pub remote: bool,
 }
 
 impl From<&TaskRow> for TaskSummary {
@@ -78,6 +83,9 @@ impl From<&TaskRow> for TaskSummary {
                 &row.poster_last_name,
                 row.poster_avatar_url.as_ref(),
             ),
+            lat: row.lat,
+            lon: row.lon,
+            remote: row.remote,
         }
     }
 }

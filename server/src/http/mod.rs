@@ -1,6 +1,7 @@
 //! HTTP routes: each resource module exposes `router()`, merged here.
 
 pub mod admin;
+pub mod alerts;
 pub mod auth;
 pub mod contact;
 pub mod crawlers;
@@ -68,6 +69,7 @@ pub fn router(state: AppState) -> Router {
         .merge(push::router())
         .merge(notification_settings::router())
         .merge(unsubscribe::api_router())
+        .merge(alerts::router())
         .merge(geocode::router(&state.config))
         .merge(contact::router())
         .merge(payments::router())

@@ -13,8 +13,10 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use crate::{
+    alerts,
     db::Timestamp,
     error::{ApiError, ApiResult},
+    geo,
     http::{
         extract::{ApiJson, ApiPath, ApiQuery, AuthUser, ClientIp},
         marketplace_views::{
@@ -69,6 +71,10 @@ pub struct BrowseQuery {
     min_budget: Option<String>,
     /// Dollars.
     max_budget: Option<String>,
+    /// `lat,lon`: only tasks within `radius_km` of this point.
+    near: Option<String>,
+    /// 1-100 (default 10), with `near`.
+    radius_km: Option<String>,
     /// newest (default) | budget_desc | budget_asc | due_soonest
     sort: Option<String>,
     /// 1-100, default 20.
@@ -140,12 +146,14 @@ pub async fn browse_tasks(
             rules::dollars_to_cents(&text).map(Some).ok_or_else(|| ApiError::field(field, rules::INVALID_BUDGET))
         }
     };
+    let near = near_filter(present(query.near), present(query.radius_km))?;
     let filter = BrowseFilter {
         q: present(query.q).map(|q| q.to_lowercase()),
         category_id,
         location: present(query.location).map(|location| location.to_lowercase()),
         min_budget_cents: budget("min_budget", query.min_budget)?,
         max_budget_cents: budget("max_budget", query.max_budget)?,
+        within: near.map(|(lat, lon, radius_km)| geo::bounding_box(lat, lon, radius_km)),
     };
     let after = present(query.cursor).map(|text| decode_cursor(sort, &text)).transpose()?;
     let mut rows = tasks::open_tasks_page(&state.db, &filter, sort, after.as_ref(), limit + 1).await?;
@@ -155,9 +163,38 @@ pub async fn browse_tasks(
     } else {
         None
     };
+    // The query kept a box around the circle; its corners go here (a page may come out short).
+    if let Some((lat, lon, radius_km)) = near {
+        rows.retain(|row| match (row.lat, row.lon) {
+            (Some(task_lat), Some(task_lon)) => geo::distance_km(lat, lon, task_lat, task_lon) <= radius_km,
+            _ => false,
+        });
+    }
     let mut items: Vec<TaskSummary> = rows.iter().map(TaskSummary::from).collect();
     fill_ratings(&state.db, items.iter_mut().map(|task| &mut task.poster).collect()).await?;
     Ok(ApiJson(Page::new(items, next_cursor)))
+}
+
+const DEFAULT_RADIUS_KM: f64 = 10.0;
+const MAX_RADIUS_KM: f64 = 100.0;
+
+/// `near=lat,lon` and `radius_km` → (lat, lon, radius in km).
+fn near_filter(near: Option<String>, radius_km: Option<String>) -> ApiResult<Option<(f64, f64, f64)>> {
+    let Some(near) = near else { return Ok(None) };
+    let point = near
+        .split_once(',')
+        .and_then(|(lat, lon)| Some((lat.trim().parse::<f64>().ok()?, lon.trim().parse::<f64>().ok()?)))
+        .filter(|(lat, lon)| geo::valid_coordinates(*lat, *lon))
+        .ok_or_else(|| ApiError::field("near", "Near must be a latitude and a longitude, as lat,lon"))?;
+    let radius = match radius_km {
+        None => DEFAULT_RADIUS_KM,
+        Some(text) => text
+            .parse::<f64>()
+            .ok()
+            .filter(|radius| radius.is_finite() && *radius > 0.0 && *radius <= MAX_RADIUS_KM)
+            .ok_or_else(|| ApiError::field("radius_km", "Radius must be a number of km from 1 to 100"))?,
+    };
+    Ok(Some((point.0, point.1, radius)))
 }
 
 /// Posting needs a confirmed email address (when the server requires one).
@@ -186,6 +223,7 @@ pub async fn create_task(
     let draft = rules::validate_task(&input, today())?;
     require_verified(&state, caller).await?;
     let id = tasks::create_task(&state.db, caller.id, &draft, Timestamp::now()).await?;
+    alerts::matching::wake(&state);
     let row = tasks::task(&state.db, id).await?.ok_or_else(|| anyhow::anyhow!("task vanished after insert"))?;
     let mut summary = TaskSummary::from(&row);
     fill_ratings(&state.db, vec![&mut summary.poster]).await?;
@@ -278,6 +316,16 @@ fn not_open() -> ApiError {
     ApiError::Conflict("This task is no longer open".into())
 }
 
+fn keep_place(patch: &TaskInput, current: &TaskRow) -> TaskInput {
+    let place_changed = patch.location.is_some() || patch.lat.is_some() || patch.lon.is_some();
+    let (lat, lon) = if place_changed {
+        (patch.lat.clone(), patch.lon.clone())
+    } else {
+        (current.lat.map(Into::into), current.lon.map(Into::into))
+    };
+    TaskInput { lat, lon, ..TaskInput::default() }
+}
+
 /// Edits an open task (poster only). Absent fields keep their value.
 #[utoipa::path(patch, path = "/api/tasks/{id}", tag = "marketplace", request_body = TaskInput, security(("bearer" = [])),
     responses((status = 200, body = TaskDetail), (status = 401), (status = 403), (status = 404), (status = 409), (status = 422)))]
@@ -289,6 +337,8 @@ pub async fn update_task(
 ) -> ApiResult<ApiJson<TaskDetail>> {
     let current = posters_task(&state, caller, id).await?;
     let due_changed = patch.due_date.is_some();
+    // Keep the stored coordinates unless the place changed (then re-resolve unless new ones came).
+    let place = keep_place(&patch, &current);
     let merged = TaskInput {
         title: patch.title.or(Some(current.title.clone())),
         description: patch.description.or(Some(current.description.clone())),
@@ -296,6 +346,8 @@ pub async fn update_task(
         location: patch.location.or(Some(current.location.clone())),
         budget_cents: patch.budget_cents.or(Some(current.budget_cents.into())),
         due_date: patch.due_date.or(Some(current.due_date.clone())),
+        remote: patch.remote.or(Some(current.remote)),
+        ..place
     };
     // An unchanged due date that has since passed does not block other edits.
     let earliest = match rules::parse_date(&current.due_date) {

@@ -6,6 +6,7 @@ use time::{Date, format_description::well_known::Iso8601, macros::format_descrip
 
 use crate::{
     error::{ApiError, FieldErrors},
+    gazetteer, geo,
     marketplace::categories,
 };
 
@@ -16,6 +17,7 @@ pub const REQUIRED_FIELDS: &str = "Please fill in all required fields";
 pub const INVALID_BUDGET: &str = "Please enter a valid budget amount";
 pub const INVALID_OFFER_AMOUNT: &str = "Please enter a valid offer amount";
 pub const OFFER_MESSAGE_REQUIRED: &str = "Please add a comment to your offer";
+pub const INVALID_PLACE: &str = "Please pick a location from the suggestions";
 /// Offers one tasker may make on one task, withdrawn ones included (a re-offer after withdrawing counts).
 pub const MAX_OFFERS_PER_TASKER_PER_TASK: i64 = 5;
 const MAX_TITLE_CHARS: usize = 120;
@@ -55,10 +57,17 @@ pub struct TaskInput {
     pub budget_cents: Option<Value>,
     /// `YYYY-MM-DD`, today or later.
     pub due_date: Option<String>,
+    /// Coordinates of the place picked from the suggestions (both or neither).
+    #[schema(value_type = Option<f64>)]
+    pub lat: Option<Value>,
+    #[schema(value_type = Option<f64>)]
+    pub lon: Option<Value>,
+    /// Done remotely (online or by phone): no place.
+    pub remote: Option<bool>,
 }
 
 /// A task that passed every rule.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct TaskDraft {
     pub title: String,
     pub description: String,
@@ -66,6 +75,9 @@ pub struct TaskDraft {
     pub location: String,
     pub budget_cents: i64,
     pub due_date: Date,
+    /// Where the task happens, when known (never for a remote task).
+    pub coordinates: Option<(f64, f64)>,
+    pub remote: bool,
 }
 
 impl TaskDraft {
@@ -168,15 +180,40 @@ pub fn validate_task(input: &TaskInput, today: Date) -> Result<TaskDraft, ApiErr
             Some(date) => Some(date),
         },
     };
+    let remote = input.remote.unwrap_or(false);
+    let coordinates = match (parse_coordinate(input.lat.as_ref()), parse_coordinate(input.lon.as_ref())) {
+        _ if remote => None,
+        // Typed rather than picked: the gazetteer's best match for the text, if any.
+        (Coordinate::Absent, Coordinate::Absent) => gazetteer::resolve(&location).map(|place| (place.lat, place.lon)),
+        (Coordinate::Given(lat), Coordinate::Given(lon)) if geo::valid_coordinates(lat, lon) => Some((lat, lon)),
+        _ => {
+            fields.insert("location".into(), INVALID_PLACE.into());
+            None
+        }
+    };
     if missing {
         return Err(ApiError::Validation { message: REQUIRED_FIELDS.into(), fields });
     }
     ApiError::check_fields(fields)?;
     match (category_id, budget_cents, due_date) {
         (Some(category_id), Some(budget_cents), Some(due_date)) => {
-            Ok(TaskDraft { title, description, category_id, location, budget_cents, due_date })
+            Ok(TaskDraft { title, description, category_id, location, budget_cents, due_date, coordinates, remote })
         }
         _ => Err(ApiError::invalid(REQUIRED_FIELDS)),
+    }
+}
+
+enum Coordinate {
+    Absent,
+    Given(f64),
+    Invalid,
+}
+
+fn parse_coordinate(value: Option<&Value>) -> Coordinate {
+    match value {
+        None | Some(Value::Null) => Coordinate::Absent,
+        Some(Value::Number(number)) => number.as_f64().map_or(Coordinate::Invalid, Coordinate::Given),
+        Some(_) => Coordinate::Invalid,
     }
 }
 

@@ -1,6 +1,7 @@
 //! All SQL lives here: one function per query, named for what it answers.
 //! Each function runs the same SQL text on SQLite and Postgres (see `db.rs`).
 
+pub mod alerts;
 pub mod backfills;
 pub mod contact;
 pub mod deliveries;

@@ -4,6 +4,7 @@ use uuid::Uuid;
 
 use crate::{
     db::{BeginWrite, Db, Timestamp, new_id},
+    geo::BoundingBox,
     insert_notification,
     marketplace::rules::TaskDraft,
     on_pool,
@@ -27,6 +28,9 @@ pub struct TaskRow {
     pub assigned_tasker_id: Option<Uuid>,
     /// Set while a dispute of the task is open (auto-release and the cancellation lapse wait).
     pub open_dispute_id: Option<Uuid>,
+    pub lat: Option<f64>,
+    pub lon: Option<f64>,
+    pub remote: bool,
     pub created_at: Timestamp,
     pub updated_at: Timestamp,
     pub poster_first_name: String,
@@ -35,7 +39,8 @@ pub struct TaskRow {
 }
 
 const TASK_COLUMNS: &str = "t.id, t.poster_id, t.title, t.description, t.category_id, t.location, t.budget_cents,
-    t.currency, t.due_date, t.status, t.offer_count, t.assigned_tasker_id, t.open_dispute_id, t.created_at, t.updated_at,
+    t.currency, t.due_date, t.status, t.offer_count, t.assigned_tasker_id, t.open_dispute_id, t.lat, t.lon, t.remote,
+    t.created_at, t.updated_at,
     p.first_name as poster_first_name, p.last_name as poster_last_name, p.avatar_url as poster_avatar_url";
 
 /// What the store keeps for case-insensitive search over title and description.
@@ -48,30 +53,45 @@ pub fn location_search(location: &str) -> String {
     location.to_lowercase()
 }
 
-/// Inserts an open task (also what the demo seed calls). `created_at` orders the browse list.
+/// Inserts an open task (also what the demo seed calls) and, in the same
+/// transaction, its job in the alert-matching outbox, so a crash after the
+/// commit cannot lose its alerts. `created_at` orders the browse list.
 #[instrument(skip_all)]
 pub async fn create_task(db: &Db, poster_id: Uuid, draft: &TaskDraft, created_at: Timestamp) -> sqlx::Result<Uuid> {
     let id = new_id();
+    let (lat, lon) = draft.coordinates.unzip();
     on_pool!(db, |pool| {
-        sqlx::query(
-            "insert into tasks (id, poster_id, title, description, search_text, category_id, location, budget_cents,
-                                due_date, status, created_at, updated_at, location_search)
-             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'open', $10, $10, $11)",
-        )
-        .bind(id)
-        .bind(poster_id)
-        .bind(&draft.title)
-        .bind(&draft.description)
-        .bind(search_text(&draft.title, &draft.description))
-        .bind(draft.category_id)
-        .bind(&draft.location)
-        .bind(draft.budget_cents)
-        .bind(draft.due_date_text())
-        .bind(created_at)
-        .bind(location_search(&draft.location))
-        .execute(pool)
+        async {
+            let mut tx = pool.begin_write().await?;
+            sqlx::query(
+                "insert into tasks (id, poster_id, title, description, search_text, category_id, location, budget_cents,
+                                    due_date, status, created_at, updated_at, location_search, lat, lon, remote)
+                 values ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'open', $10, $10, $11, $12, $13, $14)",
+            )
+            .bind(id)
+            .bind(poster_id)
+            .bind(&draft.title)
+            .bind(&draft.description)
+            .bind(search_text(&draft.title, &draft.description))
+            .bind(draft.category_id)
+            .bind(&draft.location)
+            .bind(draft.budget_cents)
+            .bind(draft.due_date_text())
+            .bind(created_at)
+            .bind(location_search(&draft.location))
+            .bind(lat)
+            .bind(lon)
+            .bind(draft.remote)
+            .execute(&mut *tx)
+            .await?;
+            sqlx::query("insert into task_alert_jobs (task_id, created_at) values ($1, $2)")
+                .bind(id)
+                .bind(created_at)
+                .execute(&mut *tx)
+                .await?;
+            tx.commit().await
+        }
         .await
-        .map(|done| done.rows_affected())
     })?;
     Ok(id)
 }
@@ -215,10 +235,13 @@ pub struct BrowseFilter {
     pub location: Option<String>,
     pub min_budget_cents: Option<i64>,
     pub max_budget_cents: Option<i64>,
+    /// Only tasks inside this box (the caller checks the exact distance).
+    pub within: Option<BoundingBox>,
 }
 
 enum Arg {
     Int(i64),
+    Real(f64),
     Text(String),
     Id(Uuid),
 }
@@ -267,6 +290,11 @@ pub async fn open_tasks_page(
         let p = arg(Arg::Int(max), &mut args);
         conditions.push(format!("t.budget_cents <= {p}"));
     }
+    if let Some(bbox) = filter.within {
+        let (min_lat, max_lat) = (arg(Arg::Real(bbox.min_lat), &mut args), arg(Arg::Real(bbox.max_lat), &mut args));
+        let (min_lon, max_lon) = (arg(Arg::Real(bbox.min_lon), &mut args), arg(Arg::Real(bbox.max_lon), &mut args));
+        conditions.push(format!("t.lat between {min_lat} and {max_lat} and t.lon between {min_lon} and {max_lon}"));
+    }
     let (column, direction) = sort.key();
     if let Some(after) = after {
         let key = match &after.key {
@@ -291,6 +319,7 @@ pub async fn open_tasks_page(
         for value in args {
             query = match value {
                 Arg::Int(value) => query.bind(value),
+                Arg::Real(value) => query.bind(value),
                 Arg::Text(value) => query.bind(value),
                 Arg::Id(value) => query.bind(value),
             };
@@ -311,7 +340,8 @@ pub async fn update_open_task(
     let affected = on_pool!(db, |pool| {
         sqlx::query(
             "update tasks set title = $3, description = $4, search_text = $5, category_id = $6, location = $7,
-                              budget_cents = $8, due_date = $9, updated_at = $10, location_search = $11
+                              budget_cents = $8, due_date = $9, updated_at = $10, location_search = $11,
+                              lat = $12, lon = $13, remote = $14
              where id = $1 and poster_id = $2 and status = 'open'",
         )
         .bind(id)
@@ -325,6 +355,9 @@ pub async fn update_open_task(
         .bind(draft.due_date_text())
         .bind(now)
         .bind(location_search(&draft.location))
+        .bind(draft.coordinates.map(|(lat, _)| lat))
+        .bind(draft.coordinates.map(|(_, lon)| lon))
+        .bind(draft.remote)
         .execute(pool)
         .await
         .map(|done| done.rows_affected())

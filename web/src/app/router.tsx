@@ -44,6 +44,7 @@ export const routes: RouteObject[] = [
       { path: '/profile/:userId', element: page(() => import('@/app/routes/account/profile'), 'ProfileRoute', true) },
       { path: '/settings', element: page(() => import('@/app/routes/account/settings'), 'SettingsRoute', true) },
       { path: '/settings/notifications', element: page(() => import('@/app/routes/account/notification-settings'), 'NotificationSettingsRoute', true) },
+      { path: '/settings/alerts', element: page(() => import('@/app/routes/account/alerts'), 'AlertsRoute', true) },
       { path: '/account-settings', element: page(() => import('@/app/routes/account/settings'), 'SettingsRoute', true) },
 
       { path: '/about', element: page(() => import('@/features/info/components/about-page'), 'AboutPage') },

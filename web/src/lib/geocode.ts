@@ -5,6 +5,16 @@ import { request } from '@/lib/http';
 
 export type LocationSuggestion = { display_name: string; lat?: number | string; lon?: number | string };
 
+/** A suggestion the user picked: the name shown, with usable coordinates. */
+export type PickedPlace = { label: string; lat: number; lon: number };
+
+export function placeOf(suggestion: LocationSuggestion): PickedPlace | null {
+  const lat = Number(suggestion.lat);
+  const lon = Number(suggestion.lon);
+  if (suggestion.lat === undefined || suggestion.lon === undefined || !Number.isFinite(lat) || !Number.isFinite(lon)) return null;
+  return { label: suggestion.display_name, lat, lon };
+}
+
 /** Spec §4/§9: suggestions start at 2 characters, at most 5. */
 export const MIN_LOCATION_QUERY = 2;
 export const MAX_LOCATION_SUGGESTIONS = 5;

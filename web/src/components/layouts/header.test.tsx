@@ -54,7 +54,7 @@ describe('header', () => {
     await userEvent.keyboard('{ArrowDown}');
     const menu = screen.getByRole('menu');
     const items = screen.getAllByRole('menuitem').map((item) => item.textContent);
-    expect(items).toEqual(['Your Profile', 'Post a Task', 'My Tasks', 'Notifications', 'Earnings', 'Payments', 'Account Settings', 'Sign Out']);
+    expect(items).toEqual(['Your Profile', 'Post a Task', 'My Tasks', 'Notifications', 'Earnings', 'Payments', 'Account Settings', 'Task Alerts', 'Sign Out']);
     expect(screen.getByRole('menuitem', { name: 'Your Profile' })).toHaveAttribute('href', '/profile/u1');
     expect(document.activeElement).toHaveTextContent('Your Profile');
     await userEvent.keyboard('{ArrowDown}');

@@ -13,6 +13,7 @@ export function accountLinks(userId: string, settingsPath = '/settings', isOpera
     { to: '/earnings', label: 'Earnings' },
     { to: '/payments', label: 'Payments' },
     { to: settingsPath, label: 'Account Settings' },
+    { to: '/settings/alerts', label: 'Task Alerts' },
     ...(isOperator ? [{ to: '/admin/disputes', label: 'Disputes' }] : []),
   ];
 }

@@ -1,11 +1,13 @@
 import { useId, useState, type KeyboardEvent } from 'react';
 
 import { cn } from '@/lib/cn';
-import { MIN_LOCATION_QUERY, useLocationSuggestions } from '@/lib/geocode';
+import { MIN_LOCATION_QUERY, placeOf, useLocationSuggestions, type LocationSuggestion, type PickedPlace } from '@/lib/geocode';
 
 type LocationInputProps = {
   value: string;
   onChange: (value: string) => void;
+  /** A suggestion was picked: its short name and coordinates (typing afterwards calls `onChange` only). */
+  onPick?: (place: PickedPlace) => void;
   label: string;
   hideLabel?: boolean;
   placeholder?: string;
@@ -17,7 +19,7 @@ type LocationInputProps = {
  * A combobox for Australian suburbs: suggestions appear from 2 typed characters, close on pick
  * and hide when the text is shorter than 2. Arrow keys, Enter and Escape work as expected.
  */
-export function LocationInput({ value, onChange, label, hideLabel, placeholder, className, inputClassName }: LocationInputProps) {
+export function LocationInput({ value, onChange, onPick, label, hideLabel, placeholder, className, inputClassName }: LocationInputProps) {
   const id = useId();
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
@@ -25,8 +27,10 @@ export function LocationInput({ value, onChange, label, hideLabel, placeholder, 
   const { data: suggestions = [] } = useLocationSuggestions(value, open && long);
   const visible = open && long && suggestions.length > 0;
 
-  const pick = (name: string) => {
-    onChange(name);
+  const pick = (suggestion: LocationSuggestion) => {
+    onChange(suggestion.display_name);
+    const place = placeOf(suggestion);
+    if (place) onPick?.(place);
     setOpen(false);
     setActive(-1);
   };
@@ -41,7 +45,7 @@ export function LocationInput({ value, onChange, label, hideLabel, placeholder, 
       setActive((i) => Math.max(i - 1, 0));
     } else if (event.key === 'Enter' && visible && active >= 0) {
       event.preventDefault();
-      pick(suggestions[active].display_name);
+      pick(suggestions[active]);
     } else if (event.key === 'Escape') {
       setOpen(false);
     }
@@ -82,7 +86,7 @@ export function LocationInput({ value, onChange, label, hideLabel, placeholder, 
               aria-selected={index === active}
               onMouseDown={(event) => {
                 event.preventDefault();
-                pick(suggestion.display_name);
+                pick(suggestion);
               }}
               className={cn('cursor-pointer px-3 py-2 text-sm text-slate-800', index === active ? 'bg-brand-50' : 'hover:bg-slate-50')}
             >

@@ -31,6 +31,15 @@ export function SettingsRoute() {
         </h2>
         <SettingsForm />
       </section>
+      <section aria-labelledby="alerts-heading" className="mt-6 rounded-2xl bg-white p-6 ring-1 ring-slate-200">
+        <h2 id="alerts-heading" className="text-lg font-semibold text-slate-900">
+          Task alerts
+        </h2>
+        <p className="mt-1 text-sm text-slate-600">Get told about new tasks that match your saved searches.</p>
+        <Link to="/settings/alerts" className="mt-3 inline-block font-semibold text-brand-700 hover:underline">
+          Manage task alerts
+        </Link>
+      </section>
       {profile?.is_tasker && (
         <section aria-labelledby="skills-heading" className="mt-6 rounded-2xl bg-white p-6 ring-1 ring-slate-200">
           <h2 id="skills-heading" className="mb-4 text-lg font-semibold text-slate-900">

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { authorizedRequest } from '@/lib/auth/session';
 import { realtimeKeys } from '@/lib/realtime/cache';
 
-export type NotificationType = 'offer' | 'message' | 'payment' | 'reminder' | 'task';
+export type NotificationType = 'offer' | 'message' | 'payment' | 'reminder' | 'task' | 'task_alert' | 'dispute';
 export type AppNotification = {
   id: string;
   type: NotificationType | string;

@@ -13,7 +13,7 @@ import { browserNotificationsSupported, useRequestNotificationPermission } from 
 import { errorMessage } from '@/lib/http';
 import { relativeTime } from '@/lib/marketplace';
 
-const icons = { offer: Tag, message: MessageSquare, payment: CreditCard, reminder: Calendar, task: Bell } as const;
+const icons = { offer: Tag, message: MessageSquare, payment: CreditCard, reminder: Calendar, task: Bell, task_alert: BellRing } as const;
 
 function Item({ n }: { n: AppNotification }) {
   const markRead = useMarkNotificationRead();

@@ -3,6 +3,7 @@ import { z } from 'zod';
 
 import { authorizedRequest } from '@/lib/auth/session';
 import { ApiError } from '@/lib/http';
+import type { PickedPlace } from '@/lib/geocode';
 import type { TaskDetail } from '@/lib/marketplace';
 
 /** Spec §2: the wizard offers the 8 home categories. */
@@ -22,7 +23,8 @@ export const MIN_BUDGET = 5;
 export const REQUIRED_FIELDS = 'Please fill in all required fields';
 export const INVALID_BUDGET = 'Please enter a valid budget amount';
 
-export type TaskForm = { title: string; description: string; category: string; location: string; budget: string; date: string };
+/** `place`: the suggestion picked for `location` (its short name and coordinates), cleared by typing. */
+export type TaskForm = { title: string; description: string; category: string; location: string; budget: string; date: string; place?: PickedPlace };
 
 const required = z.string().trim().min(1, REQUIRED_FIELDS);
 export const stepSchemas = {
@@ -60,6 +62,7 @@ export function createTask(form: TaskForm) {
       location: form.location.trim(),
       budget_cents: Math.round(Number(form.budget) * 100),
       due_date: form.date,
+      ...(form.place ? { lat: form.place.lat, lon: form.place.lon } : {}),
     },
   });
 }

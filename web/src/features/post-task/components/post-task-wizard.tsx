@@ -164,7 +164,7 @@ export function PostTaskWizard() {
           </>
         )}
 
-        {step === 2 && <LocationInput label="Location" value={form.location} onChange={(v) => set('location', v)} placeholder="Suburb, e.g. Newtown NSW" inputClassName={inputClasses(false)} />}
+        {step === 2 && <LocationInput label="Location" value={form.location} onChange={(v) => setForm((f) => ({ ...f, location: v, place: undefined }))} onPick={(place) => setForm((f) => ({ ...f, location: place.label, place }))} placeholder="Suburb, e.g. Newtown NSW" inputClassName={inputClasses(false)} />}
 
         {step === 3 && (
           <>

@@ -4,7 +4,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { LocationInput } from '@/components/location/location-input';
 import { Button } from '@/components/ui/button';
 import { inputClasses } from '@/components/ui/field';
-import { SORT_OPTIONS, type TaskFilters } from '@/features/tasks/api/get-tasks';
+import { DEFAULT_RADIUS_KM, RADIUS_OPTIONS, SORT_OPTIONS, type TaskFilters } from '@/features/tasks/api/get-tasks';
 
 export type CategoryOption = { id: number; name: string };
 
@@ -48,7 +48,12 @@ export function BrowseFilters({ filters, categories, onApply }: {
             />
           </div>
         </div>
-        <LocationInput value={draft.location ?? ''} onChange={(v) => set('location', v || undefined)} label="Location" hideLabel placeholder="Suburb or city" inputClassName={inputClasses(false)} />
+        <LocationInput
+          value={draft.location ?? ''}
+          onChange={(v) => setDraft((d) => ({ ...d, location: v || undefined, near: undefined, radius_km: undefined }))}
+          onPick={(place) => setDraft((d) => ({ ...d, location: place.label, near: `${place.lat},${place.lon}`, radius_km: d.radius_km ?? DEFAULT_RADIUS_KM }))}
+          label="Location"
+          hideLabel placeholder="Suburb or city" inputClassName={inputClasses(false)} />
         <Button variant="outline" aria-expanded={open} aria-controls="browse-filter-panel" onClick={() => setOpen((o) => !o)}>
           <SlidersHorizontal aria-hidden className="h-4 w-4" />
           Filters
@@ -101,6 +106,25 @@ export function BrowseFilters({ filters, categories, onApply }: {
             </div>
           </fieldset>
           <div>
+            {draft.near && (
+              <div className="mb-4">
+                <label htmlFor="browse-radius" className="text-sm font-semibold text-slate-900">
+                  Distance
+                </label>
+                <select
+                  id="browse-radius"
+                  value={draft.radius_km ?? DEFAULT_RADIUS_KM}
+                  onChange={(e) => set('radius_km', Number(e.target.value))}
+                  className={inputClasses(false, 'mt-2')}
+                >
+                  {RADIUS_OPTIONS.map((km) => (
+                    <option key={km} value={km}>
+                      Within {km} km of {draft.location}
+                    </option>
+                  ))}
+                </select>
+              </div>
+            )}
             <label htmlFor="browse-sort" className="text-sm font-semibold text-slate-900">
               Sort by
             </label>

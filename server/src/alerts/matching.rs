@@ -1,0 +1,129 @@
+//! Matching posted tasks against alerts, after commit and off the request
+//! path. Posting a task writes a job to the `task_alert_jobs` outbox in the
+//! same transaction; this worker (one per node) takes jobs when woken by a
+//! post on its node and every `TASK_ALERTS_POLL_SECS` otherwise, so a job
+//! whose node crashed, or that was committed while no worker ran, is still
+//! matched. A job's notifications commit with the job's removal from the
+//! outbox, so two nodes never notify twice and a crash never loses one.
+
+use std::{collections::BTreeMap, time::Duration};
+
+use uuid::Uuid;
+
+use crate::{
+    alerts::{keywords_match, notification_text, task_cells, within_radius},
+    db::Timestamp,
+    live,
+    marketplace::rules::status,
+    state::AppState,
+    store::{
+        alerts::{self as store, Candidate, TaskToMatch},
+        notifications::{NotificationRow, kind},
+    },
+};
+
+const BATCH: i64 = 50;
+
+/// Tells this node's worker that a job is waiting.
+pub fn wake(state: &AppState) {
+    state.alert_jobs.notify_one();
+}
+
+/// Starts this node's worker (never when `TASK_ALERTS_POLL_SECS` is 0: tests drive [`run_pending`]).
+pub fn spawn(state: AppState) {
+    let every = state.config.task_alerts_poll_secs;
+    if every == 0 {
+        return;
+    }
+    tokio::spawn(async move {
+        loop {
+            match run_pending(&state).await {
+                Ok(_) => {}
+                Err(error) => tracing::warn!(?error, "task alert matching failed"),
+            }
+            let _ = tokio::time::timeout(Duration::from_secs(every), state.alert_jobs.notified()).await;
+        }
+    });
+}
+
+/// Matches every task waiting in the outbox; returns how many notifications were written.
+pub async fn run_pending(state: &AppState) -> anyhow::Result<usize> {
+    let mut written = 0;
+    loop {
+        let jobs = store::pending_jobs(&state.db, BATCH).await?;
+        let mut failed = 0;
+        for task_id in &jobs {
+            match run_job(state, *task_id).await {
+                Ok(count) => written += count,
+                Err(error) => {
+                    failed += 1;
+                    tracing::warn!(?error, %task_id, "could not match a task against alerts");
+                }
+            }
+        }
+        // A full batch means more may wait; a batch that only failed waits for the next round.
+        if (jobs.len() as i64) < BATCH || failed == jobs.len() {
+            return Ok(written);
+        }
+    }
+}
+
+/// Matches one task, writes one `task_alert` per matching user and publishes them.
+pub async fn run_job(state: &AppState, task_id: Uuid) -> anyhow::Result<usize> {
+    let now = Timestamp::now();
+    let task = store::task_to_match(&state.db, task_id).await?;
+    let (matched, notifications) = match &task {
+        Some(task) if task.status == status::OPEN => {
+            let coordinates = task.lat.zip(task.lon);
+            let candidates = store::candidates(&state.db, task, task_cells(task.remote, coordinates)).await?;
+            let matched: Vec<Candidate> =
+                candidates.into_iter().filter(|alert| alert_matches(alert, task, coordinates)).collect();
+            let notifications = notifications_for(task, &matched, now);
+            (matched.iter().map(|alert| alert.id).collect(), notifications)
+        }
+        // Cancelled (or gone) before its turn: nothing to announce.
+        _ => (Vec::new(), Vec::new()),
+    };
+    let Some(written) = store::finish_job(&state.db, task_id, &matched, notifications, now).await? else {
+        return Ok(0);
+    };
+    live::notifications_created(state, &written).await;
+    Ok(written.len())
+}
+
+fn alert_matches(alert: &Candidate, task: &TaskToMatch, coordinates: Option<(f64, f64)>) -> bool {
+    let place = match (alert.lat, alert.lon, alert.radius_km) {
+        (Some(lat), Some(lon), Some(radius)) => Some((lat, lon, radius)),
+        _ => None,
+    };
+    keywords_match(&alert.q, &task.search_text) && within_radius(place, coordinates, task.remote)
+}
+
+/// One notification per user however many of their alerts matched (named after the oldest).
+fn notifications_for(task: &TaskToMatch, matched: &[Candidate], now: Timestamp) -> Vec<NotificationRow> {
+    let mut first_alert_per_user: BTreeMap<Uuid, &Candidate> = BTreeMap::new();
+    for alert in matched {
+        first_alert_per_user
+            .entry(alert.user_id)
+            .and_modify(|kept| {
+                if alert.id < kept.id {
+                    *kept = alert;
+                }
+            })
+            .or_insert(alert);
+    }
+    first_alert_per_user
+        .into_values()
+        .map(|alert| {
+            let (title, message) = notification_text(&task.title, &task.location, task.remote, &alert.name);
+            NotificationRow::new(
+                alert.user_id,
+                kind::TASK_ALERT,
+                &title,
+                message,
+                Some(format!("/task/{}", task.id)),
+                now,
+            )
+        })
+        .collect()
+}

@@ -1,0 +1,159 @@
+//! `/api/me/alerts`: a signed-in user's task alerts (saved searches). Anyone
+//! signed in may keep alerts (the web app offers them to taskers); at most 20
+//! each; only their owner sees or changes them (404 for anyone else's).
+
+use std::time::Duration;
+
+use axum::{
+    Router,
+    extract::State,
+    http::StatusCode,
+    routing::{get, patch},
+};
+use serde::Serialize;
+use serde_json::Value;
+use uuid::Uuid;
+
+use crate::{
+    alerts::{self, AlertInput, AlertPlace, TOO_MANY_ALERTS},
+    db::Timestamp,
+    error::{ApiError, ApiResult},
+    http::{
+        extract::{ApiJson, ApiPath, AuthUser},
+        marketplace_views::Items,
+    },
+    state::AppState,
+    store::alerts::{self as store, AlertRow},
+};
+
+const WEEK: Duration = Duration::from_secs(7 * 24 * 3600);
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/me/alerts", get(list_alerts).post(create_alert))
+        .route("/me/alerts/{id}", patch(update_alert).delete(delete_alert))
+}
+
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct AlertView {
+    pub id: Uuid,
+    pub name: String,
+    pub q: String,
+    pub categories: Vec<i64>,
+    pub place: Option<AlertPlace>,
+    pub radius_km: Option<i64>,
+    pub remote_ok: bool,
+    pub min_budget_cents: Option<i64>,
+    pub paused: bool,
+    /// Tasks this alert matched in the last 7 days.
+    pub matched_this_week: i64,
+    pub created_at: Timestamp,
+    pub updated_at: Timestamp,
+}
+
+impl From<AlertRow> for AlertView {
+    fn from(row: AlertRow) -> Self {
+        let place = match (row.place_label, row.lat, row.lon) {
+            (Some(label), Some(lat), Some(lon)) => Some(AlertPlace { label, lat, lon }),
+            _ => None,
+        };
+        Self {
+            id: row.id,
+            name: row.name,
+            q: row.q,
+            categories: serde_json::from_str(&row.categories).unwrap_or_default(),
+            place,
+            radius_km: row.radius_km,
+            remote_ok: row.remote_ok,
+            min_budget_cents: row.min_budget_cents,
+            paused: row.paused,
+            matched_this_week: row.matched_recently,
+            created_at: row.created_at,
+            updated_at: row.updated_at,
+        }
+    }
+}
+
+fn week_ago() -> Timestamp {
+    Timestamp::now().minus(WEEK)
+}
+
+async fn own_alert(state: &AppState, caller: AuthUser, id: Uuid) -> ApiResult<AlertView> {
+    store::alert_of(&state.db, caller.id, id, week_ago())
+        .await?
+        .map(AlertView::from)
+        .ok_or_else(|| ApiError::not_found("Alert"))
+}
+
+/// My alerts, oldest first, each with how many tasks it matched this week.
+#[utoipa::path(get, path = "/api/me/alerts", tag = "alerts", security(("bearer" = [])),
+    responses((status = 200, body = Items<AlertView>), (status = 401)))]
+pub async fn list_alerts(State(state): State<AppState>, caller: AuthUser) -> ApiResult<ApiJson<Items<AlertView>>> {
+    let rows = store::alerts_of(&state.db, caller.id, week_ago()).await?;
+    Ok(ApiJson(Items { items: rows.into_iter().map(AlertView::from).collect() }))
+}
+
+/// Saves an alert: at least keywords, a category, a place or remote ok (422); at most 20 per user (409).
+#[utoipa::path(post, path = "/api/me/alerts", tag = "alerts", request_body = AlertInput, security(("bearer" = [])),
+    responses((status = 201, body = AlertView), (status = 401), (status = 409), (status = 422)))]
+pub async fn create_alert(
+    State(state): State<AppState>,
+    caller: AuthUser,
+    ApiJson(input): ApiJson<AlertInput>,
+) -> ApiResult<(StatusCode, ApiJson<AlertView>)> {
+    let draft = alerts::validate(&input)?;
+    let id = store::create_alert(&state.db, caller.id, &draft, Timestamp::now())
+        .await?
+        .ok_or_else(|| ApiError::Conflict(TOO_MANY_ALERTS.into()))?;
+    Ok((StatusCode::CREATED, ApiJson(own_alert(&state, caller, id).await?)))
+}
+
+/// Changes an alert (owner only, else 404): the fields sent replace the stored ones, `null` clears
+/// `place` or `min_budget_cents`; the whole result must satisfy the same rules as a new alert.
+#[utoipa::path(patch, path = "/api/me/alerts/{id}", tag = "alerts", request_body = AlertInput,
+    params(("id" = Uuid, Path, description = "Alert id")), security(("bearer" = [])),
+    responses((status = 200, body = AlertView), (status = 401), (status = 404), (status = 422)))]
+pub async fn update_alert(
+    State(state): State<AppState>,
+    caller: AuthUser,
+    ApiPath(id): ApiPath<Uuid>,
+    ApiJson(patch): ApiJson<serde_json::Map<String, Value>>,
+) -> ApiResult<ApiJson<AlertView>> {
+    let current = own_alert(&state, caller, id).await?;
+    let mut merged = serde_json::to_value(AlertInput {
+        name: Some(current.name),
+        q: Some(current.q),
+        categories: current.categories,
+        place: current.place,
+        radius_km: current.radius_km,
+        remote_ok: current.remote_ok,
+        min_budget_cents: current.min_budget_cents,
+        paused: current.paused,
+    })
+    .map_err(anyhow::Error::from)?;
+    if let Some(fields) = merged.as_object_mut() {
+        fields.extend(patch);
+    }
+    let input: AlertInput = serde_json::from_value(merged)
+        .map_err(|error| ApiError::BadRequest(format!("The alert could not be read: {error}")))?;
+    let draft = alerts::validate(&input)?;
+    if !store::update_alert(&state.db, caller.id, id, &draft, Timestamp::now()).await? {
+        return Err(ApiError::not_found("Alert"));
+    }
+    Ok(ApiJson(own_alert(&state, caller, id).await?))
+}
+
+/// Deletes an alert (owner only, else 404).
+#[utoipa::path(delete, path = "/api/me/alerts/{id}", tag = "alerts",
+    params(("id" = Uuid, Path, description = "Alert id")), security(("bearer" = [])),
+    responses((status = 204), (status = 401), (status = 404)))]
+pub async fn delete_alert(
+    State(state): State<AppState>,
+    caller: AuthUser,
+    ApiPath(id): ApiPath<Uuid>,
+) -> ApiResult<StatusCode> {
+    if !store::delete_alert(&state.db, caller.id, id).await? {
+        return Err(ApiError::not_found("Alert"));
+    }
+    Ok(StatusCode::NO_CONTENT)
+}

@@ -1,12 +1,38 @@
 //! The OpenAPI document (`/api/openapi.json`) and a self-contained docs page (`/api/docs`).
+//!
+//! The document drives tools (schemathesis in CI, the web app's generated types in
+//! `web/src/lib/api-schema.d.ts`), so it must say everything a route can answer. A new
+//! route's `#[utoipa::path]` declares:
+//! - every path parameter with its type: `params(("id" = Uuid, Path, description = "…"))`;
+//! - `request_body = T` (JSON) or `request_body(content = T, content_type = "multipart/form-data")`;
+//! - `security(("bearer" = []))` when it needs a signed-in caller, or
+//!   `security((), ("bearer" = []))` when a token is optional (a bad one still gets 401);
+//! - its success answer with its body, and every status its own rules produce: 403, 404
+//!   (a missing resource), 409, 422 (validation, and `ApiJson` bodies of the wrong shape),
+//!   429 (rate limits), 503.
+//!
+//! [`ErrorResponses`] then adds what the extractors imply (401 for a bearer requirement, 400 and
+//! 413 for a request body, 404 for path ids that are not UUIDs, 400 for query strings) and gives
+//! every error answer the `ErrorBody` schema. [`ResponseFieldsPresent`] marks the fields of
+//! response bodies required: an empty `Option` is sent as `null`, never left out. Add the handler to `paths(...)` below and run `server openapi > web/openapi.json`
+//! (a test fails while the committed copy is stale).
 
 use axum::{Router, response::Html, routing::get};
+use std::collections::BTreeSet;
+
+use serde_json::Value;
 use utoipa::{
     Modify, OpenApi,
-    openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme},
+    openapi::{
+        Content, Ref, RefOr, Response, Schema,
+        path::{Operation, ParameterIn},
+        schema::ArrayItems,
+        security::{HttpAuthScheme, HttpBuilder, SecurityScheme},
+    },
 };
 
 use crate::{
+    error::ErrorBody,
     http::{
         admin, auth, contact, disputes, extract::ApiJson, geocode, lifecycle, me, messages, notifications, offers,
         payments, profiles, questions, realtime, reviews, tasks,
@@ -36,9 +62,19 @@ use crate::{
         disputes::open_dispute, disputes::task_dispute, admin::dispute_queue, admin::resolve_dispute,
         admin::parked_calls, admin::retry_call,
     ),
-    modifiers(&BearerAuth),
+    components(schemas(ErrorBody)),
+    modifiers(&BearerAuth, &ErrorResponses, &ResponseFieldsPresent),
 )]
 pub struct ApiDoc;
+
+impl ApiDoc {
+    /// The document as served, pretty-printed (what `server openapi` prints).
+    pub fn json() -> String {
+        let mut json = Self::openapi().to_pretty_json().expect("the OpenAPI document serializes");
+        json.push('\n');
+        json
+    }
+}
 
 struct BearerAuth;
 
@@ -49,6 +85,149 @@ impl Modify for BearerAuth {
             "bearer",
             SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).bearer_format("JWT").build()),
         );
+    }
+}
+
+/// See the module documentation: statuses implied by an operation's inputs, and the error schema.
+struct ErrorResponses;
+
+impl Modify for ErrorResponses {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        for item in openapi.paths.paths.values_mut() {
+            let operations = [&mut item.get, &mut item.put, &mut item.post, &mut item.delete, &mut item.patch];
+            for operation in operations.into_iter().flatten() {
+                for status in implied_statuses(operation) {
+                    operation.responses.responses.entry(status.to_string()).or_insert_with(|| Response::new("").into());
+                }
+                for (status, response) in &mut operation.responses.responses {
+                    let RefOr::T(response) = response else { continue };
+                    if !(status.starts_with('4') || status.starts_with('5')) {
+                        continue;
+                    }
+                    if response.description.is_empty() {
+                        response.description = error_description(status).to_owned();
+                    }
+                    if response.content.is_empty() {
+                        let schema = Ref::from_schema_name("ErrorBody");
+                        response.content.insert("application/json".to_owned(), Content::new(Some(schema)));
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn implied_statuses(operation: &Operation) -> Vec<u16> {
+    let mut statuses = Vec::new();
+    let parameters = operation.parameters.as_deref().unwrap_or_default();
+    if parameters.iter().any(|parameter| parameter.parameter_in == ParameterIn::Path) {
+        statuses.push(404);
+    }
+    if parameters.iter().any(|parameter| parameter.parameter_in == ParameterIn::Query) {
+        statuses.push(400);
+    }
+    if operation.request_body.is_some() {
+        statuses.extend([400, 413]);
+    }
+    let needs_bearer = operation.security.iter().flatten().any(|requirement| {
+        serde_json::to_value(requirement).is_ok_and(|value| value.get("bearer").is_some())
+    });
+    if needs_bearer {
+        statuses.push(401);
+    }
+    statuses
+}
+
+fn error_description(status: &str) -> &'static str {
+    match status {
+        "400" => "Malformed request (body, query string or content type)",
+        "401" => "Not signed in, or the session has expired or ended",
+        "403" => "Not allowed for this caller",
+        "404" => "Not found (or the id is not a UUID)",
+        "409" => "Conflicts with the current state",
+        "413" => "Request body too large",
+        "422" => "Validation failed; `fields` names the fields",
+        "429" => "Too many requests; see Retry-After",
+        "503" => "Temporarily unavailable",
+        _ => "Error",
+    }
+}
+
+/// utoipa leaves `Option` fields out of `required`, which is right for request bodies (a field
+/// may be omitted) but not for what the server answers: serde writes every field, `None` as
+/// `null`. So in each schema that only responses use, every property is required, except the
+/// few a response really leaves out (`skip_serializing_if`), listed in `MAY_BE_ABSENT`.
+struct ResponseFieldsPresent;
+
+const MAY_BE_ABSENT: &[(&str, &str)] = &[("ErrorDetail", "fields")];
+
+impl Modify for ResponseFieldsPresent {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let document = serde_json::to_value(&*openapi).unwrap_or_default();
+        let schemas = &document["components"]["schemas"];
+        let mut answered = BTreeSet::new();
+        let mut taken = BTreeSet::new();
+        for item in document["paths"].as_object().into_iter().flat_map(|paths| paths.values()) {
+            for operation in item.as_object().into_iter().flat_map(|item| item.values()) {
+                collect_refs(&operation["responses"], schemas, &mut answered);
+                collect_refs(&operation["requestBody"], schemas, &mut taken);
+                collect_refs(&operation["parameters"], schemas, &mut taken);
+            }
+        }
+        let Some(components) = openapi.components.as_mut() else { return };
+        for name in answered.difference(&taken) {
+            if let Some(RefOr::T(schema)) = components.schemas.get_mut(name) {
+                require_all_properties(name, schema);
+            }
+        }
+    }
+}
+
+/// Adds the names of the component schemas `value` refers to, directly or through other schemas.
+fn collect_refs(value: &Value, schemas: &Value, found: &mut BTreeSet<String>) {
+    match value {
+        Value::Object(object) => {
+            if let Some(name) = object.get("$ref").and_then(Value::as_str).and_then(|r| r.rsplit('/').next())
+                && found.insert(name.to_owned())
+            {
+                collect_refs(&schemas[name], schemas, found);
+            }
+            object.values().for_each(|value| collect_refs(value, schemas, found));
+        }
+        Value::Array(items) => items.iter().for_each(|value| collect_refs(value, schemas, found)),
+        _ => {}
+    }
+}
+
+fn require_all_properties(name: &str, schema: &mut Schema) {
+    match schema {
+        Schema::Object(object) => {
+            for (property, value) in &mut object.properties {
+                if !object.required.contains(property) && !MAY_BE_ABSENT.contains(&(name, property.as_str())) {
+                    object.required.push(property.clone());
+                }
+                // Generic bodies (`Page<OfferView>`) hold their items inline.
+                if let RefOr::T(value) = value {
+                    require_all_properties(name, value);
+                }
+            }
+        }
+        Schema::Array(array) => {
+            if let ArrayItems::RefOrSchema(items) = &mut array.items
+                && let RefOr::T(items) = items.as_mut()
+            {
+                require_all_properties(name, items);
+            }
+        }
+        // `#[serde(flatten)]`: the struct's own fields are an inline object among the parts.
+        Schema::AllOf(all_of) => {
+            for part in &mut all_of.items {
+                if let RefOr::T(part) = part {
+                    require_all_properties(name, part);
+                }
+            }
+        }
+        _ => {}
     }
 }
 

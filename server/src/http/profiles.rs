@@ -19,7 +19,7 @@ pub fn router() -> Router<AppState> {
 }
 
 /// Anyone's public profile: no email or phone.
-#[utoipa::path(get, path = "/api/profiles/{id}", tag = "accounts",
+#[utoipa::path(get, path = "/api/profiles/{id}", tag = "accounts", params(("id" = Uuid, Path, description = "The user")),
     responses((status = 200, body = PublicProfileView), (status = 404)))]
 pub async fn public_profile(
     State(state): State<AppState>,

@@ -14,13 +14,15 @@
 //! [`ErrorResponses`] then adds what the extractors imply (401 for a bearer requirement, 400 and
 //! 413 for a request body, 404 for path ids that are not UUIDs, 400 for query strings) and gives
 //! every error answer the `ErrorBody` schema. [`ResponseFieldsPresent`] marks the fields of
-//! response bodies required: an empty `Option` is sent as `null`, never left out. Add the handler to `paths(...)` below and run `server openapi > web/openapi.json`
+//! response bodies required: an empty `Option` is sent as `null`, never left out. `ID_LINKS`
+//! says where a new resource's id is used next (a route on a new `{id}` resource adds a line
+//! to `ID_LINKS`). Add the handler to `paths(...)` below and run `server openapi > web/openapi.json`
 //! (a test fails while the committed copy is stale).
 
 use axum::{Router, response::Html, routing::get};
 use std::collections::BTreeSet;
 
-use serde_json::Value;
+use serde_json::{Value, json};
 use utoipa::{
     Modify, OpenApi,
     openapi::{
@@ -68,9 +70,16 @@ use crate::{
 pub struct ApiDoc;
 
 impl ApiDoc {
-    /// The document as served, pretty-printed (what `server openapi` prints).
+    /// The document as served: utoipa's, with the links between operations.
+    pub fn document() -> Value {
+        let mut document = serde_json::to_value(Self::openapi()).expect("the OpenAPI document serializes");
+        add_id_links(&mut document);
+        document
+    }
+
+    /// The document pretty-printed (what `server openapi` prints).
     pub fn json() -> String {
-        let mut json = Self::openapi().to_pretty_json().expect("the OpenAPI document serializes");
+        let mut json = serde_json::to_string_pretty(&Self::document()).expect("the OpenAPI document serializes");
         json.push('\n');
         json
     }
@@ -231,9 +240,46 @@ fn require_all_properties(name: &str, schema: &mut Schema) {
     }
 }
 
+/// OpenAPI links from the operations that hand out ids to those that take them as `{id}`, so
+/// tools (schemathesis's stateful phase) can post a task and then open, edit and cancel it.
+/// (method, path, status, where the id is in its body, path prefix of the operations taking it)
+const ID_LINKS: &[(&str, &str, &str, &str, &str)] = &[
+    ("post", "/api/tasks", "201", "/id", "/api/tasks/{id}"),
+    ("get", "/api/tasks", "200", "/items/0/id", "/api/tasks/{id}"),
+    ("post", "/api/tasks/{id}/offers", "201", "/id", "/api/offers/{id}"),
+    ("post", "/api/tasks/{id}/questions", "201", "/id", "/api/questions/{id}"),
+    ("post", "/api/tasks/{id}/dispute", "201", "/id", "/api/admin/disputes/{id}"),
+    ("get", "/api/notifications", "200", "/items/0/id", "/api/notifications/{id}"),
+];
+
+/// Adds `ID_LINKS` to the document. On the JSON, because utoipa 5 writes a link's
+/// `operationId` as `operation_id`, which is not OpenAPI.
+fn add_id_links(document: &mut Value) {
+    for &(method, path, status, pointer, prefix) in ID_LINKS {
+        let targets: Vec<String> = document["paths"]
+            .as_object()
+            .into_iter()
+            .flatten()
+            .filter(|(target, _)| *target == prefix || target.starts_with(&format!("{prefix}/")))
+            .flat_map(|(_, item)| item.as_object().into_iter().flat_map(|item| item.values()))
+            .filter_map(|operation| operation["operationId"].as_str().map(str::to_owned))
+            .collect();
+        let Some(response) = document
+            .pointer_mut(&format!("/paths/{}/{method}/responses/{status}", path.replace('/', "~1")))
+            .and_then(Value::as_object_mut)
+        else {
+            continue;
+        };
+        let links = response.entry("links").or_insert_with(|| json!({}));
+        for target in targets {
+            links[&target] = json!({ "operationId": target, "parameters": { "id": format!("$response.body#{pointer}") } });
+        }
+    }
+}
+
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/openapi.json", get(|| async { ApiJson(ApiDoc::openapi()) }))
+        .route("/openapi.json", get(|| async { ApiJson(ApiDoc::document()) }))
         .route("/docs", get(|| async { Html(DOCS_PAGE) }))
 }
 

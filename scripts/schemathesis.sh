@@ -5,6 +5,7 @@
 # does not match its schema, and when schemathesis cannot test an operation.
 #   SERVER_BIN               the server binary (default: $CARGO_TARGET_DIR/debug/server)
 #   SCHEMATHESIS_EXAMPLES    test cases per operation and phase (default 15)
+#   SCHEMATHESIS_SEED        the random seed (default 1, so a CI failure reproduces)
 #   SCHEMATHESIS_VENV        where schemathesis is installed (default ~/.cache/taskhub/schemathesis-venv)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -71,7 +72,14 @@ status=0
 (cd "$work" && "$venv/bin/schemathesis" --no-color run "$base/api/openapi.json" \
   --header "Authorization: Bearer $token" \
   --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
-  --max-examples "$examples" --seed 1 --workers 2 --generation-database none) || status=$?
+  --max-examples "$examples" --seed "${SCHEMATHESIS_SEED:-1}" --workers 2 --generation-database none) \
+  | tee "$work/report.txt" || status=$?
+# Every operation in the document must have been tested ("Selected: 56/56", "Tested: 56").
+selected=$(sed -n 's/^ *Selected: \([0-9]*\)\/.*/\1/p' "$work/report.txt")
+tested=$(sed -n 's/^ *Tested: \([0-9]*\).*/\1/p' "$work/report.txt")
+if [ -z "$selected" ] || [ "$selected" != "$tested" ]; then
+  loud "schemathesis tested ${tested:-no} of ${selected:-the} operations"; status=1
+fi
 if grep -q ' ERROR \|panicked' "$work/server.log"; then
   loud "the server logged errors while being fuzzed"; grep ' ERROR \|panicked' "$work/server.log" | tail -n 20 >&2; status=1
 fi

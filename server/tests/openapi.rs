@@ -120,3 +120,25 @@ fn the_committed_copy_for_the_web_app_is_current() {
         "web/openapi.json is stale: run `cargo run -p server -- openapi > web/openapi.json && npm --prefix web run api:types`"
     );
 }
+
+#[test]
+fn links_lead_to_operations_that_take_the_id() {
+    let document = document();
+    let taking_id: Vec<String> = operations(&document)
+        .into_iter()
+        .filter(|(path, _, _)| template_names(path) == ["id"])
+        .filter_map(|(_, _, operation)| operation["operationId"].as_str().map(str::to_owned))
+        .collect();
+    let mut links = 0;
+    for (path, method, operation) in operations(&document) {
+        for response in operation["responses"].as_object().unwrap().values() {
+            for (name, link) in response["links"].as_object().into_iter().flatten() {
+                links += 1;
+                let target = link["operationId"].as_str().unwrap_or_default();
+                assert!(taking_id.iter().any(|id| id == target), "{method} {path} links {name} to {target}");
+                assert!(link["parameters"]["id"].as_str().unwrap().starts_with("$response.body#/"));
+            }
+        }
+    }
+    assert!(links >= 20, "only {links} links");
+}

@@ -1467,6 +1467,14 @@ export interface components {
         /**
          * @description The task form as sent: numbers may arrive as strings (the wizard's inputs),
          *     anything unparseable gets the spec's message rather than a JSON error.
+         * @example {
+         *       "budget_cents": 8000,
+         *       "category_id": 3,
+         *       "description": "One flat-pack bookshelf, tools provided.",
+         *       "due_date": "2099-12-31",
+         *       "location": "Newtown NSW",
+         *       "title": "Assemble a bookshelf"
+         *     }
          */
         TaskInput: {
             /**
@@ -1477,6 +1485,7 @@ export interface components {
             budget_cents?: number | null;
             /**
              * Format: int64
+             * @description 1-16 (`GET /api/categories`).
              * @default null
              */
             category_id?: number | null;

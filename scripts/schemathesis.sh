@@ -20,8 +20,8 @@ venv="${SCHEMATHESIS_VENV:-$HOME/.cache/taskhub/schemathesis-venv}"
 loud() { printf '\n\033[1;31m*** %s ***\033[0m\n\n' "$*" >&2; }
 
 wanted=("schemathesis==$SCHEMATHESIS_VERSION" "openapi-spec-validator==$VALIDATOR_VERSION")
-if ! "$venv/bin/pip" freeze 2>/dev/null | grep -qxF -e "${wanted[0]}" \
-  || ! "$venv/bin/pip" freeze 2>/dev/null | grep -qxF -e "${wanted[1]}"; then
+installed=$("$venv/bin/pip" freeze 2>/dev/null || true)
+if ! grep -qxF -e "${wanted[0]}" <<<"$installed" || ! grep -qxF -e "${wanted[1]}" <<<"$installed"; then
   echo "installing ${wanted[*]} into $venv"
   if ! { python3 -m venv "$venv" && "$venv/bin/pip" install -q "${wanted[@]}"; }; then
     loud "schemathesis could not be installed (python3 -m venv, pip install ${wanted[*]})"

@@ -66,8 +66,7 @@ fn every_error_answer_has_the_error_shape() {
         for (status, response) in operation["responses"].as_object().unwrap() {
             if status.starts_with('4') || status.starts_with('5') {
                 assert_eq!(
-                    response["content"]["application/json"]["schema"]["$ref"],
-                    "#/components/schemas/ErrorBody",
+                    response["content"]["application/json"]["schema"]["$ref"], "#/components/schemas/ErrorBody",
                     "{method} {path} {status}"
                 );
                 assert!(!response["description"].as_str().unwrap().is_empty(), "{method} {path} {status}");
@@ -81,7 +80,8 @@ fn statuses_the_extractors_produce_are_documented() {
     let document = document();
     for (path, method, operation) in operations(&document) {
         let statuses = statuses(&operation);
-        let signed_in = operation["security"].as_array().into_iter().flatten().any(|scheme| scheme.get("bearer").is_some());
+        let signed_in =
+            operation["security"].as_array().into_iter().flatten().any(|scheme| scheme.get("bearer").is_some());
         if signed_in {
             assert!(statuses.contains(&"401"), "{method} {path}: a bad token gets 401");
         }

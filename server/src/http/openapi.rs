@@ -19,9 +19,9 @@
 //! to `ID_LINKS`). Add the handler to `paths(...)` below and run `server openapi > web/openapi.json`
 //! (a test fails while the committed copy is stale).
 
-use axum::{Router, response::Html, routing::get};
 use std::collections::BTreeSet;
 
+use axum::{Router, response::Html, routing::get};
 use serde_json::{Value, json};
 use utoipa::{
     Modify, OpenApi,
@@ -138,9 +138,11 @@ fn implied_statuses(operation: &Operation) -> Vec<u16> {
     if operation.request_body.is_some() {
         statuses.extend([400, 413]);
     }
-    let needs_bearer = operation.security.iter().flatten().any(|requirement| {
-        serde_json::to_value(requirement).is_ok_and(|value| value.get("bearer").is_some())
-    });
+    let needs_bearer = operation
+        .security
+        .iter()
+        .flatten()
+        .any(|requirement| serde_json::to_value(requirement).is_ok_and(|value| value.get("bearer").is_some()));
     if needs_bearer {
         statuses.push(401);
     }
@@ -272,7 +274,8 @@ fn add_id_links(document: &mut Value) {
         };
         let links = response.entry("links").or_insert_with(|| json!({}));
         for target in targets {
-            links[&target] = json!({ "operationId": target, "parameters": { "id": format!("$response.body#{pointer}") } });
+            links[&target] =
+                json!({ "operationId": target, "parameters": { "id": format!("$response.body#{pointer}") } });
         }
     }
 }

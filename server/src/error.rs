@@ -5,7 +5,10 @@ use std::collections::BTreeMap;
 
 use axum::{
     Json,
-    extract::rejection::{JsonRejection, PathRejection, QueryRejection},
+    extract::{
+        multipart::MultipartRejection,
+        rejection::{BytesRejection, JsonRejection, PathRejection, QueryRejection},
+    },
     http::{HeaderValue, StatusCode, header},
     response::{IntoResponse, Response},
 };
@@ -85,16 +88,23 @@ impl ApiError {
     }
 }
 
-#[derive(Serialize)]
-struct ErrorBody<'a> {
+/// The body of every non-2xx answer (named `ErrorBody` in the OpenAPI document).
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct ErrorBody<'a> {
     error: ErrorDetail<'a>,
 }
 
-#[derive(Serialize)]
-struct ErrorDetail<'a> {
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct ErrorDetail<'a> {
+    /// `validation_failed`, `bad_request`, `unauthorized`, `email_not_confirmed`, `forbidden`,
+    /// `not_found`, `method_not_allowed`, `conflict`, `payload_too_large`, `rate_limited`,
+    /// `unavailable` or `internal`.
+    #[schema(value_type = String)]
     code: &'a str,
     message: String,
+    /// Field name → message; only on `validation_failed`.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<BTreeMap<String, String>>)]
     fields: Option<&'a FieldErrors>,
 }
 
@@ -145,6 +155,22 @@ impl From<JsonRejection> for ApiError {
 
 impl From<QueryRejection> for ApiError {
     fn from(rejection: QueryRejection) -> Self {
+        Self::BadRequest(rejection.body_text())
+    }
+}
+
+impl From<BytesRejection> for ApiError {
+    fn from(rejection: BytesRejection) -> Self {
+        if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            Self::PayloadTooLarge("The request body is too large".into())
+        } else {
+            Self::BadRequest(rejection.body_text())
+        }
+    }
+}
+
+impl From<MultipartRejection> for ApiError {
+    fn from(rejection: MultipartRejection) -> Self {
         Self::BadRequest(rejection.body_text())
     }
 }

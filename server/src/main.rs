@@ -1,14 +1,19 @@
 use anyhow::Context;
 use server::{config::Config, db::Db};
 
-const USAGE: &str = "usage: server [serve | migrate | seed --demo]";
+const USAGE: &str = "usage: server [serve | migrate | seed --demo | openapi]";
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     server::observability::init_tracing();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args == ["openapi"] {
+        // The document the server serves at /api/openapi.json; needs no configuration.
+        print!("{}", server::http::openapi::ApiDoc::json());
+        return Ok(());
+    }
     let config = Config::from_env()?;
     std::fs::create_dir_all(&config.data_dir).with_context(|| format!("creating {}", config.data_dir.display()))?;
-    let args: Vec<String> = std::env::args().skip(1).collect();
     match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
         [] | ["serve"] => serve(config).await,
         ["migrate"] => {

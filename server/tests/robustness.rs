@@ -49,6 +49,20 @@ async fn malformed_and_mistyped_bodies_get_the_error_shape(app: TestApp) -> Test
     assert_eq!(huge.status, StatusCode::PAYLOAD_TOO_LARGE);
     assert_eq!(huge.error_code(), "payload_too_large");
 
+    // Routes that read the raw body (logout, the Stripe webhook) answer a huge one in the same shape.
+    for path in ["/api/auth/logout", "/api/payments/webhook"] {
+        let huge = reqwest::Client::new()
+            .post(app.url(path))
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(vec![b' '; 2 * 1024 * 1024])
+            .send()
+            .await
+            .unwrap();
+        let huge = TestApp::read(huge).await;
+        assert_eq!(huge.status, StatusCode::PAYLOAD_TOO_LARGE, "{path}");
+        assert_eq!(huge.error_code(), "payload_too_large", "{path}: {:?}", huge.body);
+    }
+
     let array = app.post("/api/auth/signup", None, json!([1, 2, 3])).await;
     assert_eq!(array.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(array.error_code(), "validation_failed");
@@ -176,6 +190,18 @@ async fn avatars_are_checked_by_content_and_reencoded(app: TestApp) -> TestApp {
     assert_eq!(wrong_field.status(), StatusCode::UNPROCESSABLE_ENTITY);
     let not_multipart = app.post("/api/me/avatar", Some(&token), json!({ "file": "x" })).await;
     assert_eq!(not_multipart.status, StatusCode::BAD_REQUEST);
+    assert_eq!(not_multipart.error_code(), "bad_request", "{:?}", not_multipart.body);
+    let no_boundary = app
+        .client
+        .post(app.url("/api/uploads/avatar"))
+        .header(header::CONTENT_TYPE, "multipart/form-data")
+        .body("file=x")
+        .send()
+        .await
+        .unwrap();
+    let no_boundary = TestApp::read(no_boundary).await;
+    assert_eq!(no_boundary.status, StatusCode::BAD_REQUEST);
+    assert_eq!(no_boundary.error_code(), "bad_request", "{:?}", no_boundary.body);
     assert_eq!(upload(&app, None, "/api/me/avatar", png(8, 8), "a.png").await.status, StatusCode::UNAUTHORIZED);
 
     // The sign-up picture: uploaded anonymously, then named in the sign-up.

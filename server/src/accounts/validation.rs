@@ -17,8 +17,9 @@ const MAX_SHORT_TEXT_CHARS: usize = 200;
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq, utoipa::ToSchema)]
 pub struct Skill {
     pub name: String,
-    /// Proficiency in percent, 1 to 100.
+    /// Proficiency in percent, 1 to 100. Always in answers; a request may leave it out (50).
     #[serde(default = "default_skill_level")]
+    #[schema(required = true)]
     pub level: i64,
 }
 

@@ -75,6 +75,7 @@ pub struct DisputeQueue {
 
 #[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
 #[serde(default)]
+#[into_params(parameter_in = Query)]
 pub struct QueueQuery {
     /// `open` (default) or `resolved`.
     pub status: Option<String>,
@@ -88,7 +89,7 @@ async fn party(state: &AppState, id: Uuid) -> ApiResult<PartyBrief> {
 
 /// Open disputes oldest first (or resolved ones, newest first), at most 100.
 #[utoipa::path(get, path = "/api/admin/disputes", tag = "admin", params(QueueQuery), security(("bearer" = [])),
-    responses((status = 200, body = DisputeQueue), (status = 400), (status = 401), (status = 403)))]
+    responses((status = 200, body = DisputeQueue), (status = 400), (status = 401), (status = 403), (status = 422)))]
 pub async fn dispute_queue(
     State(state): State<AppState>,
     _operator: Operator,

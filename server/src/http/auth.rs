@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use axum::{Router, body::Bytes, extract::State, http::StatusCode, routing::post};
+use axum::{Router, extract::State, http::StatusCode, routing::post};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
@@ -12,7 +12,7 @@ use crate::{
     db::{Timestamp, new_id},
     error::{ApiError, ApiResult, FieldErrors},
     http::{
-        extract::{ApiJson, ClientIp},
+        extract::{ApiJson, ClientIp, RawBody},
         views::{ProfileView, UserView},
     },
     mail::Email,
@@ -65,7 +65,8 @@ pub struct SignupResponse {
 }
 
 #[utoipa::path(post, path = "/api/auth/signup", tag = "accounts", request_body = SignupRequest,
-    responses((status = 201, body = SignupResponse), (status = 409, description = "Email taken"), (status = 422, description = "Invalid fields")))]
+    responses((status = 201, body = SignupResponse), (status = 409, description = "Email taken"), (status = 422, description = "Invalid fields"),
+        (status = 429)))]
 pub async fn signup(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
@@ -177,7 +178,7 @@ pub struct UserResponse {
 }
 
 #[utoipa::path(post, path = "/api/auth/verify", tag = "accounts", request_body = TokenRequest,
-    responses((status = 200, body = UserResponse), (status = 400, description = "Invalid or used link")))]
+    responses((status = 200, body = UserResponse), (status = 400, description = "Invalid or used link"), (status = 422)))]
 pub async fn verify_email(
     State(state): State<AppState>,
     ApiJson(request): ApiJson<TokenRequest>,
@@ -209,7 +210,7 @@ pub struct MessageResponse {
 
 /// Sends a fresh verification link if the account exists and is unverified; always 202.
 #[utoipa::path(post, path = "/api/auth/resend-verification", tag = "accounts", request_body = EmailRequest,
-    responses((status = 202, body = MessageResponse)))]
+    responses((status = 202, body = MessageResponse), (status = 422, description = "Not an email address"), (status = 429)))]
 pub async fn resend_verification(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
@@ -249,7 +250,7 @@ pub struct SessionResponse {
 
 #[utoipa::path(post, path = "/api/auth/login", tag = "accounts", request_body = LoginRequest,
     responses((status = 200, body = SessionResponse), (status = 401, description = "Wrong credentials"),
-              (status = 403, description = "email_not_confirmed"), (status = 429, description = "Too many attempts")))]
+              (status = 403, description = "email_not_confirmed"), (status = 422), (status = 429, description = "Too many attempts")))]
 pub async fn login(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
@@ -329,7 +330,7 @@ pub struct RefreshRequest {
 
 /// Exchanges a refresh token for a new session; the presented token stops working.
 #[utoipa::path(post, path = "/api/auth/refresh", tag = "accounts", request_body = RefreshRequest,
-    responses((status = 200, body = SessionResponse), (status = 401, description = "Expired, unknown or reused token")))]
+    responses((status = 200, body = SessionResponse), (status = 401, description = "Expired, unknown or reused token"), (status = 422)))]
 pub async fn refresh(
     State(state): State<AppState>,
     ApiJson(request): ApiJson<RefreshRequest>,
@@ -361,7 +362,7 @@ pub async fn refresh(
 
 /// Ends the session the refresh token belongs to, its access tokens included. The body may be empty.
 #[utoipa::path(post, path = "/api/auth/logout", tag = "accounts", request_body = RefreshRequest, responses((status = 204)))]
-pub async fn logout(State(state): State<AppState>, body: Bytes) -> ApiResult<StatusCode> {
+pub async fn logout(State(state): State<AppState>, RawBody(body): RawBody) -> ApiResult<StatusCode> {
     let request: RefreshRequest = if body.iter().all(u8::is_ascii_whitespace) {
         RefreshRequest::default()
     } else {
@@ -388,7 +389,7 @@ async fn recovery_email(state: &AppState, ip: std::net::IpAddr, request: &EmailR
 
 /// Always 202, whether or not the account exists (no account enumeration).
 #[utoipa::path(post, path = "/api/auth/recover", tag = "accounts", request_body = EmailRequest,
-    responses((status = 202, body = MessageResponse), (status = 422, description = "Not an email address")))]
+    responses((status = 202, body = MessageResponse), (status = 422, description = "Not an email address"), (status = 429)))]
 pub async fn recover(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,

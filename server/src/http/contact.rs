@@ -45,7 +45,7 @@ fn required(fields: &mut FieldErrors, field: &str, value: Option<&str>, missing:
 }
 
 /// All four fields are required; answers 202 once the message is stored.
-#[utoipa::path(post, path = "/api/contact", tag = "other", request_body = ContactInput,
+#[utoipa::path(post, path = "/api/contact", tag = "other", security((), ("bearer" = [])), request_body = ContactInput,
     responses((status = 202, body = ContactAccepted), (status = 422), (status = 429)))]
 pub async fn send_contact_message(
     State(state): State<AppState>,

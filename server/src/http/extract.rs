@@ -4,7 +4,8 @@
 use std::net::{IpAddr, SocketAddr};
 
 use axum::{
-    extract::{ConnectInfo, FromRequest, FromRequestParts, OptionalFromRequestParts},
+    body::Bytes,
+    extract::{ConnectInfo, FromRequest, FromRequestParts, Multipart, OptionalFromRequestParts, Request},
     http::{HeaderMap, header, request::Parts},
     response::{IntoResponse, Response},
 };
@@ -30,6 +31,30 @@ pub struct ApiPath<T>(pub T);
 #[derive(Debug, Clone, Copy, Default, FromRequestParts)]
 #[from_request(via(axum::extract::Query), rejection(ApiError))]
 pub struct ApiQuery<T>(pub T);
+
+/// The raw body, for routes that parse it themselves; one over the size limit gets a 413 in
+/// the API's error shape.
+pub struct RawBody(pub Bytes);
+
+impl<S: Send + Sync> FromRequest<S> for RawBody {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
+        Ok(RawBody(Bytes::from_request(request, state).await?))
+    }
+}
+
+/// `Multipart`, refusing a body that is not `multipart/form-data` (or has no boundary) with a 400
+/// in the API's error shape.
+pub struct ApiMultipart(pub Multipart);
+
+impl<S: Send + Sync> FromRequest<S> for ApiMultipart {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
+        Ok(ApiMultipart(Multipart::from_request(request, state).await?))
+    }
+}
 
 /// A signed-in caller (valid access token of a session that has not ended). Missing or bad token → 401.
 #[derive(Debug, Clone, Copy)]

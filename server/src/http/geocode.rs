@@ -31,6 +31,7 @@ pub fn router(config: &Config) -> Router<AppState> {
 
 #[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
 #[serde(default)]
+#[into_params(parameter_in = Query)]
 pub struct GeocodeQuery {
     /// At least 2 characters, else the answer is `[]`.
     q: String,

@@ -52,7 +52,7 @@ fn moved_on() -> ApiError {
 }
 
 /// The assigned tasker marks the work done and asks to be paid (`completion_requested`).
-#[utoipa::path(post, path = "/api/tasks/{id}/request-payment", tag = "payments", security(("bearer" = [])),
+#[utoipa::path(post, path = "/api/tasks/{id}/request-payment", tag = "payments", params(("id" = Uuid, Path, description = "The task")), security(("bearer" = [])),
     responses((status = 200, body = TaskStatus), (status = 401), (status = 403), (status = 404), (status = 409)))]
 pub async fn request_payment(
     State(state): State<AppState>,
@@ -71,7 +71,7 @@ pub async fn request_payment(
 }
 
 /// The poster releases the escrow: task `completed`, payout of amount − fee to the tasker.
-#[utoipa::path(post, path = "/api/tasks/{id}/release", tag = "payments", security(("bearer" = [])),
+#[utoipa::path(post, path = "/api/tasks/{id}/release", tag = "payments", params(("id" = Uuid, Path, description = "The task")), security(("bearer" = [])),
     responses((status = 200, body = TaskStatus), (status = 401), (status = 403), (status = 404), (status = 409)))]
 pub async fn release_payment(
     State(state): State<AppState>,
@@ -91,7 +91,7 @@ pub struct CancellationInput {
 }
 
 /// The pending cancellation request of a task, if any (its parties only).
-#[utoipa::path(get, path = "/api/tasks/{id}/cancellation", tag = "payments", security(("bearer" = [])),
+#[utoipa::path(get, path = "/api/tasks/{id}/cancellation", tag = "payments", params(("id" = Uuid, Path, description = "The task")), security(("bearer" = [])),
     responses((status = 200, body = Option<CancellationRow>), (status = 401), (status = 403), (status = 404)))]
 pub async fn cancellation(
     State(state): State<AppState>,
@@ -106,7 +106,7 @@ pub async fn cancellation(
 }
 
 /// Either party of an assigned task asks to cancel, with a reason; the other has 48 h to answer.
-#[utoipa::path(post, path = "/api/tasks/{id}/cancellation", tag = "payments", request_body = CancellationInput, security(("bearer" = [])),
+#[utoipa::path(post, path = "/api/tasks/{id}/cancellation", tag = "payments", params(("id" = Uuid, Path, description = "The task")), request_body = CancellationInput, security(("bearer" = [])),
     responses((status = 201, body = CancellationRow), (status = 401), (status = 403), (status = 404), (status = 409), (status = 422)))]
 pub async fn request_cancellation(
     State(state): State<AppState>,
@@ -154,7 +154,7 @@ async fn answer(state: AppState, caller: AuthUser, id: Uuid, answer: Answer) -> 
 }
 
 /// The other party accepts: the task is cancelled and a held payment refunded.
-#[utoipa::path(post, path = "/api/tasks/{id}/cancellation/accept", tag = "payments", security(("bearer" = [])),
+#[utoipa::path(post, path = "/api/tasks/{id}/cancellation/accept", tag = "payments", params(("id" = Uuid, Path, description = "The task")), security(("bearer" = [])),
     responses((status = 200, body = TaskStatus), (status = 401), (status = 403), (status = 404), (status = 409)))]
 pub async fn accept_cancellation(
     State(state): State<AppState>,
@@ -165,7 +165,7 @@ pub async fn accept_cancellation(
 }
 
 /// The other party declines: the task carries on.
-#[utoipa::path(post, path = "/api/tasks/{id}/cancellation/decline", tag = "payments", security(("bearer" = [])),
+#[utoipa::path(post, path = "/api/tasks/{id}/cancellation/decline", tag = "payments", params(("id" = Uuid, Path, description = "The task")), security(("bearer" = [])),
     responses((status = 200, body = TaskStatus), (status = 401), (status = 403), (status = 404), (status = 409)))]
 pub async fn decline_cancellation(
     State(state): State<AppState>,

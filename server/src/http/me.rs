@@ -13,7 +13,7 @@ use crate::{
     db::Timestamp,
     error::{ApiError, ApiResult, FieldErrors},
     http::{
-        extract::{ApiJson, AuthUser, ClientIp},
+        extract::{ApiJson, ApiMultipart, AuthUser, ClientIp},
         views::{ProfileView, UserView},
     },
     media::{AvatarError, MAX_AVATAR_BYTES},
@@ -133,16 +133,26 @@ pub struct AvatarResponse {
     avatar_url: String,
 }
 
+/// The form both avatar uploads take (it only describes the request in the OpenAPI document).
+#[derive(utoipa::ToSchema)]
+#[allow(dead_code)]
+pub struct AvatarUpload {
+    /// The image: JPEG, PNG, WebP or GIF, at most 5 MB.
+    #[schema(value_type = String, format = Binary)]
+    file: Vec<u8>,
+}
+
 /// Multipart field `file`: an image of at most 5 MB and 16 megapixels, stored as a 512 px
 /// square JPEG. Rate-limited per account and per client address (429).
 #[utoipa::path(post, path = "/api/me/avatar", tag = "accounts", security(("bearer" = [])),
+    request_body(content = AvatarUpload, content_type = "multipart/form-data"),
     responses((status = 200, body = AvatarResponse), (status = 401), (status = 413), (status = 422),
         (status = 429), (status = 503)))]
 pub async fn upload_my_avatar(
     State(state): State<AppState>,
     caller: AuthUser,
     ClientIp(ip): ClientIp,
-    multipart: Multipart,
+    ApiMultipart(multipart): ApiMultipart,
 ) -> ApiResult<ApiJson<AvatarResponse>> {
     state.auth_limits.check("avatar", ip, None).await?;
     state.auth_limits.check_account("avatar", caller.id).await?;
@@ -154,12 +164,13 @@ pub async fn upload_my_avatar(
 /// The sign-up form's picture, uploaded before the account exists; pass the
 /// returned URL as `avatar_url` to `POST /api/auth/signup`. Rate-limited.
 #[utoipa::path(post, path = "/api/uploads/avatar", tag = "accounts",
+    request_body(content = AvatarUpload, content_type = "multipart/form-data"),
     responses((status = 201, body = AvatarResponse), (status = 413), (status = 422), (status = 429),
         (status = 503)))]
 pub async fn upload_signup_avatar(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
-    multipart: Multipart,
+    ApiMultipart(multipart): ApiMultipart,
 ) -> ApiResult<(StatusCode, ApiJson<AvatarResponse>)> {
     state.auth_limits.check("upload", ip, None).await?;
     let avatar_url = store_uploaded_avatar(&state, multipart).await?;

@@ -36,7 +36,7 @@ async fn party_task(state: &AppState, caller: AuthUser, id: Uuid) -> ApiResult<(
 }
 
 /// The conversation, oldest first.
-#[utoipa::path(get, path = "/api/tasks/{id}/messages", tag = "payments", security(("bearer" = [])),
+#[utoipa::path(get, path = "/api/tasks/{id}/messages", tag = "payments", params(("id" = Uuid, Path, description = "The task")), security(("bearer" = [])),
     responses((status = 200, body = [MessageRow]), (status = 401), (status = 403), (status = 404), (status = 409)))]
 pub async fn list_messages(
     State(state): State<AppState>,
@@ -54,7 +54,7 @@ pub struct MessageInput {
 }
 
 /// Sends a message to the other party; `message.created` reaches both, the recipient is notified.
-#[utoipa::path(post, path = "/api/tasks/{id}/messages", tag = "payments", request_body = MessageInput, security(("bearer" = [])),
+#[utoipa::path(post, path = "/api/tasks/{id}/messages", tag = "payments", params(("id" = Uuid, Path, description = "The task")), request_body = MessageInput, security(("bearer" = [])),
     responses((status = 201, body = MessageRow), (status = 401), (status = 403), (status = 404), (status = 409), (status = 422)))]
 pub async fn send_message(
     State(state): State<AppState>,

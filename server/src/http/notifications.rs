@@ -29,6 +29,7 @@ pub fn router() -> Router<AppState> {
 
 #[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
 #[serde(default)]
+#[into_params(parameter_in = Query)]
 pub struct NotificationsQuery {
     unread_only: Option<String>,
     /// 1-100, default 20.
@@ -84,7 +85,7 @@ pub async fn list_notifications(
     Ok(ApiJson(NotificationsPage { items, unread_count, next_cursor }))
 }
 
-#[utoipa::path(post, path = "/api/notifications/{id}/read", tag = "notifications", security(("bearer" = [])),
+#[utoipa::path(post, path = "/api/notifications/{id}/read", tag = "notifications", params(("id" = Uuid, Path, description = "The notification")), security(("bearer" = [])),
     responses((status = 204), (status = 401), (status = 404)))]
 pub async fn mark_read(
     State(state): State<AppState>,

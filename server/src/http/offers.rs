@@ -53,7 +53,7 @@ pub struct OfferInput {
 
 /// Offers on a task, oldest first, a page at a time; amount and message only
 /// for the poster and each offer's tasker.
-#[utoipa::path(get, path = "/api/tasks/{id}/offers", tag = "marketplace",
+#[utoipa::path(get, path = "/api/tasks/{id}/offers", tag = "marketplace", security((), ("bearer" = [])),
     params(("id" = Uuid, Path, description = "Task id"), PageQuery),
     responses((status = 200, body = Page<OfferView>), (status = 400), (status = 404), (status = 422)))]
 pub async fn list_offers(
@@ -74,8 +74,9 @@ pub async fn list_offers(
 
 /// Makes an offer: not on your own task (403), only while open (409), one pending offer per tasker (409),
 /// at most five per tasker per task, withdrawn ones included (409); offer churn is rate-limited (429).
-#[utoipa::path(post, path = "/api/tasks/{id}/offers", tag = "marketplace", request_body = OfferInput, security(("bearer" = [])),
-    responses((status = 201, body = OfferView), (status = 401), (status = 403), (status = 404), (status = 409), (status = 422)))]
+#[utoipa::path(post, path = "/api/tasks/{id}/offers", tag = "marketplace", params(("id" = Uuid, Path, description = "The task")), request_body = OfferInput, security(("bearer" = [])),
+    responses((status = 201, body = OfferView), (status = 401), (status = 403), (status = 404), (status = 409), (status = 422),
+        (status = 429)))]
 pub async fn make_offer(
     State(state): State<AppState>,
     caller: AuthUser,
@@ -140,7 +141,7 @@ fn not_pending() -> ApiError {
 }
 
 /// Changes the amount or message of a pending offer (its tasker only).
-#[utoipa::path(patch, path = "/api/offers/{id}", tag = "marketplace", request_body = OfferInput, security(("bearer" = [])),
+#[utoipa::path(patch, path = "/api/offers/{id}", tag = "marketplace", params(("id" = Uuid, Path, description = "The offer")), request_body = OfferInput, security(("bearer" = [])),
     responses((status = 200, body = OfferView), (status = 401), (status = 403), (status = 404), (status = 409), (status = 422)))]
 pub async fn update_offer(
     State(state): State<AppState>,
@@ -162,8 +163,8 @@ pub async fn update_offer(
 }
 
 /// Withdraws a pending offer (its tasker only); offer churn is rate-limited (429).
-#[utoipa::path(post, path = "/api/offers/{id}/withdraw", tag = "marketplace", security(("bearer" = [])),
-    responses((status = 200, body = OfferView), (status = 401), (status = 403), (status = 404), (status = 409)))]
+#[utoipa::path(post, path = "/api/offers/{id}/withdraw", tag = "marketplace", params(("id" = Uuid, Path, description = "The offer")), security(("bearer" = [])),
+    responses((status = 200, body = OfferView), (status = 401), (status = 403), (status = 404), (status = 409), (status = 429)))]
 pub async fn withdraw_offer(
     State(state): State<AppState>,
     caller: AuthUser,

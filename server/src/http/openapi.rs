@@ -1,18 +1,46 @@
 //! The OpenAPI document (`/api/openapi.json`) and a self-contained docs page (`/api/docs`).
+//!
+//! The document drives tools (schemathesis in CI, the web app's generated types in
+//! `web/src/lib/api-schema.d.ts`), so it must say everything a route can answer. A new
+//! route's `#[utoipa::path]` declares:
+//! - every path parameter with its type: `params(("id" = Uuid, Path, description = "…"))`;
+//! - `request_body = T` (JSON) or `request_body(content = T, content_type = "multipart/form-data")`;
+//! - `security(("bearer" = []))` when it needs a signed-in caller, or
+//!   `security((), ("bearer" = []))` when a token is optional (a bad one still gets 401);
+//! - its success answer with its body, and every status its own rules produce: 403, 404
+//!   (a missing resource), 409, 422 (validation, and `ApiJson` bodies of the wrong shape),
+//!   429 (rate limits), 503.
+//!
+//! [`ErrorResponses`] then adds what the extractors imply (401 for a bearer requirement, 400 and
+//! 413 for a request body, 404 for path ids that are not UUIDs, 400 for query strings) and gives
+//! every error answer the `ErrorBody` schema. [`ResponseFieldsPresent`] marks the fields of
+//! response bodies required: an empty `Option` is sent as `null`, never left out. `ID_LINKS`
+//! says where a new resource's id is used next (a route on a new `{id}` resource adds a line
+//! to `ID_LINKS`). Add the handler to `paths(...)` below and run `server openapi > web/openapi.json`
+//! (a test fails while the committed copy is stale).
+
+use std::collections::BTreeSet;
 
 use axum::{
     Router,
     extract::State,
     http::header,
-    response::{Html, IntoResponse, Response},
+    response::{Html, IntoResponse},
     routing::get,
 };
+use serde_json::{Value, json};
 use utoipa::{
     Modify, OpenApi,
-    openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme},
+    openapi::{
+        Content, Ref, RefOr, Response, Schema,
+        path::{Operation, ParameterIn},
+        schema::ArrayItems,
+        security::{HttpAuthScheme, HttpBuilder, SecurityScheme},
+    },
 };
 
 use crate::{
+    error::ErrorBody,
     http::{
         admin, alerts, auth, contact, disputes, earnings, extract::ApiJson, geocode, invitations, lifecycle, me, messages, notification_settings, notifications, offers, payments, profiles, push, questions, realtime, reviews, security_headers, tasks, unsubscribe,
     },
@@ -45,9 +73,26 @@ use crate::{
         push::public_key, push::list_devices, push::add_device, push::remove_device, push::send_test,
         notification_settings::settings, notification_settings::save_settings, unsubscribe::one_click_unsubscribe,
     ),
-    modifiers(&BearerAuth),
+    components(schemas(ErrorBody)),
+    modifiers(&BearerAuth, &ErrorResponses, &ResponseFieldsPresent),
 )]
 pub struct ApiDoc;
+
+impl ApiDoc {
+    /// The document as served: utoipa's, with the links between operations.
+    pub fn document() -> Value {
+        let mut document = serde_json::to_value(Self::openapi()).expect("the OpenAPI document serializes");
+        add_id_links(&mut document);
+        document
+    }
+
+    /// The document pretty-printed (what `server openapi` prints).
+    pub fn json() -> String {
+        let mut json = serde_json::to_string_pretty(&Self::document()).expect("the OpenAPI document serializes");
+        json.push('\n');
+        json
+    }
+}
 
 struct BearerAuth;
 
@@ -61,13 +106,198 @@ impl Modify for BearerAuth {
     }
 }
 
+/// See the module documentation: statuses implied by an operation's inputs, and the error schema.
+struct ErrorResponses;
+
+impl Modify for ErrorResponses {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        for item in openapi.paths.paths.values_mut() {
+            let operations = [&mut item.get, &mut item.put, &mut item.post, &mut item.delete, &mut item.patch];
+            for operation in operations.into_iter().flatten() {
+                for status in implied_statuses(operation) {
+                    operation.responses.responses.entry(status.to_string()).or_insert_with(|| Response::new("").into());
+                }
+                for (status, response) in &mut operation.responses.responses {
+                    let RefOr::T(response) = response else { continue };
+                    if !(status.starts_with('4') || status.starts_with('5')) {
+                        continue;
+                    }
+                    if response.description.is_empty() {
+                        response.description = error_description(status).to_owned();
+                    }
+                    if response.content.is_empty() {
+                        let schema = Ref::from_schema_name("ErrorBody");
+                        response.content.insert("application/json".to_owned(), Content::new(Some(schema)));
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn implied_statuses(operation: &Operation) -> Vec<u16> {
+    let mut statuses = Vec::new();
+    let parameters = operation.parameters.as_deref().unwrap_or_default();
+    if parameters.iter().any(|parameter| parameter.parameter_in == ParameterIn::Path) {
+        statuses.push(404);
+    }
+    if parameters.iter().any(|parameter| parameter.parameter_in == ParameterIn::Query) {
+        statuses.push(400);
+    }
+    if operation.request_body.is_some() {
+        statuses.extend([400, 413]);
+    }
+    let needs_bearer = operation
+        .security
+        .iter()
+        .flatten()
+        .any(|requirement| serde_json::to_value(requirement).is_ok_and(|value| value.get("bearer").is_some()));
+    if needs_bearer {
+        statuses.push(401);
+    }
+    statuses
+}
+
+fn error_description(status: &str) -> &'static str {
+    match status {
+        "400" => "Malformed request (body, query string or content type)",
+        "401" => "Not signed in, or the session has expired or ended",
+        "403" => "Not allowed for this caller",
+        "404" => "Not found (or the id is not a UUID)",
+        "409" => "Conflicts with the current state",
+        "413" => "Request body too large",
+        "422" => "Validation failed; `fields` names the fields",
+        "429" => "Too many requests; see Retry-After",
+        "503" => "Temporarily unavailable",
+        _ => "Error",
+    }
+}
+
+/// utoipa leaves `Option` fields out of `required`, which is right for request bodies (a field
+/// may be omitted) but not for what the server answers: serde writes every field, `None` as
+/// `null`. So in each schema that only responses use, every property is required, except the
+/// few a response really leaves out (`skip_serializing_if`), listed in `MAY_BE_ABSENT`.
+struct ResponseFieldsPresent;
+
+const MAY_BE_ABSENT: &[(&str, &str)] = &[("ErrorDetail", "fields")];
+
+impl Modify for ResponseFieldsPresent {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let document = serde_json::to_value(&*openapi).unwrap_or_default();
+        let schemas = &document["components"]["schemas"];
+        let mut answered = BTreeSet::new();
+        let mut taken = BTreeSet::new();
+        for item in document["paths"].as_object().into_iter().flat_map(|paths| paths.values()) {
+            for operation in item.as_object().into_iter().flat_map(|item| item.values()) {
+                collect_refs(&operation["responses"], schemas, &mut answered);
+                collect_refs(&operation["requestBody"], schemas, &mut taken);
+                collect_refs(&operation["parameters"], schemas, &mut taken);
+            }
+        }
+        let Some(components) = openapi.components.as_mut() else { return };
+        for name in answered.difference(&taken) {
+            if let Some(RefOr::T(schema)) = components.schemas.get_mut(name) {
+                require_all_properties(name, schema);
+            }
+        }
+    }
+}
+
+/// Adds the names of the component schemas `value` refers to, directly or through other schemas.
+fn collect_refs(value: &Value, schemas: &Value, found: &mut BTreeSet<String>) {
+    match value {
+        Value::Object(object) => {
+            if let Some(name) = object.get("$ref").and_then(Value::as_str).and_then(|r| r.rsplit('/').next())
+                && found.insert(name.to_owned())
+            {
+                collect_refs(&schemas[name], schemas, found);
+            }
+            object.values().for_each(|value| collect_refs(value, schemas, found));
+        }
+        Value::Array(items) => items.iter().for_each(|value| collect_refs(value, schemas, found)),
+        _ => {}
+    }
+}
+
+fn require_all_properties(name: &str, schema: &mut Schema) {
+    match schema {
+        Schema::Object(object) => {
+            for (property, value) in &mut object.properties {
+                if !object.required.contains(property) && !MAY_BE_ABSENT.contains(&(name, property.as_str())) {
+                    object.required.push(property.clone());
+                }
+                // Generic bodies (`Page<OfferView>`) hold their items inline.
+                if let RefOr::T(value) = value {
+                    require_all_properties(name, value);
+                }
+            }
+        }
+        Schema::Array(array) => {
+            if let ArrayItems::RefOrSchema(items) = &mut array.items
+                && let RefOr::T(items) = items.as_mut()
+            {
+                require_all_properties(name, items);
+            }
+        }
+        // `#[serde(flatten)]`: the struct's own fields are an inline object among the parts.
+        Schema::AllOf(all_of) => {
+            for part in &mut all_of.items {
+                if let RefOr::T(part) = part {
+                    require_all_properties(name, part);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// OpenAPI links from the operations that hand out ids to those that take them as `{id}`, so
+/// tools (schemathesis's stateful phase) can post a task and then open, edit and cancel it.
+/// (method, path, status, where the id is in its body, path prefix of the operations taking it)
+const ID_LINKS: &[(&str, &str, &str, &str, &str)] = &[
+    ("post", "/api/tasks", "201", "/id", "/api/tasks/{id}"),
+    ("get", "/api/tasks", "200", "/items/0/id", "/api/tasks/{id}"),
+    ("post", "/api/tasks/{id}/offers", "201", "/id", "/api/offers/{id}"),
+    ("post", "/api/tasks/{id}/questions", "201", "/id", "/api/questions/{id}"),
+    ("post", "/api/tasks/{id}/dispute", "201", "/id", "/api/admin/disputes/{id}"),
+    ("get", "/api/notifications", "200", "/items/0/id", "/api/notifications/{id}"),
+];
+
+/// Adds `ID_LINKS` to the document. On the JSON, because utoipa 5 writes a link's
+/// `operationId` as `operation_id`, which is not OpenAPI.
+fn add_id_links(document: &mut Value) {
+    for &(method, path, status, pointer, prefix) in ID_LINKS {
+        let targets: Vec<String> = document["paths"]
+            .as_object()
+            .into_iter()
+            .flatten()
+            .filter(|(target, _)| *target == prefix || target.starts_with(&format!("{prefix}/")))
+            .flat_map(|(_, item)| item.as_object().into_iter().flat_map(|item| item.values()))
+            .filter_map(|operation| operation["operationId"].as_str().map(str::to_owned))
+            .collect();
+        let Some(response) = document
+            .pointer_mut(&format!("/paths/{}/{method}/responses/{status}", path.replace('/', "~1")))
+            .and_then(Value::as_object_mut)
+        else {
+            continue;
+        };
+        let links = response.entry("links").or_insert_with(|| json!({}));
+        for target in targets {
+            links[&target] =
+                json!({ "operationId": target, "parameters": { "id": format!("$response.body#{pointer}") } });
+        }
+    }
+}
+
 pub fn router() -> Router<AppState> {
-    Router::new().route("/openapi.json", get(|| async { ApiJson(ApiDoc::openapi()) })).route("/docs", get(docs_page))
+    Router::new()
+        .route("/openapi.json", get(|| async { ApiJson(ApiDoc::document()) }))
+        .route("/docs", get(docs_page))
 }
 
 /// Renders the OpenAPI document without any third-party script, so it works offline. Its inline
 /// style and script are allowed by hash in the page's Content-Security-Policy.
-async fn docs_page(State(state): State<AppState>) -> Response {
+async fn docs_page(State(state): State<AppState>) -> axum::response::Response {
     let policy = security_headers::policy_with_inline(&state.config, &[DOCS_SCRIPT], &[DOCS_STYLE]);
     let html = format!(
         r#"<!doctype html>

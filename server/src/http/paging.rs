@@ -12,6 +12,7 @@ pub const MAX_LIMIT: i64 = 100;
 
 #[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
 #[serde(default)]
+#[into_params(parameter_in = Query)]
 pub struct PageQuery {
     /// `next_cursor` of the previous page.
     pub cursor: Option<String>,

@@ -4,7 +4,6 @@
 
 use axum::{
     Router,
-    body::Bytes,
     extract::State,
     http::HeaderMap,
     routing::{get, post},
@@ -17,7 +16,7 @@ use crate::{
     error::{ApiError, ApiResult},
     http::{
         earnings::{PAYOUTS_REFRESH_PATH, PAYOUTS_RETURN_PATH},
-        extract::{ApiJson, ApiPath, AuthUser},
+        extract::{ApiJson, ApiPath, AuthUser, RawBody},
     },
     payments::{
         OnboardingRequest,
@@ -57,7 +56,7 @@ pub struct CheckoutInput {
 /// Opens the hosted checkout for an offer (poster only); the task becomes `pending_payment`.
 /// At most 10 sessions per task per 10 minutes (429).
 #[utoipa::path(post, path = "/api/payments/checkout-session", tag = "payments", request_body = CheckoutInput, security(("bearer" = [])),
-    responses((status = 200, body = CheckoutStarted), (status = 401), (status = 403), (status = 404), (status = 409), (status = 429)))]
+    responses((status = 200, body = CheckoutStarted), (status = 401), (status = 403), (status = 404), (status = 409), (status = 422), (status = 429)))]
 pub async fn create_checkout_session(
     State(state): State<AppState>,
     caller: AuthUser,
@@ -100,7 +99,7 @@ pub struct VerifyResult {
 
 /// Confirms a checkout with the provider (poster only). Idempotent.
 #[utoipa::path(post, path = "/api/payments/verify", tag = "payments", request_body = VerifyInput, security(("bearer" = [])),
-    responses((status = 200, body = VerifyResult), (status = 400), (status = 401), (status = 403), (status = 404)))]
+    responses((status = 200, body = VerifyResult), (status = 400), (status = 401), (status = 403), (status = 404), (status = 422)))]
 pub async fn verify_payment(
     State(state): State<AppState>,
     caller: AuthUser,
@@ -147,7 +146,7 @@ pub struct WebhookReceipt {
 pub async fn stripe_webhook(
     State(state): State<AppState>,
     headers: HeaderMap,
-    body: Bytes,
+    RawBody(body): RawBody,
 ) -> ApiResult<ApiJson<WebhookReceipt>> {
     let secret = state
         .config
@@ -240,7 +239,7 @@ impl From<&PaymentRow> for PaymentView {
 }
 
 /// The task's escrow as its poster or assigned tasker sees it.
-#[utoipa::path(get, path = "/api/tasks/{id}/payment", tag = "payments", security(("bearer" = [])),
+#[utoipa::path(get, path = "/api/tasks/{id}/payment", tag = "payments", params(("id" = Uuid, Path, description = "The task")), security(("bearer" = [])),
     responses((status = 200, body = PaymentView), (status = 401), (status = 403), (status = 404)))]
 pub async fn task_payment(
     State(state): State<AppState>,

@@ -53,7 +53,7 @@ pub async fn list_questions(
 }
 
 /// Asks a public question on an open task; the poster answers rather than asks.
-#[utoipa::path(post, path = "/api/tasks/{id}/questions", tag = "marketplace", request_body = BodyInput, security(("bearer" = [])),
+#[utoipa::path(post, path = "/api/tasks/{id}/questions", tag = "marketplace", params(("id" = Uuid, Path, description = "The task")), request_body = BodyInput, security(("bearer" = [])),
     responses((status = 201, body = QuestionView), (status = 401), (status = 403), (status = 404), (status = 409), (status = 422)))]
 pub async fn ask_question(
     State(state): State<AppState>,
@@ -80,7 +80,7 @@ pub async fn ask_question(
 }
 
 /// Answers a question on the caller's own task, once.
-#[utoipa::path(post, path = "/api/questions/{id}/answer", tag = "marketplace", request_body = BodyInput, security(("bearer" = [])),
+#[utoipa::path(post, path = "/api/questions/{id}/answer", tag = "marketplace", params(("id" = Uuid, Path, description = "The question")), request_body = BodyInput, security(("bearer" = [])),
     responses((status = 200, body = QuestionView), (status = 401), (status = 403), (status = 404), (status = 409), (status = 422)))]
 pub async fn answer_question(
     State(state): State<AppState>,

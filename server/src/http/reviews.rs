@@ -28,7 +28,7 @@ pub fn router() -> Router<AppState> {
 }
 
 /// The task's visible reviews (and the caller's own, even while hidden).
-#[utoipa::path(get, path = "/api/tasks/{id}/reviews", tag = "payments",
+#[utoipa::path(get, path = "/api/tasks/{id}/reviews", tag = "payments", security((), ("bearer" = [])), params(("id" = Uuid, Path, description = "The task")),
     responses((status = 200, body = [ReviewRow]), (status = 404)))]
 pub async fn list_reviews(
     State(state): State<AppState>,
@@ -48,7 +48,7 @@ pub struct ReviewInput {
 }
 
 /// The poster reviews the tasker, or the tasker the poster; once each.
-#[utoipa::path(post, path = "/api/tasks/{id}/reviews", tag = "payments", request_body = ReviewInput, security(("bearer" = [])),
+#[utoipa::path(post, path = "/api/tasks/{id}/reviews", tag = "payments", params(("id" = Uuid, Path, description = "The task")), request_body = ReviewInput, security(("bearer" = [])),
     responses((status = 201, body = ReviewRow), (status = 401), (status = 403), (status = 404), (status = 409), (status = 422)))]
 pub async fn write_review(
     State(state): State<AppState>,

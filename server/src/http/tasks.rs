@@ -60,6 +60,7 @@ pub async fn list_categories() -> ApiJson<&'static [Category]> {
 
 #[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
 #[serde(default)]
+#[into_params(parameter_in = Query)]
 pub struct BrowseQuery {
     /// Case-insensitive match in title or description.
     q: Option<String>,
@@ -285,7 +286,7 @@ fn viewer_key(caller: Option<AuthUser>, ip: std::net::IpAddr) -> String {
 }
 
 /// Everything the detail screen shows; counts one view per viewer per day (not the poster's own).
-#[utoipa::path(get, path = "/api/tasks/{id}", tag = "marketplace",
+#[utoipa::path(get, path = "/api/tasks/{id}", tag = "marketplace", security((), ("bearer" = [])), params(("id" = Uuid, Path, description = "The task")),
     responses((status = 200, body = TaskDetail), (status = 404)))]
 pub async fn task_detail(
     State(state): State<AppState>,
@@ -327,7 +328,7 @@ fn keep_place(patch: &TaskInput, current: &TaskRow) -> TaskInput {
 }
 
 /// Edits an open task (poster only). Absent fields keep their value.
-#[utoipa::path(patch, path = "/api/tasks/{id}", tag = "marketplace", request_body = TaskInput, security(("bearer" = [])),
+#[utoipa::path(patch, path = "/api/tasks/{id}", tag = "marketplace", params(("id" = Uuid, Path, description = "The task")), request_body = TaskInput, security(("bearer" = [])),
     responses((status = 200, body = TaskDetail), (status = 401), (status = 403), (status = 404), (status = 409), (status = 422)))]
 pub async fn update_task(
     State(state): State<AppState>,
@@ -366,7 +367,7 @@ pub async fn update_task(
 }
 
 /// Cancels an open task (poster only); pending offers become `not_selected` and their taskers are told.
-#[utoipa::path(post, path = "/api/tasks/{id}/cancel", tag = "marketplace", security(("bearer" = [])),
+#[utoipa::path(post, path = "/api/tasks/{id}/cancel", tag = "marketplace", params(("id" = Uuid, Path, description = "The task")), security(("bearer" = [])),
     responses((status = 200, body = TaskSummary), (status = 401), (status = 403), (status = 404), (status = 409)))]
 pub async fn cancel_task(
     State(state): State<AppState>,

@@ -46,14 +46,22 @@ pub mod offer_status {
 /// anything unparseable gets the spec's message rather than a JSON error.
 #[derive(Clone, Debug, Default, serde::Deserialize, utoipa::ToSchema)]
 #[serde(default)]
+#[schema(example = json!({
+    "title": "Assemble a bookshelf", "description": "One flat-pack bookshelf, tools provided.",
+    "category_id": 3, "location": "Newtown NSW", "budget_cents": 8000, "due_date": "2099-12-31"
+}))]
 pub struct TaskInput {
+    #[schema(max_length = 120)]
     pub title: Option<String>,
+    #[schema(max_length = 5000)]
     pub description: Option<String>,
-    #[schema(value_type = Option<i64>)]
+    /// 1-16 (`GET /api/categories`).
+    #[schema(value_type = Option<i64>, minimum = 1, maximum = 16)]
     pub category_id: Option<Value>,
+    #[schema(max_length = 200)]
     pub location: Option<String>,
     /// Cents, at least 500.
-    #[schema(value_type = Option<i64>)]
+    #[schema(value_type = Option<i64>, minimum = 500, maximum = 100_000_000)]
     pub budget_cents: Option<Value>,
     /// `YYYY-MM-DD`, today or later.
     pub due_date: Option<String>,

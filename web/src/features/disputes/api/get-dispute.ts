@@ -16,10 +16,13 @@ export type Dispute = {
   id: string;
   task_id: string;
   opened_by: string;
-  reason: DisputeReason;
+  /** A `DisputeReason` (shown through `reasonLabel`, which also copes with one added later). */
+  reason: string;
   message: string;
-  status: 'open' | 'resolved';
-  outcome: DisputeOutcome | null;
+  /** `open` | `resolved`. */
+  status: string;
+  /** A `DisputeOutcome`, once resolved. */
+  outcome: string | null;
   refund_cents: number | null;
   resolution_note: string | null;
   created_at: string;

@@ -3,6 +3,7 @@ import { Link, useParams } from 'react-router';
 
 import { Alert } from '@/components/ui/alert';
 import { Button, buttonClasses } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { PageSpinner } from '@/components/ui/spinner';
 import { CancellationPanel } from '@/features/cancellation/components/cancellation-panel';
 import { useDispute } from '@/features/disputes/api/get-dispute';
@@ -36,6 +37,7 @@ export function TaskDetailRoute() {
   const cancel = useCancelTask(taskId);
   const [paying, setPaying] = useState<Offer | null>(null);
   const [reporting, setReporting] = useState(false);
+  const [confirmingCancel, setConfirmingCancel] = useState(false);
   const askRef = useRef<HTMLTextAreaElement>(null);
   useTopic(taskId ? `task:${taskId}` : null);
   usePageTitle(task.data?.title ?? 'Task details');
@@ -132,17 +134,7 @@ export function TaskDetailRoute() {
             <section className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm max-lg:order-6">
               <h2 className="font-semibold text-slate-900">Your task</h2>
               <p className="mt-1 text-sm text-slate-600">Offers arrive here live. Accept one to pay securely and assign the task.</p>
-              {cancel.isError && <Alert className="mt-3">{errorMessage(cancel.error, 'The task could not be cancelled.')}</Alert>}
-              <Button
-                variant="outline"
-                className="mt-3 w-full"
-                loading={cancel.isPending}
-                onClick={() => {
-                  if (window.confirm('Cancel this task? Taskers will no longer be able to make offers.')) {
-                    cancel.mutate(undefined, { onSuccess: () => toast({ title: 'Task cancelled', variant: 'success' }) });
-                  }
-                }}
-              >
+              <Button variant="outline" className="mt-3 w-full" loading={cancel.isPending} onClick={() => setConfirmingCancel(true)}>
                 Cancel task
               </Button>
             </section>
@@ -162,6 +154,29 @@ export function TaskDetailRoute() {
         <SimilarTasks task={t} />
       </div>
       <AcceptPayDialog offer={paying} taskId={t.id} currency={t.currency} onClose={() => setPaying(null)} />
+      <ConfirmDialog
+        open={confirmingCancel}
+        title="Cancel this task?"
+        confirmLabel="Cancel task"
+        cancelLabel="Keep task"
+        variant="danger"
+        pending={cancel.isPending}
+        error={cancel.error}
+        onClose={() => {
+          setConfirmingCancel(false);
+          cancel.reset();
+        }}
+        onConfirm={() =>
+          cancel.mutate(undefined, {
+            onSuccess: () => {
+              setConfirmingCancel(false);
+              toast({ title: 'Task cancelled', variant: 'success' });
+            },
+          })
+        }
+      >
+        <p>Taskers will no longer be able to make offers, and those who did are told the task was cancelled. This cannot be undone.</p>
+      </ConfirmDialog>
       <ReportDialog
         open={reporting}
         onClose={() => setReporting(false)}

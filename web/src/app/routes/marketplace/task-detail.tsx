@@ -1,7 +1,6 @@
 import { useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 
-import { Alert } from '@/components/ui/alert';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { PageSpinner } from '@/components/ui/spinner';
@@ -11,6 +10,7 @@ import { DisputeSection } from '@/features/disputes/components/dispute-section';
 import { MakeOfferPanel } from '@/features/offers/components/make-offer-panel';
 import { OffersList } from '@/features/offers/components/offers-list';
 import { useTaskPayment } from '@/features/payments/api/get-task-payment';
+import { EditTaskDialog } from '@/features/post-task/components/edit-task-dialog';
 import { AcceptPayDialog } from '@/features/payments/components/accept-pay-dialog';
 import { TaskPaymentNotice } from '@/features/payments/components/task-payment-notice';
 import { QuestionsSection } from '@/features/questions/components/questions-section';
@@ -38,6 +38,7 @@ export function TaskDetailRoute() {
   const [paying, setPaying] = useState<Offer | null>(null);
   const [reporting, setReporting] = useState(false);
   const [confirmingCancel, setConfirmingCancel] = useState(false);
+  const [editing, setEditing] = useState(false);
   const askRef = useRef<HTMLTextAreaElement>(null);
   useTopic(taskId ? `task:${taskId}` : null);
   usePageTitle(task.data?.title ?? 'Task details');
@@ -134,9 +135,14 @@ export function TaskDetailRoute() {
             <section className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm max-lg:order-6">
               <h2 className="font-semibold text-slate-900">Your task</h2>
               <p className="mt-1 text-sm text-slate-600">Offers arrive here live. Accept one to pay securely and assign the task.</p>
-              <Button variant="outline" className="mt-3 w-full" loading={cancel.isPending} onClick={() => setConfirmingCancel(true)}>
-                Cancel task
-              </Button>
+              <div className="mt-3 grid gap-2">
+                <Button variant="secondary" className="w-full" onClick={() => setEditing(true)}>
+                  Edit task
+                </Button>
+                <Button variant="outline" className="w-full" loading={cancel.isPending} onClick={() => setConfirmingCancel(true)}>
+                  Cancel task
+                </Button>
+              </div>
             </section>
           )}
           <div className="max-lg:order-7">
@@ -154,6 +160,7 @@ export function TaskDetailRoute() {
         <SimilarTasks task={t} />
       </div>
       <AcceptPayDialog offer={paying} taskId={t.id} currency={t.currency} onClose={() => setPaying(null)} />
+      {isPoster && <EditTaskDialog task={t} open={editing && open} onClose={() => setEditing(false)} />}
       <ConfirmDialog
         open={confirmingCancel}
         title="Cancel this task?"

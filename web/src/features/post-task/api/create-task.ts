@@ -51,6 +51,18 @@ export function validateSteps(form: TaskForm, upTo: 1 | 2 | 3 | 4): string | nul
   return null;
 }
 
+/** The API's body for a task form (posting and editing). */
+export function toTaskBody(form: TaskForm) {
+  return {
+    title: form.title.trim(),
+    description: form.description.trim(),
+    category_id: Number(form.category),
+    location: form.location.trim(),
+    budget_cents: Math.round(Number(form.budget) * 100),
+    due_date: form.date,
+  };
+}
+
 /** Spec §5: a valid session must exist before creating; one expiring within the 5-minute margin is refreshed first. */
 async function checkSessionBeforePosting() {
   const session = getSession();
@@ -62,17 +74,7 @@ async function checkSessionBeforePosting() {
 
 export async function createTask(form: TaskForm) {
   await checkSessionBeforePosting();
-  return authorizedRequest<TaskDetail>('/api/tasks', {
-    method: 'POST',
-    body: {
-      title: form.title.trim(),
-      description: form.description.trim(),
-      category_id: Number(form.category),
-      location: form.location.trim(),
-      budget_cents: Math.round(Number(form.budget) * 100),
-      due_date: form.date,
-    },
-  });
+  return authorizedRequest<TaskDetail>('/api/tasks', { method: 'POST', body: toTaskBody(form) });
 }
 
 /** Spec §8 post-task messages: what the alert says for each failure. */

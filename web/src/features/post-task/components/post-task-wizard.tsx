@@ -32,7 +32,7 @@ export function progressWidth(step: number) {
   return `${((step - 1) * 33.3).toFixed(1)}%`;
 }
 
-function today() {
+export function today() {
   const now = new Date();
   return new Date(now.getTime() - now.getTimezoneOffset() * 60_000).toISOString().slice(0, 10);
 }

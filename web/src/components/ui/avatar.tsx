@@ -4,6 +4,7 @@ import { cn } from '@/lib/cn';
 
 const sizes = { sm: 'h-8 w-8 text-xs', md: 'h-10 w-10 text-sm', lg: 'h-16 w-16 text-lg', xl: 'h-24 w-24 text-2xl' };
 
+/** A picture or initials; with an empty `alt` it is decorative (the name is next to it) and hidden from screen readers. */
 export function Avatar({ src, initials, alt, size = 'md', className }: {
   src?: string | null;
   initials: string;
@@ -16,8 +17,9 @@ export function Avatar({ src, initials, alt, size = 'md', className }: {
   if (src && !broken) {
     return <img src={src} alt={alt} className={cn(base, 'object-cover')} onError={() => setBroken(true)} />;
   }
+  const label = alt ? { role: 'img', 'aria-label': alt } : { 'aria-hidden': true };
   return (
-    <span role="img" aria-label={alt} className={cn(base, 'bg-brand-100 font-semibold text-brand-800')}>
+    <span {...label} className={cn(base, 'bg-brand-100 font-semibold text-brand-800')}>
       {initials}
     </span>
   );

@@ -22,6 +22,7 @@ pub mod profiles;
 pub mod questions;
 pub mod realtime;
 pub mod reviews;
+pub mod site;
 pub mod tasks;
 pub mod views;
 pub mod web;
@@ -55,6 +56,7 @@ pub fn router(state: AppState) -> Router {
         .merge(notifications::router())
         .merge(geocode::router(&state.config))
         .merge(contact::router())
+        .merge(site::router())
         .merge(payments::router())
         .merge(lifecycle::router())
         .merge(disputes::router())

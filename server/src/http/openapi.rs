@@ -9,7 +9,7 @@ use utoipa::{
 use crate::{
     http::{
         admin, auth, contact, disputes, extract::ApiJson, geocode, lifecycle, me, messages, notifications, offers,
-        payments, profiles, questions, realtime, reviews, tasks,
+        payments, profiles, questions, realtime, reviews, site, tasks,
     },
     state::AppState,
 };
@@ -28,7 +28,7 @@ use crate::{
         offers::list_offers, offers::make_offer, offers::update_offer, offers::withdraw_offer, offers::my_offers,
         questions::list_questions, questions::ask_question, questions::answer_question,
         notifications::list_notifications, notifications::mark_read, notifications::mark_all_read,
-        geocode::geocode, contact::send_contact_message,
+        geocode::geocode, contact::send_contact_message, site::site,
         payments::create_checkout_session, payments::verify_payment, payments::stripe_webhook, payments::task_payment,
         payments::payout_onboarding, lifecycle::request_payment, lifecycle::release_payment, lifecycle::cancellation,
         lifecycle::request_cancellation, lifecycle::accept_cancellation, lifecycle::decline_cancellation,

@@ -83,7 +83,7 @@ export function Footer() {
     <footer className="border-t border-slate-200 bg-slate-900 text-slate-300">
       <div className="mx-auto grid max-w-7xl gap-10 px-4 py-12 sm:px-6 md:grid-cols-2 lg:grid-cols-5 lg:px-8">
         <div className="lg:col-span-2">
-          <Logo className="inline-flex items-center gap-2 rounded-md text-lg font-extrabold tracking-tight text-white" />
+          <Logo className="inline-flex items-center gap-2 rounded-md text-lg font-extrabold tracking-tight text-white" accentClassName="text-brand-200" />
           <p className="mt-4 max-w-sm text-sm leading-relaxed text-slate-400">
             Taskhub connects people who need a hand with trusted local taskers. Post for free, compare offers,
             and pay securely — your money is held until the job is done.
@@ -106,7 +106,7 @@ export function Footer() {
         ))}
       </div>
       <div className="border-t border-slate-800">
-        <p className="mx-auto max-w-7xl px-4 py-6 text-sm text-slate-500 sm:px-6 lg:px-8">
+        <p className="mx-auto max-w-7xl px-4 py-6 text-sm text-slate-400 sm:px-6 lg:px-8">
           © {new Date().getFullYear()} Taskhub. All rights reserved.
         </p>
       </div>

@@ -52,7 +52,7 @@ export function TaskCard({ task, onCategory }: { task: TaskSummary; onCategory?:
           {task.offer_count} {task.offer_count === 1 ? 'offer' : 'offers'}
         </span>
       </div>
-      <p className="mt-2 text-xs text-slate-400">Posted {relativeTime(task.created_at)}</p>
+      <p className="mt-2 text-xs text-slate-500">Posted {relativeTime(task.created_at)}</p>
     </article>
   );
 }

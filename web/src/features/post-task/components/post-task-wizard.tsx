@@ -123,7 +123,7 @@ export function PostTaskWizard() {
         {STEPS.map((label, i) => {
           const n = i + 1;
           return (
-            <li key={label} aria-current={n === step ? 'step' : undefined} className={n <= step ? 'text-brand-800' : 'text-slate-400'}>
+            <li key={label} aria-current={n === step ? 'step' : undefined} className={n <= step ? 'text-brand-800' : 'text-slate-600'}>
               <span
                 className={`mr-1.5 inline-flex h-6 w-6 items-center justify-center rounded-full text-xs ${n < step ? 'bg-brand-700 text-white' : n === step ? 'border-2 border-brand-700' : 'border border-slate-300'}`}
               >

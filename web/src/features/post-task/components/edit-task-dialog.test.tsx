@@ -41,6 +41,9 @@ beforeEach(() => {
 });
 afterEach(() => vi.unstubAllGlobals());
 
+// Whole forms typed key by key; give them time on a busy machine.
+vi.setConfig({ testTimeout: 15_000 });
+
 // jsdom never opens a <dialog>, so its contents are queried with `hidden: true`.
 const field = (label: string) => screen.getByLabelText(label);
 

@@ -54,6 +54,9 @@ beforeEach(() => {
 });
 afterEach(() => vi.unstubAllGlobals());
 
+// Whole forms typed key by key; give them time on a busy machine.
+vi.setConfig({ testTimeout: 15_000 });
+
 describe('post a task wizard', () => {
   it('grows the progress bar by 33.3% a step', () => {
     expect([1, 2, 3, 4].map(progressWidth)).toEqual(['0.0%', '33.3%', '66.6%', '99.9%']);

@@ -91,6 +91,12 @@ const screens = [
   ['settings', 'poster', '/settings', 'Account Settings'],
   ['own profile', 'tasker', (f) => `/profile/${f.taskerId}`, true],
   ["someone else's profile", 'poster', (f) => `/profile/${f.taskerId}`, true],
+  ['payment success', 'poster', (f) => f.paymentSuccessPath, true],
+  ['assigned task as poster', 'poster', (f) => `/task/${f.assignedTask}`, (f) => f.assignedTitle],
+  ['release payment dialog', 'poster', (f) => `/task/${f.assignedTask}`, (f) => f.assignedTitle, openDialog('Release payment', 'Release payment?')],
+  ['open dispute dialog', 'poster', (f) => `/task/${f.assignedTask}`, (f) => f.assignedTitle, openDialog('Open a dispute', 'Open a dispute')],
+  ['assigned task as tasker', 'tasker', (f) => `/task/${f.assignedTask}`, (f) => f.assignedTitle],
+  ['ask to cancel dialog', 'tasker', (f) => `/task/${f.assignedTask}`, (f) => f.assignedTitle, openDialog('Ask to cancel', 'Ask to cancel this task')],
   ['dispute queue', 'operator', '/admin/disputes', 'Disputes'],
 ];
 
@@ -113,6 +119,24 @@ async function postTask(token, title) {
   return api('/api/tasks', { method: 'POST', token, body });
 }
 
+/** A task paid through the sandbox checkout, with a message, whose tasker asked to be paid. */
+async function assignedTask(posterToken, taskerToken) {
+  const task = await postTask(posterToken, `Mow the lawn ${Date.now().toString(36)}`);
+  const offer = await api(`/api/tasks/${task.id}/offers`, { method: 'POST', token: taskerToken, body: { amount_cents: 8500, message: 'Sunday suits me.' } });
+  const checkout = await api('/api/payments/checkout-session', { method: 'POST', token: posterToken, body: { task_id: task.id, offer_id: offer.id } });
+  const paid = await fetch(checkout.url, {
+    method: 'POST',
+    redirect: 'manual',
+    body: new URLSearchParams({ action: 'pay', card_number: '4242 4242 4242 4242' }),
+  });
+  if (paid.status !== 303) throw new Error(`sandbox checkout answered ${paid.status}`);
+  const ids = { session_id: checkout.session_id, task_id: task.id, offer_id: offer.id };
+  await api('/api/payments/verify', { method: 'POST', token: posterToken, body: ids });
+  await api(`/api/tasks/${task.id}/messages`, { method: 'POST', token: taskerToken, body: { body: 'On my way at 9.' } });
+  await api(`/api/tasks/${task.id}/request-payment`, { method: 'POST', token: taskerToken });
+  return { assignedTask: task.id, assignedTitle: task.title, paymentSuccessPath: `/payment-success?${new URLSearchParams(ids)}` };
+}
+
 before(async () => {
   browser = await launch();
   const accounts = {
@@ -132,7 +156,9 @@ before(async () => {
     token: sessions.tasker.access_token,
     body: { amount_cents: 9000, message: 'I can come on Saturday morning.' },
   });
+  const assigned = await assignedTask(poster, sessions.tasker.access_token);
   fixtures = {
+    ...assigned,
     offeredTask: offered.id,
     offeredTitle: offered.title,
     freshTask: fresh.id,

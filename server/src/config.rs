@@ -239,7 +239,9 @@ mod tests {
 
     #[test]
     fn social_links_are_name_and_web_address_pairs() {
-        let links = parse_social_links(" Facebook=https://facebook.com/taskhub , Instagram=https://instagram.com/taskhub,").unwrap();
+        let links =
+            parse_social_links(" Facebook=https://facebook.com/taskhub , Instagram=https://instagram.com/taskhub,")
+                .unwrap();
         assert_eq!(
             links,
             vec![

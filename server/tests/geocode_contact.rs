@@ -150,21 +150,25 @@ async fn contact_form_is_stored_and_mailed_to_support(backend: Backend) {
 }
 
 async fn site_shows_the_configured_contacts_and_hides_what_is_unset(backend: Backend) {
-    common::run(backend, |_| {}, |app| async move {
-        let site = app.get("/api/site", None).await;
-        assert_eq!(site.status, StatusCode::OK);
-        assert_eq!(
-            site.body,
-            json!({
-                "support_email": "support@taskhub.local",
-                "business_email": null,
-                "support_phone": null,
-                "support_hours": "Monday-Friday 9am-6pm EST",
-                "social": [],
-            })
-        );
-        app
-    })
+    common::run(
+        backend,
+        |_| {},
+        |app| async move {
+            let site = app.get("/api/site", None).await;
+            assert_eq!(site.status, StatusCode::OK);
+            assert_eq!(
+                site.body,
+                json!({
+                    "support_email": "support@taskhub.local",
+                    "business_email": null,
+                    "support_phone": null,
+                    "support_hours": "Monday-Friday 9am-6pm EST",
+                    "social": [],
+                })
+            );
+            app
+        },
+    )
     .await;
     let configure = |config: &mut server::config::Config| {
         config.support_email = "help@taskhub.com.au".into();

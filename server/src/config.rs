@@ -37,7 +37,14 @@ pub struct Config {
     pub jwt_secret: Option<Secret>,
     pub smtp_url: Option<Secret>,
     pub mail_from: String,
+    /// Shown to users and the contact form's recipient (`SUPPORT_EMAIL`; default `support@` the
+    /// host of `PUBLIC_URL`).
     pub support_email: String,
+    /// Shown on the contact page when set (`BUSINESS_EMAIL`, `SUPPORT_PHONE`).
+    pub business_email: Option<String>,
+    pub support_phone: Option<String>,
+    /// The footer's social links (`SOCIAL_LINKS="Facebook=https://…,Instagram=https://…"`); none by default.
+    pub social_links: Vec<SocialLink>,
     pub stripe_secret_key: Option<Secret>,
     pub stripe_webhook_secret: Option<Secret>,
     /// Stripe's API origin; tests point it at a local fake.
@@ -90,6 +97,9 @@ impl Config {
             smtp_url: None,
             mail_from: "Taskhub <no-reply@taskhub.local>".into(),
             support_email: "support@taskhub.local".into(),
+            business_email: None,
+            support_phone: None,
+            social_links: Vec::new(),
             stripe_secret_key: None,
             stripe_webhook_secret: None,
             stripe_api_base: crate::payments::stripe::DEFAULT_API_BASE.into(),
@@ -134,10 +144,15 @@ impl Config {
         if let Some(value) = var("MAIL_FROM") {
             config.mail_from = value;
         }
-        if let Some(value) = var("SUPPORT_EMAIL") {
-            config.vapid_subject = format!("mailto:{value}");
+        if let Some(value) = var("SUPPORT_EMAIL").or_else(|| support_email_for(config.public_url.as_deref())) {
             config.support_email = value;
         }
+        config.business_email = var("BUSINESS_EMAIL");
+        config.support_phone = var("SUPPORT_PHONE");
+        if let Some(value) = var("SOCIAL_LINKS") {
+            config.social_links = parse_social_links(&value)?;
+        }
+        config.vapid_subject = format!("mailto:{}", config.support_email);
         config.vapid_private_key = var("VAPID_PRIVATE_KEY").map(Secret::new);
         if let Some(value) = var("VAPID_SUBJECT") {
             anyhow::ensure!(
@@ -206,6 +221,34 @@ impl Config {
     }
 }
 
+#[derive(Clone, Debug, PartialEq, serde::Serialize, utoipa::ToSchema)]
+pub struct SocialLink {
+    pub name: String,
+    pub url: String,
+}
+
+/// `support@` the public host (without `www.`), when `PUBLIC_URL` names a real domain.
+pub fn support_email_for(public_url: Option<&str>) -> Option<String> {
+    let url = url::Url::parse(public_url?).ok()?;
+    let host = url.domain()?.trim_start_matches("www.");
+    (host.contains('.') && !host.ends_with(".localhost")).then(|| format!("support@{host}"))
+}
+
+/// `Name=https://…` pairs separated by commas.
+pub fn parse_social_links(text: &str) -> anyhow::Result<Vec<SocialLink>> {
+    text.split(',')
+        .map(str::trim)
+        .filter(|entry| !entry.is_empty())
+        .map(|entry| {
+            let (name, link) = entry.split_once('=').context("SOCIAL_LINKS entries look like Name=https://…")?;
+            let parsed = url::Url::parse(link.trim()).ok().filter(|url| matches!(url.scheme(), "https" | "http"));
+            let url = parsed.with_context(|| format!("SOCIAL_LINKS: {:?} is not an http(s) address", link.trim()))?;
+            anyhow::ensure!(!name.trim().is_empty(), "SOCIAL_LINKS entries need a name before '='");
+            Ok(SocialLink { name: name.trim().to_owned(), url: url.to_string() })
+        })
+        .collect()
+}
+
 fn var(name: &str) -> Option<String> {
     std::env::var(name).ok().filter(|value| !value.trim().is_empty())
 }
@@ -216,5 +259,36 @@ fn flag(name: &str, default: bool) -> anyhow::Result<bool> {
         Some("1" | "true" | "yes" | "on") => Ok(true),
         Some("0" | "false" | "no" | "off") => Ok(false),
         Some(other) => anyhow::bail!("{name} must be true or false, got {other:?}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn support_email_defaults_to_the_public_host() {
+        assert_eq!(support_email_for(Some("https://www.taskhub.com.au")).as_deref(), Some("support@taskhub.com.au"));
+        assert_eq!(support_email_for(Some("https://app.taskhub.io/")).as_deref(), Some("support@app.taskhub.io"));
+        assert_eq!(support_email_for(Some("http://localhost:8080")), None);
+        assert_eq!(support_email_for(Some("http://127.0.0.1:8080")), None);
+        assert_eq!(support_email_for(None), None);
+    }
+
+    #[test]
+    fn social_links_are_name_and_web_address_pairs() {
+        let links =
+            parse_social_links(" Facebook=https://facebook.com/taskhub , Instagram=https://instagram.com/taskhub,")
+                .unwrap();
+        assert_eq!(
+            links,
+            vec![
+                SocialLink { name: "Facebook".into(), url: "https://facebook.com/taskhub".into() },
+                SocialLink { name: "Instagram".into(), url: "https://instagram.com/taskhub".into() },
+            ]
+        );
+        assert!(parse_social_links("Facebook").is_err());
+        assert!(parse_social_links("Facebook=javascript:alert(1)").is_err());
+        assert!(parse_social_links("=https://x.com/taskhub").is_err());
     }
 }

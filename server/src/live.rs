@@ -6,9 +6,11 @@ use serde::Serialize;
 use uuid::Uuid;
 
 use crate::{
+    db::Timestamp,
     http::marketplace_views::{OfferView, QuestionView, TaskSummary, fill_ratings},
+    marketplace::categories,
     state::AppState,
-    store::{notifications::NotificationRow, offers::OfferRow},
+    store::{notifications::NotificationRow, offers::OfferRow, tasks::TaskRow},
 };
 
 pub const TASKS_TOPIC: &str = "tasks";
@@ -61,6 +63,48 @@ struct TaskUpdated<'a> {
 pub async fn task_updated(state: &AppState, task_id: Uuid, status: &str, offer_count: i64) {
     let data = TaskUpdated { id: task_id, status, offer_count };
     publish(state, &task_topic(task_id), "task.updated", &data).await;
+    publish(state, TASKS_TOPIC, "task.updated", &data).await;
+}
+
+/// The public facts a poster can edit, on top of the status update's fields. The poster's
+/// summary is left out: the detail screen's copy carries more (rating) than a task row knows.
+#[derive(Serialize)]
+struct TaskEdited<'a> {
+    id: Uuid,
+    status: &'a str,
+    offer_count: i64,
+    title: &'a str,
+    description: &'a str,
+    category_id: i64,
+    category: &'a str,
+    category_icon: &'a str,
+    location: &'a str,
+    budget_cents: i64,
+    currency: &'a str,
+    due_date: &'a str,
+    updated_at: Timestamp,
+}
+
+/// `task.updated` after the poster edited an open task, on `task:{id}` and the public feed,
+/// carrying the new facts so every open page shows them at once.
+pub async fn task_edited(state: &AppState, task: &TaskRow) {
+    let (category, category_icon) = categories::label(task.category_id);
+    let data = TaskEdited {
+        id: task.id,
+        status: &task.status,
+        offer_count: task.offer_count,
+        title: &task.title,
+        description: &task.description,
+        category_id: task.category_id,
+        category,
+        category_icon,
+        location: &task.location,
+        budget_cents: task.budget_cents,
+        currency: &task.currency,
+        due_date: &task.due_date,
+        updated_at: task.updated_at,
+    };
+    publish(state, &task_topic(task.id), "task.updated", &data).await;
     publish(state, TASKS_TOPIC, "task.updated", &data).await;
 }
 

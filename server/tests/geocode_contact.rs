@@ -1,4 +1,4 @@
-//! Location suggestions through a fake Nominatim, and the contact form.
+//! Location suggestions through a fake Nominatim, the contact form and the contact facts the app shows.
 
 mod common;
 
@@ -39,7 +39,8 @@ both!(
     geocode_asks_for_five_australian_results_and_caches_them,
     geocode_answers_empty_for_short_queries_and_upstream_failures,
     geocode_sends_at_most_one_upstream_request_per_second,
-    contact_form_is_stored_and_mailed_to_support
+    contact_form_is_stored_and_mailed_to_support,
+    site_shows_the_configured_contacts_and_hides_what_is_unset
 );
 
 async fn geocode_asks_for_five_australian_results_and_caches_them(backend: Backend) {
@@ -144,6 +145,44 @@ async fn contact_form_is_stored_and_mailed_to_support(backend: Backend) {
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
         panic!("no mail reached support");
+    })
+    .await;
+}
+
+async fn site_shows_the_configured_contacts_and_hides_what_is_unset(backend: Backend) {
+    common::run(
+        backend,
+        |_| {},
+        |app| async move {
+            let site = app.get("/api/site", None).await;
+            assert_eq!(site.status, StatusCode::OK);
+            assert_eq!(
+                site.body,
+                json!({
+                    "support_email": "support@taskhub.local",
+                    "business_email": null,
+                    "support_phone": null,
+                    "support_hours": "Monday-Friday 9am-6pm EST",
+                    "social": [],
+                })
+            );
+            app
+        },
+    )
+    .await;
+    let configure = |config: &mut server::config::Config| {
+        config.support_email = "help@taskhub.com.au".into();
+        config.business_email = Some("partners@taskhub.com.au".into());
+        config.support_phone = Some("+61 2 9000 0000".into());
+        config.social_links = server::config::parse_social_links("Facebook=https://facebook.com/taskhub").unwrap();
+    };
+    common::run(backend, configure, |app| async move {
+        let site = app.get("/api/site", None).await;
+        assert_eq!(site.body["support_email"], "help@taskhub.com.au");
+        assert_eq!(site.body["business_email"], "partners@taskhub.com.au");
+        assert_eq!(site.body["support_phone"], "+61 2 9000 0000");
+        assert_eq!(site.body["social"], json!([{ "name": "Facebook", "url": "https://facebook.com/taskhub" }]));
+        app
     })
     .await;
 }

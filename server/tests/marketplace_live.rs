@@ -8,12 +8,15 @@ mod common;
 use common::{
     TestApp, access_token,
     live::{connect, next_event, next_event_where, subscribe},
-    market::{id, make_offer, post_task},
+    market::{date_in, id, make_offer, post_task},
 };
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-on_both_backends_and_buses!(an_offer_reaches_the_poster_in_full_and_visitors_without_the_amount);
+on_both_backends_and_buses!(
+    an_offer_reaches_the_poster_in_full_and_visitors_without_the_amount,
+    an_edit_reaches_watchers_of_the_task_and_the_feed,
+);
 
 async fn an_offer_reaches_the_poster_in_full_and_visitors_without_the_amount(app: TestApp) -> TestApp {
     let poster_session = app.signed_in_user("poster@example.com").await;
@@ -67,5 +70,42 @@ async fn an_offer_reaches_the_poster_in_full_and_visitors_without_the_amount(app
     let answer = next_event(&mut visitor, &format!("task:{task_id}"), "question.answered").await;
     assert_eq!(answer["id"], question_id);
     assert_eq!(answer["answer"], "Yes, in the driveway");
+    app
+}
+
+async fn an_edit_reaches_watchers_of_the_task_and_the_feed(app: TestApp) -> TestApp {
+    let poster = access_token(&app.signed_in_user("poster@example.com").await);
+    let task = post_task(&app, &poster, json!({ "title": "Paint the fence" })).await;
+    let task_id = id(&task);
+    let task_topic = format!("task:{task_id}");
+    let mut visitor = connect(&app, None).await;
+    subscribe(&mut visitor, &task_topic).await;
+    subscribe(&mut visitor, "tasks").await;
+
+    let due_date = date_in(5);
+    let edit = json!({
+        "title": "Paint the back fence",
+        "description": "Two coats, paint supplied",
+        "budget_cents": 25000,
+        "location": "Marrickville NSW",
+        "category_id": 7,
+        "due_date": due_date,
+    });
+    let edited = app.patch(&format!("/api/tasks/{task_id}"), Some(&poster), edit).await;
+    assert_eq!(edited.status, StatusCode::OK, "{:?}", edited.body);
+
+    // Watchers see the new facts, not only the status, so an open task page can show them at once.
+    for topic in [task_topic.as_str(), "tasks"] {
+        let update = next_event_where(&mut visitor, topic, "task.updated", |d| d["id"] == task_id.as_str()).await;
+        assert_eq!(update["title"], "Paint the back fence", "{topic}");
+        assert_eq!(update["description"], "Two coats, paint supplied");
+        assert_eq!(update["budget_cents"], 25000);
+        assert_eq!(update["location"], "Marrickville NSW");
+        assert_eq!(update["category_id"], 7);
+        assert_eq!(update["category"], edited.body["category"]);
+        assert_eq!(update["due_date"], due_date.as_str());
+        assert_eq!(update["status"], "open");
+        assert_eq!(update["offer_count"], 0);
+    }
     app
 }

@@ -4,6 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateSync } from 'node:zlib';
 
+import { AxeBuilder } from '@axe-core/playwright';
 import { chromium } from 'playwright-core';
 
 export const BASE_URL = process.env.BASE_URL ?? 'http://127.0.0.1:8080';
@@ -173,3 +174,29 @@ export async function login(account) {
 /** A date `days` from today as the task form sends it (YYYY-MM-DD). */
 export const inDays = (days) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
+
+/** The axe-core findings on the page as it is now (all rules axe runs by default: WCAG 2.x A/AA and best practices). */
+export async function seriousA11yViolations(page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+}
+
+/** One readable block per violation: impact, rule, what to fix, and where (at most 5 elements). */
+export function describeA11yViolations(label, violations) {
+  return violations
+    .map((violation) => {
+      const nodes = violation.nodes
+        .slice(0, 5)
+        .map((node) => `    ${node.target.join(' ')}\n      ${node.failureSummary?.split('\n').slice(1).join('; ') ?? ''}`)
+        .join('\n');
+      const more = violation.nodes.length > 5 ? `\n    … and ${violation.nodes.length - 5} more` : '';
+      return `${label}: [${violation.impact}] ${violation.id}: ${violation.help} (${violation.helpUrl})\n${nodes}${more}`;
+    })
+    .join('\n');
+}
+
+/** Fails with a readable list when axe-core finds any serious or critical violation on the page. */
+export async function expectNoSeriousA11yViolations(page, label) {
+  const violations = await seriousA11yViolations(page);
+  if (violations.length) throw new Error(`accessibility violations\n${describeA11yViolations(label, violations)}`);
+}

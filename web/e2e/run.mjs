@@ -27,8 +27,8 @@ const server = spawn(serverBin, [], {
     BIND_ADDR: '127.0.0.1:0',
     DATA_DIR: dataDir,
     DEV_MODE: 'true',
-    // The operator of the disputes scenario (tests/disputes.test.mjs signs this address up).
-    ADMIN_EMAILS: process.env.ADMIN_EMAILS ?? 'operator@example.com',
+    // The operators of the disputes scenario and of the accessibility check (each test file signs its own up).
+    ADMIN_EMAILS: process.env.ADMIN_EMAILS ?? 'operator@example.com,a11y-operator@example.com',
     WEB_DIST: dist,
     // The suite signs dozens of people up from one address within a minute; the limits
     // themselves are tested in server/tests/rate_limits.rs.

@@ -30,6 +30,7 @@ pub mod questions;
 pub mod realtime;
 pub mod reviews;
 pub mod security_headers;
+pub mod site;
 pub mod tasks;
 pub mod unsubscribe;
 pub mod views;
@@ -72,6 +73,7 @@ pub fn router(state: AppState) -> Router {
         .merge(alerts::router())
         .merge(geocode::router(&state.config))
         .merge(contact::router())
+        .merge(site::router())
         .merge(payments::router())
         .merge(earnings::router())
         .merge(lifecycle::router())

@@ -42,7 +42,7 @@ use utoipa::{
 use crate::{
     error::ErrorBody,
     http::{
-        admin, alerts, auth, contact, disputes, earnings, extract::ApiJson, geocode, invitations, lifecycle, me, messages, notification_settings, notifications, offers, payments, profiles, push, questions, realtime, reviews, security_headers, tasks, unsubscribe,
+        admin, alerts, auth, contact, disputes, earnings, extract::ApiJson, geocode, invitations, lifecycle, me, messages, notification_settings, notifications, offers, payments, profiles, push, questions, realtime, reviews, security_headers, site, tasks, unsubscribe,
     },
     state::AppState,
 };
@@ -62,7 +62,7 @@ use crate::{
         invitations::invite_tasker, questions::list_questions, questions::ask_question, questions::answer_question,
         notifications::list_notifications, notifications::mark_read, notifications::mark_all_read,
         alerts::list_alerts, alerts::create_alert, alerts::update_alert, alerts::delete_alert,
-        geocode::geocode, contact::send_contact_message,
+        geocode::geocode, contact::send_contact_message, site::site,
         payments::create_checkout_session, payments::verify_payment, payments::stripe_webhook, payments::task_payment,
         payments::payout_onboarding, earnings::payout_account, earnings::my_earnings, earnings::my_payments,
         lifecycle::request_payment, lifecycle::release_payment, lifecycle::cancellation,

@@ -360,7 +360,7 @@ pub async fn update_task(
         return Err(not_open());
     }
     let row = tasks::task(&state.db, id).await?.ok_or_else(|| ApiError::not_found("Task"))?;
-    live::task_updated(&state, id, &row.status, row.offer_count).await;
+    live::task_edited(&state, &row).await;
     let questions = first_questions(&state, id).await?;
     let view_count = tasks::view_count(&state.db, id).await?;
     Ok(ApiJson(detail(&state, row, view_count, questions).await?))

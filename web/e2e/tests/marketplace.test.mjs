@@ -159,6 +159,9 @@ test('a task posted through the wizard reaches a watching tasker live, and the o
   await taskerPage.getByRole('button', { name: 'Request payment' }).click();
   await posterPage.getByText(/asked you to release the payment/).waitFor();
   await posterPage.getByRole('button', { name: 'Release payment' }).click();
+  const releaseDialog = posterPage.getByRole('dialog', { name: 'Release payment?' });
+  await releaseDialog.getByText(/cannot be undone/).waitFor();
+  await releaseDialog.getByRole('button', { name: 'Release payment' }).click();
   await posterPage.getByRole('heading', { name: 'Task completed' }).waitFor();
   await taskerPage.getByRole('heading', { name: 'Task completed' }).waitFor();
   await screenshot(posterPage, 'task-completed');

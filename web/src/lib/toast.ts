@@ -23,7 +23,10 @@ export function toast(input: {
   duration?: number;
 }): number {
   const id = nextId++;
-  const entry: Toast = { id, variant: 'default', duration: 5000, ...input };
+  const variant = input.variant ?? 'default';
+  // An error must be read to be acted on: it stays until dismissed.
+  const duration = variant === 'error' ? Infinity : (input.duration ?? 5000);
+  const entry: Toast = { ...input, id, variant, duration };
   appStore.set(toastsAtom, (toasts) => [...toasts.slice(-3), entry]);
   return id;
 }

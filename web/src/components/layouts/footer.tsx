@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 
 import { Logo } from '@/components/layouts/logo';
+import { useSite } from '@/lib/site';
 
 const groups = [
   {
@@ -37,12 +38,45 @@ const groups = [
   },
 ];
 
-const socials = [
-  { href: 'https://www.facebook.com/', label: 'Taskhub on Facebook', path: 'M14 8h3V4h-3a4 4 0 00-4 4v2H8v4h2v8h4v-8h3l1-4h-4V8a0 0 0 010 0z' },
-  { href: 'https://www.instagram.com/', label: 'Taskhub on Instagram', path: 'M7 3h10a4 4 0 014 4v10a4 4 0 01-4 4H7a4 4 0 01-4-4V7a4 4 0 014-4zm5 5a4 4 0 100 8 4 4 0 000-8zm5.5-1.5a1 1 0 100 2 1 1 0 000-2z' },
-  { href: 'https://www.linkedin.com/', label: 'Taskhub on LinkedIn', path: 'M4 9h4v12H4zM6 3a2 2 0 110 4 2 2 0 010-4zm4 6h4v2c.6-1.1 2-2.2 4-2.2 4 0 4.5 2.6 4.5 6V21h-4v-5.5c0-1.4 0-3.2-2-3.2s-2.3 1.5-2.3 3.1V21h-4z' },
-  { href: 'https://x.com/', label: 'Taskhub on X', path: 'M4 4h4.5l4 5.6L17.3 4H20l-6.2 7.2L20.5 20H16l-4.3-6-5.2 6H4l6.5-7.5z' },
-];
+/** Icons for the networks we know; any other configured link shows its name. */
+const socialIcons: Record<string, string> = {
+  facebook: 'M14 8h3V4h-3a4 4 0 00-4 4v2H8v4h2v8h4v-8h3l1-4h-4V8a0 0 0 010 0z',
+  instagram: 'M7 3h10a4 4 0 014 4v10a4 4 0 01-4 4H7a4 4 0 01-4-4V7a4 4 0 014-4zm5 5a4 4 0 100 8 4 4 0 000-8zm5.5-1.5a1 1 0 100 2 1 1 0 000-2z',
+  linkedin: 'M4 9h4v12H4zM6 3a2 2 0 110 4 2 2 0 010-4zm4 6h4v2c.6-1.1 2-2.2 4-2.2 4 0 4.5 2.6 4.5 6V21h-4v-5.5c0-1.4 0-3.2-2-3.2s-2.3 1.5-2.3 3.1V21h-4z',
+  x: 'M4 4h4.5l4 5.6L17.3 4H20l-6.2 7.2L20.5 20H16l-4.3-6-5.2 6H4l6.5-7.5z',
+};
+
+/** Social links come from the server's configuration (`SOCIAL_LINKS`); none configured, none shown. */
+function SocialLinks() {
+  const { data: site } = useSite();
+  if (!site?.social.length) return null;
+  return (
+    <ul className="mt-6 flex flex-wrap gap-3" aria-label="Social media">
+      {site.social.map((social) => {
+        const icon = socialIcons[social.name.toLowerCase()];
+        return (
+          <li key={social.url}>
+            <a
+              href={social.url}
+              aria-label={`Taskhub on ${social.name}`}
+              target="_blank"
+              rel="noreferrer"
+              className="inline-flex h-10 min-w-10 items-center justify-center rounded-full bg-slate-800 px-3 text-sm text-slate-300 hover:bg-brand-700 hover:text-white"
+            >
+              {icon ? (
+                <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="currentColor">
+                  <path d={icon} />
+                </svg>
+              ) : (
+                social.name
+              )}
+            </a>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
 
 export function Footer() {
   return (
@@ -54,23 +88,7 @@ export function Footer() {
             Taskhub connects people who need a hand with trusted local taskers. Post for free, compare offers,
             and pay securely — your money is held until the job is done.
           </p>
-          <ul className="mt-6 flex gap-3" aria-label="Social media">
-            {socials.map((social) => (
-              <li key={social.label}>
-                <a
-                  href={social.href}
-                  aria-label={social.label}
-                  target="_blank"
-                  rel="noreferrer"
-                  className="inline-flex h-10 w-10 items-center justify-center rounded-full bg-slate-800 text-slate-300 hover:bg-brand-700 hover:text-white"
-                >
-                  <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="currentColor">
-                    <path d={social.path} />
-                  </svg>
-                </a>
-              </li>
-            ))}
-          </ul>
+          <SocialLinks />
         </div>
         {groups.map((group) => (
           <nav key={group.title} aria-label={group.title}>

@@ -107,4 +107,22 @@ describe('header', () => {
     await vi.waitFor(() => expect(dialog).not.toBeInTheDocument());
     expect(document.body).not.toHaveClass('scroll-locked');
   });
+
+  it('keeps Tab inside the open mobile menu and gives focus back to its button on Escape', async () => {
+    renderRoutes(routes);
+    const button = screen.getByRole('button', { name: 'Open menu' });
+    await userEvent.click(button);
+    const dialog = screen.getByRole('dialog', { name: 'Menu' });
+    const inside = () => dialog.contains(document.activeElement);
+    expect(inside()).toBe(true);
+    for (let i = 0; i < 12; i++) {
+      await userEvent.tab();
+      expect(inside()).toBe(true);
+    }
+    await userEvent.tab({ shift: true });
+    expect(inside()).toBe(true);
+    await userEvent.keyboard('{Escape}');
+    await vi.waitFor(() => expect(dialog).not.toBeInTheDocument());
+    expect(button).toHaveFocus();
+  });
 });

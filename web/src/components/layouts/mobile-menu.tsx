@@ -8,7 +8,10 @@ import { useAuth } from '@/lib/auth/use-auth';
 import { useSignOut } from '@/lib/auth/use-sign-out';
 import { cn } from '@/lib/cn';
 
-/** Slide-in navigation for small screens: locks page scroll while open, closes on route change and Escape. */
+/**
+ * Slide-in navigation for small screens: locks page scroll and traps focus while open, closes on
+ * route change and Escape, then returns focus to whatever opened it.
+ */
 export function MobileMenu({ open, onClose, id }: { open: boolean; onClose: () => void; id: string }) {
   const { user } = useAuth();
   const signOut = useSignOut('mobile-menu');
@@ -23,15 +26,32 @@ export function MobileMenu({ open, onClose, id }: { open: boolean; onClose: () =
 
   useEffect(() => {
     if (!open) return;
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     document.body.classList.add('scroll-locked');
-    panelRef.current?.querySelector<HTMLElement>('a,button')?.focus();
+    const focusables = () => Array.from(panelRef.current?.querySelectorAll<HTMLElement>('a[href],button:not([disabled])') ?? []);
+    focusables()[0]?.focus();
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Escape') onCloseRef.current();
+      if (event.key !== 'Tab') return;
+      // A modal menu: Tab and Shift+Tab cycle through its own controls only.
+      const items = focusables();
+      if (items.length === 0) return;
+      const index = items.indexOf(document.activeElement as HTMLElement);
+      const last = items.length - 1;
+      if (event.shiftKey && index <= 0) {
+        event.preventDefault();
+        items[last].focus();
+      } else if (!event.shiftKey && (index === -1 || index === last)) {
+        event.preventDefault();
+        items[0].focus();
+      }
     };
     document.addEventListener('keydown', onKey);
     return () => {
       document.body.classList.remove('scroll-locked');
       document.removeEventListener('keydown', onKey);
+      // Back to the button that opened the menu, so keyboard users keep their place.
+      if (opener?.isConnected) opener.focus();
     };
   }, [open]);
 

@@ -6,6 +6,7 @@ const sizes = { sm: 'h-8 w-8 text-xs', md: 'h-10 w-10 text-sm', lg: 'h-16 w-16 t
 /** The rendered size in CSS pixels, so the browser reserves the box before the image arrives. */
 const pixels = { sm: 32, md: 40, lg: 64, xl: 96 };
 
+/** A picture or initials; with an empty `alt` it is decorative (the name is next to it) and hidden from screen readers. */
 export function Avatar({ src, initials, alt, size = 'md', className }: {
   src?: string | null;
   initials: string;
@@ -29,8 +30,9 @@ export function Avatar({ src, initials, alt, size = 'md', className }: {
       />
     );
   }
+  const label = alt ? { role: 'img', 'aria-label': alt } : { 'aria-hidden': true };
   return (
-    <span role="img" aria-label={alt} className={cn(base, 'bg-brand-100 font-semibold text-brand-800')}>
+    <span {...label} className={cn(base, 'bg-brand-100 font-semibold text-brand-800')}>
       {initials}
     </span>
   );

@@ -5,8 +5,8 @@ import { ApiError, request } from '@/lib/http';
 import { appStore } from '@/lib/store';
 
 export const SESSION_STORAGE_KEY = 'taskhub.session';
-/** Refresh this long before the access token expires. */
-export const REFRESH_MARGIN_MS = 60_000;
+/** Spec §9 "session re-check margin": refresh this long before the access token expires. */
+export const REFRESH_MARGIN_MS = 5 * 60_000;
 
 export const sessionAtom = atom<Session | null>(null);
 export const profileAtom = atom<Profile | null>(null);

@@ -39,6 +39,15 @@ describe('socket events → query cache', () => {
     expect(client.getQueryData<Task>(realtimeKeys.task('a'))).toMatchObject({ status: 'assigned', offer_count: 3 });
   });
 
+  it("shows a poster's edit live: new title, description, budget, place and date everywhere the task is", () => {
+    const client = clientWithList([task('a')]);
+    client.setQueryData(realtimeKeys.task('a'), { ...task('a'), questions: [{ id: 'q1' }] });
+    const edit = { id: 'a', status: 'open', offer_count: 0, title: 'Paint the back fence', description: 'Two coats', budget_cents: 25000, location: 'Marrickville NSW', due_date: '2099-01-20' };
+    applyRealtimeEvent(client, ev('task:a', 'task.updated', edit));
+    expect(client.getQueryData(realtimeKeys.task('a'))).toMatchObject({ ...edit, questions: [{ id: 'q1' }] });
+    expect(listItems(client)[0]).toMatchObject(edit);
+  });
+
   it('adds a public offer, then merges the poster copy with its amount, and updates the count', () => {
     const client = clientWithList([task('t')]);
     client.setQueryData(realtimeKeys.offers('t'), []);

@@ -1,6 +1,8 @@
 import { ContactForm } from '@/features/contact/components/contact-form';
 import { ContactPage } from '@/features/info/components/contact-page';
+import { useSite } from '@/lib/site';
 
 export function ContactRoute() {
-  return <ContactPage form={<ContactForm />} />;
+  const site = useSite();
+  return <ContactPage form={<ContactForm />} site={site.data} />;
 }

@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { TaskDetailRoute } from '@/app/routes/marketplace/task-detail';
@@ -129,5 +129,41 @@ describe('task page after assignment', () => {
     expect(await screen.findByRole('heading', { name: 'Payment processing' }, { timeout: 5000 })).toBeInTheDocument();
     await vi.waitFor(() => expect(document.querySelector('[data-offer-id="o1"]')).not.toBeNull());
     expect(screen.queryByRole('button', { name: 'Accept & Pay' })).not.toBeInTheDocument();
+  });
+});
+
+/** jsdom never opens a <dialog>, so it has no accessible name there: find it by its title. */
+const dialogTitled = (title: string) => screen.getByRole('heading', { name: title, hidden: true }).closest('dialog') as HTMLElement;
+
+describe('confirmations on the task page', () => {
+  it('asks before releasing the payment, which cannot be undone', async () => {
+    signIn('p1');
+    const api = serve({ 'POST /api/tasks/t1/release': { body: { ...task, status: 'completed' } } });
+    render();
+    const { default: userEvent } = await import('@testing-library/user-event');
+    await userEvent.click(await screen.findByRole('button', { name: 'Release payment' }, { timeout: 5000 }));
+    const dialog = dialogTitled('Release payment?');
+    expect(dialog).toHaveTextContent(/cannot be undone/);
+    expect(api.calls.some((c) => c.key === 'POST /api/tasks/t1/release')).toBe(false);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Release payment', hidden: true }));
+    await vi.waitFor(() => expect(api.calls.some((c) => c.key === 'POST /api/tasks/t1/release')).toBe(true));
+  });
+
+  it("cancels an open task through the app's dialog, not the browser's", async () => {
+    signIn('p1');
+    const confirm = vi.fn(() => true);
+    vi.stubGlobal('confirm', confirm);
+    const api = serve({
+      'GET /api/tasks/t1': { body: { ...task, status: 'open', assigned_tasker: null } },
+      'POST /api/tasks/t1/cancel': { body: { ...task, status: 'cancelled' } },
+    });
+    render();
+    const { default: userEvent } = await import('@testing-library/user-event');
+    await userEvent.click(await screen.findByRole('button', { name: 'Cancel task' }, { timeout: 5000 }));
+    const dialog = dialogTitled('Cancel this task?');
+    expect(api.calls.some((c) => c.key === 'POST /api/tasks/t1/cancel')).toBe(false);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel task', hidden: true }));
+    await vi.waitFor(() => expect(api.calls.some((c) => c.key === 'POST /api/tasks/t1/cancel')).toBe(true));
+    expect(confirm).not.toHaveBeenCalled();
   });
 });

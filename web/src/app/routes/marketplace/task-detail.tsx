@@ -1,8 +1,8 @@
 import { useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 
-import { Alert } from '@/components/ui/alert';
 import { Button, buttonClasses } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { PageSpinner } from '@/components/ui/spinner';
 import { CancellationPanel } from '@/features/cancellation/components/cancellation-panel';
 import { useDispute } from '@/features/disputes/api/get-dispute';
@@ -12,6 +12,7 @@ import { OffersList } from '@/features/offers/components/offers-list';
 import { useTaskPayment } from '@/features/payments/api/get-task-payment';
 import { AcceptPayDialog } from '@/features/payments/components/accept-pay-dialog';
 import { TaskPaymentNotice } from '@/features/payments/components/task-payment-notice';
+import { EditTaskDialog } from '@/features/post-task/components/edit-task-dialog';
 import { QuestionsSection } from '@/features/questions/components/questions-section';
 import { ReportDialog } from '@/features/reports/components/report-dialog';
 import { AssignmentPanel } from '@/features/task-progress/components/assignment-panel';
@@ -36,6 +37,8 @@ export function TaskDetailRoute() {
   const cancel = useCancelTask(taskId);
   const [paying, setPaying] = useState<Offer | null>(null);
   const [reporting, setReporting] = useState(false);
+  const [confirmingCancel, setConfirmingCancel] = useState(false);
+  const [editing, setEditing] = useState(false);
   const askRef = useRef<HTMLTextAreaElement>(null);
   useTopic(taskId ? `task:${taskId}` : null);
   usePageTitle(task.data?.title ?? 'Task details', task.data?.description.slice(0, 160));
@@ -132,19 +135,14 @@ export function TaskDetailRoute() {
             <section className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm max-lg:order-6">
               <h2 className="font-semibold text-slate-900">Your task</h2>
               <p className="mt-1 text-sm text-slate-600">Offers arrive here live. Accept one to pay securely and assign the task.</p>
-              {cancel.isError && <Alert className="mt-3">{errorMessage(cancel.error, 'The task could not be cancelled.')}</Alert>}
-              <Button
-                variant="outline"
-                className="mt-3 w-full"
-                loading={cancel.isPending}
-                onClick={() => {
-                  if (window.confirm('Cancel this task? Taskers will no longer be able to make offers.')) {
-                    cancel.mutate(undefined, { onSuccess: () => toast({ title: 'Task cancelled', variant: 'success' }) });
-                  }
-                }}
-              >
-                Cancel task
-              </Button>
+              <div className="mt-3 grid gap-2">
+                <Button variant="secondary" className="w-full" onClick={() => setEditing(true)}>
+                  Edit task
+                </Button>
+                <Button variant="outline" className="w-full" loading={cancel.isPending} onClick={() => setConfirmingCancel(true)}>
+                  Cancel task
+                </Button>
+              </div>
             </section>
           )}
           <div className="max-lg:order-7">
@@ -162,6 +160,30 @@ export function TaskDetailRoute() {
         <SimilarTasks task={t} />
       </div>
       <AcceptPayDialog offer={paying} taskId={t.id} currency={t.currency} onClose={() => setPaying(null)} />
+      {isPoster && <EditTaskDialog task={t} open={editing && open} onClose={() => setEditing(false)} />}
+      <ConfirmDialog
+        open={confirmingCancel}
+        title="Cancel this task?"
+        confirmLabel="Cancel task"
+        cancelLabel="Keep task"
+        variant="danger"
+        pending={cancel.isPending}
+        error={cancel.error}
+        onClose={() => {
+          setConfirmingCancel(false);
+          cancel.reset();
+        }}
+        onConfirm={() =>
+          cancel.mutate(undefined, {
+            onSuccess: () => {
+              setConfirmingCancel(false);
+              toast({ title: 'Task cancelled', variant: 'success' });
+            },
+          })
+        }
+      >
+        <p>Taskers will no longer be able to make offers, and those who did are told the task was cancelled. This cannot be undone.</p>
+      </ConfirmDialog>
       <ReportDialog
         open={reporting}
         onClose={() => setReporting(false)}

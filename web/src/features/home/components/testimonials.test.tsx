@@ -53,4 +53,27 @@ describe('testimonial carousel', () => {
     fireEvent.pointerUp(area, { clientX: 260 });
     expect(current()).toBe('Show testimonial 1');
   });
+
+  it('pauses while a control has focus and resumes when focus leaves', () => {
+    renderCarousel();
+    const next = screen.getByRole('button', { name: 'Next testimonial' });
+    act(() => next.focus());
+    act(() => vi.advanceTimersByTime(CAROUSEL_INTERVAL_MS * 2));
+    expect(current()).toBe('Show testimonial 1');
+    act(() => next.blur());
+    act(() => vi.advanceTimersByTime(CAROUSEL_INTERVAL_MS));
+    expect(current()).toBe('Show testimonial 2');
+  });
+
+  it('has a pause button that stops the rotation until played again', () => {
+    renderCarousel();
+    fireEvent.click(screen.getByRole('button', { name: 'Pause testimonials' }));
+    act(() => screen.getByRole('button', { name: 'Play testimonials' }).blur());
+    act(() => vi.advanceTimersByTime(CAROUSEL_INTERVAL_MS * 2));
+    expect(current()).toBe('Show testimonial 1');
+    fireEvent.click(screen.getByRole('button', { name: 'Play testimonials' }));
+    act(() => screen.getByRole('button', { name: 'Pause testimonials' }).blur());
+    act(() => vi.advanceTimersByTime(CAROUSEL_INTERVAL_MS));
+    expect(current()).toBe('Show testimonial 2');
+  });
 });

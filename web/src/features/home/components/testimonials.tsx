@@ -1,4 +1,5 @@
 import { AnimatePresence, m } from 'framer-motion';
+import { Pause, Play } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 
 import { cn } from '@/lib/cn';
@@ -13,10 +14,17 @@ const testimonials = [
   { quote: 'Reviews matter here. After my first ten five-star jobs I started winning most of the gardening tasks I offered on.', name: 'Daniel K.', role: 'Tasker, Fremantle' },
 ];
 
-/** Auto-advances every 8 s; previous, next and dots; a swipe of 150 px or more changes slide. */
+/**
+ * Auto-advances every 8 s; previous, next and dots; a swipe of 150 px or more changes slide.
+ * Rotation waits while the pointer is over it or focus is in it (controls included), and stops
+ * for good with the pause button (WCAG 2.2.2).
+ */
 export function Testimonials() {
   const [index, setIndex] = useState(0);
-  const [paused, setPaused] = useState(false);
+  const [hovered, setHovered] = useState(false);
+  const [focused, setFocused] = useState(false);
+  const [stopped, setStopped] = useState(false);
+  const paused = hovered || focused || stopped;
   const startX = useRef<number | null>(null);
   const count = testimonials.length;
   const go = useCallback((next: number) => setIndex(((next % count) + count) % count), [count]);
@@ -29,17 +37,24 @@ export function Testimonials() {
 
   const item = testimonials[index];
   return (
-    <section className="bg-brand-50 py-16" aria-roledescription="carousel" aria-labelledby="testimonials-heading">
+    <section
+      className="bg-brand-50 py-16"
+      aria-roledescription="carousel"
+      aria-labelledby="testimonials-heading"
+      onFocus={() => setFocused(true)}
+      onBlur={(event) => {
+        if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setFocused(false);
+      }}
+    >
       <div className="mx-auto max-w-4xl px-4 sm:px-6 lg:px-8">
         <h2 id="testimonials-heading" className="text-center text-2xl font-bold text-slate-900 sm:text-3xl">
           What our community says
         </h2>
         <div
           className="relative mt-8 min-h-56 touch-pan-y select-none"
-          onMouseEnter={() => setPaused(true)}
-          onMouseLeave={() => setPaused(false)}
-          onFocus={() => setPaused(true)}
-          onBlur={() => setPaused(false)}
+          aria-live={paused ? 'polite' : 'off'}
+          onMouseEnter={() => setHovered(true)}
+          onMouseLeave={() => setHovered(false)}
           onPointerDown={(e) => {
             startX.current = e.clientX;
           }}
@@ -74,7 +89,7 @@ export function Testimonials() {
           <button type="button" onClick={() => go(index - 1)} aria-label="Previous testimonial" className="h-10 w-10 rounded-full bg-white text-lg ring-1 ring-slate-300 hover:bg-slate-50">
             ‹
           </button>
-          <div className="flex gap-2">
+          <div className="flex gap-1">
             {testimonials.map((t, i) => (
               <button
                 key={t.name}
@@ -82,15 +97,22 @@ export function Testimonials() {
                 onClick={() => go(i)}
                 aria-label={`Show testimonial ${i + 1}`}
                 aria-current={i === index}
-                className="flex h-6 min-w-6 items-center justify-center"
+                className="inline-flex h-6 min-w-6 items-center justify-center"
               >
-                {/* The dot is small; the button around it is a 24 px target. */}
-                <span className={cn('h-2.5 rounded-full transition-all', i === index ? 'w-6 bg-brand-700' : 'w-2.5 bg-slate-300')} />
+                <span aria-hidden className={cn('h-2.5 rounded-full transition-all', i === index ? 'w-6 bg-brand-700' : 'w-2.5 bg-slate-300')} />
               </button>
             ))}
           </div>
           <button type="button" onClick={() => go(index + 1)} aria-label="Next testimonial" className="h-10 w-10 rounded-full bg-white text-lg ring-1 ring-slate-300 hover:bg-slate-50">
             ›
+          </button>
+          <button
+            type="button"
+            onClick={() => setStopped((value) => !value)}
+            aria-label={stopped ? 'Play testimonials' : 'Pause testimonials'}
+            className="inline-flex h-10 w-10 items-center justify-center rounded-full bg-white ring-1 ring-slate-300 hover:bg-slate-50"
+          >
+            {stopped ? <Play aria-hidden className="h-4 w-4" /> : <Pause aria-hidden className="h-4 w-4" />}
           </button>
         </div>
       </div>

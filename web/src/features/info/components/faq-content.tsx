@@ -5,7 +5,7 @@ export const generalFaq: FaqItem[] = [
   { q: 'How much does it cost?', a: 'Posting a task and browsing are free. When a task is paid, a 10% service fee applies. The total you see is the task amount; the fee is shown separately and comes out of the tasker’s payout.' },
   { q: 'Where does Taskhub operate?', a: 'Taskhub is available across Australia. Location suggestions and searches cover Australian suburbs and postcodes.' },
   { q: 'Can I be both a poster and a tasker?', a: 'Yes. One account can post tasks and make offers. Switch on tasker features at any time from the Become a Tasker page.' },
-  { q: 'How do I contact support?', a: 'Use the contact form or email support@taskhub.example. We answer Monday-Friday 9am-6pm EST, usually within one business day.' },
+  { q: 'How do I contact support?', a: 'Use the form on our Contact page, which also lists our email address. We answer Monday-Friday 9am-6pm EST, usually within one business day.' },
 ];
 
 export const posterFaq: FaqItem[] = [

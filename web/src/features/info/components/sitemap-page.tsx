@@ -5,7 +5,8 @@ import { ContentPage } from '@/components/layouts/content-page';
 export const SITEMAP_GROUPS = [
   { title: 'Main Pages', links: [['Home', '/'], ['Browse Tasks', '/tasks'], ['Post a Task', '/post-task'], ['Categories', '/categories'], ['How It Works', '/how-it-works'], ['Become a Tasker', '/become-tasker'], ['Sign In', '/login'], ['Sign Up', '/signup']] },
   { title: 'Support', links: [['Help Center', '/help'], ['FAQ', '/faq'], ['Contact Us', '/contact'], ['Trust & Safety', '/trust'], ['Safety Tips', '/safety'], ['COVID-19 Information', '/covid']] },
-  { title: 'About', links: [['About Us', '/about'], ['Careers', '/about'], ['Press', '/contact'], ['Blog', '/about']] },
+  // Only pages that exist: no careers, press or blog pages yet.
+  { title: 'About', links: [['About Us', '/about']] },
   { title: 'Legal', links: [['Terms of Service', '/terms'], ['Privacy Policy', '/privacy'], ['Cookie Policy', '/cookies'], ['Community Guidelines', '/guidelines']] },
 ];
 

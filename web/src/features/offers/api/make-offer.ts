@@ -5,14 +5,18 @@ import { authorizedRequest } from '@/lib/auth/session';
 import type { Offer } from '@/lib/marketplace';
 import { realtimeKeys } from '@/lib/realtime/cache';
 
-/** Amount typed in dollars (at least the $5 minimum budget), message optional but kept short. */
+/** Amount typed in dollars (at least the $5 minimum budget) and a comment: the server requires both. */
 export const offerInputSchema = z.object({
   amount: z
     .string()
     .trim()
     .min(1, 'Please enter your offer amount')
     .refine((v) => /^\d+(\.\d{1,2})?$/.test(v) && Number(v) >= 5, 'Please enter a valid amount of at least $5'),
-  message: z.string().trim().max(2000, 'Keep your message under 2000 characters'),
+  message: z
+    .string()
+    .trim()
+    .min(1, 'Please add a comment to your offer')
+    .max(2000, 'Keep your message under 2000 characters'),
 });
 export type OfferInput = z.infer<typeof offerInputSchema>;
 

@@ -90,7 +90,7 @@ export function MakeOfferPanel({ taskId, currency, userId, taskOpen }: {
             error={make.error}
             onSubmit={(input) =>
               make.mutate(input, {
-                onSuccess: () => toast({ title: 'Offer sent', description: 'The poster has been notified.', variant: 'success' }),
+                onSuccess: () => toast({ title: 'Offer submitted', description: 'Your offer has been submitted successfully!', variant: 'success' }),
               })
             }
           />

@@ -44,6 +44,7 @@ export function OfferForm({ initial, submitLabel, pending, error, onSubmit, onCa
         value={values.amount}
         onChange={(e) => edit('amount', e.target.value.replace(/[^\d.]/g, ''))}
         error={errors.amount}
+        required
       />
       <TextAreaField
         label="Message to the poster"
@@ -52,7 +53,7 @@ export function OfferForm({ initial, submitLabel, pending, error, onSubmit, onCa
         value={values.message}
         onChange={(e) => edit('message', e.target.value)}
         error={errors.message}
-        optional
+        required
       />
       {Boolean(error) && <Alert>{errorMessage(error, 'Could not send your offer. Please try again.')}</Alert>}
       <div className="flex gap-2">

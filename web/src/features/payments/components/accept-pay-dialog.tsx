@@ -43,7 +43,7 @@ export function AcceptPayDialog({ offer, taskId, currency, onClose }: {
   };
 
   return (
-    <Dialog open={Boolean(offer)} onClose={processing ? () => {} : onClose} title="Accept offer and pay">
+    <Dialog open={Boolean(offer)} onClose={onClose} busy={processing} title="Accept offer and pay">
       {offer && (
         <div className="space-y-4">
           <p className="text-sm text-slate-700">

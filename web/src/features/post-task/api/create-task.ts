@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 
-import { authorizedRequest } from '@/lib/auth/session';
+import { authorizedRequest, getSession, isExpiring, refreshSession } from '@/lib/auth/session';
 import { ApiError } from '@/lib/http';
 import type { PickedPlace } from '@/lib/geocode';
 import type { TaskDetail } from '@/lib/marketplace';
@@ -29,7 +29,8 @@ export type TaskForm = { title: string; description: string; category: string; l
 const required = z.string().trim().min(1, REQUIRED_FIELDS);
 export const stepSchemas = {
   1: z.object({ title: required, description: required, category: required }),
-  2: z.object({ location: required }),
+  // Spec §5: the location field has no validation.
+  2: z.object({ location: z.string() }),
   3: z.object({
     budget: z
       .string()
@@ -52,19 +53,31 @@ export function validateSteps(form: TaskForm, upTo: 1 | 2 | 3 | 4): string | nul
   return null;
 }
 
-export function createTask(form: TaskForm) {
-  return authorizedRequest<TaskDetail>('/api/tasks', {
-    method: 'POST',
-    body: {
-      title: form.title.trim(),
-      description: form.description.trim(),
-      category_id: Number(form.category),
-      location: form.location.trim(),
-      budget_cents: Math.round(Number(form.budget) * 100),
-      due_date: form.date,
-      ...(form.place ? { lat: form.place.lat, lon: form.place.lon } : {}),
-    },
-  });
+/** The API's body for a task form (posting and editing). */
+export function toTaskBody(form: TaskForm) {
+  return {
+    title: form.title.trim(),
+    description: form.description.trim(),
+    category_id: Number(form.category),
+    location: form.location.trim(),
+    budget_cents: Math.round(Number(form.budget) * 100),
+    due_date: form.date,
+    ...(form.place ? { lat: form.place.lat, lon: form.place.lon } : {}),
+  };
+}
+
+/** Spec §5: a valid session must exist before creating; one expiring within the 5-minute margin is refreshed first. */
+async function checkSessionBeforePosting() {
+  const session = getSession();
+  if (!session) throw new ApiError(401, 'unauthorized', 'Your session has expired. Please log in again.');
+  if (isExpiring(session) && !(await refreshSession())) {
+    throw new ApiError(401, 'unauthorized', "Your session has expired and couldn't be refreshed. Please log in again.");
+  }
+}
+
+export async function createTask(form: TaskForm) {
+  await checkSessionBeforePosting();
+  return authorizedRequest<TaskDetail>('/api/tasks', { method: 'POST', body: toTaskBody(form) });
 }
 
 /** Spec §8 post-task messages: what the alert says for each failure. */

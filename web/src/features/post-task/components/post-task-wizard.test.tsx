@@ -54,6 +54,9 @@ beforeEach(() => {
 });
 afterEach(() => vi.unstubAllGlobals());
 
+// Whole forms typed key by key; give them time on a busy machine.
+vi.setConfig({ testTimeout: 15_000 });
+
 describe('post a task wizard', () => {
   it('grows the progress bar by 33.3% a step', () => {
     expect([1, 2, 3, 4].map(progressWidth)).toEqual(['0.0%', '33.3%', '66.6%', '99.9%']);
@@ -157,5 +160,62 @@ describe('post a task wizard', () => {
     expect(postTaskErrorMessage(undefined)).toBe('An unexpected error occurred');
     expect(isSessionError('Your session has expired. Please log in again.')).toBe(true);
     expect(isSessionError('Please enter a valid budget amount')).toBe(false);
+  });
+});
+
+describe('post a task wizard, per spec', () => {
+  it('marks its inputs required, leaves the location unvalidated and moves focus to the step heading', async () => {
+    signIn();
+    renderWizard();
+    for (const label of ['Task title', 'Description', 'Category']) expect(screen.getByLabelText(label)).toBeRequired();
+    await userEvent.type(screen.getByLabelText('Task title'), 'Assemble a wardrobe');
+    await userEvent.type(screen.getByLabelText('Description'), 'PAX wardrobe, two doors');
+    await userEvent.selectOptions(screen.getByLabelText('Category'), 'Furniture Assembly');
+    await next();
+    expect(screen.getByRole('heading', { name: 'Step 2 of 4: Location' })).toHaveFocus();
+    expect(screen.getByLabelText('Location')).toHaveValue('');
+    await next();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Step 3 of 4: Budget' })).toHaveFocus();
+    expect(screen.getByLabelText('Budget (AUD)')).toBeRequired();
+    expect(screen.getByLabelText('Due date')).toBeRequired();
+    await userEvent.click(screen.getByRole('button', { name: /Previous/ }));
+    expect(screen.getByRole('heading', { name: 'Step 2 of 4: Location' })).toHaveFocus();
+  });
+
+  it('refreshes a session that expires within 5 minutes before posting', async () => {
+    appStore.set(sessionAtom, {
+      access_token: 'old',
+      refresh_token: 'r',
+      token_type: 'bearer',
+      expires_in: 900,
+      expires_at: Math.floor(Date.now() / 1000) + 240,
+      user: { id: 'u1', email: 'ada@example.com' },
+    });
+    const api = mockFetch({
+      'GET /api/geocode': { body: [] },
+      'GET /api/me': { body: { user: { id: 'u1', email: 'ada@example.com' }, profile: { id: 'u1' } } },
+      'POST /api/auth/refresh': {
+        body: {
+          access_token: 'new',
+          refresh_token: 'r2',
+          token_type: 'bearer',
+          expires_in: 900,
+          expires_at: Math.floor(Date.now() / 1000) + 900,
+          user: { id: 'u1', email: 'ada@example.com' },
+        },
+      },
+      'POST /api/tasks': { status: 201, body: { id: 't1', status: 'open' } },
+    });
+    vi.stubGlobal('fetch', api.fn);
+    renderWizard();
+    await fillToReview();
+    await userEvent.click(screen.getByRole('button', { name: 'Post Task' }));
+    expect(await screen.findByText('My Tasks page')).toBeInTheDocument();
+    const keys = api.calls.map((c) => c.key);
+    expect(keys.indexOf('POST /api/auth/refresh')).toBeGreaterThan(-1);
+    expect(keys.indexOf('POST /api/auth/refresh')).toBeLessThan(keys.indexOf('POST /api/tasks'));
+    const post = api.calls.find((c) => c.key === 'POST /api/tasks')!;
+    expect((post.init.headers as Record<string, string>).Authorization).toBe('Bearer new');
   });
 });

@@ -1,5 +1,5 @@
 import { ArrowLeft, ArrowRight, Check } from 'lucide-react';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 
 import { LocationInput } from '@/components/location/location-input';
@@ -32,7 +32,7 @@ export function progressWidth(step: number) {
   return `${((step - 1) * 33.3).toFixed(1)}%`;
 }
 
-function today() {
+export function today() {
   const now = new Date();
   return new Date(now.getTime() - now.getTimezoneOffset() * 60_000).toISOString().slice(0, 10);
 }
@@ -47,6 +47,13 @@ export function PostTaskWizard() {
   const [step, setStep] = useState<Step>(1);
   const [submissionError, setSubmissionError] = useState<string | null>(null);
   const isSubmitting = create.isPending;
+  const stepHeading = useRef<HTMLHeadingElement>(null);
+  const stepChangedByUser = useRef(false);
+
+  useEffect(() => {
+    // Next/Previous replace the fields under the keyboard: tell screen readers where they are now.
+    if (stepChangedByUser.current) stepHeading.current?.focus();
+  }, [step]);
 
   useEffect(() => {
     if (loading || session) return;
@@ -65,11 +72,13 @@ export function PostTaskWizard() {
       return;
     }
     setSubmissionError(null);
+    stepChangedByUser.current = true;
     setStep((s) => Math.min(4, s + 1) as Step);
     top();
   };
   const previous = () => {
     setSubmissionError(null);
+    stepChangedByUser.current = true;
     setStep((s) => Math.max(1, s - 1) as Step);
     top();
   };
@@ -114,7 +123,7 @@ export function PostTaskWizard() {
         {STEPS.map((label, i) => {
           const n = i + 1;
           return (
-            <li key={label} aria-current={n === step ? 'step' : undefined} className={n <= step ? 'text-brand-800' : 'text-slate-400'}>
+            <li key={label} aria-current={n === step ? 'step' : undefined} className={n <= step ? 'text-brand-800' : 'text-slate-600'}>
               <span
                 className={`mr-1.5 inline-flex h-6 w-6 items-center justify-center rounded-full text-xs ${n < step ? 'bg-brand-700 text-white' : n === step ? 'border-2 border-brand-700' : 'border border-slate-300'}`}
               >
@@ -137,22 +146,23 @@ export function PostTaskWizard() {
       </div>
 
       <form onSubmit={submit} noValidate className="mt-8 space-y-5 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
-        <h2 className="text-lg font-semibold text-slate-900">
+        <h2 ref={stepHeading} tabIndex={-1} className="text-lg font-semibold text-slate-900 focus:outline-none">
           Step {step} of 4: {STEPS[step - 1]}
         </h2>
 
         {step === 1 && (
           <>
-            <TextField label="Task title" name="title" placeholder="e.g. Assemble an IKEA wardrobe" value={form.title} onChange={(e) => set('title', e.target.value)} maxLength={120} />
+            <TextField label="Task title" name="title" placeholder="e.g. Assemble an IKEA wardrobe" value={form.title} onChange={(e) => set('title', e.target.value)} maxLength={120} required />
             <TextAreaField
               label="Description"
               name="description"
               placeholder="What needs doing, any tools or materials, access details"
               value={form.description}
               onChange={(e) => set('description', e.target.value)}
+              required
             />
             <FieldShell id="task-category" label="Category">
-              <select id="task-category" value={form.category} onChange={(e) => set('category', e.target.value)} className={inputClasses(false)}>
+              <select id="task-category" required value={form.category} onChange={(e) => set('category', e.target.value)} className={inputClasses(false)}>
                 <option value="">Select a category</option>
                 {WIZARD_CATEGORIES.map((c) => (
                   <option key={c.id} value={c.id}>
@@ -179,8 +189,9 @@ export function PostTaskWizard() {
               value={form.budget}
               onChange={(e) => set('budget', e.target.value)}
               hint={`Minimum $${MIN_BUDGET}. Taskers may offer more or less.`}
+              required
             />
-            <TextField label="Due date" name="date" type="date" min={today()} value={form.date} onChange={(e) => set('date', e.target.value)} />
+            <TextField label="Due date" name="date" type="date" min={today()} value={form.date} onChange={(e) => set('date', e.target.value)} required />
           </>
         )}
 

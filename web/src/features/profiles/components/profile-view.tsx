@@ -133,7 +133,7 @@ export function ProfileView({ userId }: { userId: string }) {
                 return (
                   <li key={item.key} className="flex items-center justify-between">
                     <span className="text-slate-700">{item.label}</span>
-                    <span className={ok ? 'font-medium text-emerald-700' : 'text-slate-400'}>{ok ? '✓ Verified' : 'Not verified'}</span>
+                    <span className={ok ? 'font-medium text-emerald-700' : 'text-slate-500'}>{ok ? '✓ Verified' : 'Not verified'}</span>
                   </li>
                 );
               })}

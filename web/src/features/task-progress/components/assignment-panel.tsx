@@ -1,7 +1,9 @@
 import { CheckCircle2 } from 'lucide-react';
+import { useState } from 'react';
 
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { MessagesThread } from '@/features/task-progress/components/messages-thread';
 import { ReviewForm } from '@/features/task-progress/components/review-form';
 import { useReleasePayment } from '@/features/task-progress/api/release-payment';
@@ -24,6 +26,7 @@ export function AssignmentPanel({ task, userId, disputeOpen = false, completedNo
   const isPoster = task.poster.id === userId;
   const request = useRequestPayment(task.id);
   const release = useReleasePayment(task.id);
+  const [confirmingRelease, setConfirmingRelease] = useState(false);
   const completed = task.status === 'completed';
   const other = isPoster ? task.assigned_tasker?.name ?? 'the tasker' : task.poster.name;
 
@@ -50,10 +53,7 @@ export function AssignmentPanel({ task, userId, disputeOpen = false, completedNo
       {!completed && (
         <div className="flex flex-wrap gap-2">
           {isPoster ? (
-            <Button
-              loading={release.isPending}
-              onClick={() => release.mutate(undefined, { onSuccess: () => toast({ title: 'Payment released', description: `${other} will be paid in 3-5 business days.`, variant: 'success' }) })}
-            >
+            <Button loading={release.isPending} onClick={() => setConfirmingRelease(true)}>
               Release payment
             </Button>
           ) : (
@@ -75,7 +75,31 @@ export function AssignmentPanel({ task, userId, disputeOpen = false, completedNo
             : 'Payment requests are paused while the dispute is open. An operator will decide.'}
         </p>
       )}
-      {(release.isError || request.isError) && <Alert>{errorMessage(release.error ?? request.error, 'Something went wrong. Please try again.')}</Alert>}
+      <ConfirmDialog
+        open={confirmingRelease}
+        title="Release payment?"
+        confirmLabel="Release payment"
+        pending={release.isPending}
+        error={release.error}
+        onClose={() => {
+          setConfirmingRelease(false);
+          release.reset();
+        }}
+        onConfirm={() =>
+          release.mutate(undefined, {
+            onSuccess: () => {
+              setConfirmingRelease(false);
+              toast({ title: 'Payment released', description: `${other} will be paid in 3-5 business days.`, variant: 'success' });
+            },
+          })
+        }
+      >
+        <p>
+          Only release the payment once the task is done to your satisfaction. {other} is paid the amount less the 10% service fee, 3-5 business
+          days after you release it. This cannot be undone.
+        </p>
+      </ConfirmDialog>
+      {request.isError && <Alert>{errorMessage(request.error, 'Something went wrong. Please try again.')}</Alert>}
 
       <MessagesThread taskId={task.id} userId={userId} />
       {completed && <ReviewForm taskId={task.id} otherName={other} />}

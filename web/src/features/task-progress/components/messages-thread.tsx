@@ -35,7 +35,7 @@ export function MessagesThread({ taskId, userId }: { taskId: string; userId: str
                 <div className={`max-w-[80%] rounded-2xl px-3 py-2 text-sm ${mine ? 'bg-brand-700 text-white' : 'bg-white text-slate-800 shadow-sm'}`}>
                   {!mine && msg.sender?.name && <p className="text-xs font-semibold">{msg.sender.name}</p>}
                   <p className="whitespace-pre-line">{msg.body}</p>
-                  <p className={`mt-0.5 text-[11px] ${mine ? 'text-white/70' : 'text-slate-400'}`}>{relativeTime(msg.created_at)}</p>
+                  <p className={`mt-0.5 text-[11px] ${mine ? 'text-white/90' : 'text-slate-500'}`}>{relativeTime(msg.created_at)}</p>
                 </div>
               </m.div>
             );

@@ -44,22 +44,24 @@ function ReviewFormFields({ taskId, otherName }: { taskId: string; otherName: st
       }}
     >
       <h3 className="font-semibold text-slate-900">Review {otherName}</h3>
+      {/* Native radios: Tab reaches the group, arrow keys change the rating. */}
       <div role="radiogroup" aria-label="Rating" className="flex gap-1">
         {[1, 2, 3, 4, 5].map((n) => (
-          <button
-            key={n}
-            type="button"
-            role="radio"
-            aria-checked={rating === n}
-            aria-label={`${n} star${n === 1 ? '' : 's'}`}
-            onClick={() => {
-              setRating(n);
-              setError(undefined);
-            }}
-            className="rounded p-0.5"
-          >
+          <label key={n} className="relative rounded p-0.5 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-brand-500">
+            <input
+              type="radio"
+              name={`rating-${taskId}`}
+              value={n}
+              checked={rating === n}
+              aria-label={`${n} star${n === 1 ? '' : 's'}`}
+              onChange={() => {
+                setRating(n);
+                setError(undefined);
+              }}
+              className="absolute inset-0 h-full w-full cursor-pointer appearance-none rounded opacity-0"
+            />
             <Star aria-hidden className={`h-7 w-7 ${n <= rating ? 'fill-amber-400 text-amber-400' : 'text-slate-300'}`} />
-          </button>
+          </label>
         ))}
       </div>
       <TextAreaField label="Your review" value={body} onChange={(e) => { setBody(e.target.value); setError(undefined); }} />

@@ -61,100 +61,103 @@ export function BrowseFilters({ filters, categories, onApply }: {
         <Button type="submit">Search</Button>
       </div>
 
-      {open && (
-        <div id="browse-filter-panel" className="mt-4 grid gap-6 border-t border-slate-100 pt-4 md:grid-cols-3">
-          <fieldset>
-            <legend className="text-sm font-semibold text-slate-900">Category</legend>
-            <div className="mt-2 grid max-h-64 gap-1 overflow-y-auto pr-2">
-              <label className="flex items-center gap-2 text-sm text-slate-700">
-                <input type="radio" name="category" checked={!draft.category} onChange={() => set('category', undefined)} />
-                All categories
-              </label>
-              {categories.map((c) => (
-                <label key={c.id} className="flex items-center gap-2 text-sm text-slate-700">
-                  <input type="radio" name="category" checked={draft.category === c.id} onChange={() => set('category', c.id)} />
-                  {c.name}
+      {/* Always in the page, so the toggle's aria-controls points at something; hidden while closed. */}
+      <div id="browse-filter-panel" hidden={!open}>
+        {open && (
+          <div className="mt-4 grid gap-6 border-t border-slate-100 pt-4 md:grid-cols-3">
+            <fieldset>
+              <legend className="text-sm font-semibold text-slate-900">Category</legend>
+              <div className="mt-2 grid max-h-64 gap-1 overflow-y-auto pr-2">
+                <label className="flex items-center gap-2 text-sm text-slate-700">
+                  <input type="radio" name="category" checked={!draft.category} onChange={() => set('category', undefined)} />
+                  All categories
                 </label>
-              ))}
-            </div>
-          </fieldset>
-          <fieldset>
-            <legend className="text-sm font-semibold text-slate-900">Budget (AUD)</legend>
-            <div className="mt-2 grid grid-cols-2 gap-2">
-              <label className="text-xs text-slate-600">
-                Min budget
-                <input
-                  type="number"
-                  inputMode="numeric"
-                  min={0}
-                  value={draft.min_budget ?? ''}
-                  onChange={(e) => set('min_budget', budget(e.target.value))}
-                  className={inputClasses(false, 'mt-1')}
-                />
-              </label>
-              <label className="text-xs text-slate-600">
-                Max budget
-                <input
-                  type="number"
-                  inputMode="numeric"
-                  min={0}
-                  value={draft.max_budget ?? ''}
-                  onChange={(e) => set('max_budget', budget(e.target.value))}
-                  className={inputClasses(false, 'mt-1')}
-                />
-              </label>
-            </div>
-          </fieldset>
-          <div>
-            {draft.near && (
-              <div className="mb-4">
-                <label htmlFor="browse-radius" className="text-sm font-semibold text-slate-900">
-                  Distance
-                </label>
-                <select
-                  id="browse-radius"
-                  value={draft.radius_km ?? DEFAULT_RADIUS_KM}
-                  onChange={(e) => set('radius_km', Number(e.target.value))}
-                  className={inputClasses(false, 'mt-2')}
-                >
-                  {RADIUS_OPTIONS.map((km) => (
-                    <option key={km} value={km}>
-                      Within {km} km of {draft.location}
-                    </option>
-                  ))}
-                </select>
+                {categories.map((c) => (
+                  <label key={c.id} className="flex items-center gap-2 text-sm text-slate-700">
+                    <input type="radio" name="category" checked={draft.category === c.id} onChange={() => set('category', c.id)} />
+                    {c.name}
+                  </label>
+                ))}
               </div>
-            )}
-            <label htmlFor="browse-sort" className="text-sm font-semibold text-slate-900">
-              Sort by
-            </label>
-            <select
-              id="browse-sort"
-              value={draft.sort ?? 'newest'}
-              onChange={(e) => set('sort', e.target.value === 'newest' ? undefined : (e.target.value as TaskFilters['sort']))}
-              className={inputClasses(false, 'mt-2')}
-            >
-              {SORT_OPTIONS.map((o) => (
-                <option key={o.value} value={o.value}>
-                  {o.label}
-                </option>
-              ))}
-            </select>
-            <div className="mt-6 flex flex-wrap gap-2">
-              <Button
-                variant="ghost"
-                onClick={() => {
-                  setDraft({});
-                  onApply({});
-                }}
+            </fieldset>
+            <fieldset>
+              <legend className="text-sm font-semibold text-slate-900">Budget (AUD)</legend>
+              <div className="mt-2 grid grid-cols-2 gap-2">
+                <label className="text-xs text-slate-600">
+                  Min budget
+                  <input
+                    type="number"
+                    inputMode="numeric"
+                    min={0}
+                    value={draft.min_budget ?? ''}
+                    onChange={(e) => set('min_budget', budget(e.target.value))}
+                    className={inputClasses(false, 'mt-1')}
+                  />
+                </label>
+                <label className="text-xs text-slate-600">
+                  Max budget
+                  <input
+                    type="number"
+                    inputMode="numeric"
+                    min={0}
+                    value={draft.max_budget ?? ''}
+                    onChange={(e) => set('max_budget', budget(e.target.value))}
+                    className={inputClasses(false, 'mt-1')}
+                  />
+                </label>
+              </div>
+            </fieldset>
+            <div>
+              {draft.near && (
+                <div className="mb-4">
+                  <label htmlFor="browse-radius" className="text-sm font-semibold text-slate-900">
+                    Distance
+                  </label>
+                  <select
+                    id="browse-radius"
+                    value={draft.radius_km ?? DEFAULT_RADIUS_KM}
+                    onChange={(e) => set('radius_km', Number(e.target.value))}
+                    className={inputClasses(false, 'mt-2')}
+                  >
+                    {RADIUS_OPTIONS.map((km) => (
+                      <option key={km} value={km}>
+                        Within {km} km of {draft.location}
+                      </option>
+                    ))}
+                  </select>
+                </div>
+              )}
+              <label htmlFor="browse-sort" className="text-sm font-semibold text-slate-900">
+                Sort by
+              </label>
+              <select
+                id="browse-sort"
+                value={draft.sort ?? 'newest'}
+                onChange={(e) => set('sort', e.target.value === 'newest' ? undefined : (e.target.value as TaskFilters['sort']))}
+                className={inputClasses(false, 'mt-2')}
               >
-                Clear all filters
-              </Button>
-              <Button type="submit">Apply Filters</Button>
+                {SORT_OPTIONS.map((o) => (
+                  <option key={o.value} value={o.value}>
+                    {o.label}
+                  </option>
+                ))}
+              </select>
+              <div className="mt-6 flex flex-wrap gap-2">
+                <Button
+                  variant="ghost"
+                  onClick={() => {
+                    setDraft({});
+                    onApply({});
+                  }}
+                >
+                  Clear all filters
+                </Button>
+                <Button type="submit">Apply Filters</Button>
+              </div>
             </div>
           </div>
-        </div>
-      )}
+        )}
+      </div>
     </form>
   );
 }

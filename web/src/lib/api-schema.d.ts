@@ -278,6 +278,45 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** My alerts, oldest first, each with how many tasks it matched this week. */
+        get: operations["list_alerts"];
+        put?: never;
+        /** Saves an alert: at least keywords, a category, a place or remote ok (422); at most 20 per user (409). */
+        post: operations["create_alert"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/alerts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Deletes an alert (owner only, else 404). */
+        delete: operations["delete_alert"];
+        options?: never;
+        head?: never;
+        /**
+         * Changes an alert (owner only, else 404): the fields sent replace the stored ones, `null` clears
+         *     `place` or `min_budget_cents`; the whole result must satisfy the same rules as a new alert.
+         */
+        patch: operations["update_alert"];
+        trace?: never;
+    };
     "/api/me/avatar": {
         parameters: {
             query?: never;
@@ -314,6 +353,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/earnings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's earnings as a tasker: every payment held for them and what became of it. */
+        get: operations["my_earnings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/notification-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** `{email: {kind: bool}, push: {kind: bool}}` with every kind. */
+        get: operations["settings"];
+        put: operations["save_settings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/offers": {
         parameters: {
             query?: never;
@@ -323,6 +396,44 @@ export interface paths {
         };
         /** My Tasks, "Tasks I'm Offering On": my offers with their tasks, newest first. */
         get: operations["my_offers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's payment history as a poster: one receipt per charge. */
+        get: operations["my_payments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/payout-account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's payout account. An unfinished one is checked with the
+         *     provider (Stripe: the account's `payouts_enabled`), so coming back from
+         *     onboarding shows the outcome, and transfers that were waiting go out.
+         */
+        get: operations["payout_account"];
         put?: never;
         post?: never;
         delete?: never;
@@ -362,6 +473,45 @@ export interface paths {
         options?: never;
         head?: never;
         patch: operations["update_profile"];
+        trace?: never;
+    };
+    "/api/me/push-subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in user's devices, newest first. */
+        get: operations["list_devices"];
+        put?: never;
+        /**
+         * Adds this device (idempotent per endpoint; at most 20 devices, the oldest
+         *     dropped). The endpoint must be `https://` on a public address (422).
+         */
+        post: operations["add_device"];
+        /** Removes one of the caller's devices by endpoint (204 also when it was already gone). */
+        delete: operations["remove_device"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/push-subscriptions/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sends a test notification to each of the caller's devices now (5 a minute). */
+        post: operations["send_test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/me/tasks": {
@@ -535,6 +685,39 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/profiles/{id}/reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The visible reviews about someone, newest first, a page at a time (after the profile's first 20). */
+        get: operations["profile_reviews"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/push/public-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["public_key"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/questions/{id}/answer": {
         parameters: {
             query?: never;
@@ -563,6 +746,23 @@ export interface paths {
         put?: never;
         /** A single-use ticket (30 s) for `GET /ws?ticket=…`; browsers cannot send headers on a WebSocket. */
         post: operations["issue_ticket"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/site": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Contact addresses, phone and social links from configuration (public). */
+        get: operations["site"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -690,6 +890,26 @@ export interface paths {
          *     already disputed 409; no known reason or no message 422.
          */
         post: operations["open_dispute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tasks/{id}/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invites a tasker to the caller's task: only its poster (403), only while open (409), only a tasker other
+         *     than oneself (422), once per tasker and task (409); at most 30 invitations an hour per poster (429).
+         */
+        post: operations["invite_tasker"];
         delete?: never;
         options?: never;
         head?: never;
@@ -825,6 +1045,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/unsubscribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Turns off every kind of notification email for the token's user; a bad token is 400. */
+        post: operations["one_click_unsubscribe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/uploads/avatar": {
         parameters: {
             query?: never;
@@ -851,6 +1088,67 @@ export interface components {
     schemas: {
         /** @enum {string} */
         AccountType: "customer" | "tasker";
+        /** @description An alert as sent by the client (POST, and PATCH merged over the stored alert). */
+        AlertInput: {
+            /**
+             * @description Category ids; empty means any category.
+             * @default []
+             */
+            categories?: number[];
+            /**
+             * Format: int64
+             * @default null
+             */
+            min_budget_cents?: number | null;
+            /** @default null */
+            name?: string | null;
+            /** @default false */
+            paused?: boolean;
+            /** @default null */
+            place?: null | components["schemas"]["AlertPlace"];
+            /**
+             * @description Keywords: a task matches when its title or description contains any comma-separated phrase.
+             * @default null
+             */
+            q?: string | null;
+            /**
+             * Format: int64
+             * @description 1-100, default 10; only with a place.
+             * @default null
+             */
+            radius_km?: number | null;
+            /** @default false */
+            remote_ok?: boolean;
+        };
+        AlertPlace: {
+            /** @description The short place name shown to the user ("Newtown NSW 2042"). */
+            label: string;
+            /** Format: double */
+            lat: number;
+            /** Format: double */
+            lon: number;
+        };
+        AlertView: {
+            categories: number[];
+            created_at: components["schemas"]["Timestamp"];
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: int64
+             * @description Tasks this alert matched in the last 7 days.
+             */
+            matched_this_week: number;
+            /** Format: int64 */
+            min_budget_cents: number | null;
+            name: string;
+            paused: boolean;
+            place: null | components["schemas"]["AlertPlace"];
+            q: string;
+            /** Format: int64 */
+            radius_km: number | null;
+            remote_ok: boolean;
+            updated_at: components["schemas"]["Timestamp"];
+        };
         AvatarResponse: {
             avatar_url: string;
         };
@@ -913,6 +1211,18 @@ export interface components {
             /** @default null */
             subject?: string | null;
         };
+        /** @description What the device list shows: never the keys. */
+        Device: {
+            created_at: components["schemas"]["Timestamp"];
+            endpoint: string;
+            /** Format: uuid */
+            id: string;
+            label: string | null;
+            last_success_at: null | components["schemas"]["Timestamp"];
+        };
+        Devices: {
+            items: components["schemas"]["Device"][];
+        };
         /** @description A dispute with what an operator needs to decide it. */
         DisputeCase: components["schemas"]["DisputeRow"] & {
             payment: components["schemas"]["PaymentBrief"];
@@ -952,6 +1262,57 @@ export interface components {
             /** Format: uuid */
             task_id: string;
         };
+        EarningLine: {
+            /**
+             * Format: int64
+             * @description What the poster paid.
+             */
+            amount_cents: number;
+            currency: string;
+            /** Format: int64 */
+            fee_cents: number;
+            held_at: null | components["schemas"]["Timestamp"];
+            paid_out_at: null | components["schemas"]["Timestamp"];
+            /**
+             * Format: int64
+             * @description What the tasker receives (0 when refunded in full).
+             */
+            payout_cents: number;
+            released_at: null | components["schemas"]["Timestamp"];
+            state: components["schemas"]["EarningState"];
+            /** Format: uuid */
+            task_id: string;
+            task_title: string;
+        };
+        /**
+         * @description Where one payment stands for the tasker.
+         * @enum {string}
+         */
+        EarningState: "held" | "awaiting_release" | "waiting_for_payout_setup" | "transfer_pending" | "paid_out" | "refunded";
+        /** @description Sums of `payout_cents` by state, and the fees taken from released payments. */
+        EarningTotals: {
+            /** Format: int64 */
+            awaiting_release_cents: number;
+            /** Format: int64 */
+            fees_cents: number;
+            /** Format: int64 */
+            held_cents: number;
+            /** Format: int64 */
+            paid_out_cents: number;
+            /**
+             * Format: int64
+             * @description Released but not transferred yet (pending or waiting for payout setup).
+             */
+            released_cents: number;
+        };
+        Earnings: {
+            currency: string;
+            /** @description Newest first (at most 200). */
+            items: components["schemas"]["EarningLine"][];
+            /** @description `none` | `pending` | `ready`, as `GET /api/me/payout-account`. */
+            payout_account: string;
+            totals: components["schemas"]["EarningTotals"];
+        };
         EmailRequest: {
             /** @default  */
             email?: string;
@@ -972,6 +1333,44 @@ export interface components {
                 [key: string]: string;
             } | null;
             message: string;
+        };
+        Invitation: {
+            created_at: components["schemas"]["Timestamp"];
+            /** Format: uuid */
+            task_id: string;
+            /** Format: uuid */
+            tasker_id: string;
+        };
+        InvitationInput: {
+            /**
+             * Format: uuid
+             * @default null
+             */
+            tasker_id?: string | null;
+        };
+        /** @description A plain list in an envelope (room for paging later). */
+        Items_AlertView: {
+            items: {
+                categories: number[];
+                created_at: components["schemas"]["Timestamp"];
+                /** Format: uuid */
+                id: string;
+                /**
+                 * Format: int64
+                 * @description Tasks this alert matched in the last 7 days.
+                 */
+                matched_this_week: number;
+                /** Format: int64 */
+                min_budget_cents: number | null;
+                name: string;
+                paused: boolean;
+                place: null | components["schemas"]["AlertPlace"];
+                q: string;
+                /** Format: int64 */
+                radius_km: number | null;
+                remote_ok: boolean;
+                updated_at: components["schemas"]["Timestamp"];
+            }[];
         };
         /** @description A plain list in an envelope (room for paging later). */
         Items_MyOfferView: {
@@ -995,10 +1394,19 @@ export interface components {
                 due_date: string;
                 /** Format: uuid */
                 id: string;
+                /**
+                 * Format: double
+                 * @description Where the task happens, when known.
+                 */
+                lat: number | null;
                 location: string;
+                /** Format: double */
+                lon: number | null;
                 /** Format: int64 */
                 offer_count: number;
                 poster: components["schemas"]["PersonSummary"];
+                /** @description Done remotely: no place. */
+                remote: boolean;
                 status: string;
                 title: string;
             }[];
@@ -1045,6 +1453,15 @@ export interface components {
             message: string;
             title: string;
             type: string;
+        };
+        /** @description `{email: {kind: bool}, push: {kind: bool}}`, every kind present. */
+        NotificationSettings: {
+            email: {
+                [key: string]: boolean;
+            };
+            push: {
+                [key: string]: boolean;
+            };
         };
         NotificationsPage: {
             items: components["schemas"]["NotificationRow"][];
@@ -1102,6 +1519,23 @@ export interface components {
             next_cursor: string | null;
         };
         /** @description A page of a keyset-paginated list. */
+        Page_ProfileReview: {
+            /** @description Whether there is a next page (`next_cursor` is set). */
+            has_more: boolean;
+            items: {
+                author: components["schemas"]["ReviewAuthor"];
+                body: string;
+                created_at: components["schemas"]["Timestamp"];
+                /** Format: uuid */
+                id: string;
+                /** Format: int64 */
+                rating: number;
+                task_title: string;
+            }[];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            next_cursor: string | null;
+        };
+        /** @description A page of a keyset-paginated list. */
         Page_QuestionView: {
             /** @description Whether there is a next page (`next_cursor` is set). */
             has_more: boolean;
@@ -1137,10 +1571,19 @@ export interface components {
                 due_date: string;
                 /** Format: uuid */
                 id: string;
+                /**
+                 * Format: double
+                 * @description Where the task happens, when known.
+                 */
+                lat: number | null;
                 location: string;
+                /** Format: double */
+                lon: number | null;
                 /** Format: int64 */
                 offer_count: number;
                 poster: components["schemas"]["PersonSummary"];
+                /** @description Done remotely: no place. */
+                remote: boolean;
                 status: string;
                 title: string;
             }[];
@@ -1194,6 +1637,10 @@ export interface components {
             status: string;
             /** Format: uuid */
             task_id: string;
+        };
+        PayoutAccountView: {
+            /** @description `none` (never started) | `pending` (started, not finished) | `ready` (can receive transfers). */
+            status: string;
         };
         PayoutOnboarding: {
             ready: boolean;
@@ -1301,8 +1748,12 @@ export interface components {
             status: string;
             updated_at: components["schemas"]["Timestamp"];
         };
+        PublicKey: {
+            /** @description The VAPID public key (uncompressed P-256 point, URL-safe base64): the browser's `applicationServerKey`. */
+            key: string;
+        };
         /** @description What anyone may see of a person: no email, no phone, no full surname. */
-        PublicProfileView: {
+        PublicProfileView: components["schemas"]["Responsiveness"] & {
             account_type: string;
             avatar_url: string | null;
             bio: string | null;
@@ -1312,6 +1763,7 @@ export interface components {
             id: string;
             initials: string;
             is_tasker: boolean;
+            last_active_at: null | components["schemas"]["Timestamp"];
             /** @description The surname's initial ("L."), never the full surname. */
             last_name: string;
             location: string | null;
@@ -1321,8 +1773,10 @@ export interface components {
             rating: number | null;
             /** Format: int64 */
             review_count: number;
-            /** @description The newest visible reviews about this person. */
+            /** @description The newest visible reviews about this person (`review_count` in all). */
             reviews: components["schemas"]["ProfileReview"][];
+            /** @description The next page from `GET /api/profiles/{id}/reviews?cursor=`; null when these are all. */
+            reviews_next_cursor: string | null;
             skills: components["schemas"]["Skill"][];
             /** Format: int64 */
             tasks_completed: number;
@@ -1339,9 +1793,40 @@ export interface components {
             /** Format: uuid */
             task_id: string;
         };
+        /** @description A charge the poster made for a task, and what became of it. */
+        ReceiptRow: {
+            /** Format: int64 */
+            amount_cents: number;
+            currency: string;
+            /**
+             * Format: int64
+             * @description The service fee inside `amount_cents` (deducted from the tasker's payout).
+             */
+            fee_cents: number;
+            paid_at: components["schemas"]["Timestamp"];
+            /** Format: uuid */
+            payment_id: string;
+            refunded_at: null | components["schemas"]["Timestamp"];
+            /** Format: int64 */
+            refunded_cents: number;
+            released_at: null | components["schemas"]["Timestamp"];
+            /** @description `processing` | `held` | `released` | `refunded`. */
+            status: string;
+            /** Format: uuid */
+            task_id: string;
+            task_title: string;
+        };
+        Receipts: {
+            /** @description Newest first (at most 200). */
+            items: components["schemas"]["ReceiptRow"][];
+        };
         RefreshRequest: {
             /** @default  */
             refresh_token?: string;
+        };
+        RemoveDevice: {
+            /** @default  */
+            endpoint?: string;
         };
         ResetRequest: {
             /** @default  */
@@ -1363,6 +1848,18 @@ export interface components {
              * @default null
              */
             refund_cents?: number | null;
+        };
+        Responsiveness: {
+            /**
+             * Format: int64
+             * @description Median minutes to answer; null until they have answered someone.
+             */
+            response_minutes: number | null;
+            /**
+             * Format: int64
+             * @description Percent (0–100); null until someone has written to them.
+             */
+            response_rate: number | null;
         };
         ReviewAuthor: {
             avatar_url: string | null;
@@ -1403,6 +1900,17 @@ export interface components {
             token_type: string;
             user: components["schemas"]["UserView"];
         };
+        /** @description The same shape as GET; kinds left out keep their setting. Answers the settings now in force. */
+        SettingsInput: {
+            /** @default {} */
+            email?: {
+                [key: string]: boolean;
+            };
+            /** @default {} */
+            push?: {
+                [key: string]: boolean;
+            };
+        };
         SignupRequest: {
             /** @default null */
             account_type?: null | components["schemas"]["AccountType"];
@@ -1434,6 +1942,16 @@ export interface components {
             message: string;
             user: components["schemas"]["UserView"];
         };
+        Site: {
+            /** @description Absent unless `BUSINESS_EMAIL` is set. */
+            business_email: string | null;
+            /** @description Empty unless `SOCIAL_LINKS` is set. */
+            social: components["schemas"]["SocialLink"][];
+            support_email: string;
+            support_hours: string;
+            /** @description Absent unless `SUPPORT_PHONE` is set. */
+            support_phone: string | null;
+        };
         Skill: {
             /**
              * Format: int64
@@ -1441,6 +1959,30 @@ export interface components {
              */
             level: number;
             name: string;
+        };
+        SocialLink: {
+            name: string;
+            url: string;
+        };
+        /** @description A browser's `PushSubscription.toJSON()`, plus an optional name for the device list. */
+        SubscriptionInput: {
+            /** @default  */
+            endpoint?: string;
+            /**
+             * @default {
+             *       "auth": "",
+             *       "p256dh": ""
+             *     }
+             */
+            keys?: components["schemas"]["SubscriptionKeys"];
+            /** @default null */
+            label?: string | null;
+        };
+        SubscriptionKeys: {
+            /** @default  */
+            auth?: string;
+            /** @default  */
+            p256dh?: string;
         };
         TaskBrief: {
             /** Format: uuid */
@@ -1496,8 +2038,24 @@ export interface components {
              * @default null
              */
             due_date?: string | null;
+            /**
+             * Format: double
+             * @description Coordinates of the place picked from the suggestions (both or neither).
+             * @default null
+             */
+            lat?: number | null;
             /** @default null */
             location?: string | null;
+            /**
+             * Format: double
+             * @default null
+             */
+            lon?: number | null;
+            /**
+             * @description Done remotely (online or by phone): no place.
+             * @default null
+             */
+            remote?: boolean | null;
             /** @default null */
             title?: string | null;
         };
@@ -1520,12 +2078,27 @@ export interface components {
             due_date: string;
             /** Format: uuid */
             id: string;
+            /**
+             * Format: double
+             * @description Where the task happens, when known.
+             */
+            lat: number | null;
             location: string;
+            /** Format: double */
+            lon: number | null;
             /** Format: int64 */
             offer_count: number;
             poster: components["schemas"]["PersonSummary"];
+            /** @description Done remotely: no place. */
+            remote: boolean;
             status: string;
             title: string;
+        };
+        TestResult: {
+            /** @description Devices it could not reach (gone ones are removed). */
+            failed: number;
+            /** @description Devices whose push service accepted the test push. */
+            sent: number;
         };
         TicketResponse: {
             /** Format: int64 */
@@ -1537,6 +2110,9 @@ export interface components {
         TokenRequest: {
             /** @default  */
             token?: string;
+        };
+        Unsubscribed: {
+            message: string;
         };
         UserResponse: {
             user: components["schemas"]["UserView"];
@@ -1553,8 +2129,11 @@ export interface components {
         /** @description Only what Taskhub has actually checked is marked verified. */
         Verification: {
             email: boolean;
+            /** @description Always false: identities are not checked. */
             identity: boolean;
+            /** @description A payout account that can receive transfers, or a task paid for. */
             payment: boolean;
+            /** @description Always false: phone numbers are not checked (no SMS verification yet). */
             phone: boolean;
         };
         VerifyInput: {
@@ -2442,6 +3021,211 @@ export interface operations {
             };
         };
     };
+    list_alerts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Items_AlertView"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_alert: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AlertInput"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertView"];
+                };
+            };
+            /** @description Malformed request (body, query string or content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation failed; `fields` names the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_alert: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Alert id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or the id is not a UUID) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_alert: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Alert id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AlertInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertView"];
+                };
+            };
+            /** @description Malformed request (body, query string or content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or the id is not a UUID) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation failed; `fields` names the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     upload_my_avatar: {
         parameters: {
             query?: never;
@@ -2547,6 +3331,121 @@ export interface operations {
             };
         };
     };
+    my_earnings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Earnings"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationSettings"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    save_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SettingsInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationSettings"];
+                };
+            };
+            /** @description Malformed request (body, query string or content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation failed; `fields` names the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     my_offers: {
         parameters: {
             query?: never;
@@ -2562,6 +3461,62 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Items_MyOfferView"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    my_payments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Receipts"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    payout_account: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutAccountView"];
                 };
             };
             /** @description Not signed in, or the session has expired or ended */
@@ -2653,6 +3608,187 @@ export interface operations {
             };
             /** @description Validation failed; `fields` names the fields */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_devices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Devices"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    add_device: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubscriptionInput"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Device"];
+                };
+            };
+            /** @description Malformed request (body, query string or content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation failed; `fields` names the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    remove_device: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RemoveDevice"];
+            };
+        };
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request (body, query string or content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation failed; `fields` names the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    send_test: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestResult"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3189,7 +4325,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The user */
+                /** @description The person's id */
                 id: string;
             };
             cookie?: never;
@@ -3211,6 +4347,79 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    profile_reviews: {
+        parameters: {
+            query?: {
+                /** @description `next_cursor` of the previous page. */
+                cursor?: string;
+                /** @description 1-100, default 50. */
+                limit?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The person's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page_ProfileReview"];
+                };
+            };
+            /** @description Malformed request (body, query string or content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or the id is not a UUID) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation failed; `fields` names the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    public_key: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicKey"];
                 };
             };
         };
@@ -3332,6 +4541,25 @@ export interface operations {
             };
         };
     };
+    site: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Site"];
+                };
+            };
+        };
+    };
     browse_tasks: {
         parameters: {
             query?: {
@@ -3345,6 +4573,10 @@ export interface operations {
                 min_budget?: string;
                 /** @description Dollars. */
                 max_budget?: string;
+                /** @description `lat,lon`: only tasks within `radius_km` of this point. */
+                near?: string;
+                /** @description 1-100 (default 10), with `near`. */
+                radius_km?: string;
                 /** @description newest (default) | budget_desc | budget_asc | due_soonest */
                 sort?: string;
                 /** @description 1-100, default 20. */
@@ -4032,6 +5264,104 @@ export interface operations {
             };
             /** @description Validation failed; `fields` names the fields */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    invite_tasker: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The task's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvitationInput"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitation"];
+                };
+            };
+            /** @description Malformed request (body, query string or content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or the id is not a UUID) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation failed; `fields` names the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4777,6 +6107,46 @@ export interface operations {
             };
             /** @description Validation failed; `fields` names the fields */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    one_click_unsubscribe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token from the mail's unsubscribe link. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unsubscribed"];
+                };
+            };
+            /** @description Malformed request (body, query string or content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or the id is not a UUID) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

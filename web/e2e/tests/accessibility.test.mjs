@@ -98,6 +98,12 @@ const screens = [
   ['assigned task as tasker', 'tasker', (f) => `/task/${f.assignedTask}`, (f) => f.assignedTitle],
   ['ask to cancel dialog', 'tasker', (f) => `/task/${f.assignedTask}`, (f) => f.assignedTitle, openDialog('Ask to cancel', 'Ask to cancel this task')],
   ['dispute queue', 'operator', '/admin/disputes', 'Disputes'],
+  ['task alerts', 'tasker', '/settings/alerts', 'Task alerts'],
+  ['new alert form', 'tasker', '/settings/alerts', 'Task alerts', clickButton('New alert')],
+  ['notification settings', 'tasker', '/settings/notifications', 'Notifications'],
+  ['earnings', 'tasker', '/earnings', 'Earnings'],
+  ['payments history', 'poster', '/payments', 'Payments'],
+  ['invite dialog', 'poster', (f) => `/profile/${f.taskerId}`, true, (page) => page.getByRole('button', { name: 'Invite to Task' }).click().then(() => page.getByRole('dialog').waitFor())],
 ];
 
 let browser;

@@ -105,9 +105,9 @@ pub async fn schedule(env: HashMap<String, String>, metrics: Arc<Metrics>, durat
     };
     let until = |moment: Duration| tokio::time::sleep(moment.saturating_sub(metrics.now()));
 
-    until(at(0.10)).await;
+    until(at(0.05)).await;
     inject(&probe, &metrics, "kill -9 node 2", &["kill-node", "2"], scaled(30, 12), &["start-node", "2"]).await?;
-    until(at(0.40)).await;
+    until(at(0.30)).await;
     inject(&probe, &metrics, "Redis down", &["stop-redis"], scaled(20, 8), &["start-redis"]).await?;
     until(at(0.62)).await;
     inject(&probe, &metrics, "PostgreSQL restart", &["stop-postgres"], scaled(10, 3), &["start-postgres"]).await?;

@@ -127,8 +127,7 @@ async fn run() -> anyhow::Result<bool> {
     let elapsed = metrics.now();
     // Everything acknowledged so far must reach its clients: let in-flight steps finish, then
     // give the last events time to arrive before the audit.
-    let people_count = people.len();
-    while world.idle.load(Relaxed) < people_count && people.iter().any(|p| !p.is_finished()) {
+    while people.iter().filter(|p| !p.is_finished()).count() > world.idle.load(Relaxed) {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     tokio::time::sleep(SETTLE).await;

@@ -29,7 +29,16 @@ pub struct Session {
 
 impl Session {
     pub async fn start(api: Api, world: Arc<World>, email: &str, tasker: bool) -> anyhow::Result<Session> {
-        let (user_id, token) = api.verified_user(email, tasker).await?;
+        // Signing up can meet a fault too: try again, as a person would.
+        let mut attempt = 0;
+        let (user_id, token) = loop {
+            attempt += 1;
+            match api.verified_user(email, tasker).await {
+                Ok(signed_in) => break signed_in,
+                Err(error) if attempt >= 10 => return Err(error),
+                Err(_) => tokio::time::sleep(Duration::from_secs(1)).await,
+            }
+        };
         let socket = socket::open(api.clone(), Some(token.clone()), Some(user_id.clone()), world.metrics.clone());
         Ok(Session {
             api,

@@ -42,11 +42,14 @@ pub async fn poster(api: Api, world: Arc<World>, n: usize) -> anyhow::Result<()>
         while offer.is_none() && waiting.elapsed() < Duration::from_secs(20) && !world.stopping() {
             me.pump(Duration::from_millis(500)).await;
             offer = me.events.iter().find_map(|(_, event, data)| {
-                (event == "offer.created" && data["task_id"] == task.as_str()).then(|| data["id"].as_str().map(str::to_owned)).flatten()
+                (event == "offer.created" && data["task_id"] == task.as_str())
+                    .then(|| data["id"].as_str().map(str::to_owned))
+                    .flatten()
             });
             if offer.is_none() && waiting.elapsed() > Duration::from_secs(10) {
                 let offers = me.refetch_offers(Path::Refetch).await;
-                offer = offers.iter().find(|o| o["status"] == "pending").and_then(|o| o["id"].as_str().map(str::to_owned));
+                offer =
+                    offers.iter().find(|o| o["status"] == "pending").and_then(|o| o["id"].as_str().map(str::to_owned));
             }
         }
         world.open_tasks.lock().unwrap().retain(|t| *t != task);
@@ -74,8 +77,10 @@ pub async fn poster(api: Api, world: Arc<World>, n: usize) -> anyhow::Result<()>
 }
 
 async fn accept_and_pay(me: &Session, task: &str, offer: &str) -> bool {
-    let checkout =
-        me.api.post("/api/payments/checkout-session", Some(&me.token), json!({ "task_id": task, "offer_id": offer })).await;
+    let checkout = me
+        .api
+        .post("/api/payments/checkout-session", Some(&me.token), json!({ "task_id": task, "offer_id": offer }))
+        .await;
     let (Some(url), Some(session)) = (checkout.body["url"].as_str(), checkout.body["session_id"].as_str()) else {
         return false;
     };
@@ -108,7 +113,9 @@ pub async fn tasker(api: Api, world: Arc<World>, n: usize) -> anyhow::Result<()>
         if last_browse.elapsed() > Duration::from_secs(5) {
             last_browse = Instant::now();
             let page = me.api.get("/api/tasks?limit=20", Some(&me.token)).await;
-            candidates.extend(page.body["items"].as_array().into_iter().flatten().filter_map(|t| t["id"].as_str().map(str::to_owned)));
+            candidates.extend(
+                page.body["items"].as_array().into_iter().flatten().filter_map(|t| t["id"].as_str().map(str::to_owned)),
+            );
         }
         for task in candidates {
             if offered.contains(&task) || fastrand::f32() > 0.5 || world.stopping() {

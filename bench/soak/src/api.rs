@@ -80,7 +80,9 @@ impl Api {
     pub async fn post_until_done(&self, path: &str, token: &str, body: Value, deadline: Instant) -> Answer {
         loop {
             let answer = self.post(path, Some(token), body.clone()).await;
-            if answer.status.is_some_and(|s| s.is_success() || s.is_client_error() && s != StatusCode::TOO_MANY_REQUESTS)
+            if answer
+                .status
+                .is_some_and(|s| s.is_success() || s.is_client_error() && s != StatusCode::TOO_MANY_REQUESTS)
                 || Instant::now() >= deadline
             {
                 return answer;

@@ -111,7 +111,9 @@ pub async fn run(world: &World, database_url: &str) -> anyhow::Result<bool> {
         .await?;
         not_held += usize::from(kept != 1);
     }
-    println!("payments: {overdue} pending/processing past their next check; {not_held} charged checkouts not in escrow");
+    println!(
+        "payments: {overdue} pending/processing past their next check; {not_held} charged checkouts not in escrow"
+    );
     if overdue > 0 || not_held > 0 {
         fail(format!("{overdue} stuck payments, {not_held} charged checkouts not held"));
     }

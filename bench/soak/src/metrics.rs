@@ -76,7 +76,8 @@ impl Metrics {
         let events = self.events.lock().unwrap();
         let mut rest_outside: Vec<f64> =
             rest.iter().filter(|(at, ms, o, _)| *o == Outcome::Ok && !inside(*at, *ms)).map(|r| r.1).collect();
-        let mut events_outside: Vec<f64> = events.iter().filter(|(at, ms)| !inside(*at, ms.max(0.0))).map(|e| e.1).collect();
+        let mut events_outside: Vec<f64> =
+            events.iter().filter(|(at, ms)| !inside(*at, ms.max(0.0))).map(|e| e.1).collect();
         let failed_outside: Vec<u16> =
             rest.iter().filter(|(at, ms, o, _)| *o == Outcome::Failed && !inside(*at, *ms)).map(|r| r.3).collect();
         let fault_lines = faults

@@ -75,7 +75,7 @@ stop_postgres() {
 start_redis() {
   redis-server "$repo/redis.conf" --bind 127.0.0.1 --port "$REDIS_PORT" --dir "$dir/redis" \
     --daemonize yes --pidfile "$dir/redis/redis.pid" --logfile "$dir/redis/redis.log"
-  wait_for Redis 10 redis-cli -p "$REDIS_PORT" ping
+  wait_for Redis 20 redis-cli -p "$REDIS_PORT" ping || { tail -n 20 "$dir/redis/redis.log" >&2 2>/dev/null; return 1; }
 }
 
 stop_redis() {

@@ -102,7 +102,8 @@ pub async fn run(world: &World, database_url: &str) -> anyhow::Result<bool> {
     .fetch_one(&pool)
     .await?;
     let mut not_held = 0;
-    for task in world.paid_tasks.lock().unwrap().clone() {
+    let paid_tasks = world.paid_tasks.lock().unwrap().clone();
+    for task in paid_tasks {
         let kept: i64 = sqlx::query_scalar(
             "select count(*) from payments where task_id = $1::uuid and status in ('held', 'released')",
         )

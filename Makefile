@@ -4,7 +4,7 @@ CARGO      ?= cargo
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)
 SERVER_BIN := $(TARGET_DIR)/debug/server
 
-.PHONY: run test web server test-rust test-web test-api e2e bench clean
+.PHONY: run test web server test-rust test-web test-api e2e bench clean cluster cluster-down e2e-cluster soak-quick soak
 
 ## Build the web app and the server, seed demo data (first start only), serve on http://127.0.0.1:8080.
 run: web server
@@ -39,6 +39,28 @@ web: web/node_modules
 web/node_modules: web/package-lock.json
 	npm --prefix web ci --no-audit --no-fund
 	@touch web/node_modules
+
+## The scale-out deployment of docker-compose.yml on loopback, from installed binaries
+## (scripts/cluster.sh: PostgreSQL, Redis, two nodes, nginx); `make cluster-down` stops it.
+cluster: web server
+	scripts/cluster.sh up
+
+cluster-down:
+	scripts/cluster.sh down
+
+## The browser scenario through nginx with the poster's and the tasker's sockets on different nodes.
+e2e-cluster: web server
+	scripts/with-cluster.sh node web/e2e/run.mjs web/e2e/tests/cluster.test.mjs
+
+## The soak against a fresh cluster, with injected faults and an audit (bench/soak/README.md):
+## 60 s for CI, or the full 10 minutes.
+soak-quick: web server
+	$(CARGO) build -p soak
+	scripts/with-cluster.sh $(TARGET_DIR)/debug/soak --quick
+
+soak: web server
+	$(CARGO) build -p soak
+	scripts/with-cluster.sh $(TARGET_DIR)/debug/soak
 
 clean:
 	rm -rf web/dist web/test-results

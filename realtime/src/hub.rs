@@ -11,7 +11,6 @@ use axum::{
     http::{StatusCode, header},
     response::{IntoResponse, Response},
 };
-use dashmap::DashMap;
 use serde_json::Value;
 use tokio::{sync::Semaphore, task::JoinHandle};
 
@@ -21,6 +20,7 @@ use crate::{
     clients::{ClientSlot, ClientSlots},
     connection::{self, ConnHandle},
     protocol::{self, EventTemplate},
+    sockets::OpenSockets,
     stats::Stats,
     topics::Registry,
 };
@@ -39,8 +39,9 @@ struct Inner {
     permits: Arc<Semaphore>,
     clients: Arc<ClientSlots>,
     next_connection_id: AtomicU64,
-    /// Every open socket, so `shutdown` can close them all.
-    connections: DashMap<u64, Arc<ConnHandle>>,
+    /// Every open socket, so `shutdown` can close them all and the bus can tell them when live
+    /// updates are degraded.
+    sockets: Arc<OpenSockets>,
     shutting_down: AtomicBool,
     tasks: Vec<JoinHandle<()>>,
 }
@@ -61,7 +62,8 @@ impl Hub {
         let stats = Arc::new(Stats::default());
         let registry =
             Arc::new(Registry::new(config.history_len, config.history_max_age, config.max_idle_topics, stats.clone()));
-        let (bus, tasks) = bus::start(bus, &config, registry.clone()).await?;
+        let sockets = Arc::new(OpenSockets::new(stats.clone()));
+        let (bus, tasks) = bus::start(bus, &config, registry.clone(), sockets.clone()).await?;
         let permits = Arc::new(Semaphore::new(config.max_connections));
         Ok(Hub {
             inner: Arc::new(Inner {
@@ -72,7 +74,7 @@ impl Hub {
                 permits,
                 clients: Arc::new(ClientSlots::default()),
                 next_connection_id: AtomicU64::new(1),
-                connections: DashMap::new(),
+                sockets,
                 shutting_down: AtomicBool::new(false),
                 tasks,
             }),
@@ -162,9 +164,7 @@ impl Hub {
     /// ("going away"), so clients reconnect, to another node or to this one once restarted.
     pub fn shutdown(&self) {
         self.inner.shutting_down.store(true, Relaxed);
-        for connection in self.inner.connections.iter() {
-            connection.close(CLOSE_GOING_AWAY);
-        }
+        self.inner.sockets.close_all(CLOSE_GOING_AWAY);
     }
 
     pub fn stats(&self) -> HubStats {
@@ -178,6 +178,12 @@ impl Hub {
             Bus::Local => true,
             Bus::Redis(redis) => redis.is_healthy().await,
         }
+    }
+
+    /// False while this node has lost the cross-node bus and its sockets were told live updates
+    /// are degraded (`{"type":"status","live":"degraded"}`).
+    pub fn is_live(&self) -> bool {
+        !self.inner.sockets.is_degraded()
     }
 
     /// Topics this node keeps state for (watched, or recently unwatched: at most
@@ -206,7 +212,7 @@ impl Hub {
     pub(crate) fn register(&self, tx: tokio::sync::mpsc::Sender<connection::Outbound>) -> Arc<ConnHandle> {
         let id = self.inner.next_connection_id.fetch_add(1, Relaxed);
         let conn = Arc::new(ConnHandle::new(id, tx));
-        self.inner.connections.insert(id, conn.clone());
+        self.inner.sockets.add(conn.clone());
         self.inner.stats.connection_opened();
         if self.inner.shutting_down.load(Relaxed) {
             conn.close(CLOSE_GOING_AWAY);
@@ -215,7 +221,7 @@ impl Hub {
     }
 
     pub(crate) fn unregister(&self, conn: &ConnHandle) {
-        self.inner.connections.remove(&conn.id);
+        self.inner.sockets.remove(conn.id);
         self.inner.stats.connection_closed();
     }
 

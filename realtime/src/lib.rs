@@ -5,8 +5,8 @@
 //!
 //! # Protocol (API.md, "WebSocket")
 //! Client → server: `{"type":"subscribe","topic":…,"since":<seq>?}`, `{"type":"unsubscribe",
-//! "topic":…}`, `{"type":"ping"}`. Server → client: `{"type":"subscribed","topic","seq",
-//! "recovered"}`, `{"type":"event","topic","seq","event","data","at"}`, `{"type":"error",
+//! "topic":…}`, `{"type":"ping"}`. Server → client: `{"type":"status","live":"ok"|"degraded"}`
+//! (see "Degraded live updates"), `{"type":"subscribed","topic","seq","recovered"}`, `{"type":"event","topic","seq","event","data","at"}`, `{"type":"error",
 //! "code","message","topic"?}`, `{"type":"pong"}`.
 //!
 //! - `subscribed.seq` is the topic's latest sequence number when the subscription took effect;
@@ -45,6 +45,13 @@
 //! type. Events delivered locally during an outage also break the topic's history in Redis,
 //! so a later `since` from before the break answers `recovered:false`.
 //!
+//! # Degraded live updates
+//! While a node has lost its Redis subscriber connection, events published on other nodes do
+//! not reach its sockets. It tells every socket `{"type":"status","live":"degraded"}` as soon
+//! as it notices (and a socket opened meanwhile right after the upgrade), so the app polls over
+//! REST instead of staying silently stale; once the subscriber is back it sends the resyncs,
+//! then `{"type":"status","live":"ok"}`.
+//!
 //! # Serving
 //! Serve the router with `TCP_NODELAY` on accepted sockets
 //! (`listener.tap_io(|tcp| { let _ = tcp.set_nodelay(true); })`, `axum::serve::ListenerExt`):
@@ -65,6 +72,7 @@ mod history;
 mod hub;
 mod protocol;
 mod rate;
+mod sockets;
 mod stats;
 mod topics;
 

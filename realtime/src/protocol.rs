@@ -74,6 +74,13 @@ pub(crate) fn error(code: &str, message: &str, topic: Option<&str>) -> Utf8Bytes
     value.to_string().into()
 }
 
+pub(crate) fn status(live: bool) -> Utf8Bytes {
+    match live {
+        true => Utf8Bytes::from_static(r#"{"type":"status","live":"ok"}"#),
+        false => Utf8Bytes::from_static(r#"{"type":"status","live":"degraded"}"#),
+    }
+}
+
 pub(crate) fn pong() -> Utf8Bytes {
     Utf8Bytes::from_static(r#"{"type":"pong"}"#)
 }

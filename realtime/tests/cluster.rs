@@ -86,6 +86,7 @@ async fn redis_outage_keeps_local_delivery_and_cross_node_delivery_resumes_after
     assert_eq!(on_b.next_event().await["data"]["n"], 1);
 
     redis.stop();
+    assert_eq!(until_status(&mut on_a).await, "degraded");
     node_a.publish(&topic, "offer.created", &json!({"n": 2})).await;
     let local = on_a.next_event().await;
     assert_eq!(local["data"]["n"], 2, "the publishing node still delivers");
@@ -95,13 +96,17 @@ async fn redis_outage_keeps_local_delivery_and_cross_node_delivery_resumes_after
     // Each node tells its sockets to resync once its subscriber is back.
     let resync_a = on_a.next().await;
     assert_eq!((resync_a["type"].as_str(), resync_a["recovered"].as_bool()), (Some("subscribed"), Some(false)));
-    let resync_b = on_b.next().await;
+    let mut resync_b = on_b.next().await;
+    if resync_b["type"] == "status" {
+        assert_eq!(resync_b["live"], "degraded", "node B noticed the outage too");
+        resync_b = on_b.next().await;
+    }
     assert_eq!((resync_b["type"].as_str(), resync_b["recovered"].as_bool()), (Some("subscribed"), Some(false)));
 
     node_b.publish(&topic, "offer.created", &json!({"n": 3})).await;
     let mut a_saw = on_a.next().await;
-    while a_saw["type"] == "subscribed" {
-        a_saw = on_a.next().await; // a further resync (the break in history) may come first
+    while matches!(a_saw["type"].as_str(), Some("subscribed" | "status")) {
+        a_saw = on_a.next().await; // a further resync (the break in history) and "ok" may come first
     }
     assert_eq!(a_saw["data"]["n"], 3, "cross-node delivery resumed");
     assert!(node_a.is_bus_healthy().await);
@@ -143,6 +148,60 @@ async fn node_subscribes_to_redis_only_for_topics_with_local_subscribers() {
     third.subscribe(&unique_topic(), None).await;
     assert_eq!(subscriber_count(&url, &other).await, 0);
     assert_eq!(subscriber_count(&url, &watched).await, 0, "unsubscribed when the last socket left");
+}
+
+/// Reads past any events until a `status` frame and returns its `live`.
+async fn until_status(client: &mut common::Client) -> String {
+    loop {
+        let message = client.next().await;
+        if message["type"] == "status" {
+            return message["live"].as_str().unwrap().to_owned();
+        }
+        assert_eq!(message["type"], "event", "{message}");
+    }
+}
+
+#[tokio::test]
+#[cfg_attr(taskhub_skip_redis, ignore = "TASKHUB_SKIP_REDIS is set")]
+async fn sockets_hear_live_is_degraded_while_the_bus_is_down_and_ok_after_the_resync() {
+    let mut redis = RedisServer::start_or_panic();
+    let ((node_a, addr_a), (node_b, addr_b)) = two_nodes(&redis.url()).await;
+    let topic = unique_topic();
+    let mut watcher = connect(addr_a, "").await;
+    watcher.subscribe(&topic, None).await;
+    let mut other_watcher = connect(addr_b, "").await;
+    other_watcher.subscribe(&topic, None).await;
+    node_b.publish(&topic, "offer.created", &json!({"n": 1})).await;
+    assert_eq!(watcher.next_event().await["data"]["n"], 1);
+    assert_eq!(other_watcher.next_event().await["data"]["n"], 1);
+    assert!(node_a.is_live());
+
+    redis.stop();
+    let started = std::time::Instant::now();
+    assert_eq!(watcher.next().await, json!({"type": "status", "live": "degraded"}));
+    assert!(started.elapsed() < std::time::Duration::from_secs(2), "told at once, not after a timeout");
+    assert_eq!(other_watcher.next().await, json!({"type": "status", "live": "degraded"}));
+    assert!(!node_a.is_live());
+
+    let mut newcomer = connect(addr_a, "?user=u1").await;
+    assert_eq!(newcomer.next().await, json!({"type": "status", "live": "degraded"}), "a new socket hears it first");
+
+    redis.restart().expect("redis-server comes back");
+    let resync = watcher.next().await;
+    assert_eq!((resync["type"].as_str(), resync["recovered"].as_bool()), (Some("subscribed"), Some(false)));
+    assert_eq!(resync["topic"], topic.as_str());
+    assert_eq!(watcher.next().await, json!({"type": "status", "live": "ok"}), "ok follows the resync");
+    assert!(node_a.is_live());
+    let mut newcomer_saw = newcomer.next().await;
+    while newcomer_saw["type"] == "subscribed" {
+        newcomer_saw = newcomer.next().await; // its own topic's resync
+    }
+    assert_eq!(newcomer_saw, json!({"type": "status", "live": "ok"}));
+
+    node_b.publish(&topic, "offer.created", &json!({"n": 2})).await;
+    assert_eq!(watcher.next_event().await["data"]["n"], 2, "cross-node delivery resumed");
+    let mut fresh = connect(addr_a, "").await;
+    fresh.subscribe(&topic, None).await; // no status frame first once the bus is back
 }
 
 /// Reads past any events until the hub's resync (`subscribed` with recovered:false).
@@ -195,6 +254,7 @@ async fn node_starts_while_redis_is_down_and_joins_the_cluster_when_it_comes_up(
     assert!(!node_a.is_bus_healthy().await);
     let topic = unique_topic();
     let mut on_a = connect(addr_a, "").await;
+    assert_eq!(on_a.next().await, json!({"type": "status", "live": "degraded"}), "told at once");
     on_a.subscribe(&topic, None).await;
     node_a.publish(&topic, "offer.created", &json!({"n": 1})).await;
     assert_eq!(on_a.next_event().await["data"]["n"], 1, "local delivery without Redis");

@@ -108,6 +108,9 @@ pub struct ErrorDetail<'a> {
     fields: Option<&'a FieldErrors>,
 }
 
+/// What a 503 tells clients to wait: about how long a database restart or failover takes.
+const UNAVAILABLE_RETRY_AFTER_SECS: u64 = 2;
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let (status, code) = self.status_and_code();
@@ -123,8 +126,14 @@ impl IntoResponse for ApiError {
             _ => None,
         };
         let mut response = (status, Json(ErrorBody { error: ErrorDetail { code, message, fields } })).into_response();
-        if let Self::RateLimited { retry_after_secs } = self {
-            response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(retry_after_secs.max(1)));
+        match self {
+            Self::RateLimited { retry_after_secs } => {
+                response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(retry_after_secs.max(1)));
+            }
+            Self::Unavailable => {
+                response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(UNAVAILABLE_RETRY_AFTER_SECS));
+            }
+            _ => {}
         }
         response
     }
@@ -132,7 +141,25 @@ impl IntoResponse for ApiError {
 
 impl From<sqlx::Error> for ApiError {
     fn from(error: sqlx::Error) -> Self {
+        if database_went_away(&error) {
+            tracing::warn!(%error, "database unreachable; answering 503");
+            return Self::Unavailable;
+        }
         Self::Internal(error.into())
+    }
+}
+
+/// The database restarted, failed over or is out of connections: the same request may well
+/// succeed in a moment, so the client gets 503 with Retry-After rather than an internal error
+/// (found by bench/soak restarting PostgreSQL under load).
+fn database_went_away(error: &sqlx::Error) -> bool {
+    match error {
+        sqlx::Error::Io(_) | sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::WorkerCrashed => true,
+        // SQLSTATE class 08 (connection exception), 57P01..57P03 (shutting down, cannot connect now).
+        sqlx::Error::Database(error) => {
+            error.code().is_some_and(|code| code.starts_with("08") || matches!(&*code, "57P01" | "57P02" | "57P03"))
+        }
+        _ => false,
     }
 }
 
@@ -183,3 +210,24 @@ impl From<PathRejection> for ApiError {
 }
 
 pub type ApiResult<T> = Result<T, ApiError>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_database_that_went_away_is_unavailable_with_retry_after_not_an_internal_error() {
+        let connection_reset = std::io::Error::from(std::io::ErrorKind::ConnectionReset);
+        for error in [sqlx::Error::Io(connection_reset), sqlx::Error::PoolTimedOut, sqlx::Error::PoolClosed] {
+            let response = ApiError::from(error).into_response();
+            assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
+            assert!(response.headers().contains_key(header::RETRY_AFTER), "clients are told when to retry");
+        }
+    }
+
+    #[test]
+    fn other_database_errors_stay_internal() {
+        let response = ApiError::from(sqlx::Error::RowNotFound).into_response();
+        assert_eq!(response.status(), StatusCode::INTERNAL_SERVER_ERROR);
+    }
+}

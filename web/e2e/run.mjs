@@ -1,5 +1,7 @@
 // Starts the real Taskhub server on port 0 with a fresh data directory, waits for its
 // "listening on" line, runs the browser tests against it, then stops it.
+// With E2E_BASE_URL (e.g. the loopback cluster of scripts/cluster.sh behind nginx) the tests run
+// against that deployment instead, which must serve the built web app and its dev mailbox.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
@@ -7,6 +9,23 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const web = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const files = process.argv.slice(2).map((file) => resolve(file));
+
+/** Runs the test files against `baseUrl`; resolves to the exit code. */
+function runTests(baseUrl) {
+  const tests = spawn(
+    process.execPath,
+    ['--test', '--test-concurrency=1', '--test-reporter=spec', ...(files.length ? files : [join(web, 'e2e/tests')])],
+    { cwd: web, env: { ...process.env, BASE_URL: baseUrl }, stdio: 'inherit' },
+  );
+  return new Promise((r) => tests.on('exit', (c) => r(c ?? 1)));
+}
+
+if (process.env.E2E_BASE_URL) {
+  console.log(`running against ${process.env.E2E_BASE_URL}`);
+  process.exit(await runTests(process.env.E2E_BASE_URL));
+}
+
 const targetDir = process.env.CARGO_TARGET_DIR ?? join(homedir(), '.cache/taskhub/target');
 const serverBin = process.env.SERVER_BIN ?? join(targetDir, 'debug/server');
 const dist = join(web, 'dist');
@@ -59,13 +78,7 @@ const baseUrl = await new Promise((resolveUrl, reject) => {
 });
 
 console.log(`server ready at ${baseUrl} (data in ${dataDir})`);
-const files = process.argv.slice(2);
-const tests = spawn(
-  process.execPath,
-  ['--test', '--test-concurrency=1', '--test-reporter=spec', ...(files.length ? files : [join(web, 'e2e/tests')])],
-  { cwd: web, env: { ...process.env, BASE_URL: baseUrl }, stdio: 'inherit' },
-);
-const code = await new Promise((r) => tests.on('exit', (c) => r(c ?? 1)));
+const code = await runTests(baseUrl);
 
 server.kill('SIGTERM');
 await new Promise((r) => {

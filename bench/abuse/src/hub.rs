@@ -56,6 +56,8 @@ async fn real_tasks(bench: &Bench) -> anyhow::Result<Vec<uuid::Uuid>> {
             location: "Newtown NSW".into(),
             budget_cents: 12_000,
             due_date: time::OffsetDateTime::now_utc().date() + time::Duration::days(3),
+            coordinates: None,
+            remote: false,
         };
         ids.push(tasks::create_task(db, poster, &draft, now).await?);
     }

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use tokio::task::JoinHandle;
 
 pub(crate) use self::redis::RedisBus;
-use crate::{BusConfig, HubConfig, topics::Registry};
+use crate::{BusConfig, HubConfig, sockets::OpenSockets, topics::Registry};
 
 pub(crate) enum Bus {
     Local,
@@ -20,6 +20,7 @@ pub(crate) async fn start(
     config: BusConfig,
     hub: &HubConfig,
     registry: Arc<Registry>,
+    sockets: Arc<OpenSockets>,
 ) -> anyhow::Result<(Bus, Vec<JoinHandle<()>>)> {
     match config {
         BusConfig::Local => {
@@ -27,7 +28,7 @@ pub(crate) async fn start(
             Ok((Bus::Local, vec![sweeper]))
         }
         BusConfig::Redis { url } => {
-            let (bus, task) = RedisBus::start(&url, hub, registry).await?;
+            let (bus, task) = RedisBus::start(&url, hub, registry, sockets).await?;
             Ok((Bus::Redis(bus), vec![task]))
         }
     }

@@ -29,6 +29,7 @@ use crate::{
     HubConfig,
     history::Entry,
     protocol::{self, EventTemplate},
+    sockets::OpenSockets,
     topics::{Registry, RemoteSnapshot},
 };
 
@@ -166,7 +167,12 @@ pub(crate) struct RedisBus {
 }
 
 impl RedisBus {
-    pub async fn start(url: &str, hub: &HubConfig, registry: Arc<Registry>) -> anyhow::Result<(Self, JoinHandle<()>)> {
+    pub async fn start(
+        url: &str,
+        hub: &HubConfig,
+        registry: Arc<Registry>,
+        sockets: Arc<OpenSockets>,
+    ) -> anyhow::Result<(Self, JoinHandle<()>)> {
         let client = redis::Client::open(url).context("invalid Redis URL")?;
         let config = ConnectionManagerConfig::new()
             .set_connection_timeout(Some(OP_TIMEOUT))
@@ -186,6 +192,7 @@ impl RedisBus {
             client,
             keys: keys.clone(),
             registry,
+            sockets,
             commands: rx,
             connected: connected.clone(),
             diverged: diverged.clone(),

@@ -1,14 +1,18 @@
 import { useAtomValue } from 'jotai';
-import { WifiOff } from 'lucide-react';
+import { Clock, WifiOff } from 'lucide-react';
 import { useEffect, useState } from 'react';
 
-import { connectionStatusAtom } from '@/lib/realtime/client';
+import { connectionStatusAtom, liveStatusAtom } from '@/lib/realtime/client';
 import { useRealtimeConnection } from '@/lib/realtime/use-realtime';
 
-/** A small pill while the live connection is down (after a grace period, so blips stay invisible). */
+/**
+ * A small pill while the live connection is down (after a grace period, so blips stay invisible),
+ * or while the server says live updates are delayed (the app polls what is on screen meanwhile).
+ */
 export function ConnectionIndicator() {
   useRealtimeConnection();
   const status = useAtomValue(connectionStatusAtom);
+  const live = useAtomValue(liveStatusAtom);
   const [visible, setVisible] = useState(false);
   useEffect(() => {
     if (status !== 'offline') {
@@ -18,7 +22,18 @@ export function ConnectionIndicator() {
     const timer = setTimeout(() => setVisible(true), 2_000);
     return () => clearTimeout(timer);
   }, [status]);
-  if (!visible) return null;
+  if (!visible) {
+    if (status !== 'open' || live !== 'degraded') return null;
+    return (
+      <div
+        role="status"
+        className="fixed bottom-4 left-4 z-50 flex items-center gap-2 rounded-full bg-amber-100/95 px-3 py-1.5 text-xs font-medium text-amber-900 shadow"
+      >
+        <Clock aria-hidden className="h-3.5 w-3.5" />
+        Live updates delayed
+      </div>
+    );
+  }
   return (
     <div
       role="status"

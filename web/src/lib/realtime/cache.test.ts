@@ -1,5 +1,5 @@
 import { QueryClient, type InfiniteData } from '@tanstack/react-query';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { backoffDelay, BACKOFF_MAX_MS } from '@/lib/realtime/backoff';
 import { applyRealtimeEvent, realtimeKeys, refetchTopic, taskIdOfLink } from '@/lib/realtime/cache';
@@ -141,5 +141,46 @@ describe('RealtimeClient', () => {
     expect(backoffDelay(4, () => 1)).toBe(4000);
     expect(backoffDelay(30, () => 1)).toBe(BACKOFF_MAX_MS);
     expect(backoffDelay(30, () => 0)).toBe(BACKOFF_MAX_MS / 2);
+  });
+});
+
+describe('degraded live updates', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('maps status frames to the live atom and polls the queries on screen until ok, then refetches once', () => {
+    vi.useFakeTimers();
+    const client = new QueryClient();
+    const refetch = vi.spyOn(client, 'refetchQueries').mockResolvedValue();
+    const live: string[] = [];
+    const rt = new RealtimeClient(client, { setLive: (status) => live.push(status), pollIntervalMs: 5_000 });
+
+    rt.onMessage(JSON.stringify({ type: 'status', live: 'degraded' }));
+    expect(live).toEqual(['degraded']);
+    expect(document.documentElement.dataset.live).toBe('degraded');
+    expect(refetch).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(5_000);
+    expect(refetch).toHaveBeenCalledTimes(1);
+    expect(refetch).toHaveBeenCalledWith({ type: 'active' });
+    rt.onMessage(JSON.stringify({ type: 'status', live: 'degraded' })); // said twice: still one poll loop
+    vi.advanceTimersByTime(10_000);
+    expect(refetch).toHaveBeenCalledTimes(3);
+
+    rt.onMessage(JSON.stringify({ type: 'status', live: 'ok' }));
+    expect(live).toEqual(['degraded', 'degraded', 'ok']);
+    expect(refetch).toHaveBeenCalledTimes(4); // the one refetch when live updates are back
+    vi.advanceTimersByTime(20_000);
+    expect(refetch).toHaveBeenCalledTimes(4);
+  });
+
+  it('does not poll or refetch when live updates were never degraded', () => {
+    vi.useFakeTimers();
+    const client = new QueryClient();
+    const refetch = vi.spyOn(client, 'refetchQueries').mockResolvedValue();
+    const rt = new RealtimeClient(client);
+    rt.onMessage(JSON.stringify({ type: 'status', live: 'ok' }));
+    vi.advanceTimersByTime(60_000);
+    expect(refetch).not.toHaveBeenCalled();
   });
 });

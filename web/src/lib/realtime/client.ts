@@ -6,10 +6,13 @@ import { authorizedRequest, getSession, onAuthStateChange } from '@/lib/auth/ses
 import { queryClient as appQueryClient } from '@/lib/query-client';
 import { backoffDelay, BACKOFF_MAX_MS, BACKOFF_MIN_MS } from '@/lib/realtime/backoff';
 import { applyRealtimeEvent, closeSubscribeGap, refetchTopic } from '@/lib/realtime/cache';
-import type { ConnectionStatus, RealtimeEvent, ServerMessage } from '@/lib/realtime/types';
+import { DegradedPolling } from '@/lib/realtime/degraded-polling';
+import type { ConnectionStatus, LiveStatus, RealtimeEvent, ServerMessage } from '@/lib/realtime/types';
 import { appStore } from '@/lib/store';
 
 export const connectionStatusAtom = atom<ConnectionStatus>('connecting');
+/** 'degraded' while the server says events from its other nodes are not reaching this socket. */
+export const liveStatusAtom = atom<LiveStatus>('ok');
 
 type Listener = (event: RealtimeEvent) => void;
 type TopicState = { refs: number; seq: number | null };
@@ -18,7 +21,8 @@ type TopicState = { refs: number; seq: number | null };
  * The app's one socket (partysocket's reconnecting WebSocket). Signed in, every connection
  * spends a fresh single-use ticket; anonymous sockets see public topics only. After a reconnect
  * every topic is re-subscribed with the last seq seen, and a `recovered: false` answer means the
- * hub could not replay the gap, so that topic's queries are refetched.
+ * hub could not replay the gap, so that topic's queries are refetched. While the server reports
+ * live updates as degraded, the queries on screen are polled instead (DegradedPolling).
  */
 export class RealtimeClient {
   private socket: ReconnectingWebSocket | null = null;
@@ -27,6 +31,7 @@ export class RealtimeClient {
   private attempt = 0;
   private pingTimer: ReturnType<typeof setInterval> | undefined;
   private userId: string | null = null;
+  private readonly polling: DegradedPolling;
 
   constructor(
     private readonly client: QueryClient,
@@ -35,8 +40,12 @@ export class RealtimeClient {
       ticket?: () => Promise<string | null>;
       WebSocket?: unknown;
       setStatus?: (status: ConnectionStatus) => void;
+      setLive?: (live: LiveStatus) => void;
+      pollIntervalMs?: number;
     } = {},
-  ) {}
+  ) {
+    this.polling = new DegradedPolling(client, options.pollIntervalMs);
+  }
 
   /** Opens the connection (idempotent). */
   start() {
@@ -62,6 +71,7 @@ export class RealtimeClient {
 
   stop() {
     clearInterval(this.pingTimer);
+    this.setLive('ok', false);
     this.socket?.close(1000, 'bye');
     this.socket = null;
   }
@@ -108,6 +118,10 @@ export class RealtimeClient {
     try {
       message = JSON.parse(raw) as ServerMessage;
     } catch {
+      return;
+    }
+    if (message.type === 'status') {
+      this.setLive(message.live === 'degraded' ? 'degraded' : 'ok', true);
       return;
     }
     if (message.type === 'subscribed') {
@@ -157,7 +171,16 @@ export class RealtimeClient {
     if (typeof document !== 'undefined') document.documentElement.dataset.realtime = status;
   }
 
+  /** `refetchWhenOk`: false when a new socket replaces the old one (its resubscriptions catch up). */
+  private setLive(live: LiveStatus, refetchWhenOk: boolean) {
+    this.polling.set(live, refetchWhenOk);
+    this.options.setLive?.(live);
+    if (typeof document !== 'undefined') document.documentElement.dataset.live = live;
+  }
+
   private onOpen() {
+    // A new socket may be on another node: it says so at once if its node is degraded too.
+    this.setLive('ok', false);
     this.attempt = 0;
     this.intentional = false;
     this.acked.clear();
@@ -214,7 +237,10 @@ let shared: RealtimeClient | null = null;
 /** The app's one realtime client, started on first use and re-keyed on sign-in and sign-out. */
 export function realtime(): RealtimeClient {
   if (!shared) {
-    shared = new RealtimeClient(appQueryClient, { setStatus: (status) => appStore.set(connectionStatusAtom, status) });
+    shared = new RealtimeClient(appQueryClient, {
+      setStatus: (status) => appStore.set(connectionStatusAtom, status),
+      setLive: (live) => appStore.set(liveStatusAtom, live),
+    });
     shared.start();
     let lastUser = getSession()?.user.id ?? null;
     onAuthStateChange((_event, session) => {

@@ -1,0 +1,69 @@
+//! Every open socket of this node, and whether live updates from the other nodes reach them:
+//! when the node loses the cross-node bus it tells each socket `{"type":"status","live":
+//! "degraded"}` at once (events published on other nodes stop arriving; the app polls what is on
+//! screen), and `"ok"` when the bus is back (after the resyncs). A socket opened while degraded
+//! hears so first.
+
+use std::sync::{Arc, Mutex};
+
+use dashmap::DashMap;
+
+use crate::{
+    connection::{ConnHandle, Outbound},
+    protocol,
+    stats::Stats,
+};
+
+pub(crate) struct OpenSockets {
+    open: DashMap<u64, Arc<ConnHandle>>,
+    /// Held while a status change is announced, so a socket registering meanwhile cannot
+    /// receive the old status after the new one.
+    degraded: Mutex<bool>,
+    stats: Arc<Stats>,
+}
+
+impl OpenSockets {
+    pub fn new(stats: Arc<Stats>) -> Self {
+        Self { open: DashMap::new(), degraded: Mutex::new(false), stats }
+    }
+
+    pub fn add(&self, conn: Arc<ConnHandle>) {
+        let degraded = self.degraded.lock().unwrap_or_else(|p| p.into_inner());
+        self.open.insert(conn.id, conn.clone());
+        if *degraded {
+            conn.deliver(Outbound::Frame(protocol::status(false)), &self.stats);
+        }
+    }
+
+    pub fn remove(&self, id: u64) {
+        self.open.remove(&id);
+    }
+
+    pub fn close_all(&self, code: u16) {
+        for conn in self.open.iter() {
+            conn.close(code);
+        }
+    }
+
+    /// Records whether the bus carries events between nodes; tells every socket on a change.
+    pub fn set_bus_live(&self, live: bool) {
+        let mut degraded = self.degraded.lock().unwrap_or_else(|p| p.into_inner());
+        if *degraded != live {
+            return;
+        }
+        *degraded = !live;
+        if live {
+            tracing::info!("realtime bus is back; telling sockets live updates are ok");
+        } else {
+            tracing::warn!(sockets = self.open.len(), "realtime bus lost; telling sockets live updates are degraded");
+        }
+        let frame = protocol::status(live);
+        for conn in self.open.iter() {
+            conn.deliver(Outbound::Frame(frame.clone()), &self.stats);
+        }
+    }
+
+    pub fn is_degraded(&self) -> bool {
+        *self.degraded.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}

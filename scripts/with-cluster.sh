@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Runs a command against a fresh loopback cluster (scripts/cluster.sh up), stopped and deleted
+# afterwards whatever the command's outcome. The command gets CLUSTER_DIR, BASE_URL,
+# DATABASE_URL, the node ports, and for the browser suite E2E_BASE_URL and E2E_NODE_URLS.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+export CLUSTER_DIR=${CLUSTER_DIR:-$(mktemp -d /tmp/taskhub-cluster-XXXXXX)}
+trap '"$here/cluster.sh" down >/dev/null 2>&1 || true' EXIT
+"$here/cluster.sh" up
+eval "$("$here/cluster.sh" env | sed 's/^/export /')"
+export E2E_BASE_URL=$BASE_URL
+export E2E_NODE_URLS="http://127.0.0.1:$NODE_1_PORT,http://127.0.0.1:$NODE_2_PORT"
+"$@"

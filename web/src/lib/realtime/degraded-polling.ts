@@ -1,0 +1,40 @@
+import type { QueryClient } from '@tanstack/react-query';
+
+import type { LiveStatus } from '@/lib/realtime/types';
+
+/** How often the queries on screen are refetched while live updates are degraded. */
+export const DEGRADED_POLL_MS = 5_000;
+
+/**
+ * While the server says live updates are degraded (its node lost the cross-node bus), events
+ * from other nodes do not arrive: refetch the queries on screen (the active ones) every
+ * DEGRADED_POLL_MS instead, and once more when live updates are back.
+ */
+export class DegradedPolling {
+  private timer: ReturnType<typeof setInterval> | undefined;
+
+  constructor(
+    private readonly client: QueryClient,
+    private readonly intervalMs = DEGRADED_POLL_MS,
+  ) {}
+
+  get polling() {
+    return this.timer !== undefined;
+  }
+
+  /** `refetchWhenOk`: false when the socket itself was replaced (its resubscriptions catch up). */
+  set(live: LiveStatus, refetchWhenOk = true) {
+    if (live === 'degraded') {
+      if (this.timer === undefined) this.timer = setInterval(() => this.refetchOnScreen(), this.intervalMs);
+      return;
+    }
+    if (this.timer === undefined) return;
+    clearInterval(this.timer);
+    this.timer = undefined;
+    if (refetchWhenOk) this.refetchOnScreen();
+  }
+
+  private refetchOnScreen() {
+    void this.client.refetchQueries({ type: 'active' });
+  }
+}

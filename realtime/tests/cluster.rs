@@ -204,6 +204,30 @@ async fn sockets_hear_live_is_degraded_while_the_bus_is_down_and_ok_after_the_re
     fresh.subscribe(&topic, None).await; // no status frame first once the bus is back
 }
 
+/// While Redis is down a publish must not wait on it: a request that publishes several events
+/// (a payment notifies every tasker who made an offer) would otherwise take a second per event.
+#[tokio::test]
+#[cfg_attr(taskhub_skip_redis, ignore = "TASKHUB_SKIP_REDIS is set")]
+async fn publishing_while_redis_is_down_delivers_locally_without_waiting_on_redis() {
+    let mut redis = RedisServer::start_or_panic();
+    let ((node_a, addr_a), (_node_b, _addr_b)) = two_nodes(&redis.url()).await;
+    let topic = unique_topic();
+    let mut watcher = connect(addr_a, "").await;
+    watcher.subscribe(&topic, None).await;
+    redis.stop();
+    assert_eq!(watcher.next().await, json!({"type": "status", "live": "degraded"}));
+
+    let started = std::time::Instant::now();
+    for n in 0..20 {
+        node_a.publish(&topic, "offer.created", &json!({ "n": n })).await;
+    }
+    let took = started.elapsed();
+    for n in 0..20 {
+        assert_eq!(watcher.next_event().await["data"]["n"], n, "delivered on this node while Redis is down");
+    }
+    assert!(took < std::time::Duration::from_secs(3), "20 publishes took {took:?} with Redis down");
+}
+
 /// Reads past any events until the hub's resync (`subscribed` with recovered:false).
 async fn until_resync(client: &mut common::Client) -> serde_json::Value {
     loop {

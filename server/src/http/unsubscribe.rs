@@ -32,6 +32,7 @@ pub fn page_router() -> Router<AppState> {
 
 #[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
 #[serde(default)]
+#[into_params(parameter_in = Query)]
 pub struct TokenQuery {
     /// The token from the mail's unsubscribe link.
     token: String,

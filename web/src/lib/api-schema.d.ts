@@ -6118,12 +6118,12 @@ export interface operations {
     };
     one_click_unsubscribe: {
         parameters: {
-            query?: never;
-            header?: never;
-            path: {
+            query?: {
                 /** @description The token from the mail's unsubscribe link. */
-                token: string;
+                token?: string;
             };
+            header?: never;
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;
@@ -6138,15 +6138,6 @@ export interface operations {
             };
             /** @description Malformed request (body, query string or content type) */
             400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found (or the id is not a UUID) */
-            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -89,6 +89,7 @@ test('a tasker sets up payouts in the sandbox, is paid on release and sees it on
   await posterPage.goto(`/task/${task.id}`);
   await posterPage.getByRole('heading', { level: 1, name: title }).waitFor();
   await posterPage.getByRole('button', { name: 'Release payment' }).click();
+  await posterPage.getByRole('dialog', { name: 'Release payment?' }).getByRole('button', { name: 'Release payment' }).click();
   await posterPage.getByRole('heading', { name: 'Task completed' }).waitFor();
 
   // Earnings shows the payout: $90 less the $9 fee.

@@ -69,10 +69,12 @@ curl -fsS -o "$work/openapi.json" "$base/api/openapi.json"
 
 status=0
 # From the scratch directory: schemathesis keeps a cache (.schemathesis/) where it runs.
+# One worker: with two threads, CPython 3.11's ast.parse (hypothesis describing a filter lambda)
+# fails with "AST constructor recursion depth mismatch" on some operations, a tool crash.
 (cd "$work" && "$venv/bin/schemathesis" --no-color run "$base/api/openapi.json" \
   --header "Authorization: Bearer $token" \
   --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
-  --max-examples "$examples" --seed "${SCHEMATHESIS_SEED:-1}" --workers 2 --generation-database none) \
+  --max-examples "$examples" --seed "${SCHEMATHESIS_SEED:-1}" --workers 1 --generation-database none) \
   | tee "$work/report.txt" || status=$?
 # Every operation in the document must have been tested ("Selected: 56/56", "Tested: 56").
 selected=$(sed -n 's/^ *Selected: \([0-9]*\)\/.*/\1/p' "$work/report.txt")

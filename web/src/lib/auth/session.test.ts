@@ -49,6 +49,17 @@ describe('auth store', () => {
     expect(authHeader(api.calls[0].init)).toBe('Bearer a1');
   });
 
+  it('does not write over a session another tab stored while the profile was loading', async () => {
+    let answer: (response: Response) => void = () => {};
+    vi.stubGlobal('fetch', vi.fn(() => new Promise<Response>((resolve) => (answer = resolve))));
+    setSession(session('a1'), 'SIGNED_IN');
+    // Another tab rotates the refresh token meanwhile; ours is now spent.
+    localStorage.setItem(SESSION_STORAGE_KEY, JSON.stringify(session('a2')));
+    answer(new Response(JSON.stringify({ user, profile }), { status: 200, headers: { 'Content-Type': 'application/json' } }));
+    await vi.waitFor(() => expect(appStore.get(profileAtom)).toEqual(profile));
+    expect(JSON.parse(localStorage.getItem(SESSION_STORAGE_KEY)!).refresh_token).toBe('r-a2');
+  });
+
   it('clears the session and the profile on sign-out', async () => {
     const api = mockFetch({ 'GET /api/me': { body: { user, profile } }, 'POST /api/auth/logout': { status: 204 } });
     vi.stubGlobal('fetch', api.fn);

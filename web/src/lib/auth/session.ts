@@ -96,7 +96,9 @@ export async function reloadProfile(): Promise<Profile | null> {
     if (current && me.user && current.user.id === me.user.id) {
       const merged = { ...current, user: { ...current.user, ...me.user } };
       appStore.set(sessionAtom, merged);
-      persist(merged);
+      // Another tab may have stored a newer session (a rotated refresh token) meanwhile:
+      // writing ours over it would hand every tab a spent token.
+      if (readStoredSession()?.refresh_token === current.refresh_token) persist(merged);
     }
     return me.profile;
   } catch {

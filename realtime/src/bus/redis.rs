@@ -161,6 +161,9 @@ pub(crate) struct RedisBus {
     keys: Keys,
     commands: mpsc::UnboundedSender<Command>,
     connected: Arc<AtomicBool>,
+    /// Set by the subscriber from a failed connection until it is back: publishes then skip
+    /// Redis rather than each wait for a reconnection attempt that will fail.
+    unreachable: Arc<AtomicBool>,
     /// Topics with events delivered here only (Redis was unreachable), to be announced as
     /// resyncs once it answers again.
     diverged: Arc<Mutex<HashSet<String>>>,
@@ -187,6 +190,7 @@ impl RedisBus {
             Keys { conn, history_len: hub.history_len.max(1), ttl_ms: hub.history_max_age.as_millis().max(1) as u64 };
         let (commands, rx) = mpsc::unbounded_channel();
         let connected = Arc::new(AtomicBool::new(false));
+        let unreachable = Arc::new(AtomicBool::new(false));
         let diverged = Arc::new(Mutex::new(HashSet::new()));
         let task = tokio::spawn(subscriber::run(subscriber::Subscriber {
             client,
@@ -195,13 +199,18 @@ impl RedisBus {
             sockets,
             commands: rx,
             connected: connected.clone(),
+            unreachable: unreachable.clone(),
             diverged: diverged.clone(),
         }));
-        Ok((Self { keys, commands, connected, diverged }, task))
+        Ok((Self { keys, commands, connected, unreachable, diverged }, task))
     }
 
     /// False when Redis did not take the event; the caller then delivers it locally.
     pub async fn publish(&self, topic: &str, template: &EventTemplate) -> bool {
+        if self.unreachable.load(Relaxed) {
+            self.diverge(topic);
+            return false;
+        }
         let mut conn = self.keys.conn.clone();
         let mut invocation = PUBLISH.key(seq_key(topic));
         invocation.key(history_key(topic)).key(channel(topic));
@@ -220,10 +229,15 @@ impl RedisBus {
                     _ => "timed out".to_owned(),
                 };
                 tracing::warn!(topic, reason, "redis publish failed; delivering on this node only");
-                self.diverged.lock().unwrap_or_else(|p| p.into_inner()).insert(topic.to_owned());
+                self.diverge(topic);
                 false
             }
         }
+    }
+
+    /// Notes that the topic's event was delivered on this node only, to announce a resync later.
+    fn diverge(&self, topic: &str) {
+        self.diverged.lock().unwrap_or_else(|p| p.into_inner()).insert(topic.to_owned());
     }
 
     /// Makes sure this node receives the topic, then reads its sequence number and (with

@@ -42,6 +42,7 @@ pub(super) struct Subscriber {
     pub sockets: Arc<OpenSockets>,
     pub commands: mpsc::UnboundedReceiver<Command>,
     pub connected: Arc<AtomicBool>,
+    pub unreachable: Arc<AtomicBool>,
     pub diverged: Arc<Mutex<HashSet<String>>>,
 }
 
@@ -58,6 +59,7 @@ pub(super) async fn run(mut s: Subscriber) {
                     _ => "timed out".to_owned(),
                 };
                 tracing::warn!(reason, ?backoff, "redis bus: cannot connect the subscriber");
+                s.unreachable.store(true, Relaxed);
                 s.sockets.set_bus_live(false);
                 if !s.wait_out(backoff, &mut watched).await {
                     return;
@@ -71,6 +73,7 @@ pub(super) async fn run(mut s: Subscriber) {
         if !watched.is_empty() {
             let channels: Vec<String> = watched.iter().map(|t| channel(t)).collect();
             if !matches!(timeout(OP_TIMEOUT, sink.subscribe(&channels)).await, Ok(Ok(()))) {
+                s.unreachable.store(true, Relaxed);
                 s.sockets.set_bus_live(false);
                 continue;
             }
@@ -101,6 +104,7 @@ pub(super) async fn run(mut s: Subscriber) {
             }
         }
         s.connected.store(true, Relaxed);
+        s.unreachable.store(false, Relaxed);
         backoff = MIN_BACKOFF;
         s.sockets.set_bus_live(true);
 
@@ -138,6 +142,7 @@ pub(super) async fn run(mut s: Subscriber) {
             }
         }
         s.connected.store(false, Relaxed);
+        s.unreachable.store(true, Relaxed);
         s.sockets.set_bus_live(false);
         tracing::warn!("redis bus: subscriber connection lost; reconnecting");
     }

@@ -9,13 +9,18 @@ export const DEGRADED_POLL_MS = 5_000;
  * While the server says live updates are degraded (its node lost the cross-node bus), events
  * from other nodes do not arrive: refetch the queries on screen (the active ones) every
  * DEGRADED_POLL_MS instead, and once more when live updates are back.
+ *
+ * Every socket of a node hears "degraded" at the same instant, so each client starts its polling
+ * at a random point of the first interval: the node then sees an even trickle of polls instead of
+ * every client at once, every interval.
  */
 export class DegradedPolling {
-  private timer: ReturnType<typeof setInterval> | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly client: QueryClient,
     private readonly intervalMs = DEGRADED_POLL_MS,
+    private readonly random: () => number = Math.random,
   ) {}
 
   get polling() {
@@ -25,13 +30,20 @@ export class DegradedPolling {
   /** `refetchWhenOk`: false when the socket itself was replaced (its resubscriptions catch up). */
   set(live: LiveStatus, refetchWhenOk = true) {
     if (live === 'degraded') {
-      if (this.timer === undefined) this.timer = setInterval(() => this.refetchOnScreen(), this.intervalMs);
+      if (this.timer === undefined) this.schedule(Math.floor(this.random() * this.intervalMs));
       return;
     }
     if (this.timer === undefined) return;
-    clearInterval(this.timer);
+    clearTimeout(this.timer);
     this.timer = undefined;
     if (refetchWhenOk) this.refetchOnScreen();
+  }
+
+  private schedule(delayMs: number) {
+    this.timer = setTimeout(() => {
+      this.schedule(this.intervalMs);
+      this.refetchOnScreen();
+    }, delayMs);
   }
 
   private refetchOnScreen() {

@@ -53,14 +53,15 @@ e2e-cluster: web server
 	scripts/with-cluster.sh node web/e2e/run.mjs web/e2e/tests/cluster.test.mjs
 
 ## The soak against a fresh cluster, with injected faults and an audit (bench/soak/README.md):
-## 60 s for CI, or the full 10 minutes.
+## 60 s for CI, or the full 10 minutes. Unread notifications are mailed after EMAIL_DELAY seconds,
+## so the email outbox is part of the run.
 soak-quick: web server
 	$(CARGO) build -p soak
-	scripts/with-cluster.sh $(TARGET_DIR)/debug/soak --quick
+	EMAIL_DELAY=15 scripts/with-cluster.sh $(TARGET_DIR)/debug/soak --quick
 
 soak: web server
 	$(CARGO) build -p soak
-	scripts/with-cluster.sh $(TARGET_DIR)/debug/soak
+	EMAIL_DELAY=30 scripts/with-cluster.sh $(TARGET_DIR)/debug/soak
 
 clean:
 	rm -rf web/dist web/test-results

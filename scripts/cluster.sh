@@ -99,7 +99,7 @@ start_node() {
     AUTH_RATE_LIMIT_PER_MINUTE="${AUTH_RATE_LIMIT_PER_MINUTE:-100000}" \
     WS_MAX_CONNECTIONS_PER_CLIENT="${WS_MAX_CONNECTIONS_PER_CLIENT:-10000}" \
     WS_SUBSCRIBES_PER_SECOND="${WS_SUBSCRIBES_PER_SECOND:-100}" \
-    PAYMENTS_SWEEP_SECS="${PAYMENTS_SWEEP_SECS:-5}" \
+    PAYMENTS_SWEEP_SECS="${PAYMENTS_SWEEP_SECS:-5}" EMAIL_DELAY="$EMAIL_DELAY" \
     ADMIN_EMAILS="${ADMIN_EMAILS:-operator@example.com}" \
     RUST_LOG="${RUST_LOG:-warn,server=info,realtime=info}" \
     setsid "$server_bin" >>"$dir/node-$n.log" 2>&1 </dev/null &
@@ -151,6 +151,7 @@ BASE_URL=http://127.0.0.1:$lb
 DATABASE_URL=postgres://postgres@127.0.0.1:$pg_port/taskhub
 REDIS_URL=redis://127.0.0.1:$redis_port
 JWT_SECRET=${JWT_SECRET:-$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')}
+EMAIL_DELAY=${EMAIL_DELAY:-600}
 EOF
   # Not `if ! (bring_up)`: errexit does not apply inside a condition.
   set +e

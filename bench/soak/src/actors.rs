@@ -15,6 +15,8 @@ use crate::{
 
 /// How long a lifecycle step that must succeed (verify, release, request-payment) is retried.
 const STEP_DEADLINE: Duration = Duration::from_secs(60);
+/// The least time between two offers by one tasker: 10 a minute, under the server's 12 (OFFER_CHURN).
+const OFFER_PACE: Duration = Duration::from_secs(6);
 
 pub async fn poster(api: Api, world: Arc<World>, n: usize) -> anyhow::Result<()> {
     let email = format!("soak-{}-poster-{n}@example.com", world.run);
@@ -97,10 +99,21 @@ pub async fn tasker(api: Api, world: Arc<World>, n: usize) -> anyhow::Result<()>
     let email = format!("soak-{}-tasker-{n}@example.com", world.run);
     let mut me = Session::start(api, world.clone(), &email, true).await?;
     me.subscribe("tasks".into());
+    // Half the taskers have an alert every soak task matches: each post owes them a
+    // notification through the matching outbox.
+    if n.is_multiple_of(2) {
+        let alert = json!({ "name": format!("Soak {} wardrobes", world.run), "q": "wardrobe",
+            "place": { "label": "Newtown NSW 2042", "lat": -33.8978, "lon": 151.1785 }, "radius_km": 10 });
+        let deadline = Instant::now() + STEP_DEADLINE;
+        if me.api.post_until_done("/api/me/alerts", &me.token, alert, deadline).await.ok() {
+            world.alerting_taskers.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
     let mut offered: HashSet<String> = HashSet::new();
     let mut handled: HashSet<String> = HashSet::new();
     let mut last_browse = Instant::now();
     let mut last_mine = Instant::now();
+    let mut last_offer: Option<Instant> = None;
     let mut k = 0;
     while !world.stopping() {
         me.pump(Duration::from_millis(500 + fastrand::u64(0..1000))).await;
@@ -121,6 +134,12 @@ pub async fn tasker(api: Api, world: Arc<World>, n: usize) -> anyhow::Result<()>
             if offered.contains(&task) || fastrand::f32() > 0.5 || world.stopping() {
                 continue;
             }
+            // A person writes an offer at a time, under the server's offer-churn limit; a task
+            // skipped now is seen again on the next browse.
+            if last_offer.is_some_and(|at| at.elapsed() < OFFER_PACE) {
+                break;
+            }
+            last_offer = Some(Instant::now());
             offered.insert(task.clone());
             k += 1;
             let message = format!("Soak {} tasker {n} offer {k}", world.run);
@@ -184,9 +203,10 @@ pub async fn watcher(api: Api, world: Arc<World>) {
             Ok(Some(Incoming::Live(ok))) => {
                 if ok && degraded {
                     api.get(&page(&task), None).await;
+                } else if !ok && !degraded {
+                    last_poll = world.polling_phase();
                 }
                 degraded = !ok;
-                last_poll = Instant::now();
             }
             Ok(Some(Incoming::Event { .. })) | Err(_) => {}
             Ok(None) => return,

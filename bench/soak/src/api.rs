@@ -43,6 +43,7 @@ impl Api {
     pub async fn call(&self, method: Method, path: &str, token: Option<&str>, body: Option<Value>) -> Answer {
         let at = self.metrics.now();
         let started = Instant::now();
+        let method_name = method.to_string();
         let mut request = self.client.request(method, format!("{}{path}", self.base));
         if let Some(token) = token {
             request = request.bearer_auth(token);
@@ -63,7 +64,7 @@ impl Api {
             Some(s) if s.is_client_error() && s != StatusCode::TOO_MANY_REQUESTS => Outcome::Refused,
             _ => Outcome::Failed,
         };
-        self.metrics.rest(at, started.elapsed(), outcome, answer.status.map_or(0, |s| s.as_u16()));
+        self.metrics.rest(at, started.elapsed(), outcome, answer.status.map_or(0, |s| s.as_u16()), &method_name, path);
         answer
     }
 
@@ -146,7 +147,8 @@ impl Api {
             Some(s) if s.is_client_error() => Outcome::Refused,
             _ => Outcome::Failed,
         };
-        self.metrics.rest(at, started.elapsed(), outcome, status.map_or(0, |s| s.as_u16()));
+        let path = url.split_once("://").and_then(|(_, rest)| rest.find('/').map(|i| &rest[i..])).unwrap_or(url);
+        self.metrics.rest(at, started.elapsed(), outcome, status.map_or(0, |s| s.as_u16()), "POST", path);
         status == Some(StatusCode::SEE_OTHER)
     }
 

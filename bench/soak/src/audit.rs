@@ -3,7 +3,7 @@
 //! ledger balances, no task was assigned twice, and no poster stayed stale for longer than the
 //! poll interval.
 
-use std::{collections::HashMap, time::Duration};
+use std::{collections::HashMap, sync::atomic::Ordering::Relaxed, time::Duration};
 
 use server::{db::Db, store::ledger};
 use sqlx::PgPool;
@@ -139,6 +139,9 @@ pub async fn run(world: &World, database_url: &str) -> anyhow::Result<bool> {
         fail(format!("ledger mismatches {mismatches:?}, escrow {escrow:?}, double assignments {double_assigned}"));
     }
 
+    // Outboxes: work owed after a commit was done, through node kills and database restarts.
+    outboxes(world, &pool, now_ms, &mut fail).await?;
+
     // Staleness: from the tasker's 201 to the poster knowing of the offer.
     let acked = world.offers_acked.lock().unwrap().clone();
     let known = world.offers_known.lock().unwrap().clone();
@@ -183,4 +186,94 @@ pub async fn run(world: &World, database_url: &str) -> anyhow::Result<bool> {
     }
     println!("lost: {}, duplicated: {duplicated}", lost + missed);
     Ok(passed)
+}
+
+/// How late outbox work may be before it counts as stalled: several sweep and poll periods.
+const OUTBOX_GRACE_MS: i64 = 30_000;
+
+/// The outboxes written in the same transaction as what owes them: alert matching
+/// (`task_alert_jobs`), payment provider calls, and the email digests of unread notifications.
+async fn outboxes(world: &World, pool: &PgPool, now_ms: i64, fail: &mut impl FnMut(String)) -> anyhow::Result<()> {
+    let like = format!("Soak {} %", world.run);
+    let jobs_left: i64 = sqlx::query_scalar(
+        "select count(*) from task_alert_jobs j join tasks t on t.id = j.task_id where t.title like $1",
+    )
+    .bind(&like)
+    .fetch_one(pool)
+    .await?;
+    let alerting = world.alerting_taskers.load(Relaxed) as i64;
+    // Per soak task posted once every alert existed: how many alerting taskers it matched (all
+    // of them, or none when the task was taken before its turn; never some).
+    let matches: Vec<i64> = sqlx::query_scalar(
+        "select count(distinct a.user_id) from tasks t
+         left join task_alert_matches m on m.task_id = t.id
+         left join task_alerts a on a.id = m.alert_id and a.name like $1
+         where t.title like $1
+           and t.created_at > (select coalesce(max(created_at), 0) from task_alerts where name like $1)
+         group by t.id",
+    )
+    .bind(&like)
+    .fetch_all(pool)
+    .await?;
+    let matched = matches.iter().filter(|n| **n == alerting && alerting > 0).count();
+    let partial = matches.iter().filter(|n| **n > 0 && **n != alerting).count();
+    println!(
+        "alert matching: {} soak tasks posted after the alerts, {matched} matched to all {alerting} alerting taskers, {partial} to only some; \
+         jobs left: {jobs_left}",
+        matches.len()
+    );
+    if jobs_left > 0 || partial > 0 {
+        fail(format!("alert matching: {jobs_left} jobs left, {partial} tasks matched to only some alerts"));
+    }
+
+    let calls: Vec<(String, i64, i64)> = sqlx::query_as(
+        "select c.status, count(*), count(*) filter (where c.status = 'pending' and c.next_attempt_at < $2)
+         from provider_calls c join payments p on p.id = c.payment_id join tasks t on t.id = p.task_id
+         where t.title like $1 group by c.status order by c.status",
+    )
+    .bind(&like)
+    .bind(now_ms - OUTBOX_GRACE_MS)
+    .fetch_all(pool)
+    .await?;
+    let overdue_calls: i64 = calls.iter().map(|(_, _, overdue)| overdue).sum();
+    let parked_calls: i64 = calls.iter().filter(|(status, ..)| status == "parked").map(|(_, n, _)| n).sum();
+    let by_status: Vec<String> = calls.iter().map(|(status, n, _)| format!("{status} {n}")).collect();
+    println!(
+        "provider calls: {} ({}); overdue by more than {} s: {overdue_calls}",
+        calls.iter().map(|(_, n, _)| n).sum::<i64>(),
+        if by_status.is_empty() { "none".to_owned() } else { by_status.join(", ") },
+        OUTBOX_GRACE_MS / 1000
+    );
+    if overdue_calls > 0 || parked_calls > 0 {
+        fail(format!("provider calls: {overdue_calls} overdue, {parked_calls} parked"));
+    }
+
+    // A user is owed a digest once a line is older than EMAIL_DELAY and their last digest is
+    // older than an hour (the worker's own rule, with the grace on top).
+    let email_delay_ms = world.email_delay.as_millis() as i64;
+    let (owed, mailed, lines_sent): (i64, i64, i64) = sqlx::query_as(
+        "select
+           (select count(distinct e.user_id) from email_deliveries e join users u on u.id = e.user_id
+             left join email_digests g on g.user_id = e.user_id
+             where u.email like $1 and e.status = 'pending' and e.created_at < $2 and e.next_attempt_at < $3
+               and (g.last_sent_at is null or g.last_sent_at < $4)),
+           (select count(*) from email_digests g join users u on u.id = g.user_id
+             where u.email like $1 and g.last_sent_at is not null),
+           (select count(*) from email_deliveries e join users u on u.id = e.user_id
+             where u.email like $1 and e.status = 'sent')",
+    )
+    .bind(format!("soak-{}-%", world.run))
+    .bind(now_ms - email_delay_ms - OUTBOX_GRACE_MS)
+    .bind(now_ms - OUTBOX_GRACE_MS)
+    .bind(now_ms - 3_600_000 - OUTBOX_GRACE_MS)
+    .fetch_one(pool)
+    .await?;
+    println!(
+        "email digests: {mailed} users mailed ({lines_sent} notification lines); users owed a digest for more than {} s: {owed}",
+        OUTBOX_GRACE_MS / 1000
+    );
+    if owed > 0 {
+        fail(format!("{owed} users owed an email digest"));
+    }
+    Ok(())
 }

@@ -94,7 +94,8 @@ async fn run() -> anyhow::Result<bool> {
     let database_url = env.get("DATABASE_URL").context("DATABASE_URL")?.clone();
     let metrics = Arc::new(Metrics::new());
     let run = uuid::Uuid::now_v7().simple().to_string()[20..].to_owned();
-    let world = Arc::new(World::new(run.clone(), metrics.clone(), args.poll_interval));
+    let email_delay = Duration::from_secs(env.get("EMAIL_DELAY").map_or(Ok(600), |s| s.parse())?);
+    let world = Arc::new(World::new(run.clone(), metrics.clone(), args.poll_interval, email_delay));
     let api = Api::new(&base, metrics.clone())?;
     println!(
         "soak {run}: {} s through {base}, {} posters, {} taskers, {} watchers, faults {}",

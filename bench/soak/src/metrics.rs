@@ -3,6 +3,7 @@
 //! "outside" a fault.
 
 use std::{
+    collections::BTreeMap,
     sync::Mutex,
     time::{Duration, Instant},
 };
@@ -33,10 +34,21 @@ impl Fault {
     }
 }
 
+/// One REST call.
+struct Call {
+    /// When it was sent.
+    at: Duration,
+    latency_ms: f64,
+    outcome: Outcome,
+    /// The HTTP status, or 0 when none came back.
+    status: u16,
+    /// Method and path with ids and the query left out, e.g. `POST /api/tasks/{id}/offers`.
+    route: String,
+}
+
 pub struct Metrics {
     pub start: Instant,
-    /// (when it was sent, latency ms, outcome, HTTP status or 0 when none came back)
-    rest: Mutex<Vec<(Duration, f64, Outcome, u16)>>,
+    rest: Mutex<Vec<Call>>,
     /// (when it was published, latency ms)
     events: Mutex<Vec<(Duration, f64)>>,
     faults: Mutex<Vec<Fault>>,
@@ -51,8 +63,9 @@ impl Metrics {
         self.start.elapsed()
     }
 
-    pub fn rest(&self, at: Duration, latency: Duration, outcome: Outcome, status: u16) {
-        self.rest.lock().unwrap().push((at, latency.as_secs_f64() * 1000.0, outcome, status));
+    pub fn rest(&self, at: Duration, latency: Duration, outcome: Outcome, status: u16, method: &str, path: &str) {
+        let call = Call { at, latency_ms: latency.as_secs_f64() * 1000.0, outcome, status, route: route(method, path) };
+        self.rest.lock().unwrap().push(call);
     }
 
     /// An event received live `latency_ms` after it was published.
@@ -74,19 +87,22 @@ impl Metrics {
         let inside = |at: Duration, ms: f64| faults.iter().any(|f| overlaps(at, ms, f.window()));
         let rest = self.rest.lock().unwrap();
         let events = self.events.lock().unwrap();
-        let mut rest_outside: Vec<f64> =
-            rest.iter().filter(|(at, ms, o, _)| *o == Outcome::Ok && !inside(*at, *ms)).map(|r| r.1).collect();
+        let mut rest_outside: Vec<f64> = rest
+            .iter()
+            .filter(|c| c.outcome == Outcome::Ok && !inside(c.at, c.latency_ms))
+            .map(|c| c.latency_ms)
+            .collect();
         let mut events_outside: Vec<f64> =
             events.iter().filter(|(at, ms)| !inside(*at, ms.max(0.0))).map(|e| e.1).collect();
-        let failed_outside: Vec<u16> =
-            rest.iter().filter(|(at, ms, o, _)| *o == Outcome::Failed && !inside(*at, *ms)).map(|r| r.3).collect();
+        let failed_outside: Vec<&Call> =
+            rest.iter().filter(|c| c.outcome == Outcome::Failed && !inside(c.at, c.latency_ms)).collect();
         let fault_lines = faults
             .iter()
             .map(|f| {
-                let in_window = |(at, ms, ..): &&(Duration, f64, Outcome, u16)| overlaps(*at, *ms, f.window());
+                let in_window = |c: &&Call| overlaps(c.at, c.latency_ms, f.window());
                 let requests = rest.iter().filter(in_window).count();
-                let failed: Vec<u16> =
-                    rest.iter().filter(in_window).filter(|r| r.2 == Outcome::Failed).map(|r| r.3).collect();
+                let failed: Vec<&Call> =
+                    rest.iter().filter(in_window).filter(|c| c.outcome == Outcome::Failed).collect();
                 FaultLine {
                     name: f.name,
                     at_s: f.started.as_secs_f64(),
@@ -99,7 +115,7 @@ impl Metrics {
         Report {
             requests: rest.len(),
             requests_per_s: rest.len() as f64 / duration.as_secs_f64().max(1.0),
-            refused: rest.iter().filter(|r| r.2 == Outcome::Refused).count(),
+            refused: rest.iter().filter(|c| c.outcome == Outcome::Refused).count(),
             failed_outside: failures(&failed_outside),
             rest_p50: percentile(&mut rest_outside, 50.0),
             rest_p99: percentile(&mut rest_outside, 99.0),
@@ -153,15 +169,30 @@ impl Report {
     }
 }
 
-/// "0", or e.g. "7 (503 ×5, no answer ×2)".
-fn failures(statuses: &[u16]) -> String {
-    if statuses.is_empty() {
+/// "0", or e.g. "7 (503 ×5, no answer ×2)" followed by one indented line per route, most
+/// failures first: "    POST /api/tasks/{id}/offers: 503 ×5".
+fn failures(calls: &[&Call]) -> String {
+    if calls.is_empty() {
         return "0".into();
     }
-    let mut by_status = std::collections::BTreeMap::new();
-    for status in statuses {
-        *by_status.entry(*status).or_insert(0) += 1;
+    let mut by_route: BTreeMap<&str, BTreeMap<u16, usize>> = BTreeMap::new();
+    for call in calls {
+        *by_route.entry(&call.route).or_default().entry(call.status).or_default() += 1;
     }
+    let mut by_status = BTreeMap::new();
+    for call in calls {
+        *by_status.entry(call.status).or_insert(0) += 1;
+    }
+    let mut routes: Vec<(&str, BTreeMap<u16, usize>)> = by_route.into_iter().collect();
+    routes.sort_by_key(|(_, statuses)| std::cmp::Reverse(statuses.values().sum::<usize>()));
+    let mut text = format!("{} ({})", calls.len(), status_counts(&by_status));
+    for (route, statuses) in routes {
+        text.push_str(&format!("\n    {route}: {}", status_counts(&statuses)));
+    }
+    text
+}
+
+fn status_counts(by_status: &BTreeMap<u16, usize>) -> String {
     let parts: Vec<String> = by_status
         .iter()
         .map(|(status, n)| match status {
@@ -169,7 +200,15 @@ fn failures(statuses: &[u16]) -> String {
             _ => format!("{status} ×{n}"),
         })
         .collect();
-    format!("{} ({})", statuses.len(), parts.join(", "))
+    parts.join(", ")
+}
+
+/// `GET /api/tasks/0199…/offers?x=1` → `GET /api/tasks/{id}/offers`.
+fn route(method: &str, path: &str) -> String {
+    let path = path.split('?').next().unwrap_or_default();
+    let segments: Vec<&str> =
+        path.split('/').map(|segment| if uuid::Uuid::parse_str(segment).is_ok() { "{id}" } else { segment }).collect();
+    format!("{method} {}", segments.join("/"))
 }
 
 fn percentile(values: &mut [f64], p: f64) -> f64 {

@@ -91,8 +91,8 @@ impl Session {
                 self.degraded = !ok;
                 if ok && was_degraded {
                     self.refetch_screen(Path::Refetch).await;
-                } else if !ok {
-                    self.last_poll = Instant::now();
+                } else if !ok && !was_degraded {
+                    self.last_poll = self.world.polling_phase();
                 }
             }
             Incoming::Refetch(topic) => {

@@ -11,6 +11,8 @@ use std::{
     time::Duration,
 };
 
+use tokio::time::Instant;
+
 use crate::metrics::Metrics;
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -52,10 +54,14 @@ pub struct World {
     /// Tasks whose sandbox checkout was paid (the card was charged): each must end up held.
     pub paid_tasks: Mutex<Vec<String>>,
     pub poll_interval: Duration,
+    /// The cluster's EMAIL_DELAY: unread notifications are mailed after it.
+    pub email_delay: Duration,
+    /// Taskers with a task alert matching every soak task.
+    pub alerting_taskers: AtomicUsize,
 }
 
 impl World {
-    pub fn new(run: String, metrics: Arc<Metrics>, poll_interval: Duration) -> Self {
+    pub fn new(run: String, metrics: Arc<Metrics>, poll_interval: Duration, email_delay: Duration) -> Self {
         Self {
             run,
             metrics,
@@ -69,7 +75,17 @@ impl World {
             notifications: Mutex::default(),
             paid_tasks: Mutex::default(),
             poll_interval,
+            email_delay,
+            alerting_taskers: AtomicUsize::new(0),
         }
+    }
+
+    /// What a client's "last poll" starts at when live updates turn degraded: as in the web app
+    /// (`degraded-polling.ts`), its first poll comes at a random point of the first interval.
+    pub fn polling_phase(&self) -> Instant {
+        let now = Instant::now();
+        let already_waited = self.poll_interval.mul_f64(fastrand::f64());
+        now.checked_sub(already_waited).unwrap_or(now)
     }
 
     pub fn stopping(&self) -> bool {

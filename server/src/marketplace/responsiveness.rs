@@ -36,7 +36,8 @@ pub fn responsiveness(conversations: &[Conversation], now: Timestamp) -> Respons
     delays.sort_unstable();
     let response_minutes = (!delays.is_empty()).then(|| {
         let middle = delays.len() / 2;
-        let median = if delays.len() % 2 == 0 { (delays[middle - 1] + delays[middle]) / 2 } else { delays[middle] };
+        let median =
+            if delays.len().is_multiple_of(2) { (delays[middle - 1] + delays[middle]) / 2 } else { delays[middle] };
         median / 60_000
     });
     Responsiveness { response_rate, response_minutes }

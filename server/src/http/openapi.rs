@@ -42,7 +42,9 @@ use utoipa::{
 use crate::{
     error::ErrorBody,
     http::{
-        admin, alerts, auth, contact, disputes, earnings, extract::ApiJson, geocode, invitations, lifecycle, me, messages, notification_settings, notifications, offers, payments, profiles, push, questions, realtime, reviews, security_headers, site, tasks, unsubscribe,
+        admin, alerts, auth, contact, disputes, earnings, extract::ApiJson, geocode, invitations, lifecycle, me,
+        messages, notification_settings, notifications, offers, payments, profiles, push, questions, realtime, reviews,
+        security_headers, site, tasks, unsubscribe,
     },
     state::AppState,
 };
@@ -290,9 +292,7 @@ fn add_id_links(document: &mut Value) {
 }
 
 pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/openapi.json", get(|| async { ApiJson(ApiDoc::document()) }))
-        .route("/docs", get(docs_page))
+    Router::new().route("/openapi.json", get(|| async { ApiJson(ApiDoc::document()) })).route("/docs", get(docs_page))
 }
 
 /// Renders the OpenAPI document without any third-party script, so it works offline. Its inline

@@ -68,18 +68,28 @@ pub async fn run(world: &World, database_url: &str) -> anyhow::Result<bool> {
         .await?;
     let mut by_path: HashMap<Path, usize> = HashMap::new();
     let (mut rows, mut missed) = (0, 0);
+    // (seconds into the run it was made, its type) of each notification that never arrived
+    let mut missed_at: Vec<(f64, String)> = Vec::new();
     for user in &users {
-        let ids: Vec<String> = sqlx::query_scalar("select id::text from notifications where user_id = $1::uuid")
-            .bind(user)
-            .fetch_all(&pool)
-            .await?;
-        for id in ids {
+        let notifications: Vec<(String, String, i64)> =
+            sqlx::query_as("select id::text, type, created_at from notifications where user_id = $1::uuid")
+                .bind(user)
+                .fetch_all(&pool)
+                .await?;
+        for (id, kind, created_at) in notifications {
             rows += 1;
             match seen.get(user).and_then(|paths| paths.get(&id)) {
                 Some(path) => *by_path.entry(*path).or_default() += 1,
-                None => missed += 1,
+                None => {
+                    missed += 1;
+                    missed_at.push(((created_at - world.metrics.start_epoch_ms) as f64 / 1000.0, kind));
+                }
             }
         }
+    }
+    missed_at.sort_by(|a, b| a.0.total_cmp(&b.0));
+    for (at, kind) in missed_at.iter().take(20) {
+        println!("  never reached its user: a {kind} notification made at {at:.1} s");
     }
     let count = |path| by_path.get(&path).copied().unwrap_or(0);
     println!(

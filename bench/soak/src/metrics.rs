@@ -48,6 +48,8 @@ struct Call {
 
 pub struct Metrics {
     pub start: Instant,
+    /// The start as Unix milliseconds, to place database timestamps in the run.
+    pub start_epoch_ms: i64,
     rest: Mutex<Vec<Call>>,
     /// (when it was published, latency ms)
     events: Mutex<Vec<(Duration, f64)>>,
@@ -56,7 +58,16 @@ pub struct Metrics {
 
 impl Metrics {
     pub fn new() -> Self {
-        Self { start: Instant::now(), rest: Mutex::default(), events: Mutex::default(), faults: Mutex::default() }
+        let start_epoch_ms = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |since| since.as_millis() as i64);
+        Self {
+            start: Instant::now(),
+            start_epoch_ms,
+            rest: Mutex::default(),
+            events: Mutex::default(),
+            faults: Mutex::default(),
+        }
     }
 
     pub fn now(&self) -> Duration {
@@ -103,12 +114,16 @@ impl Metrics {
                 let requests = rest.iter().filter(in_window).count();
                 let failed: Vec<&Call> =
                     rest.iter().filter(in_window).filter(|c| c.outcome == Outcome::Failed).collect();
+                let (while_down, while_recovering): (Vec<&Call>, Vec<&Call>) =
+                    failed.iter().partition(|c| c.at < f.restored);
                 FaultLine {
                     name: f.name,
                     at_s: f.started.as_secs_f64(),
                     recovery_s: f.recovered.map(|r| r.saturating_sub(f.restored).as_secs_f64()),
                     requests,
-                    failed: failures(&failed),
+                    failed: failed.len(),
+                    failed_while_down: failures(&while_down),
+                    failed_while_recovering: failures(&while_recovering),
                 }
             })
             .collect();
@@ -132,7 +147,11 @@ pub struct FaultLine {
     pub at_s: f64,
     pub recovery_s: Option<f64>,
     pub requests: usize,
-    pub failed: String,
+    pub failed: usize,
+    /// Sent before the component was back.
+    pub failed_while_down: String,
+    /// Sent once it was back, before every probe succeeded again.
+    pub failed_while_recovering: String,
 }
 
 pub struct Report {
@@ -165,6 +184,10 @@ impl Report {
                 "fault {:<16} at {:>5.1} s: {} requests in its window, {} failed; recovered {} after it was restored",
                 fault.name, fault.at_s, fault.requests, fault.failed, recovery
             );
+            if fault.failed > 0 {
+                println!("  failed while down: {}", fault.failed_while_down);
+                println!("  failed while recovering: {}", fault.failed_while_recovering);
+            }
         }
     }
 }

@@ -123,13 +123,41 @@ impl Session {
         self.refetch_offers(path).await;
     }
 
+    /// Refetches the notification list, newest first, paging on ("Load more") while the oldest
+    /// item of a page was new to this user: the gap is filled once a page ends on one it knew.
+    /// A failed page is tried again three times with a growing pause, as TanStack Query does.
     async fn refetch_notifications(&self, path: Path) {
-        let answer = self.api.get("/api/notifications?limit=100", Some(&self.token)).await;
-        for item in answer.body["items"].as_array().into_iter().flatten() {
-            if let Some(id) = item["id"].as_str() {
-                self.world.notification_seen(&self.user_id, id, path);
+        let mut cursor: Option<String> = None;
+        loop {
+            let url = match &cursor {
+                Some(cursor) => format!("/api/notifications?limit=100&cursor={cursor}"),
+                None => "/api/notifications?limit=100".to_owned(),
+            };
+            let Some(page) = self.get_with_retries(&url).await else { return };
+            let mut oldest_was_known = true;
+            for item in page["items"].as_array().into_iter().flatten() {
+                if let Some(id) = item["id"].as_str() {
+                    oldest_was_known = self.world.notification_seen(&self.user_id, id, path);
+                }
+            }
+            cursor = page["next_cursor"].as_str().map(str::to_owned);
+            if oldest_was_known || cursor.is_none() {
+                return;
             }
         }
+    }
+
+    async fn get_with_retries(&self, url: &str) -> Option<Value> {
+        for attempt in 0..4 {
+            if attempt > 0 {
+                tokio::time::sleep(Duration::from_secs(1 << (attempt - 1))).await;
+            }
+            let answer = self.api.get(url, Some(&self.token)).await;
+            if answer.ok() {
+                return Some(answer.body);
+            }
+        }
+        None
     }
 
     pub async fn refetch_offers(&self, path: Path) -> Vec<Value> {

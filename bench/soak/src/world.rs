@@ -117,8 +117,14 @@ impl World {
         }
     }
 
-    pub fn notification_seen(&self, user: &str, notification: &str, path: Path) {
+    /// Records how the user first learned of the notification; true when they already knew.
+    pub fn notification_seen(&self, user: &str, notification: &str, path: Path) -> bool {
         let mut all = self.notifications.lock().unwrap();
-        all.entry(user.to_owned()).or_default().entry(notification.to_owned()).or_insert(path);
+        let known = all.entry(user.to_owned()).or_default();
+        if known.contains_key(notification) {
+            return true;
+        }
+        known.insert(notification.to_owned(), path);
+        false
     }
 }

@@ -201,9 +201,7 @@ pub async fn watcher(api: Api, world: Arc<World>) {
                 api.get(&path, None).await;
             }
             Ok(Some(Incoming::Live(ok))) => {
-                if ok && degraded {
-                    api.get(&page(&task), None).await;
-                } else if !ok && !degraded {
+                if !ok && !degraded {
                     last_poll = world.polling_phase();
                 }
                 degraded = !ok;

@@ -1,6 +1,6 @@
 //! A signed-in soak client: its socket and the web app's reactions to what arrives on it
 //! (notifications into its list, refetch on `recovered:false`, polling the screen's queries
-//! every poll interval while live updates are degraded, one refetch when they are back).
+//! every poll interval while live updates are degraded).
 
 use std::{sync::Arc, time::Duration};
 
@@ -87,13 +87,11 @@ impl Session {
     async fn handle(&mut self, incoming: Incoming) {
         match incoming {
             Incoming::Live(ok) => {
-                let was_degraded = self.degraded;
-                self.degraded = !ok;
-                if ok && was_degraded {
-                    self.refetch_screen(Path::Refetch).await;
-                } else if !ok && !was_degraded {
+                // Back to ok: no refetch here, the node's resync of each topic comes first.
+                if !ok && !self.degraded {
                     self.last_poll = self.world.polling_phase();
                 }
+                self.degraded = !ok;
             }
             Incoming::Refetch(topic) => {
                 if topic.starts_with("user:") {

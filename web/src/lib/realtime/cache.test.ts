@@ -149,12 +149,15 @@ describe('degraded live updates', () => {
     vi.useRealTimers();
   });
 
-  it('maps status frames to the live atom and polls the queries on screen until ok, then refetches once', () => {
+  it('maps status frames to the live atom and polls the queries on screen until ok; the resync refetches', () => {
     vi.useFakeTimers();
     const client = new QueryClient();
     const refetch = vi.spyOn(client, 'refetchQueries').mockResolvedValue();
+    const invalidate = vi.spyOn(client, 'invalidateQueries').mockResolvedValue();
     const live: string[] = [];
     const rt = new RealtimeClient(client, { setLive: (status) => live.push(status), pollIntervalMs: 5_000 });
+    rt.subscribe('task:t');
+    rt.onMessage(JSON.stringify({ type: 'subscribed', topic: 'task:t', seq: 4, recovered: true }));
 
     rt.onMessage(JSON.stringify({ type: 'status', live: 'degraded' }));
     expect(live).toEqual(['degraded']);
@@ -167,11 +170,16 @@ describe('degraded live updates', () => {
     vi.advanceTimersByTime(10_000);
     expect(refetch).toHaveBeenCalledTimes(3);
 
+    // The bus is back: the node resyncs each topic it serves first, then says ok. The resync
+    // refetches its topic; ok itself adds no refetch of everything (that would double the herd).
+    invalidate.mockClear();
+    rt.onMessage(JSON.stringify({ type: 'subscribed', topic: 'task:t', seq: 9, recovered: false }));
+    expect(invalidate).toHaveBeenCalled();
     rt.onMessage(JSON.stringify({ type: 'status', live: 'ok' }));
     expect(live).toEqual(['degraded', 'degraded', 'ok']);
-    expect(refetch).toHaveBeenCalledTimes(4); // the one refetch when live updates are back
+    expect(refetch).toHaveBeenCalledTimes(3);
     vi.advanceTimersByTime(20_000);
-    expect(refetch).toHaveBeenCalledTimes(4);
+    expect(refetch).toHaveBeenCalledTimes(3);
   });
 
   it('does not poll or refetch when live updates were never degraded', () => {

@@ -71,7 +71,7 @@ export class RealtimeClient {
 
   stop() {
     clearInterval(this.pingTimer);
-    this.setLive('ok', false);
+    this.setLive('ok');
     this.socket?.close(1000, 'bye');
     this.socket = null;
   }
@@ -121,7 +121,7 @@ export class RealtimeClient {
       return;
     }
     if (message.type === 'status') {
-      this.setLive(message.live === 'degraded' ? 'degraded' : 'ok', true);
+      this.setLive(message.live === 'degraded' ? 'degraded' : 'ok');
       return;
     }
     if (message.type === 'subscribed') {
@@ -171,16 +171,15 @@ export class RealtimeClient {
     if (typeof document !== 'undefined') document.documentElement.dataset.realtime = status;
   }
 
-  /** `refetchWhenOk`: false when a new socket replaces the old one (its resubscriptions catch up). */
-  private setLive(live: LiveStatus, refetchWhenOk: boolean) {
-    this.polling.set(live, refetchWhenOk);
+  private setLive(live: LiveStatus) {
+    this.polling.set(live);
     this.options.setLive?.(live);
     if (typeof document !== 'undefined') document.documentElement.dataset.live = live;
   }
 
   private onOpen() {
     // A new socket may be on another node: it says so at once if its node is degraded too.
-    this.setLive('ok', false);
+    this.setLive('ok');
     this.attempt = 0;
     this.intentional = false;
     this.acked.clear();

@@ -8,7 +8,10 @@ export const DEGRADED_POLL_MS = 5_000;
 /**
  * While the server says live updates are degraded (its node lost the cross-node bus), events
  * from other nodes do not arrive: refetch the queries on screen (the active ones) every
- * DEGRADED_POLL_MS instead, and once more when live updates are back.
+ * DEGRADED_POLL_MS instead. When live updates are back there is no refetch of everything here:
+ * the node first resyncs every topic it serves (`subscribed` with `recovered: false`), and each
+ * resync refetches its topic's queries; a second refetch would double the herd of requests
+ * every node meets at that moment.
  *
  * Every socket of a node hears "degraded" at the same instant, so each client starts its polling
  * at a random point of the first interval: the node then sees an even trickle of polls instead of
@@ -27,16 +30,13 @@ export class DegradedPolling {
     return this.timer !== undefined;
   }
 
-  /** `refetchWhenOk`: false when the socket itself was replaced (its resubscriptions catch up). */
-  set(live: LiveStatus, refetchWhenOk = true) {
+  set(live: LiveStatus) {
     if (live === 'degraded') {
       if (this.timer === undefined) this.schedule(Math.floor(this.random() * this.intervalMs));
       return;
     }
-    if (this.timer === undefined) return;
     clearTimeout(this.timer);
     this.timer = undefined;
-    if (refetchWhenOk) this.refetchOnScreen();
   }
 
   private schedule(delayMs: number) {

@@ -197,6 +197,7 @@ pub async fn watcher(api: Api, world: Arc<World>) {
     while !world.stopping() {
         match tokio::time::timeout(Duration::from_millis(500), socket.incoming.recv()).await {
             Ok(Some(Incoming::Refetch(topic))) => {
+                tokio::time::sleep(world.resync_spread()).await;
                 let path = if topic == "tasks" { "/api/tasks?limit=20".to_owned() } else { page(&task) };
                 api.get(&path, None).await;
             }

@@ -96,6 +96,8 @@ impl Session {
             Incoming::Refetch(topic) => {
                 if topic.starts_with("user:") {
                     self.refetch_notifications(Path::Refetch).await;
+                } else {
+                    tokio::time::sleep(self.world.resync_spread()).await;
                 }
                 self.refetch_offers(Path::Refetch).await;
             }

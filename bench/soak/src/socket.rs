@@ -142,6 +142,11 @@ fn handle(
             if message["recovered"] == false && had_seq {
                 return incoming.send(Incoming::Refetch(name.to_owned())).is_ok();
             }
+            // As the web app closes the gap between its first fetch and the first ack
+            // (`closeSubscribeGap`): what the user was notified of meanwhile was not delivered.
+            if !had_seq && name.starts_with("user:") {
+                return incoming.send(Incoming::Refetch(name.to_owned())).is_ok();
+            }
             true
         }
         Some("event") => {

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { backoffDelay, BACKOFF_MAX_MS } from '@/lib/realtime/backoff';
 import { applyRealtimeEvent, realtimeKeys, refetchTopic, taskIdOfLink } from '@/lib/realtime/cache';
-import { RealtimeClient } from '@/lib/realtime/client';
+import { RealtimeClient, RESYNC_SPREAD_MS } from '@/lib/realtime/client';
 
 type Task = { id: string; title: string; status: string; offer_count: number };
 type Page = { items: Task[]; next_cursor: string | null };
@@ -116,10 +116,11 @@ describe('socket events → query cache', () => {
 
 describe('RealtimeClient', () => {
   it('tracks seq, refetches on recovered:false after a gap, and hands events to the cache', () => {
+    vi.useFakeTimers();
     const client = new QueryClient();
     client.setQueryData(realtimeKeys.offers('t'), []);
     const spy = vi.spyOn(client, 'invalidateQueries');
-    const rt = new RealtimeClient(client);
+    const rt = new RealtimeClient(client, { random: () => 0.5 });
     const seen: string[] = [];
     rt.onEvent((e) => seen.push(e.event));
     rt.subscribe('task:t');
@@ -131,7 +132,12 @@ describe('RealtimeClient', () => {
     expect(client.getQueryData<unknown[]>(realtimeKeys.offers('t'))).toHaveLength(1);
     expect(seen).toEqual(['offer.created']);
     rt.onMessage(JSON.stringify({ type: 'subscribed', topic: 'task:t', seq: 9, recovered: false }));
+    // Everyone on the topic hears the resync at once: this client refetches at its own moment.
+    vi.advanceTimersByTime(RESYNC_SPREAD_MS / 2 - 1);
+    expect(spy).not.toHaveBeenCalledWith({ queryKey: realtimeKeys.offers('t') });
+    vi.advanceTimersByTime(1);
     expect(spy).toHaveBeenCalledWith({ queryKey: realtimeKeys.offers('t') });
+    vi.useRealTimers();
   });
 
   it('backs off exponentially with jitter, capped', () => {
@@ -155,7 +161,11 @@ describe('degraded live updates', () => {
     const refetch = vi.spyOn(client, 'refetchQueries').mockResolvedValue();
     const invalidate = vi.spyOn(client, 'invalidateQueries').mockResolvedValue();
     const live: string[] = [];
-    const rt = new RealtimeClient(client, { setLive: (status) => live.push(status), pollIntervalMs: 5_000 });
+    const rt = new RealtimeClient(client, {
+      setLive: (status) => live.push(status),
+      pollIntervalMs: 5_000,
+      random: () => 0.5,
+    });
     rt.subscribe('task:t');
     rt.onMessage(JSON.stringify({ type: 'subscribed', topic: 'task:t', seq: 4, recovered: true }));
 
@@ -174,6 +184,7 @@ describe('degraded live updates', () => {
     // refetches its topic; ok itself adds no refetch of everything (that would double the herd).
     invalidate.mockClear();
     rt.onMessage(JSON.stringify({ type: 'subscribed', topic: 'task:t', seq: 9, recovered: false }));
+    vi.advanceTimersByTime(RESYNC_SPREAD_MS);
     expect(invalidate).toHaveBeenCalled();
     rt.onMessage(JSON.stringify({ type: 'status', live: 'ok' }));
     expect(live).toEqual(['degraded', 'degraded', 'ok']);

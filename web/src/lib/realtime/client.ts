@@ -14,6 +14,9 @@ export const connectionStatusAtom = atom<ConnectionStatus>('connecting');
 /** 'degraded' while the server says events from its other nodes are not reaching this socket. */
 export const liveStatusAtom = atom<LiveStatus>('ok');
 
+/** How far apart the clients watching one topic refetch it after a resync (`refetchSharedTopic`). */
+export const RESYNC_SPREAD_MS = 2_000;
+
 type Listener = (event: RealtimeEvent) => void;
 type TopicState = { refs: number; seq: number | null };
 
@@ -32,6 +35,8 @@ export class RealtimeClient {
   private pingTimer: ReturnType<typeof setInterval> | undefined;
   private userId: string | null = null;
   private readonly polling: DegradedPolling;
+  private readonly resyncTimers = new Set<ReturnType<typeof setTimeout>>();
+  private readonly random: () => number;
 
   constructor(
     private readonly client: QueryClient,
@@ -42,9 +47,11 @@ export class RealtimeClient {
       setStatus?: (status: ConnectionStatus) => void;
       setLive?: (live: LiveStatus) => void;
       pollIntervalMs?: number;
+      random?: () => number;
     } = {},
   ) {
-    this.polling = new DegradedPolling(client, options.pollIntervalMs);
+    this.random = options.random ?? Math.random;
+    this.polling = new DegradedPolling(client, options.pollIntervalMs, this.random);
   }
 
   /** Opens the connection (idempotent). */
@@ -71,6 +78,8 @@ export class RealtimeClient {
 
   stop() {
     clearInterval(this.pingTimer);
+    for (const timer of this.resyncTimers) clearTimeout(timer);
+    this.resyncTimers.clear();
     this.setLive('ok');
     this.socket?.close(1000, 'bye');
     this.socket = null;
@@ -131,7 +140,7 @@ export class RealtimeClient {
       if (state) {
         const hadSeq = state.seq !== null;
         state.seq = Math.max(state.seq ?? 0, message.seq ?? 0);
-        if (!message.recovered && hadSeq) refetchTopic(this.client, message.topic);
+        if (!message.recovered && hadSeq) this.refetchSharedTopic(message.topic);
         // Whatever happened between a screen's fetch and this first ack was not delivered: close the gap.
         else if (!hadSeq) closeSubscribeGap(this.client, message.topic);
       } else if (message.topic.startsWith('user:')) {
@@ -169,6 +178,19 @@ export class RealtimeClient {
   private setStatus(status: ConnectionStatus) {
     this.options.setStatus?.(status);
     if (typeof document !== 'undefined') document.documentElement.dataset.realtime = status;
+  }
+
+  /**
+   * A topic many people watch (the feed, a task page) is resynced for all of them at once when a
+   * node gets the bus back: each client refetches at a random point of RESYNC_SPREAD_MS, so the
+   * node meets a spread of requests instead of all of them in the same instant.
+   */
+  private refetchSharedTopic(topic: string) {
+    const timer = setTimeout(() => {
+      this.resyncTimers.delete(timer);
+      refetchTopic(this.client, topic);
+    }, Math.floor(this.random() * RESYNC_SPREAD_MS));
+    this.resyncTimers.add(timer);
   }
 
   private setLive(live: LiveStatus) {

@@ -1,11 +1,16 @@
 //! Bad input never gets a 500: malformed bodies, wrong content types, huge
-//! bodies, unknown routes, hostile uploads, floods — plus health and docs.
+//! bodies, unknown routes, hostile uploads, floods — plus health and docs, and
+//! writes that finish even when their client gives up.
 
 mod common;
 
 use std::io::Cursor;
 
-use common::{Backend, TestApp, access_token};
+use common::{
+    Backend, TestApp, access_token,
+    live::{connect, next_event, subscribe},
+    market::{id, post_task},
+};
 use reqwest::{StatusCode, header, multipart};
 use serde_json::json;
 
@@ -14,6 +19,7 @@ on_both_backends!(
     unknown_routes_and_methods_get_the_error_shape,
     avatars_are_checked_by_content_and_reencoded,
     health_metrics_and_openapi_answer,
+    a_write_whose_client_gave_up_still_commits_and_publishes,
 );
 
 async fn malformed_and_mistyped_bodies_get_the_error_shape(app: TestApp) -> TestApp {
@@ -310,4 +316,71 @@ async fn behind_a_trusted_proxy_limits_apply_to_the_forwarded_client() {
         },
     )
     .await;
+}
+
+/// A write must not stop between its commit and what follows it (the live events, the
+/// notification's push) because its client went away: the soak saw an offer committed during a
+/// database restart whose client had timed out, and its poster never heard of it. Here the
+/// database is held so the offer waits, the client gives up, then the database is released.
+async fn a_write_whose_client_gave_up_still_commits_and_publishes(app: TestApp) -> TestApp {
+    let poster_session = app.signed_in_user("poster@example.com").await;
+    let poster = access_token(&poster_session);
+    let poster_id = poster_session["user"]["id"].as_str().unwrap().to_owned();
+    let tasker = access_token(&app.signed_in_tasker("tasker@example.com").await);
+    let task_id = id(&post_task(&app, &poster, json!({ "title": "Hold the line" })).await);
+    let mut poster_socket = connect(&app, Some(&poster)).await;
+    let user_topic = format!("user:{poster_id}");
+    subscribe(&mut poster_socket, &user_topic).await;
+
+    let held = hold_writes(&app).await;
+    let impatient = reqwest::Client::builder().timeout(std::time::Duration::from_millis(400)).build().unwrap();
+    let gave_up = impatient
+        .post(app.url(&format!("/api/tasks/{task_id}/offers")))
+        .bearer_auth(&tasker)
+        .json(&json!({ "amount_cents": 7000, "message": "On my way" }))
+        .send()
+        .await;
+    assert!(gave_up.as_ref().is_err_and(|error| error.is_timeout()), "the client gives up: {gave_up:?}");
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    held.release().await;
+
+    let offer = next_event(&mut poster_socket, &user_topic, "offer.created").await;
+    assert_eq!(offer["amount_cents"], 7000);
+    next_event(&mut poster_socket, &user_topic, "notification.created").await;
+    let offers = app.get(&format!("/api/tasks/{task_id}/offers"), Some(&poster)).await;
+    assert_eq!(offers.body["items"].as_array().map(Vec::len), Some(1), "{:?}", offers.body);
+    app
+}
+
+/// Holds the database's writers back until released: SQLite's write lock, or on PostgreSQL a
+/// lock on the offers table that lets reads through.
+enum HeldWrites {
+    Sqlite(sqlx::pool::PoolConnection<sqlx::Sqlite>),
+    Postgres(sqlx::Transaction<'static, sqlx::Postgres>),
+}
+
+async fn hold_writes(app: &TestApp) -> HeldWrites {
+    match &app.server.state.db {
+        server::db::Db::Sqlite(pool) => {
+            let mut conn = pool.acquire().await.unwrap();
+            sqlx::query("begin immediate").execute(&mut *conn).await.unwrap();
+            HeldWrites::Sqlite(conn)
+        }
+        server::db::Db::Postgres(pool) => {
+            let mut tx = pool.begin().await.unwrap();
+            sqlx::query("lock table offers in exclusive mode").execute(&mut *tx).await.unwrap();
+            HeldWrites::Postgres(tx)
+        }
+    }
+}
+
+impl HeldWrites {
+    async fn release(self) {
+        match self {
+            HeldWrites::Sqlite(mut conn) => {
+                sqlx::query("commit").execute(&mut *conn).await.unwrap();
+            }
+            HeldWrites::Postgres(tx) => tx.commit().await.unwrap(),
+        }
+    }
 }

@@ -213,13 +213,14 @@ async fn outboxes(world: &World, pool: &PgPool, now_ms: i64, fail: &mut impl FnM
     .await?;
     let alerting = world.alerting_taskers.load(Relaxed) as i64;
     // Per soak task posted once every alert existed: how many alerting taskers it matched (all
-    // of them, or none when the task was taken before its turn; never some).
+    // of them, or none when the task was taken before its turn; never some). An alert's
+    // created_at is stamped before its commit, so tasks within a margin after it are left out.
     let matches: Vec<i64> = sqlx::query_scalar(
         "select count(distinct a.user_id) from tasks t
          left join task_alert_matches m on m.task_id = t.id
          left join task_alerts a on a.id = m.alert_id and a.name like $1
          where t.title like $1
-           and t.created_at > (select coalesce(max(created_at), 0) from task_alerts where name like $1)
+           and t.created_at > (select coalesce(max(created_at), 0) + 5000 from task_alerts where name like $1)
          group by t.id",
     )
     .bind(&like)

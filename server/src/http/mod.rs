@@ -3,6 +3,7 @@
 pub mod admin;
 pub mod alerts;
 pub mod auth;
+mod completion;
 pub mod contact;
 pub mod crawlers;
 pub mod dev_mailbox;
@@ -106,6 +107,7 @@ pub fn router(state: AppState) -> Router {
         .merge(realtime::socket_router());
     security_headers::apply(app, &state.config)
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(middleware::from_fn(completion::writes_run_to_completion))
         .layer(middleware::from_fn(observability::track_requests))
         .layer(SetResponseHeaderLayer::if_not_present(
             header::X_CONTENT_TYPE_OPTIONS,

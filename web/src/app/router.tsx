@@ -1,12 +1,14 @@
-import { lazy, type ComponentType } from 'react';
+import { lazy, Suspense, type ComponentType } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
 
-import { HeaderExtras } from '@/app/header-extras';
 import { RequireAuth } from '@/app/require-auth';
 import { HomeRoute } from '@/app/routes/home';
 import { MainLayout } from '@/components/layouts/main-layout';
 
 type Module = Record<string, unknown>;
+
+/** The bell and the connection pill bring the socket client with them: they can come after the first paint. */
+const HeaderExtras = lazy(() => import('@/app/header-extras').then((module) => ({ default: module.HeaderExtras })));
 
 /** A lazily loaded route element (React.lazy over a named export), optionally behind RequireAuth. */
 function page(load: () => Promise<Module>, name: string, isProtected = false) {
@@ -22,7 +24,15 @@ function page(load: () => Promise<Module>, name: string, isProtected = false) {
 
 export const routes: RouteObject[] = [
   {
-    element: <MainLayout headerExtras={<HeaderExtras />} />,
+    element: (
+      <MainLayout
+        headerExtras={
+          <Suspense fallback={null}>
+            <HeaderExtras />
+          </Suspense>
+        }
+      />
+    ),
     children: [
       { path: '/', element: <HomeRoute /> },
       { path: '/tasks', element: page(() => import('@/app/routes/marketplace/browse-tasks'), 'BrowseTasksRoute') },

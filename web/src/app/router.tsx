@@ -4,15 +4,16 @@ import { createBrowserRouter, type RouteObject } from 'react-router';
 import { RequireAuth } from '@/app/require-auth';
 import { HomeRoute } from '@/app/routes/home';
 import { MainLayout } from '@/components/layouts/main-layout';
+import { lazyAnimated } from '@/lib/lazy-animated';
 
 type Module = Record<string, unknown>;
 
 /** The bell and the connection pill bring the socket client with them: they can come after the first paint. */
 const HeaderExtras = lazy(() => import('@/app/header-extras').then((module) => ({ default: module.HeaderExtras })));
 
-/** A lazily loaded route element (React.lazy over a named export), optionally behind RequireAuth. */
+/** A lazily loaded route element (a named export, inside the motion provider), optionally behind RequireAuth. */
 function page(load: () => Promise<Module>, name: string, isProtected = false) {
-  const Component = lazy(() => load().then((module) => ({ default: module[name] as ComponentType })));
+  const Component = lazyAnimated(() => load().then((module) => module[name] as ComponentType));
   return isProtected ? (
     <RequireAuth>
       <Component />

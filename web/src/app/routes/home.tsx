@@ -1,10 +1,15 @@
+import { Suspense } from 'react';
+
 import { PopularCategories } from '@/features/categories/components/categories-grid';
 import { CallToAction } from '@/features/home/components/call-to-action';
 import { FeaturedTasks } from '@/features/home/components/featured-tasks';
 import { Hero } from '@/features/home/components/hero';
 import { HowSteps } from '@/features/home/components/how-steps';
-import { Testimonials } from '@/features/home/components/testimonials';
+import { lazyAnimated } from '@/lib/lazy-animated';
 import { usePageTitle } from '@/lib/use-page-title';
+
+/** Far below the fold and the one part of home that animates: it comes with motion after the first paint. */
+const Testimonials = lazyAnimated(() => import('@/features/home/components/testimonials').then((module) => module.Testimonials));
 
 export function HomeRoute() {
   usePageTitle(undefined);
@@ -14,7 +19,9 @@ export function HomeRoute() {
       <HowSteps />
       <PopularCategories />
       <FeaturedTasks />
-      <Testimonials />
+      <Suspense fallback={null}>
+        <Testimonials />
+      </Suspense>
       <CallToAction />
     </>
   );

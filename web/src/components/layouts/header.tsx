@@ -1,14 +1,17 @@
-import { useEffect, useId, useState, type ReactNode } from 'react';
+import { Suspense, useEffect, useId, useState, type ReactNode } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
 
 import { buttonClasses } from '@/components/ui/button';
 import { Logo } from '@/components/layouts/logo';
-import { MobileMenu } from '@/components/layouts/mobile-menu';
 import { mainNavigation } from '@/components/layouts/nav-links';
 import { UserMenu } from '@/components/layouts/user-menu';
 import { fromLocation } from '@/lib/auth/redirect';
 import { useAuth } from '@/lib/auth/use-auth';
 import { cn } from '@/lib/cn';
+import { lazyAnimated } from '@/lib/lazy-animated';
+
+/** Its own chunk (with motion's components), loaded after the first paint. */
+const MobileMenu = lazyAnimated(() => import('@/components/layouts/mobile-menu').then((module) => module.MobileMenu));
 
 /** Spec §2: past this many pixels of scroll the header turns solid. */
 export const HEADER_SCROLL_THRESHOLD = 10;
@@ -86,7 +89,9 @@ export function Header({ extras }: { extras?: ReactNode } = {}) {
           </button>
         </div>
       </div>
-      <MobileMenu id={menuId} open={menuOpen} onClose={() => setMenuOpen(false)} />
+      <Suspense fallback={null}>
+        <MobileMenu id={menuId} open={menuOpen} onClose={() => setMenuOpen(false)} />
+      </Suspense>
     </header>
   );
 }

@@ -1,11 +1,12 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Provider as JotaiProvider } from 'jotai';
-import { Suspense, useEffect, type ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 
 import { onAuthStateChange } from '@/lib/auth/session';
 import { lazyAnimated } from '@/lib/lazy-animated';
 import { queryClient } from '@/lib/query-client';
 import { appStore } from '@/lib/store';
+import { WhenIdle } from '@/lib/when-idle';
 
 /** Not needed for the first paint: toasts raised before it has loaded wait in their atom. */
 const Toaster = lazyAnimated(() => import('@/components/ui/toaster').then((module) => module.Toaster));
@@ -24,9 +25,9 @@ export function AppProvider({ children }: { children: ReactNode }) {
     <JotaiProvider store={appStore}>
       <QueryClientProvider client={queryClient}>
         {children}
-        <Suspense fallback={null}>
+        <WhenIdle>
           <Toaster />
-        </Suspense>
+        </WhenIdle>
       </QueryClientProvider>
     </JotaiProvider>
   );

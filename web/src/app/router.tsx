@@ -1,10 +1,11 @@
-import { lazy, Suspense, type ComponentType } from 'react';
+import { lazy, type ComponentType } from 'react';
 import type { RouteObject } from 'react-router';
 
 import { RequireAuth } from '@/app/require-auth';
 import { HomeRoute } from '@/app/routes/home';
 import { MainLayout } from '@/components/layouts/main-layout';
 import { lazyAnimated } from '@/lib/lazy-animated';
+import { WhenIdle } from '@/lib/when-idle';
 
 type Module = Record<string, unknown>;
 
@@ -28,9 +29,9 @@ export const routes: RouteObject[] = [
     element: (
       <MainLayout
         headerExtras={
-          <Suspense fallback={null}>
+          <WhenIdle>
             <HeaderExtras />
-          </Suspense>
+          </WhenIdle>
         }
       />
     ),

@@ -1,5 +1,3 @@
-import { Suspense } from 'react';
-
 import { PopularCategories } from '@/features/categories/components/categories-grid';
 import { CallToAction } from '@/features/home/components/call-to-action';
 import { FeaturedTasks } from '@/features/home/components/featured-tasks';
@@ -7,6 +5,7 @@ import { Hero } from '@/features/home/components/hero';
 import { HowSteps } from '@/features/home/components/how-steps';
 import { lazyAnimated } from '@/lib/lazy-animated';
 import { usePageTitle } from '@/lib/use-page-title';
+import { WhenIdle } from '@/lib/when-idle';
 
 /** Far below the fold and the one part of home that animates: it comes with motion after the first paint. */
 const Testimonials = lazyAnimated(() => import('@/features/home/components/testimonials').then((module) => module.Testimonials));
@@ -19,9 +18,9 @@ export function HomeRoute() {
       <HowSteps />
       <PopularCategories />
       <FeaturedTasks />
-      <Suspense fallback={null}>
+      <WhenIdle>
         <Testimonials />
-      </Suspense>
+      </WhenIdle>
       <CallToAction />
     </>
   );

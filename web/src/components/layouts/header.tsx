@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useId, useState, type ReactNode } from 'react';
+import { useEffect, useId, useState, type ReactNode } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
 
 import { buttonClasses } from '@/components/ui/button';
@@ -9,6 +9,7 @@ import { fromLocation } from '@/lib/auth/redirect';
 import { useAuth } from '@/lib/auth/use-auth';
 import { cn } from '@/lib/cn';
 import { lazyAnimated } from '@/lib/lazy-animated';
+import { WhenIdle } from '@/lib/when-idle';
 
 /** Its own chunk (with motion's components), loaded after the first paint. */
 const MobileMenu = lazyAnimated(() => import('@/components/layouts/mobile-menu').then((module) => module.MobileMenu));
@@ -89,9 +90,9 @@ export function Header({ extras }: { extras?: ReactNode } = {}) {
           </button>
         </div>
       </div>
-      <Suspense fallback={null}>
+      <WhenIdle>
         <MobileMenu id={menuId} open={menuOpen} onClose={() => setMenuOpen(false)} />
-      </Suspense>
+      </WhenIdle>
     </header>
   );
 }

@@ -2,9 +2,10 @@ import { useEffect } from 'react';
 
 import type { RealtimeClient } from '@/lib/realtime/client';
 import type { RealtimeEvent } from '@/lib/realtime/types';
+import { whenIdle } from '@/lib/when-idle';
 
-/** The socket client (and partysocket) is its own chunk: pages subscribe after their first paint. */
-const loadClient = () => import('@/lib/realtime/client').then((module) => module.realtime());
+/** The socket client (and partysocket) is its own chunk, loaded once the page has painted and is idle. */
+const loadClient = () => whenIdle().then(() => import('@/lib/realtime/client')).then((module) => module.realtime());
 
 /**
  * Calls `use` with the client once its module has loaded and returns a cleanup that undoes it,

@@ -3,13 +3,13 @@ import { Provider as JotaiProvider } from 'jotai';
 import { useEffect, type ReactNode } from 'react';
 
 import { onAuthStateChange } from '@/lib/auth/session';
-import { lazyAnimated } from '@/lib/lazy-animated';
 import { queryClient } from '@/lib/query-client';
 import { appStore } from '@/lib/store';
-import { WhenIdle } from '@/lib/when-idle';
+import { lazyWhenIdle } from '@/lib/when-idle';
+import { withMotion } from '@/lib/with-motion';
 
 /** Not needed for the first paint: toasts raised before it has loaded wait in their atom. */
-const Toaster = lazyAnimated(() => import('@/components/ui/toaster').then((module) => module.Toaster));
+const Toaster = lazyWhenIdle(() => withMotion(() => import('@/components/ui/toaster').then((module) => module.Toaster)));
 
 export function AppProvider({ children }: { children: ReactNode }) {
   useEffect(
@@ -25,9 +25,7 @@ export function AppProvider({ children }: { children: ReactNode }) {
     <JotaiProvider store={appStore}>
       <QueryClientProvider client={queryClient}>
         {children}
-        <WhenIdle>
-          <Toaster />
-        </WhenIdle>
+        <Toaster />
       </QueryClientProvider>
     </JotaiProvider>
   );

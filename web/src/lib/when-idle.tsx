@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useState, type ComponentType } from 'react';
 
 /** Resolves when the browser is next idle, or after `timeout` ms at the latest. */
 export function whenIdle(timeout = 2_000): Promise<void> {
@@ -9,20 +9,25 @@ export function whenIdle(timeout = 2_000): Promise<void> {
 }
 
 /**
- * Renders its children once the browser is first idle after mount. For lazy parts the first paint
- * does not need (menus, toasts, live controls): their chunks are then requested after the page's
- * own, instead of competing with them for the connection.
+ * A component whose code loads once the browser is first idle after mount; it renders nothing until
+ * then. For parts the first paint does not need (menus, toasts, live controls), so their chunks come
+ * after the page's own. Not React.lazy on purpose: a suspended boundary showing its fallback makes
+ * React hold back revealing the page's content for 300 ms.
  */
-export function WhenIdle({ children }: { children: ReactNode }) {
-  const [idle, setIdle] = useState(false);
-  useEffect(() => {
-    let mounted = true;
-    void whenIdle().then(() => {
-      if (mounted) setIdle(true);
-    });
-    return () => {
-      mounted = false;
-    };
-  }, []);
-  return idle ? <Suspense fallback={null}>{children}</Suspense> : null;
+export function lazyWhenIdle<P extends object>(load: () => Promise<ComponentType<P>>): ComponentType<P> {
+  let loading: Promise<ComponentType<P>> | null = null;
+  return function LoadedWhenIdle(props: P) {
+    const [Component, setComponent] = useState<ComponentType<P> | null>(null);
+    useEffect(() => {
+      let mounted = true;
+      loading ??= whenIdle().then(load);
+      void loading.then((loaded) => {
+        if (mounted) setComponent(() => loaded);
+      });
+      return () => {
+        mounted = false;
+      };
+    }, []);
+    return Component ? <Component {...props} /> : null;
+  };
 }

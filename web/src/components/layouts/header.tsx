@@ -8,11 +8,11 @@ import { UserMenu } from '@/components/layouts/user-menu';
 import { fromLocation } from '@/lib/auth/redirect';
 import { useAuth } from '@/lib/auth/use-auth';
 import { cn } from '@/lib/cn';
-import { lazyAnimated } from '@/lib/lazy-animated';
-import { WhenIdle } from '@/lib/when-idle';
+import { lazyWhenIdle } from '@/lib/when-idle';
+import { withMotion } from '@/lib/with-motion';
 
 /** Its own chunk (with motion's components), loaded after the first paint. */
-const MobileMenu = lazyAnimated(() => import('@/components/layouts/mobile-menu').then((module) => module.MobileMenu));
+const MobileMenu = lazyWhenIdle(() => withMotion(() => import('@/components/layouts/mobile-menu').then((module) => module.MobileMenu)));
 
 /** Spec §2: past this many pixels of scroll the header turns solid. */
 export const HEADER_SCROLL_THRESHOLD = 10;
@@ -90,9 +90,7 @@ export function Header({ extras }: { extras?: ReactNode } = {}) {
           </button>
         </div>
       </div>
-      <WhenIdle>
-        <MobileMenu id={menuId} open={menuOpen} onClose={() => setMenuOpen(false)} />
-      </WhenIdle>
+      <MobileMenu id={menuId} open={menuOpen} onClose={() => setMenuOpen(false)} />
     </header>
   );
 }

@@ -8,7 +8,8 @@ import { lazyWhenIdle } from '@/lib/when-idle';
 import { withMotion } from '@/lib/with-motion';
 
 type Module = Record<string, unknown>;
-type PageHandle = { load: () => Promise<unknown> };
+type Params = Record<string, string | undefined>;
+type PageHandle = { load: () => Promise<unknown>; prefetch?: (params: Params) => Promise<unknown> };
 
 /** The bell and the connection pill bring the socket client with them: they can come after the first paint. */
 const HeaderExtras = lazyWhenIdle(() => import('@/app/header-extras').then((module) => module.HeaderExtras));
@@ -16,9 +17,14 @@ const HeaderExtras = lazyWhenIdle(() => import('@/app/header-extras').then((modu
 /**
  * A lazily loaded page (a named export, inside the motion provider), optionally behind RequireAuth.
  * Its `handle.load` lets the app load the first page's code before the first render; a page already
- * loaded renders at once, without React.lazy suspending.
+ * loaded renders at once, without React.lazy suspending. `prefetch` starts loading the page's main
+ * data at the same time.
  */
-function page(load: () => Promise<Module>, name: string, isProtected = false): Pick<RouteObject, 'element' | 'handle'> {
+function page(
+  load: () => Promise<Module>,
+  name: string,
+  { isProtected = false, prefetch }: { isProtected?: boolean; prefetch?: PageHandle['prefetch'] } = {},
+): Pick<RouteObject, 'element' | 'handle'> {
   let loaded: ComponentType | null = null;
   let loading: Promise<ComponentType> | null = null;
   const loadPage = () =>
@@ -31,7 +37,7 @@ function page(load: () => Promise<Module>, name: string, isProtected = false): P
     const Loaded = loaded;
     return Loaded ? <Loaded /> : <Lazy />;
   }
-  const handle: PageHandle = { load: loadPage };
+  const handle: PageHandle = { load: loadPage, prefetch };
   const element = isProtected ? (
     <RequireAuth>
       <Page />
@@ -43,12 +49,15 @@ function page(load: () => Promise<Module>, name: string, isProtected = false): P
 }
 
 /**
- * Loads the code of the page at the current URL. The app renders after it (and after a failure too),
- * so the page appears at once rather than behind a spinner React must then keep up for 300 ms.
+ * Loads the code of the page at the current URL and starts loading its data. The app renders after
+ * the code (and after a failure too), so the page appears at once rather than behind a spinner React
+ * must then keep up for 300 ms; the data is not waited for.
  */
 export async function loadCurrentPage() {
   const matches = matchRoutes(routes, window.location) ?? [];
-  await Promise.all(matches.map((match) => (match.route.handle as PageHandle | undefined)?.load().catch(() => undefined)));
+  const handles = matches.map((match) => [match.route.handle as PageHandle | undefined, match.params] as const);
+  for (const [handle, params] of handles) void handle?.prefetch?.(params).catch(() => undefined);
+  await Promise.all(handles.map(([handle]) => handle?.load().catch(() => undefined)));
 }
 
 export const routes: RouteObject[] = [
@@ -57,14 +66,19 @@ export const routes: RouteObject[] = [
     children: [
       { path: '/', element: <HomeRoute /> },
       { path: '/tasks', ...page(() => import('@/app/routes/marketplace/browse-tasks'), 'BrowseTasksRoute') },
-      { path: '/task/:taskId', ...page(() => import('@/app/routes/marketplace/task-detail'), 'TaskDetailRoute') },
+      {
+        path: '/task/:taskId',
+        ...page(() => import('@/app/routes/marketplace/task-detail'), 'TaskDetailRoute', {
+          prefetch: ({ taskId }) => import('@/features/tasks/api/get-task').then((module) => module.prefetchTask(taskId!)),
+        }),
+      },
       { path: '/post-task', ...page(() => import('@/app/routes/marketplace/post-task'), 'PostTaskRoute') },
       { path: '/payment-success', ...page(() => import('@/app/routes/marketplace/payment-success'), 'PaymentSuccessRoute') },
-      { path: '/my-tasks', ...page(() => import('@/app/routes/marketplace/my-tasks'), 'MyTasksRoute', true) },
-      { path: '/earnings', ...page(() => import('@/app/routes/account/earnings'), 'EarningsRoute', true) },
-      { path: '/payments', ...page(() => import('@/app/routes/account/payments'), 'PaymentsRoute', true) },
-      { path: '/notifications', ...page(() => import('@/app/routes/marketplace/notifications'), 'NotificationsRoute', true) },
-      { path: '/admin/disputes', ...page(() => import('@/app/routes/admin/disputes'), 'AdminDisputesRoute', true) },
+      { path: '/my-tasks', ...page(() => import('@/app/routes/marketplace/my-tasks'), 'MyTasksRoute', { isProtected: true }) },
+      { path: '/earnings', ...page(() => import('@/app/routes/account/earnings'), 'EarningsRoute', { isProtected: true }) },
+      { path: '/payments', ...page(() => import('@/app/routes/account/payments'), 'PaymentsRoute', { isProtected: true }) },
+      { path: '/notifications', ...page(() => import('@/app/routes/marketplace/notifications'), 'NotificationsRoute', { isProtected: true }) },
+      { path: '/admin/disputes', ...page(() => import('@/app/routes/admin/disputes'), 'AdminDisputesRoute', { isProtected: true }) },
 
       { path: '/login', ...page(() => import('@/app/routes/auth/login'), 'LoginRoute') },
       { path: '/signup', ...page(() => import('@/app/routes/auth/signup'), 'SignupRoute') },
@@ -72,11 +86,11 @@ export const routes: RouteObject[] = [
       { path: '/reset-password', ...page(() => import('@/app/routes/auth/reset-password'), 'ResetPasswordRoute') },
       { path: '/verify-email', ...page(() => import('@/app/routes/auth/verify-email'), 'VerifyEmailRoute') },
       { path: '/become-tasker', ...page(() => import('@/app/routes/account/become-tasker'), 'BecomeTaskerRoute') },
-      { path: '/profile/:userId', ...page(() => import('@/app/routes/account/profile'), 'ProfileRoute', true) },
-      { path: '/settings', ...page(() => import('@/app/routes/account/settings'), 'SettingsRoute', true) },
-      { path: '/settings/notifications', ...page(() => import('@/app/routes/account/notification-settings'), 'NotificationSettingsRoute', true) },
-      { path: '/settings/alerts', ...page(() => import('@/app/routes/account/alerts'), 'AlertsRoute', true) },
-      { path: '/account-settings', ...page(() => import('@/app/routes/account/settings'), 'SettingsRoute', true) },
+      { path: '/profile/:userId', ...page(() => import('@/app/routes/account/profile'), 'ProfileRoute', { isProtected: true }) },
+      { path: '/settings', ...page(() => import('@/app/routes/account/settings'), 'SettingsRoute', { isProtected: true }) },
+      { path: '/settings/notifications', ...page(() => import('@/app/routes/account/notification-settings'), 'NotificationSettingsRoute', { isProtected: true }) },
+      { path: '/settings/alerts', ...page(() => import('@/app/routes/account/alerts'), 'AlertsRoute', { isProtected: true }) },
+      { path: '/account-settings', ...page(() => import('@/app/routes/account/settings'), 'SettingsRoute', { isProtected: true }) },
 
       { path: '/about', ...page(() => import('@/features/info/components/about-page'), 'AboutPage') },
       { path: '/how-it-works', ...page(() => import('@/features/info/components/how-it-works-page'), 'HowItWorksPage') },

@@ -52,8 +52,60 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * The pages people most often land on (browse from search results, a task from a shared link) and
+ * the modules they need. The server sends `tasks.html` for /tasks and builds /task/{id} from
+ * `task.html`.
+ */
+const LANDING_PAGES = {
+  'tasks.html': ['src/app/routes/marketplace/browse-tasks.tsx', 'src/lib/motion-provider.tsx'],
+  'task.html': ['src/app/routes/marketplace/task-detail.tsx', 'src/lib/motion-provider.tsx'],
+};
+
+/**
+ * Writes a copy of index.html for each landing page that also preloads the page's chunks (and
+ * what they import), so they download with the entry instead of after it has run.
+ */
+function landingPages(): Plugin {
+  let root = '';
+  let outDir = 'dist';
+  return {
+    name: 'taskhub-landing-pages',
+    apply: 'build',
+    configResolved(config) {
+      root = config.root;
+      outDir = resolve(config.root, config.build.outDir);
+    },
+    writeBundle(_options, bundle) {
+      const index = bundle['index.html'];
+      if (index?.type !== 'asset') return;
+      const chunks = new Map(Object.values(bundle).flatMap((file) => (file.type === 'chunk' ? [[file.fileName, file]] : [])));
+      const withImports = (fileName: string, files: Set<string>) => {
+        if (files.has(fileName)) return;
+        files.add(fileName);
+        for (const imported of chunks.get(fileName)?.imports ?? []) withImports(imported, files);
+      };
+      const inIndex = new Set<string>();
+      for (const chunk of chunks.values()) if (chunk.isEntry && chunk.name === 'index') withImports(chunk.fileName, inIndex);
+      for (const [page, modules] of Object.entries(LANDING_PAGES)) {
+        const files = new Set<string>();
+        for (const module of modules) {
+          const chunk = [...chunks.values()].find((c) => c.facadeModuleId === resolve(root, module));
+          if (!chunk) this.error(`${page}: no chunk for ${module}`);
+          withImports(chunk.fileName, files);
+        }
+        const links = [...files]
+          .filter((file) => !inIndex.has(file))
+          .map((file) => `    <link rel="modulepreload" crossorigin href="/${file}">\n`)
+          .join('');
+        writeFileSync(join(outDir, page), String(index.source).replace('  </head>', `${links}  </head>`));
+      }
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), tailwindcss(), precompress()],
+  plugins: [react(), tailwindcss(), landingPages(), precompress()],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },
@@ -64,7 +116,14 @@ export default defineConfig({
         index: fileURLToPath(new URL('./index.html', import.meta.url)),
         sw: fileURLToPath(new URL('./src/service-worker/sw.ts', import.meta.url)),
       },
-      output: { entryFileNames: (chunk) => (chunk.name === 'sw' ? 'sw.js' : 'assets/[name]-[hash].js') },
+      output: {
+        entryFileNames: (chunk) => (chunk.name === 'sw' ? 'sw.js' : 'assets/[name]-[hash].js'),
+        // What the first page runs goes in the entry file: left alone, rolldown splits a dozen small
+        // shared chunks off it, and over HTTP/1.1 each costs the first visit another request.
+        codeSplitting: {
+          groups: [{ name: 'index', tags: ['$initial'], test: (id: string) => !id.includes('/src/service-worker/') }],
+        },
+      },
     },
   },
   server: {

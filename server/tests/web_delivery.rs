@@ -27,6 +27,9 @@ const INDEX_HTML: &str = r#"<!doctype html>
   <body><div id="root"></div></body>
 </html>
 "#;
+// The landing pages' copies of index.html that `vite build` writes, each preloading its page's chunks.
+const BROWSE_PRELOAD: &str = r#"<link rel="modulepreload" crossorigin href="/assets/browse-tasks-B0b0b0b0.js">"#;
+const TASK_PRELOAD: &str = r#"<link rel="modulepreload" crossorigin href="/assets/task-detail-7a5c7a5c.js">"#;
 // Stand-ins for the compressed siblings `vite build` writes: which one arrives shows which was chosen.
 const BUNDLE_BR: &[u8] = b"brotli bytes of the bundle";
 const BUNDLE_GZ: &[u8] = b"gzip bytes of the bundle";
@@ -57,12 +60,16 @@ on_both_backends_with_web_build!(
     robots_txt_is_text_and_keeps_crawlers_out_of_private_pages,
     sitemap_lists_static_pages_and_open_tasks_only,
     shared_task_link_previews_without_javascript,
+    browse_and_task_pages_preload_their_own_chunks,
 );
 
 fn with_web_build(config: &mut Config) {
     let dist = config.data_dir.join("web-dist");
     std::fs::create_dir_all(dist.join("assets")).unwrap();
     std::fs::write(dist.join("index.html"), INDEX_HTML).unwrap();
+    std::fs::write(dist.join("tasks.html"), INDEX_HTML.replace("</head>", &format!("{BROWSE_PRELOAD}</head>")))
+        .unwrap();
+    std::fs::write(dist.join("task.html"), INDEX_HTML.replace("</head>", &format!("{TASK_PRELOAD}</head>"))).unwrap();
     std::fs::write(dist.join("sw.js"), "self.addEventListener('push', () => {});").unwrap();
     let bundle = format!("export const app = {:?};\n", "Taskhub ".repeat(4000));
     std::fs::write(dist.join(&BUNDLE[1..]), bundle).unwrap();
@@ -296,6 +303,37 @@ async fn shared_task_link_previews_without_javascript(app: TestApp) -> TestApp {
         let html = response.text().await.unwrap();
         assert!(html.contains("<title>Taskhub — local help, done right</title>"), "{path}: {html}");
         assert!(!html.contains("og:title"), "{path}");
+    }
+    app
+}
+
+async fn browse_and_task_pages_preload_their_own_chunks(app: TestApp) -> TestApp {
+    let token = poster(&app, "preload-poster@example.com").await;
+    let task = post_task(
+        &app,
+        &token,
+        json!({ "title": "Hang three pictures", "description": "Plaster walls, hooks supplied.", "location": "Carlton VIC", "budget_cents": 6000 }),
+    )
+    .await;
+    let task_id = id(&task);
+
+    for path in ["/tasks", "/tasks?q=tap&sort=newest"] {
+        let response = get_with(&app, path, &[]).await;
+        assert_eq!(response.status(), StatusCode::OK, "{path}");
+        assert_eq!(header_of(&response, header::CACHE_CONTROL), "no-cache", "{path}");
+        assert!(!header_of(&response, header::LAST_MODIFIED).is_empty(), "{path}");
+        let html = response.text().await.unwrap();
+        assert!(html.contains(BROWSE_PRELOAD) && !html.contains(TASK_PRELOAD), "{path}: {html}");
+    }
+    for path in [format!("/task/{task_id}"), "/task/not-a-task".to_owned()] {
+        let html = get_with(&app, &path, &[]).await.text().await.unwrap();
+        assert!(html.contains(TASK_PRELOAD) && !html.contains(BROWSE_PRELOAD), "{path}: {html}");
+    }
+    assert!(get_with(&app, &format!("/task/{task_id}"), &[]).await.text().await.unwrap().contains("og:title"));
+    // Every other page is the plain app page.
+    for path in ["/", "/post-task", "/tasks/unknown"] {
+        let html = get_with(&app, path, &[]).await.text().await.unwrap();
+        assert!(!html.contains("modulepreload"), "{path}: {html}");
     }
     app
 }

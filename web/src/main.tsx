@@ -2,14 +2,17 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 
 import { App } from '@/app/app';
+import { loadCurrentPage } from '@/app/router';
 import { initAuth, watchSessionAcrossTabs } from '@/lib/auth/session';
 import '@/index.css';
 
 watchSessionAcrossTabs();
 void initAuth();
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
+void loadCurrentPage().then(() =>
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  ),
 );

@@ -50,19 +50,30 @@ async fn media(State(state): State<AppState>, ApiPath(key): ApiPath<String>) -> 
 /// rest (`index.html`, the service worker, icons) is revalidated on every use. Files are sent
 /// precompressed (`.br`/`.gz` written next to them by `vite build`) when the browser accepts it.
 /// A task's page carries its title, budget and location in the HTML, for link previews.
+///
+/// The pages people most often land on (browse from search results, a task from a shared link)
+/// get their own copy of `index.html`, written by `vite build` as `tasks.html` and `task.html`,
+/// that also preloads the page's chunks: they download with the app's entry instead of after it.
 pub fn spa(dist: &Path) -> Router<AppState> {
     let index_path = dist.join("index.html");
     let Ok(index_html) = std::fs::read_to_string(&index_path) else {
         tracing::warn!(dist = %dist.display(), "web app not built; serving a placeholder page");
         return Router::new().fallback(web_app_missing);
     };
+    let task_html = std::fs::read_to_string(dist.join("task.html")).unwrap_or(index_html);
+    let mut browse_path = dist.join("tasks.html");
+    if !browse_path.exists() {
+        browse_path = index_path.clone();
+    }
+    let browse = ServeFile::new(browse_path).precompressed_br().precompressed_gzip();
     let assets = ServeDir::new(dist.join("assets")).precompressed_br().precompressed_gzip();
     let files = ServeDir::new(dist)
         .precompressed_br()
         .precompressed_gzip()
         .fallback(ServeFile::new(index_path).precompressed_br().precompressed_gzip());
     Router::new()
-        .route("/task/{id}", get(task_page).layer(Extension(IndexHtml(Arc::from(index_html)))))
+        .route_service("/tasks", browse)
+        .route("/task/{id}", get(task_page).layer(Extension(IndexHtml(Arc::from(task_html)))))
         .nest_service("/assets", ServiceBuilder::new().layer(map_response(cache_forever_if_found)).service(assets))
         .fallback_service(files)
         .layer(SetResponseHeaderLayer::if_not_present(header::CACHE_CONTROL, HeaderValue::from_static("no-cache")))
@@ -81,7 +92,7 @@ async fn cache_forever_if_found(
     response
 }
 
-/// The built `index.html`, read once at start-up.
+/// The task page's `index.html` (`task.html`), read once at start-up.
 #[derive(Clone)]
 struct IndexHtml(Arc<str>);
 

@@ -1,15 +1,15 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { LazyMotion, MotionConfig } from 'framer-motion';
 import { Provider as JotaiProvider } from 'jotai';
 import { useEffect, type ReactNode } from 'react';
 
-import { Toaster } from '@/components/ui/toaster';
 import { onAuthStateChange } from '@/lib/auth/session';
 import { queryClient } from '@/lib/query-client';
 import { appStore } from '@/lib/store';
+import { lazyWhenIdle } from '@/lib/when-idle';
+import { withMotion } from '@/lib/with-motion';
 
-/** The animation engine is not needed for the first paint, so it is its own chunk. */
-const loadMotionFeatures = () => import('@/lib/motion-features').then((module) => module.default);
+/** Not needed for the first paint: toasts raised before it has loaded wait in their atom. */
+const Toaster = lazyWhenIdle(() => withMotion(() => import('@/components/ui/toaster').then((module) => module.Toaster)));
 
 export function AppProvider({ children }: { children: ReactNode }) {
   useEffect(
@@ -24,12 +24,8 @@ export function AppProvider({ children }: { children: ReactNode }) {
   return (
     <JotaiProvider store={appStore}>
       <QueryClientProvider client={queryClient}>
-        <LazyMotion features={loadMotionFeatures} strict>
-          <MotionConfig reducedMotion="user">
-            {children}
-            <Toaster />
-          </MotionConfig>
-        </LazyMotion>
+        {children}
+        <Toaster />
       </QueryClientProvider>
     </JotaiProvider>
   );

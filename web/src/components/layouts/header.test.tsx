@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { act, fireEvent, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
@@ -106,6 +106,17 @@ describe('header', () => {
     await userEvent.click(screen.getAllByRole('link', { name: 'Categories' }).at(-1)!);
     await vi.waitFor(() => expect(dialog).not.toBeInTheDocument());
     expect(document.body).not.toHaveClass('scroll-locked');
+  });
+
+  it('opens the mobile menu when it is tapped before the menu has loaded', async () => {
+    renderRoutes(routes);
+    const button = screen.getByRole('button', { name: 'Open menu' });
+    fireEvent.click(button);
+    expect(button).toHaveAttribute('aria-expanded', 'true');
+    await screen.findByRole('dialog', { name: 'Menu' });
+    await act(() => Promise.resolve());
+    expect(button).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.getByRole('dialog', { name: 'Menu' })).toBeInTheDocument();
   });
 
   it('keeps Tab inside the open mobile menu and gives focus back to its button on Escape', async () => {

@@ -3,12 +3,16 @@ import { Link, NavLink, useLocation } from 'react-router';
 
 import { buttonClasses } from '@/components/ui/button';
 import { Logo } from '@/components/layouts/logo';
-import { MobileMenu } from '@/components/layouts/mobile-menu';
 import { mainNavigation } from '@/components/layouts/nav-links';
 import { UserMenu } from '@/components/layouts/user-menu';
 import { fromLocation } from '@/lib/auth/redirect';
 import { useAuth } from '@/lib/auth/use-auth';
 import { cn } from '@/lib/cn';
+import { lazyWhenIdle } from '@/lib/when-idle';
+import { withMotion } from '@/lib/with-motion';
+
+/** Its own chunk (with motion's components), loaded after the first paint. */
+const MobileMenu = lazyWhenIdle(() => withMotion(() => import('@/components/layouts/mobile-menu').then((module) => module.MobileMenu)));
 
 /** Spec §2: past this many pixels of scroll the header turns solid. */
 export const HEADER_SCROLL_THRESHOLD = 10;

@@ -20,9 +20,14 @@ export function MobileMenu({ open, onClose, id }: { open: boolean; onClose: () =
   const onCloseRef = useRef(onClose);
   onCloseRef.current = onClose;
 
+  // Close on a route change, not on mount: the menu loads lazily and may mount already open.
+  const route = location.pathname + location.search;
+  const shownRoute = useRef(route);
   useEffect(() => {
+    if (route === shownRoute.current) return;
+    shownRoute.current = route;
     onCloseRef.current();
-  }, [location.pathname, location.search]);
+  }, [route]);
 
   useEffect(() => {
     if (!open) return;

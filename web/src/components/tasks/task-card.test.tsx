@@ -32,4 +32,12 @@ describe('task card', () => {
     await screen.findByText('Paula P.');
     expect(screen.queryByLabelText(/rated/)).not.toBeInTheDocument();
   });
+
+  it('titles the card with a level-3 heading, or level 2 in a list right under the page title', async () => {
+    const { unmount } = renderWithRouter(<TaskCard task={task} />);
+    expect(await screen.findByRole('heading', { level: 3, name: 'Paint the fence' })).toBeInTheDocument();
+    unmount();
+    renderWithRouter(<TaskCard task={task} headingLevel={2} />);
+    expect(await screen.findByRole('heading', { level: 2, name: 'Paint the fence' })).toBeInTheDocument();
+  });
 });

@@ -5,8 +5,20 @@ import { Avatar } from '@/components/ui/avatar';
 import { formatDate } from '@/lib/format';
 import { formatMoney, initialsOf, relativeTime, type TaskSummary } from '@/lib/marketplace';
 
-/** One task in a list; the whole card links to /task/{id}, the category chip to /tasks?category={id}. */
-export function TaskCard({ task, onCategory }: { task: TaskSummary; onCategory?: (categoryId: number) => void }) {
+/**
+ * One task in a list; the whole card links to /task/{id}, the category chip to /tasks?category={id}.
+ * `headingLevel`: 2 in a list right under the page's h1 (browse), else 3 (under a section's h2).
+ */
+export function TaskCard({
+  task,
+  onCategory,
+  headingLevel = 3,
+}: {
+  task: TaskSummary;
+  onCategory?: (categoryId: number) => void;
+  headingLevel?: 2 | 3;
+}) {
+  const Heading = headingLevel === 2 ? 'h2' : 'h3';
   return (
     <article className="relative flex h-full flex-col rounded-2xl border border-slate-200 bg-white p-5 shadow-sm transition hover:-translate-y-0.5 hover:shadow-md">
       <div className="flex items-start justify-between gap-3">
@@ -24,11 +36,11 @@ export function TaskCard({ task, onCategory }: { task: TaskSummary; onCategory?:
         </Link>
         <p className="text-lg font-bold text-slate-900">{formatMoney(task.budget_cents, task.currency)}</p>
       </div>
-      <h3 className="mt-3 text-base font-semibold text-slate-900">
+      <Heading className="mt-3 text-base font-semibold text-slate-900">
         <Link to={`/task/${task.id}`} className="after:absolute after:inset-0 hover:text-brand-800 focus:outline-none">
           {task.title}
         </Link>
-      </h3>
+      </Heading>
       <p className="mt-1 line-clamp-2 text-sm text-slate-600">{task.description}</p>
       <ul className="mt-3 space-y-1 text-sm text-slate-600">
         <li className="flex items-center gap-1.5">

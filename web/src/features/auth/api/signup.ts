@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 
 import type { Skill, User } from '@/lib/auth/types';
 import { request } from '@/lib/http';

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 
 import type { Dispute, DisputeOutcome } from '@/features/disputes/api/get-dispute';
 import { authorizedRequest } from '@/lib/auth/session';

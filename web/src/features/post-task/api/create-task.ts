@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 
 import { authorizedRequest, getSession, isExpiring, refreshSession } from '@/lib/auth/session';
 import { ApiError } from '@/lib/http';

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 
 import { authorizedRequest } from '@/lib/auth/session';
 import type { Question, TaskDetail } from '@/lib/marketplace';

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 
 import { appStore } from '@/lib/store';
 import { authorizedRequest, getSession, profileAtom } from '@/lib/auth/session';

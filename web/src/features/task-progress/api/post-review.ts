@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 
 import { taskReviewsKey } from '@/features/task-progress/api/get-task-reviews';
 import { authorizedRequest } from '@/lib/auth/session';

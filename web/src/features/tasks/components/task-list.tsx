@@ -91,7 +91,7 @@ export function TaskList({ filters, onCategory, onClear }: {
           <AnimatePresence initial={false}>
             {tasks.map((task) => (
               <m.li key={task.id} layout initial={{ opacity: 0, scale: 0.97 }} animate={{ opacity: 1, scale: 1 }} exit={{ opacity: 0, scale: 0.95 }}>
-                <TaskCard task={task} onCategory={onCategory} />
+                <TaskCard task={task} onCategory={onCategory} headingLevel={2} />
               </m.li>
             ))}
           </AnimatePresence>

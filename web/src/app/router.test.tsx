@@ -1,0 +1,28 @@
+import { screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+import { loadCurrentPage, routes } from '@/app/router';
+import { queryClient } from '@/lib/query-client';
+import { mockFetch, renderRoutes } from '@/testing/render';
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('routes', () => {
+  it('show a page whose code loaded before the first render at once, without a loading spinner', async () => {
+    window.history.replaceState(null, '', '/about');
+    await loadCurrentPage();
+    renderRoutes(routes, ['/about']);
+    expect(screen.getByRole('heading', { level: 1, name: 'About Us' })).toBeInTheDocument();
+    expect(screen.queryByRole('status')).not.toBeInTheDocument();
+  });
+
+  it("start loading a task's data with its page's code, before the first render", async () => {
+    const task = { id: 't1', title: 'Paint the fence' };
+    const { fn, calls } = mockFetch({ 'GET /api/tasks/t1': { body: task } });
+    vi.stubGlobal('fetch', fn);
+    window.history.replaceState(null, '', '/task/t1');
+    await loadCurrentPage();
+    expect(calls.map((call) => call.key)).toContain('GET /api/tasks/t1');
+    await waitFor(() => expect(queryClient.getQueryData(['tasks', 'detail', 't1'])).toEqual(task));
+  });
+});

@@ -1,5 +1,4 @@
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
-import { z } from '@/lib/zod';
 
 import { request } from '@/lib/http';
 import type { TasksPage } from '@/lib/marketplace';
@@ -12,32 +11,52 @@ export const SORT_OPTIONS = [
   { value: 'due_soonest', label: 'Deadline: soonest first' },
 ] as const;
 
-export const taskFiltersSchema = z.object({
-  q: z.string().trim().optional().catch(undefined),
-  category: z.coerce.number().int().min(1).max(16).optional().catch(undefined),
-  location: z.string().trim().optional().catch(undefined),
-  min_budget: z.coerce.number().min(0).optional().catch(undefined),
-  max_budget: z.coerce.number().min(0).optional().catch(undefined),
-  sort: z.enum(['newest', 'budget_desc', 'budget_asc', 'due_soonest']).optional().catch(undefined),
+export type SortOption = (typeof SORT_OPTIONS)[number]['value'];
+
+export interface TaskFilters {
+  q?: string;
+  category?: number;
+  location?: string;
+  min_budget?: number;
+  max_budget?: number;
+  sort?: SortOption;
   /** `lat,lon` of the place picked for `location`: then the list is "within radius_km of" it. */
-  near: z.string().regex(/^-?\d+(\.\d+)?,-?\d+(\.\d+)?$/).optional().catch(undefined),
-  radius_km: z.coerce.number().int().min(1).max(100).optional().catch(undefined),
-});
+  near?: string;
+  radius_km?: number;
+}
 
 export const RADIUS_OPTIONS = [5, 10, 25, 50, 100] as const;
 export const DEFAULT_RADIUS_KM = 10;
 
-export type TaskFilters = z.infer<typeof taskFiltersSchema>;
+const NEAR = /^-?\d+(\.\d+)?,-?\d+(\.\d+)?$/;
 
-/** Reads the filters from a URL query, dropping anything malformed. */
+/** A finite number within [min, max] (and whole, when asked), as `Number()` reads it; else undefined. */
+function numberIn(text: string | undefined, min: number, max: number, whole = false): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (!Number.isFinite(value) || value < min || value > max || (whole && !Number.isInteger(value))) return undefined;
+  return value;
+}
+
+/**
+ * Reads the filters from a URL query, dropping anything malformed. Plain code rather than a zod
+ * schema: browse is a landing page, and zod would add 24 KB (gzip) to what it downloads first.
+ */
 export function filtersFromSearch(params: URLSearchParams): TaskFilters {
-  const raw: Record<string, string> = {};
-  for (const key of ['q', 'category', 'location', 'min_budget', 'max_budget', 'sort', 'near', 'radius_km']) {
-    const value = params.get(key);
-    if (value !== null && value.trim() !== '') raw[key] = value;
-  }
-  const parsed = taskFiltersSchema.parse(raw);
-  return Object.fromEntries(Object.entries(parsed).filter(([, v]) => v !== undefined && v !== '')) as TaskFilters;
+  const text = (key: keyof TaskFilters) => params.get(key)?.trim() || undefined;
+  const sort = text('sort');
+  const near = text('near');
+  const filters: TaskFilters = {
+    q: text('q'),
+    category: numberIn(text('category'), 1, 16, true),
+    location: text('location'),
+    min_budget: numberIn(text('min_budget'), 0, Infinity),
+    max_budget: numberIn(text('max_budget'), 0, Infinity),
+    sort: SORT_OPTIONS.find((option) => option.value === sort)?.value,
+    near: near !== undefined && NEAR.test(near) ? near : undefined,
+    radius_km: numberIn(text('radius_km'), 1, 100, true),
+  };
+  return Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== undefined)) as TaskFilters;
 }
 
 export function filtersToSearch(filters: TaskFilters): URLSearchParams {

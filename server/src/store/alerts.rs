@@ -39,6 +39,42 @@ const ALERT_COLUMNS: &str = "a.id, a.user_id, a.name, a.q, a.categories, a.place
     a.remote_ok, a.min_budget_cents, a.paused, a.created_at, a.updated_at,
     (select count(*) from task_alert_matches m where m.alert_id = a.id and m.matched_at >= $2) as matched_recently";
 
+/// Binds an alert's row the way both its insert and its update number it: $1 id, $2 user,
+/// $3–$12 the alert's fields, $13 now.
+macro_rules! bind_alert_row {
+    ($query:expr, $id:expr, $user_id:expr, $draft:expr, $now:expr) => {{
+        let draft: &AlertDraft = $draft;
+        $query
+            .bind($id)
+            .bind($user_id)
+            .bind(&draft.name)
+            .bind(&draft.q)
+            .bind(categories_json(draft))
+            .bind(draft.place.as_ref().map(|place| place.label.as_str()))
+            .bind(draft.place.as_ref().map(|place| place.lat))
+            .bind(draft.place.as_ref().map(|place| place.lon))
+            .bind(draft.radius_km)
+            .bind(draft.remote_ok)
+            .bind(draft.min_budget_cents)
+            .bind(draft.paused)
+            .bind($now)
+    }};
+}
+
+/// Writes the alert's `task_alert_keys` rows (category × grid cell) in `$tx`.
+macro_rules! insert_index_keys {
+    ($tx:expr, $id:expr, $draft:expr) => {
+        for (category_id, cell) in index_keys($draft) {
+            sqlx::query("insert into task_alert_keys (category_id, cell, alert_id) values ($1, $2, $3)")
+                .bind(category_id)
+                .bind(cell)
+                .bind($id)
+                .execute(&mut *$tx)
+                .await?;
+        }
+    };
+}
+
 fn categories_json(draft: &AlertDraft) -> String {
     serde_json::to_string(&draft.categories).unwrap_or_else(|_| "[]".into())
 }
@@ -76,7 +112,6 @@ pub async fn alert_of(db: &Db, user_id: Uuid, id: Uuid, since: Timestamp) -> sql
 #[instrument(skip_all)]
 pub async fn create_alert(db: &Db, user_id: Uuid, draft: &AlertDraft, now: Timestamp) -> sqlx::Result<Option<Uuid>> {
     let id = new_id();
-    let (lat, lon) = draft.place.as_ref().map(|place| (place.lat, place.lon)).unzip();
     on_pool!(db, |pool| {
         async {
             let mut tx = pool.begin_write().await?;
@@ -93,34 +128,13 @@ pub async fn create_alert(db: &Db, user_id: Uuid, draft: &AlertDraft, now: Times
             if count >= MAX_ALERTS_PER_USER {
                 return Ok(None);
             }
-            sqlx::query(
+            let insert = sqlx::query(
                 "insert into task_alerts (id, user_id, name, q, categories, place_label, lat, lon, radius_km,
                                           remote_ok, min_budget_cents, paused, created_at, updated_at)
                  values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13)",
-            )
-            .bind(id)
-            .bind(user_id)
-            .bind(&draft.name)
-            .bind(&draft.q)
-            .bind(categories_json(draft))
-            .bind(draft.place.as_ref().map(|place| place.label.as_str()))
-            .bind(lat)
-            .bind(lon)
-            .bind(draft.radius_km)
-            .bind(draft.remote_ok)
-            .bind(draft.min_budget_cents)
-            .bind(draft.paused)
-            .bind(now)
-            .execute(&mut *tx)
-            .await?;
-            for (category_id, cell) in index_keys(draft) {
-                sqlx::query("insert into task_alert_keys (category_id, cell, alert_id) values ($1, $2, $3)")
-                    .bind(category_id)
-                    .bind(cell)
-                    .bind(id)
-                    .execute(&mut *tx)
-                    .await?;
-            }
+            );
+            bind_alert_row!(insert, id, user_id, draft, now).execute(&mut *tx).await?;
+            insert_index_keys!(tx, id, draft);
             tx.commit().await?;
             Ok(Some(id))
         }
@@ -131,44 +145,21 @@ pub async fn create_alert(db: &Db, user_id: Uuid, draft: &AlertDraft, now: Times
 /// Replaces an alert's fields and index keys; false when it is not this user's.
 #[instrument(skip_all)]
 pub async fn update_alert(db: &Db, user_id: Uuid, id: Uuid, draft: &AlertDraft, now: Timestamp) -> sqlx::Result<bool> {
-    let (lat, lon) = draft.place.as_ref().map(|place| (place.lat, place.lon)).unzip();
     on_pool!(db, |pool| {
         async {
             let mut tx = pool.begin_write().await?;
-            let updated = sqlx::query(
+            let update = sqlx::query(
                 "update task_alerts set name = $3, q = $4, categories = $5, place_label = $6, lat = $7, lon = $8,
                                         radius_km = $9, remote_ok = $10, min_budget_cents = $11, paused = $12,
                                         updated_at = $13
                  where id = $1 and user_id = $2",
-            )
-            .bind(id)
-            .bind(user_id)
-            .bind(&draft.name)
-            .bind(&draft.q)
-            .bind(categories_json(draft))
-            .bind(draft.place.as_ref().map(|place| place.label.as_str()))
-            .bind(lat)
-            .bind(lon)
-            .bind(draft.radius_km)
-            .bind(draft.remote_ok)
-            .bind(draft.min_budget_cents)
-            .bind(draft.paused)
-            .bind(now)
-            .execute(&mut *tx)
-            .await?
-            .rows_affected();
+            );
+            let updated = bind_alert_row!(update, id, user_id, draft, now).execute(&mut *tx).await?.rows_affected();
             if updated == 0 {
                 return Ok(false);
             }
             sqlx::query("delete from task_alert_keys where alert_id = $1").bind(id).execute(&mut *tx).await?;
-            for (category_id, cell) in index_keys(draft) {
-                sqlx::query("insert into task_alert_keys (category_id, cell, alert_id) values ($1, $2, $3)")
-                    .bind(category_id)
-                    .bind(cell)
-                    .bind(id)
-                    .execute(&mut *tx)
-                    .await?;
-            }
+            insert_index_keys!(tx, id, draft);
             tx.commit().await?;
             Ok(true)
         }

@@ -61,6 +61,7 @@ on_both_backends_with_web_build!(
     sitemap_lists_static_pages_and_open_tasks_only,
     shared_task_link_previews_without_javascript,
     browse_and_task_pages_preload_their_own_chunks,
+    task_page_carries_the_task_the_app_renders_first,
 );
 
 fn with_web_build(config: &mut Config) {
@@ -336,4 +337,46 @@ async fn browse_and_task_pages_preload_their_own_chunks(app: TestApp) -> TestApp
         assert!(!html.contains("modulepreload"), "{path}: {html}");
     }
     app
+}
+
+/// The task page carries the task as `GET /api/tasks/{id}` would return it, so the app renders it
+/// without waiting for an API round trip; text that could close the script element is escaped.
+async fn task_page_carries_the_task_the_app_renders_first(app: TestApp) -> TestApp {
+    let token = poster(&app, "embed-poster@example.com").await;
+    let hostile = "Fix a tap </script><script>alert(1)</script> & <!-- more";
+    let task = post_task(
+        &app,
+        &token,
+        json!({ "title": hostile, "description": "Line one\u{2028}line two </SCRIPT> done.", "location": "Carlton VIC", "budget_cents": 9000 }),
+    )
+    .await;
+    let task_id = id(&task);
+    let tasker_token = tasker(&app, "embed-tasker@example.com").await;
+    make_offer(&app, &tasker_token, &task_id, 8500).await;
+
+    let html = get_with(&app, &format!("/task/{task_id}"), &[]).await.text().await.unwrap();
+    let embedded = embedded_task(&html).unwrap_or_else(|| panic!("no embedded task in {html}"));
+    assert!(!html.contains("<script>alert(1)") && !html.to_lowercase().contains("</script> done"), "{html}");
+    let api = app.get(&format!("/api/tasks/{task_id}"), None).await.body;
+    let without_views = |mut task: Value| {
+        task.as_object_mut().unwrap().remove("view_count");
+        task
+    };
+    assert_eq!(embedded["title"], hostile);
+    assert_eq!(embedded["offer_count"], 1);
+    assert_eq!(without_views(embedded), without_views(api));
+
+    // Unknown and malformed ids carry nothing: the app asks the API and shows its not-found screen.
+    for path in ["/task/0190f7a4-0000-7000-8000-000000000000", "/task/not-a-task"] {
+        let html = get_with(&app, path, &[]).await.text().await.unwrap();
+        assert!(embedded_task(&html).is_none() && !html.contains("task-data"), "{path}: {html}");
+    }
+    app
+}
+
+fn embedded_task(html: &str) -> Option<Value> {
+    const START: &str = r#"<script type="application/json" id="task-data">"#;
+    let from = html.find(START)? + START.len();
+    let length = html[from..].find("</script>")?;
+    Some(serde_json::from_str(&html[from..from + length]).expect("embedded task is JSON"))
 }

@@ -299,9 +299,15 @@ pub async fn task_detail(
         let day = Timestamp::now().0.div_euclid(DAY_MS);
         tasks::record_view(&state.db, id, &viewer_key(caller, ip), day).await?;
     }
-    let view_count = tasks::view_count(&state.db, id).await?;
-    let questions = first_questions(&state, id).await?;
-    Ok(ApiJson(detail(&state, row, view_count, questions).await?))
+    Ok(ApiJson(detail_as_shown(&state, row).await?))
+}
+
+/// The task as `GET /api/tasks/{id}` shows it (views so far, the first page of questions), without
+/// counting a view: also written into the task's web page, so the app can render it at once.
+pub async fn detail_as_shown(state: &AppState, row: TaskRow) -> ApiResult<TaskDetail> {
+    let view_count = tasks::view_count(&state.db, row.id).await?;
+    let questions = first_questions(state, row.id).await?;
+    detail(state, row, view_count, questions).await
 }
 
 /// The task, when the caller is its poster: 404 unknown, 403 someone else's.

@@ -20,7 +20,7 @@ use uuid::Uuid;
 
 use crate::{
     error::{ApiError, ApiResult},
-    http::extract::ApiPath,
+    http::{extract::ApiPath, marketplace_views::TaskDetail, tasks::detail_as_shown},
     media::content_type_for,
     payments::fees::display_amount,
     state::AppState,
@@ -97,7 +97,7 @@ async fn cache_forever_if_found(
 struct IndexHtml(Arc<str>);
 
 /// `/task/{id}`: the app's page with the task's title, description and Open Graph tags, so a
-/// shared link previews without running JavaScript. An unknown task gets the plain page (the app
+/// shared link previews without running JavaScript, and the task itself for the app's first render. An unknown task gets the plain page (the app
 /// shows its not-found screen). Revalidated by ETag, as the task can change.
 async fn task_page(
     State(state): State<AppState>,
@@ -110,7 +110,10 @@ async fn task_page(
         Err(_) => None,
     };
     let html = match task {
-        Some(task) => with_task_preview(&index, &state.link(&format!("/task/{}", task.id)), &task),
+        Some(task) => {
+            let html = with_task_preview(&index, &state.link(&format!("/task/{}", task.id)), &task);
+            with_embedded_task(&html, &detail_as_shown(&state, task).await?)?
+        }
         None => index.to_string(),
     };
     // Weak: the same page is sent with different content encodings.
@@ -150,6 +153,19 @@ fn with_task_preview(index: &str, url: &str, task: &TaskRow) -> String {
         &format!("<meta name=\"description\" content=\"{summary}\" />"),
     );
     html.replacen("</head>", &format!("{tags}</head>"), 1)
+}
+
+/// Writes the task, as the API shows it, into the page as a JSON data block (`#task-data`) that the
+/// app renders first instead of waiting for the API: on a shared link, the task is the page's main
+/// content. `<`, `>` and `&` are escaped as JSON `\u` escapes, so no text can end the element.
+fn with_embedded_task(html: &str, task: &TaskDetail) -> ApiResult<String> {
+    let json = serde_json::to_string(task)
+        .map_err(anyhow::Error::from)?
+        .replace('<', "\\u003c")
+        .replace('>', "\\u003e")
+        .replace('&', "\\u0026");
+    let script = format!("<script type=\"application/json\" id=\"task-data\">{json}</script>\n");
+    Ok(html.replacen("</head>", &format!("{script}</head>"), 1))
 }
 
 /// `html` with the first element running from `start` to `end` (inclusive) replaced; unchanged if absent.

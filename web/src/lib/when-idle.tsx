@@ -10,24 +10,52 @@ export function whenIdle(timeout = 2_000): Promise<void> {
 
 /**
  * A component whose code loads once the browser is first idle after mount; it renders nothing until
- * then. For parts the first paint does not need (menus, toasts, live controls), so their chunks come
- * after the page's own. Not React.lazy on purpose: a suspended boundary showing its fallback makes
- * React hold back revealing the page's content for 300 ms.
+ * then. For parts the first paint does not need (menus, toasts, live controls, dialogs), so their
+ * chunks come after the page's own.
  */
 export function lazyWhenIdle<P extends object>(load: () => Promise<ComponentType<P>>): ComponentType<P> {
+  return loadedAfterMount(() => whenIdle().then(load));
+}
+
+/**
+ * A component whose code loads when it is first rendered; it renders nothing until then. For parts
+ * only some visitors see (the forms of signed-in users, the panels of a task's two parties), so that
+ * the others never download them.
+ */
+export function lazyOnMount<P extends object>(load: () => Promise<ComponentType<P>>): ComponentType<P> {
+  return loadedAfterMount(load);
+}
+
+/**
+ * Not React.lazy on purpose: a suspended boundary showing its fallback makes React hold back
+ * revealing the page's content for 300 ms.
+ */
+function loadedAfterMount<P extends object>(load: () => Promise<ComponentType<P>>): ComponentType<P> {
   let loading: Promise<ComponentType<P>> | null = null;
-  return function LoadedWhenIdle(props: P) {
-    const [Component, setComponent] = useState<ComponentType<P> | null>(null);
+  let loaded: ComponentType<P> | null = null;
+  return function LoadedAfterMount(props: P) {
+    const [Component, setComponent] = useState<ComponentType<P> | null>(() => loaded);
     useEffect(() => {
+      if (Component) return;
       let mounted = true;
-      loading ??= whenIdle().then(load);
-      void loading.then((loaded) => {
-        if (mounted) setComponent(() => loaded);
-      });
+      // A chunk that failed to load (offline) renders nothing; the next mount tries again.
+      loading ??= load().then(
+        (component) => (loaded = component),
+        (error: unknown) => {
+          loading = null;
+          throw error;
+        },
+      );
+      void loading.then(
+        (component) => {
+          if (mounted) setComponent(() => component);
+        },
+        () => undefined,
+      );
       return () => {
         mounted = false;
       };
-    }, []);
+    }, [Component]);
     return Component ? <Component {...props} /> : null;
   };
 }

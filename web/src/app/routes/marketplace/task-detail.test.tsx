@@ -98,7 +98,8 @@ describe('task page after assignment', () => {
     expect(await screen.findByRole('button', { name: 'Open a dispute' }, { timeout: 5000 })).toBeInTheDocument();
     expect(await screen.findByRole('button', { name: 'Ask to cancel' })).toBeInTheDocument();
     expect(screen.getByText(/Your payment of \$85\.00 is then refunded in full\./)).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Release payment' })).toBeEnabled();
+    // The parties' panels load apart from the page, each when first shown.
+    expect(await screen.findByRole('button', { name: 'Release payment' })).toBeEnabled();
   });
 
   it('shows the tasker an open dispute and pauses payment requests and cancellation', async () => {
@@ -106,7 +107,7 @@ describe('task page after assignment', () => {
     serve({ 'GET /api/tasks/t1/dispute': { body: dispute } });
     render();
     expect(await screen.findByRole('heading', { name: 'Dispute open' }, { timeout: 5000 })).toBeInTheDocument();
-    expect(screen.getByText('Payment requests are paused while the dispute is open. An operator will decide.')).toBeInTheDocument();
+    expect(await screen.findByText('Payment requests are paused while the dispute is open. An operator will decide.')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Request payment' })).toBeDisabled();
     expect(await screen.findByText(/Cancelling isn't possible while a dispute is open/)).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Open a dispute' })).not.toBeInTheDocument();

@@ -4,18 +4,12 @@ import { Link, useParams } from 'react-router';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { PageSpinner } from '@/components/ui/spinner';
-import { CancellationPanel } from '@/features/cancellation/components/cancellation-panel';
 import { useDispute } from '@/features/disputes/api/get-dispute';
-import { DisputeSection } from '@/features/disputes/components/dispute-section';
 import { MakeOfferPanel } from '@/features/offers/components/make-offer-panel';
 import { OffersList } from '@/features/offers/components/offers-list';
 import { useTaskPayment } from '@/features/payments/api/get-task-payment';
-import { AcceptPayDialog } from '@/features/payments/components/accept-pay-dialog';
 import { TaskPaymentNotice } from '@/features/payments/components/task-payment-notice';
-import { EditTaskDialog } from '@/features/post-task/components/edit-task-dialog';
 import { QuestionsSection } from '@/features/questions/components/questions-section';
-import { ReportDialog } from '@/features/reports/components/report-dialog';
-import { AssignmentPanel } from '@/features/task-progress/components/assignment-panel';
 import { useCancelTask } from '@/features/tasks/api/cancel-task';
 import { useTask } from '@/features/tasks/api/get-task';
 import { TaskOverview } from '@/features/tasks/components/task-overview';
@@ -27,6 +21,22 @@ import { useTopic } from '@/lib/realtime/use-realtime';
 import { toast } from '@/lib/toast';
 import { usePageTitle } from '@/lib/use-page-title';
 import { getDisplayName } from '@/lib/user-names';
+import { lazyOnMount, lazyWhenIdle } from '@/lib/when-idle';
+
+// What only a task's two parties see, and the dialogs, load apart from the page: most visitors of a
+// task's page (from a shared link or a search) see neither, and these bring zod and the task editor.
+const AssignmentPanel = lazyOnMount(() =>
+  import('@/features/task-progress/components/assignment-panel').then((module) => module.AssignmentPanel),
+);
+const CancellationPanel = lazyOnMount(() =>
+  import('@/features/cancellation/components/cancellation-panel').then((module) => module.CancellationPanel),
+);
+const DisputeSection = lazyOnMount(() => import('@/features/disputes/components/dispute-section').then((module) => module.DisputeSection));
+const AcceptPayDialog = lazyWhenIdle(() =>
+  import('@/features/payments/components/accept-pay-dialog').then((module) => module.AcceptPayDialog),
+);
+const EditTaskDialog = lazyWhenIdle(() => import('@/features/post-task/components/edit-task-dialog').then((module) => module.EditTaskDialog));
+const ReportDialog = lazyWhenIdle(() => import('@/features/reports/components/report-dialog').then((module) => module.ReportDialog));
 
 const AFTER_PAYMENT = ['assigned', 'completion_requested', 'completed', 'cancelled'];
 

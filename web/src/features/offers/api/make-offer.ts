@@ -1,24 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { z } from '@/lib/zod';
 
+import type { OfferInput } from '@/features/offers/api/offer-input';
 import { authorizedRequest } from '@/lib/auth/session';
 import type { Offer } from '@/lib/marketplace';
 import { realtimeKeys } from '@/lib/realtime/cache';
-
-/** Amount typed in dollars (at least the $5 minimum budget) and a comment: the server requires both. */
-export const offerInputSchema = z.object({
-  amount: z
-    .string()
-    .trim()
-    .min(1, 'Please enter your offer amount')
-    .refine((v) => /^\d+(\.\d{1,2})?$/.test(v) && Number(v) >= 5, 'Please enter a valid amount of at least $5'),
-  message: z
-    .string()
-    .trim()
-    .min(1, 'Please add a comment to your offer')
-    .max(2000, 'Keep your message under 2000 characters'),
-});
-export type OfferInput = z.infer<typeof offerInputSchema>;
 
 export const toCents = (amount: string) => Math.round(Number(amount) * 100);
 

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { toCents, type OfferInput } from '@/features/offers/api/make-offer';
+import { toCents } from '@/features/offers/api/make-offer';
+import type { OfferInput } from '@/features/offers/api/offer-input';
 import { authorizedRequest } from '@/lib/auth/session';
 import type { Offer } from '@/lib/marketplace';
 import { realtimeKeys } from '@/lib/realtime/cache';

@@ -7,11 +7,14 @@ import { useOffers } from '@/features/offers/api/get-offers';
 import { useMakeOffer } from '@/features/offers/api/make-offer';
 import { useUpdateOffer } from '@/features/offers/api/update-offer';
 import { useWithdrawOffer } from '@/features/offers/api/withdraw-offer';
-import { OfferForm } from '@/features/offers/components/offer-form';
 import { fromLocation } from '@/lib/auth/redirect';
 import { errorMessage } from '@/lib/http';
 import { formatMoney } from '@/lib/marketplace';
 import { toast } from '@/lib/toast';
+import { lazyOnMount } from '@/lib/when-idle';
+
+/** Only signed-in taskers offer, and the form brings zod: it loads when shown. */
+const OfferForm = lazyOnMount(() => import('@/features/offers/components/offer-form').then((module) => module.OfferForm));
 
 /** Make an Offer for taskers; your own pending offer can be updated or withdrawn. */
 export function MakeOfferPanel({ taskId, currency, userId, taskOpen }: {

@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { TextAreaField, TextField } from '@/components/ui/field';
-import { offerInputSchema, type OfferInput } from '@/features/offers/api/make-offer';
+import { offerInputSchema, type OfferInput } from '@/features/offers/api/offer-input';
 import { errorMessage } from '@/lib/http';
 
 /** Amount + message; used to make an offer and to update your own. */

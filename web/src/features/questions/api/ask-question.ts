@@ -1,13 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { z } from '@/lib/zod';
 
 import { authorizedRequest } from '@/lib/auth/session';
 import type { Question, TaskDetail } from '@/lib/marketplace';
 import { realtimeKeys } from '@/lib/realtime/cache';
-
-export const questionInputSchema = z.object({
-  body: z.string().trim().min(1, 'Please write your question').max(1000, 'Keep your question under 1000 characters'),
-});
 
 export function askQuestion(taskId: string, body: string) {
   return authorizedRequest<Question>(`/api/tasks/${encodeURIComponent(taskId)}/questions`, { method: 'POST', body: { body } });

@@ -1,15 +1,19 @@
 import { AnimatePresence, m } from 'framer-motion';
-import { forwardRef, useState, type FormEvent } from 'react';
+import { forwardRef, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 
 import { Avatar } from '@/components/ui/avatar';
 import { Button } from '@/components/ui/button';
 import { inputClasses } from '@/components/ui/field';
 import { useAnswerQuestion } from '@/features/questions/api/answer-question';
-import { questionInputSchema, useAskQuestion } from '@/features/questions/api/ask-question';
 import { fromLocation } from '@/lib/auth/redirect';
-import { errorMessage } from '@/lib/http';
+import { lazyOnMount } from '@/lib/when-idle';
 import { initialsOf, relativeTime, type Question } from '@/lib/marketplace';
+
+/** Only signed-in taskers ask, and the form brings zod: it loads when shown. */
+const AskQuestionForm = lazyOnMount(() =>
+  import('@/features/questions/components/ask-question-form').then((module) => module.AskQuestionForm),
+);
 
 function AnswerForm({ taskId, question }: { taskId: string; question: Question }) {
   const [body, setBody] = useState('');
@@ -37,15 +41,6 @@ function AnswerForm({ taskId, question }: { taskId: string; question: Question }
 export const QuestionsSection = forwardRef<HTMLTextAreaElement, { taskId: string; questions: Question[]; userId: string | null; isPoster: boolean }>(
   function QuestionsSection({ taskId, questions, userId, isPoster }, ref) {
     const location = useLocation();
-    const [body, setBody] = useState('');
-    const [error, setError] = useState<string>();
-    const ask = useAskQuestion(taskId);
-    const submit = (event: FormEvent) => {
-      event.preventDefault();
-      const parsed = questionInputSchema.safeParse({ body });
-      if (!parsed.success) return setError(parsed.error.issues[0].message);
-      ask.mutate(parsed.data.body, { onSuccess: () => setBody('') });
-    };
     return (
       <section aria-labelledby="questions-heading" className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
         <h2 id="questions-heading" className="text-lg font-semibold text-slate-900">
@@ -78,26 +73,7 @@ export const QuestionsSection = forwardRef<HTMLTextAreaElement, { taskId: string
         </ul>
         {!isPoster &&
           (userId ? (
-            <form onSubmit={submit} className="mt-5 space-y-2" noValidate>
-              <label htmlFor="ask-question" className="text-sm font-medium text-slate-800">
-                Ask a question
-              </label>
-              <textarea
-                id="ask-question"
-                ref={ref}
-                value={body}
-                onChange={(e) => {
-                  setBody(e.target.value);
-                  setError(undefined);
-                }}
-                placeholder="Questions are public; don't share contact details."
-                className={inputClasses(Boolean(error), 'min-h-20')}
-              />
-              {(error || ask.isError) && <p className="text-sm text-red-600">{error ?? errorMessage(ask.error, 'Could not post your question.')}</p>}
-              <Button type="submit" size="sm" loading={ask.isPending}>
-                Post question
-              </Button>
-            </form>
+            <AskQuestionForm ref={ref} taskId={taskId} />
           ) : (
             <p className="mt-4 text-sm text-slate-600">
               <Link to="/login" state={fromLocation(location)} className="font-semibold text-brand-700 hover:underline">

@@ -35,6 +35,35 @@ if (!existsSync(serverBin) || !existsSync(join(web, 'dist/index.html'))) {
   process.exit(1);
 }
 
+/**
+ * One Lighthouse run's JSON report. Lighthouse sometimes fails to record the page load's trace
+ * ("NO_NAVSTART", "Something went wrong with recording the trace"): such a run is tried again.
+ */
+function lighthouse(url, attempts = 3) {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return execFileSync(
+        'npx',
+        [
+          '--yes',
+          'lighthouse@13',
+          url,
+          '--output=json',
+          '--output-path=stdout',
+          '--quiet',
+          '--only-categories=performance,accessibility,best-practices,seo',
+          '--chrome-flags=--headless=new --no-sandbox',
+        ],
+        { env: { ...process.env, CHROME_PATH: chrome, npm_config_loglevel: 'error' }, maxBuffer: 64 * 1024 * 1024 },
+      );
+    } catch (error) {
+      const message = String(error.stderr ?? error.message);
+      if (attempt === attempts || !/NO_NAVSTART|recording the trace/.test(message)) throw error;
+      console.log(`${url}: Lighthouse could not record the trace (attempt ${attempt} of ${attempts}); trying again`);
+    }
+  }
+}
+
 const dataDir = mkdtempSync(join(tmpdir(), 'taskhub-lighthouse-'));
 const env = { ...process.env, DATA_DIR: dataDir, WEB_DIST: join(web, 'dist'), RUST_LOG: 'warn,server=info' };
 run(serverBin, ['seed', '--demo'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
@@ -64,20 +93,7 @@ try {
   console.log(`load average before: ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);
   const rows = [];
   for (const [name, path] of pages) {
-    const output = execFileSync(
-      'npx',
-      [
-        '--yes',
-        'lighthouse@13',
-        `${baseUrl}${path}`,
-        '--output=json',
-        '--output-path=stdout',
-        '--quiet',
-        '--only-categories=performance,accessibility,best-practices,seo',
-        '--chrome-flags=--headless=new --no-sandbox',
-      ],
-      { env: { ...process.env, CHROME_PATH: chrome, npm_config_loglevel: 'error' }, maxBuffer: 64 * 1024 * 1024 },
-    );
+    const output = lighthouse(`${baseUrl}${path}`);
     if (process.env.LIGHTHOUSE_REPORT_DIR) writeFileSync(join(process.env.LIGHTHOUSE_REPORT_DIR, `${name}.json`), output);
     const report = JSON.parse(output.toString());
     const score = (id) => Math.round(report.categories[id].score * 100);

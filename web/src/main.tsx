@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 
 import { App } from '@/app/app';
@@ -9,10 +9,15 @@ import '@/index.css';
 watchSessionAcrossTabs();
 void initAuth();
 
-void loadCurrentPage().then(() =>
-  createRoot(document.getElementById('root')!).render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
-  ),
-);
+// Rendered as a transition, so React yields to the browser every few milliseconds while it builds
+// the first page instead of holding the main thread for the whole render (a phone's long task).
+void loadCurrentPage().then(() => {
+  const root = createRoot(document.getElementById('root')!);
+  startTransition(() =>
+    root.render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    ),
+  );
+});

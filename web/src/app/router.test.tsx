@@ -25,4 +25,20 @@ describe('routes', () => {
     expect(calls.map((call) => call.key)).toContain('GET /api/tasks/t1');
     await waitFor(() => expect(queryClient.getQueryData(['tasks', 'detail', 't1'])).toEqual(task));
   });
+
+  it("start loading browse's first page, for the URL's filters, with its page's code", async () => {
+    const page = { items: [{ id: 't2', title: 'Fix a leaking tap' }], next_cursor: null, has_more: false };
+    const urls: string[] = [];
+    const { fn } = mockFetch({ 'GET /api/tasks': { body: page } });
+    vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
+      urls.push(String(input));
+      return fn(input, init);
+    });
+    window.history.replaceState(null, '', '/tasks?q=tap&sort=newest');
+    await loadCurrentPage();
+    expect(urls).toContain('/api/tasks?q=tap&sort=newest&limit=12');
+    await waitFor(() =>
+      expect(queryClient.getQueryData(['tasks', 'list', { q: 'tap', sort: 'newest' }])).toEqual({ pages: [page], pageParams: [null] }),
+    );
+  });
 });

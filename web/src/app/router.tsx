@@ -65,7 +65,12 @@ export const routes: RouteObject[] = [
     element: <MainLayout headerExtras={<HeaderExtras />} />,
     children: [
       { path: '/', element: <HomeRoute /> },
-      { path: '/tasks', ...page(() => import('@/app/routes/marketplace/browse-tasks'), 'BrowseTasksRoute') },
+      {
+        path: '/tasks',
+        ...page(() => import('@/app/routes/marketplace/browse-tasks'), 'BrowseTasksRoute', {
+          prefetch: () => import('@/features/tasks/api/get-tasks').then((module) => module.prefetchTasks(window.location.search)),
+        }),
+      },
       {
         path: '/task/:taskId',
         ...page(() => import('@/app/routes/marketplace/task-detail'), 'TaskDetailRoute', {

@@ -7,8 +7,8 @@ import { Button } from '@/components/ui/button';
 import { inputClasses } from '@/components/ui/field';
 import { useAnswerQuestion } from '@/features/questions/api/answer-question';
 import { fromLocation } from '@/lib/auth/redirect';
-import { lazyOnMount } from '@/lib/when-idle';
 import { initialsOf, relativeTime, type Question } from '@/lib/marketplace';
+import { lazyOnMount } from '@/lib/when-idle';
 
 /** Only signed-in taskers ask, and the form brings zod: it loads when shown. */
 const AskQuestionForm = lazyOnMount(() =>

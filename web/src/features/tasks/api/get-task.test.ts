@@ -1,6 +1,7 @@
+import { QueryObserver } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-import { prefetchTask } from '@/features/tasks/api/get-task';
+import { getTask, prefetchTask } from '@/features/tasks/api/get-task';
 import { queryClient } from '@/lib/query-client';
 import { mockFetch } from '@/testing/render';
 
@@ -27,11 +28,17 @@ describe('a task page landed on', () => {
     embed(JSON.stringify(task));
 
     await prefetchTask('t1');
-
+    // The page mounts: its query has the task at once and does not fetch it then.
+    const page = new QueryObserver(queryClient, { queryKey: ['tasks', 'detail', 't1'], queryFn: () => getTask('t1') });
+    const unsubscribe = page.subscribe(() => undefined);
+    expect(page.getCurrentResult().data).toEqual(task);
     expect(calls).toHaveLength(0);
-    expect(queryClient.getQueryData(['tasks', 'detail', 't1'])).toEqual(task);
-    // Stale at once: the page's query refetches on mount, which counts the view and brings anything newer.
-    expect(queryClient.getQueryCache().find({ queryKey: ['tasks', 'detail', 't1'] })?.isStale()).toBe(true);
+
+    // Once the browser is idle after the first paint, the page asks the API again: that counts the
+    // view and brings anything newer.
+    await vi.waitFor(() => expect(page.getCurrentResult().data).toEqual({ ...task, view_count: 4 }));
+    expect(calls.map((call) => call.key)).toEqual(['GET /api/tasks/t1']);
+    unsubscribe();
     // Read once: a later visit to the page within the app asks the API.
     expect(document.getElementById('task-data')).toBeNull();
   });

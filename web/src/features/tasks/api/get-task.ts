@@ -4,6 +4,7 @@ import { authorizedRequest } from '@/lib/auth/session';
 import type { TaskDetail } from '@/lib/marketplace';
 import { queryClient } from '@/lib/query-client';
 import { realtimeKeys } from '@/lib/realtime/cache';
+import { whenIdle } from '@/lib/when-idle';
 
 export function getTask(id: string): Promise<TaskDetail> {
   return authorizedRequest<TaskDetail>(`/api/tasks/${encodeURIComponent(id)}`);
@@ -27,15 +28,16 @@ function takeEmbeddedTask(id: string): TaskDetail | undefined {
 
 /**
  * Starts loading a task before its page has rendered: on a landing visit, the task is the page's main
- * content. The task the page carries is shown at once, and marked stale so that the page still asks
- * the API when it mounts (which counts the view and brings anything newer).
+ * content. The task the page carries is shown at once; the API is asked again once the browser is
+ * idle after the first paint, which counts the view and brings anything newer without competing
+ * with the page's first paint.
  */
 export async function prefetchTask(id: string) {
   const key = realtimeKeys.task(id);
   const embedded = takeEmbeddedTask(id);
   if (!embedded) return queryClient.prefetchQuery({ queryKey: key, queryFn: () => getTask(id) });
   queryClient.setQueryData(key, embedded);
-  await queryClient.invalidateQueries({ queryKey: key, exact: true, refetchType: 'none' });
+  void whenIdle().then(() => queryClient.invalidateQueries({ queryKey: key, exact: true }, { cancelRefetch: false }));
 }
 
 /** One task; live through `task:{id}` (status, offer count, questions). */

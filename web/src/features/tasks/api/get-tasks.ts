@@ -1,7 +1,8 @@
-import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
+import { infiniteQueryOptions, keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 
 import { request } from '@/lib/http';
 import type { TasksPage } from '@/lib/marketplace';
+import { queryClient } from '@/lib/query-client';
 import { realtimeKeys } from '@/lib/realtime/cache';
 
 export const SORT_OPTIONS = [
@@ -80,8 +81,8 @@ export function getTasks(filters: TaskFilters, cursor?: string | null, limit = P
 }
 
 /** The browse list, page by page (keyset cursors); cached 5 minutes and refetched on focus (spec §7). */
-export function useTasks(filters: TaskFilters) {
-  return useInfiniteQuery({
+function tasksQuery(filters: TaskFilters) {
+  return infiniteQueryOptions({
     queryKey: [...realtimeKeys.taskLists, filters],
     queryFn: ({ pageParam, signal }) => getTasks(filters, pageParam, PAGE_SIZE, signal),
     initialPageParam: null as string | null,
@@ -90,4 +91,13 @@ export function useTasks(filters: TaskFilters) {
     refetchOnWindowFocus: true,
     placeholderData: keepPreviousData,
   });
+}
+
+export function useTasks(filters: TaskFilters) {
+  return useInfiniteQuery(tasksQuery(filters));
+}
+
+/** Starts loading the first page of the list at `search` (the URL's query) before the browse page has rendered. */
+export function prefetchTasks(search: string) {
+  return queryClient.prefetchInfiniteQuery(tasksQuery(filtersFromSearch(new URLSearchParams(search))));
 }

@@ -75,6 +75,55 @@ describe('auth store', () => {
     expect(JSON.parse(String(api.calls.find((c) => c.key === 'POST /api/auth/logout')!.init.body))).toEqual({ refresh_token: 'r-a1' });
   });
 
+  it("stops this browser's push notifications on sign-out, so the next person here does not get them", async () => {
+    const api = mockFetch({
+      'GET /api/me': { body: { user, profile } },
+      'DELETE /api/me/push-subscriptions': { status: 204 },
+      'POST /api/auth/logout': { status: 204 },
+    });
+    vi.stubGlobal('fetch', api.fn);
+    const subscription = { endpoint: 'https://push.example/device-1', unsubscribe: vi.fn(async () => true) };
+    const registration = { pushManager: { getSubscription: async () => subscription } };
+    vi.stubGlobal('navigator', Object.assign(Object.create(navigator), { serviceWorker: { getRegistration: async () => registration } }));
+    vi.stubGlobal('PushManager', function PushManager() {});
+    vi.stubGlobal('Notification', { permission: 'granted' });
+    setSession(session('a1'), 'SIGNED_IN');
+
+    await signOut();
+
+    const remove = api.calls.find((c) => c.key === 'DELETE /api/me/push-subscriptions');
+    expect(JSON.parse(String(remove?.init.body))).toEqual({ endpoint: 'https://push.example/device-1' });
+    expect(new Headers(remove!.init.headers).get('Authorization')).toBe('Bearer a1');
+    expect(subscription.unsubscribe).toHaveBeenCalledOnce();
+    // Forgotten with the session's token, before the session ends.
+    const keys = api.calls.map((c) => c.key);
+    expect(keys.indexOf('DELETE /api/me/push-subscriptions')).toBeLessThan(keys.indexOf('POST /api/auth/logout'));
+    expect(appStore.get(sessionAtom)).toBeNull();
+  });
+
+  it('signs out even when forgetting the push subscription fails', async () => {
+    const api = mockFetch({
+      'GET /api/me': { body: { user, profile } },
+      'DELETE /api/me/push-subscriptions': { status: 503, body: { error: { code: 'unavailable', message: 'Try again' } } },
+      'POST /api/auth/logout': { status: 204 },
+    });
+    vi.stubGlobal('fetch', api.fn);
+    const subscription = { endpoint: 'https://push.example/device-2', unsubscribe: vi.fn(async () => true) };
+    const registration = { pushManager: { getSubscription: async () => subscription } };
+    vi.stubGlobal('navigator', Object.assign(Object.create(navigator), { serviceWorker: { getRegistration: async () => registration } }));
+    vi.stubGlobal('PushManager', function PushManager() {});
+    vi.stubGlobal('Notification', { permission: 'granted' });
+    setSession(session('a1'), 'SIGNED_IN');
+
+    await signOut();
+
+    // The browser unsubscribes all the same: the push service then refuses the server's next push,
+    // and the server drops the subscription.
+    expect(subscription.unsubscribe).toHaveBeenCalledOnce();
+    expect(api.calls.map((c) => c.key)).toContain('POST /api/auth/logout');
+    expect(appStore.get(sessionAtom)).toBeNull();
+  });
+
   it('refreshes once on a 401 and retries the request with the new token', async () => {
     const api = mockFetch({
       'GET /api/me': { body: { user, profile } },

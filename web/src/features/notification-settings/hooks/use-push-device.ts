@@ -7,13 +7,10 @@ import {
   pushDevicesKey,
   removePushDevice,
 } from '@/features/notification-settings/api/push-devices';
+import { currentPushSubscription, pushSupported } from '@/lib/push-subscription';
 
 /** This browser's push state: what the device card shows. */
 export type PushState = 'loading' | 'unsupported' | 'denied' | 'off' | 'on';
-
-export function pushSupported() {
-  return typeof window !== 'undefined' && 'serviceWorker' in navigator && 'PushManager' in window && 'Notification' in window;
-}
 
 function urlBase64ToBytes(text: string): Uint8Array<ArrayBuffer> {
   const base64 = (text + '='.repeat((4 - (text.length % 4)) % 4)).replace(/-/g, '+').replace(/_/g, '/');
@@ -52,11 +49,6 @@ async function registration() {
   return navigator.serviceWorker.register('/sw.js', { scope: '/' });
 }
 
-async function currentSubscription(): Promise<PushSubscription | null> {
-  const existing = await navigator.serviceWorker.getRegistration('/');
-  return existing ? existing.pushManager.getSubscription() : null;
-}
-
 /**
  * Push on this device: its state, and enable/disable. Enabling asks for permission, so it
  * must run from a click (never on page load).
@@ -69,7 +61,7 @@ export function usePushDevice() {
   const refresh = useCallback(async () => {
     if (!pushSupported()) return setState('unsupported');
     if (Notification.permission === 'denied') return setState('denied');
-    const subscription = await currentSubscription().catch(() => null);
+    const subscription = await currentPushSubscription().catch(() => null);
     setEndpoint(subscription?.endpoint ?? null);
     setState(subscription && Notification.permission === 'granted' ? 'on' : 'off');
   }, []);
@@ -96,7 +88,7 @@ export function usePushDevice() {
   }, [client, refresh]);
 
   const disable = useCallback(async () => {
-    const subscription = await currentSubscription();
+    const subscription = await currentPushSubscription();
     if (subscription) {
       await removePushDevice(subscription.endpoint);
       await subscription.unsubscribe();

@@ -20,4 +20,29 @@ describe('browse filters', () => {
     expect(panel()).toBeVisible();
     expect(panel()).toHaveTextContent('Category');
   });
+
+  it('searches within a distance of a picked place, and drops the distance when the place is typed over', async () => {
+    const newtown = { display_name: 'Newtown NSW 2042', lat: '-33.8978', lon: '151.1785' };
+    vi.stubGlobal('fetch', mockFetch({ 'GET /api/geocode': { body: [newtown] } }).fn);
+    const onApply = vi.fn();
+    renderWithRouter(<BrowseFilters filters={{}} categories={[]} onApply={onApply} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Filters' }));
+    // No place picked yet: there is nothing to measure a distance from.
+    expect(screen.queryByRole('combobox', { name: 'Distance' })).not.toBeInTheDocument();
+
+    const location = screen.getByRole('combobox', { name: 'Location' });
+    await userEvent.type(location, 'Newtown');
+    await userEvent.click(await screen.findByRole('option', { name: 'Newtown NSW 2042' }));
+    const distance = screen.getByRole('combobox', { name: 'Distance' });
+    expect(distance).toHaveDisplayValue('Within 10 km of Newtown NSW 2042');
+    await userEvent.selectOptions(distance, 'Within 25 km of Newtown NSW 2042');
+    await userEvent.click(screen.getByRole('button', { name: 'Apply Filters' }));
+    expect(onApply).toHaveBeenLastCalledWith({ location: 'Newtown NSW 2042', near: '-33.8978,151.1785', radius_km: 25 });
+
+    // Typed text is a name to match, not a place: the distance goes with the coordinates.
+    await userEvent.type(location, ' East');
+    expect(screen.queryByRole('combobox', { name: 'Distance' })).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Apply Filters' }));
+    expect(onApply).toHaveBeenLastCalledWith({ location: 'Newtown NSW 2042 East' });
+  });
 });

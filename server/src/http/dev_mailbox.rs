@@ -10,7 +10,7 @@ use axum::{
 
 use crate::{
     error::ApiResult,
-    http::extract::ApiJson,
+    http::{extract::ApiJson, web::escape},
     mail::{MailboxEntry, mailbox_dir, read_mailbox},
     state::AppState,
 };
@@ -45,10 +45,6 @@ async fn mailbox_page(State(state): State<AppState>) -> ApiResult<impl IntoRespo
         ));
     }
     Ok(Html(html))
-}
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
 fn linkify(escaped: &str) -> String {

@@ -18,7 +18,7 @@ use serde::Deserialize;
 use crate::{
     db::{Timestamp, new_id},
     error::{ApiError, ApiResult},
-    http::{extract::ApiPath, security_headers},
+    http::{extract::ApiPath, security_headers, web::escape},
     payments::{
         fees::display_amount,
         sandbox::{DEBIT_ACCOUNT_FAILS, DEBIT_ACCOUNT_SETTLES, DEBIT_SETTLES_AFTER, DECLINED_CARD},
@@ -94,10 +94,6 @@ async fn pay_by_debit(state: &AppState, session: &SandboxSession, account_number
 
 async fn find(state: &AppState, session_id: &str) -> ApiResult<SandboxSession> {
     sandbox_sessions::session(&state.db, session_id).await?.ok_or_else(|| ApiError::not_found("Checkout session"))
-}
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;").replace('\'', "&#39;")
 }
 
 fn render(state: &AppState, session: &SandboxSession, status: StatusCode, error: Option<&str>) -> Response {

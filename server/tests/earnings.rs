@@ -170,8 +170,63 @@ async fn each_person_sees_only_their_own_money(app: TestApp) -> TestApp {
     app
 }
 
+/// Follows `next_cursor` from `path` (which holds `?limit=`) to the end; returns every page's body.
+async fn every_page(app: &TestApp, token: &str, path: &str) -> Vec<Value> {
+    let mut pages = Vec::new();
+    let mut cursor: Option<String> = None;
+    loop {
+        let url = match &cursor {
+            None => path.to_owned(),
+            Some(cursor) => format!("{path}&cursor={cursor}"),
+        };
+        let page = app.get(&url, Some(token)).await;
+        assert_eq!(page.status, StatusCode::OK, "{url}: {:?}", page.body);
+        cursor = page.body["next_cursor"].as_str().map(str::to_owned);
+        assert_eq!(page.body["has_more"], cursor.is_some(), "{:?}", page.body);
+        pages.push(page.body);
+        if cursor.is_none() {
+            return pages;
+        }
+    }
+}
+
+async fn long_histories_come_a_page_at_a_time_and_the_totals_count_every_payment(app: TestApp) -> TestApp {
+    let poster = poster(&app, "poster@example.com").await;
+    let tasker = tasker(&app, "tasker@example.com").await;
+    let mut tasks = Vec::new();
+    for amount_cents in [5_000, 6_000, 7_000] {
+        tasks.push(assign(&app, &poster, &tasker, amount_cents).await.task);
+    }
+    let newest_first: Vec<Value> = tasks.iter().rev().map(|task| json!(task)).collect();
+
+    let pages = every_page(&app, &tasker, "/api/me/earnings?limit=2").await;
+    assert_eq!(pages.iter().map(|page| page["items"].as_array().unwrap().len()).collect::<Vec<_>>(), [2, 1]);
+    for page in &pages {
+        // Every page totals every payment, not just its own lines.
+        assert_eq!(page["totals"]["held_cents"], 16_200, "{page:?}");
+    }
+    let lines: Vec<Value> = pages.iter().flat_map(|page| page["items"].as_array().unwrap().clone()).collect();
+    assert_eq!(lines.iter().map(|line| line["task_id"].clone()).collect::<Vec<_>>(), newest_first);
+
+    let pages = every_page(&app, &poster, "/api/me/payments?limit=2").await;
+    assert_eq!(pages.iter().map(|page| page["items"].as_array().unwrap().len()).collect::<Vec<_>>(), [2, 1]);
+    let receipts: Vec<Value> = pages.iter().flat_map(|page| page["items"].as_array().unwrap().clone()).collect();
+    assert_eq!(receipts.iter().map(|receipt| receipt["task_id"].clone()).collect::<Vec<_>>(), newest_first);
+
+    // Without a limit, one page of up to 50 holds all three.
+    assert_eq!(earnings(&app, &tasker).await["items"].as_array().unwrap().len(), 3);
+    for path in ["/api/me/earnings", "/api/me/payments"] {
+        let junk = app.get(&format!("{path}?cursor=not-a-cursor"), Some(&tasker)).await;
+        assert_eq!(junk.status, StatusCode::BAD_REQUEST, "{path}: {:?}", junk.body);
+        let too_many = app.get(&format!("{path}?limit=500"), Some(&tasker)).await;
+        assert_eq!(too_many.status, StatusCode::UNPROCESSABLE_ENTITY, "{path}: {:?}", too_many.body);
+    }
+    app
+}
+
 on_both_backends!(
     a_tasker_sets_up_payouts_in_the_sandbox_and_earnings_follow_the_payment_to_paid_out,
     a_transfer_refused_for_want_of_payout_setup_waits_and_goes_out_once_setup_is_done,
     each_person_sees_only_their_own_money,
+    long_histories_come_a_page_at_a_time_and_the_totals_count_every_payment,
 );

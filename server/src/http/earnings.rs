@@ -8,11 +8,15 @@ use uuid::Uuid;
 use crate::{
     db::Timestamp,
     error::ApiResult,
-    http::extract::{ApiJson, AuthUser},
+    http::{
+        extract::{ApiJson, ApiQuery, AuthUser},
+        paging::{self, PageQuery},
+    },
     payments::payouts::{self, EarningState},
     state::AppState,
     store::{
-        earnings::{self, ReceiptRow},
+        Position,
+        earnings::{self, EarningRow, ReceiptRow},
         payments,
     },
 };
@@ -96,20 +100,29 @@ pub struct Earnings {
     pub currency: String,
     /// `none` | `pending` | `ready`, as `GET /api/me/payout-account`.
     pub payout_account: &'static str,
+    /// Over every payment held for the tasker, whichever page this is.
     pub totals: EarningTotals,
-    /// Newest first (at most 200).
+    /// Newest first, a page at a time (`?cursor=&limit=`, default 50).
     pub items: Vec<EarningLine>,
+    pub next_cursor: Option<String>,
+    pub has_more: bool,
 }
 
 /// The caller's earnings as a tasker: every payment held for them and what became of it.
-#[utoipa::path(get, path = "/api/me/earnings", tag = "payments", security(("bearer" = [])),
-    responses((status = 200, body = Earnings), (status = 401)))]
-pub async fn my_earnings(State(state): State<AppState>, caller: AuthUser) -> ApiResult<ApiJson<Earnings>> {
+#[utoipa::path(get, path = "/api/me/earnings", tag = "payments", security(("bearer" = [])), params(PageQuery),
+    responses((status = 200, body = Earnings), (status = 400), (status = 401), (status = 422)))]
+pub async fn my_earnings(
+    State(state): State<AppState>,
+    caller: AuthUser,
+    ApiQuery(query): ApiQuery<PageQuery>,
+) -> ApiResult<ApiJson<Earnings>> {
+    let (after, limit) = query.parse()?;
     let account = payments::payout_account(&state.db, caller.id).await?;
     let account_ready = account.as_ref().is_some_and(|(_, ready)| *ready);
     let rows = earnings::earnings_of(&state.db, caller.id).await?;
+    let position = |row: &EarningRow| Position { created_at: row.held_at.unwrap_or(Timestamp(0)), id: row.payment_id };
     let mut totals = EarningTotals::default();
-    let items: Vec<EarningLine> = rows
+    let lines: Vec<(Position, EarningLine)> = rows
         .iter()
         .map(|row| {
             let line_state = payouts::earning_state(row, account_ready);
@@ -127,7 +140,7 @@ pub async fn my_earnings(State(state): State<AppState>, caller: AuthUser) -> Api
             ) {
                 totals.fees_cents += row.fee_cents;
             }
-            EarningLine {
+            let line = EarningLine {
                 task_id: row.task_id,
                 task_title: row.task_title.clone(),
                 state: line_state,
@@ -138,27 +151,46 @@ pub async fn my_earnings(State(state): State<AppState>, caller: AuthUser) -> Api
                 held_at: row.held_at,
                 released_at: row.released_at,
                 paid_out_at: (line_state == EarningState::PaidOut).then_some(row.transfer_updated_at).flatten(),
-            }
+            };
+            (position(row), line)
         })
         .collect();
+    // Newest first, so the page starts at the first line older than the cursor's.
+    let page: Vec<(Position, EarningLine)> = lines
+        .into_iter()
+        .filter(|(at, _)| after.is_none_or(|after| (at.created_at, at.id) < (after.created_at, after.id)))
+        .take(limit as usize + 1)
+        .collect();
+    let (page, next_cursor) = paging::finish(page, limit, |(at, _)| *at);
     let payout_account = match account {
         None => "none",
         Some((_, true)) => "ready",
         Some((_, false)) => "pending",
     };
     let currency = rows.first().map_or_else(|| "aud".to_owned(), |row| row.currency.clone());
-    Ok(ApiJson(Earnings { currency, payout_account, totals, items }))
+    let items = page.into_iter().map(|(_, line)| line).collect();
+    Ok(ApiJson(Earnings { currency, payout_account, totals, items, has_more: next_cursor.is_some(), next_cursor }))
 }
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct Receipts {
-    /// Newest first (at most 200).
+    /// Newest first, a page at a time (`?cursor=&limit=`, default 50).
     pub items: Vec<ReceiptRow>,
+    pub next_cursor: Option<String>,
+    pub has_more: bool,
 }
 
 /// The caller's payment history as a poster: one receipt per charge.
-#[utoipa::path(get, path = "/api/me/payments", tag = "payments", security(("bearer" = [])),
-    responses((status = 200, body = Receipts), (status = 401)))]
-pub async fn my_payments(State(state): State<AppState>, caller: AuthUser) -> ApiResult<ApiJson<Receipts>> {
-    Ok(ApiJson(Receipts { items: earnings::receipts_of(&state.db, caller.id).await? }))
+#[utoipa::path(get, path = "/api/me/payments", tag = "payments", security(("bearer" = [])), params(PageQuery),
+    responses((status = 200, body = Receipts), (status = 400), (status = 401), (status = 422)))]
+pub async fn my_payments(
+    State(state): State<AppState>,
+    caller: AuthUser,
+    ApiQuery(query): ApiQuery<PageQuery>,
+) -> ApiResult<ApiJson<Receipts>> {
+    let (after, limit) = query.parse()?;
+    let rows = earnings::receipts_page(&state.db, caller.id, after, limit + 1).await?;
+    let (items, next_cursor) =
+        paging::finish(rows, limit, |row| Position { created_at: row.created_at, id: row.payment_id });
+    Ok(ApiJson(Receipts { items, has_more: next_cursor.is_some(), next_cursor }))
 }

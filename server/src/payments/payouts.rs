@@ -76,6 +76,7 @@ mod tests {
 
     fn row(status: &str, requested: bool, transfer: Option<&str>) -> EarningRow {
         EarningRow {
+            payment_id: Uuid::nil(),
             task_id: Uuid::nil(),
             task_title: "Fix the fence".into(),
             status: status.into(),

@@ -8,14 +8,13 @@ use uuid::Uuid;
 use crate::{
     db::{Db, Timestamp},
     on_pool,
+    store::Position,
 };
-
-/// The longest list either view answers; a person with more sees the newest.
-pub const MAX_LINES: i64 = 200;
 
 /// A payment that reached escrow for the tasker, with its transfer (if owed).
 #[derive(Clone, Debug, FromRow)]
 pub struct EarningRow {
+    pub payment_id: Uuid,
     pub task_id: Uuid,
     pub task_title: String,
     pub status: String,
@@ -32,23 +31,22 @@ pub struct EarningRow {
     pub transfer_updated_at: Option<Timestamp>,
 }
 
-/// Newest first. Only payments that were charged (`held_at` set) count.
+/// Every payment held for the tasker, newest first (by `held_at`, then id): the totals add them all,
+/// and the list is answered a page at a time from them. Only payments that were charged count.
 #[instrument(skip_all)]
 pub async fn earnings_of(db: &Db, tasker_id: Uuid) -> sqlx::Result<Vec<EarningRow>> {
     on_pool!(db, |pool| {
         sqlx::query_as::<_, EarningRow>(
-            "select p.task_id, t.title as task_title, p.status, p.amount_cents, p.fee_cents, p.refunded_cents,
+            "select p.id as payment_id, p.task_id, t.title as task_title, p.status, p.amount_cents, p.fee_cents, p.refunded_cents,
                     p.currency, p.completion_requested_at, p.held_at, p.released_at,
                     c.status as transfer_status, c.updated_at as transfer_updated_at
              from payments p
              join tasks t on t.id = p.task_id
              left join provider_calls c on c.payment_id = p.id and c.kind = 'transfer'
              where p.tasker_id = $1 and p.held_at is not null
-             order by p.held_at desc, p.id desc
-             limit $2",
+             order by p.held_at desc, p.id desc",
         )
         .bind(tasker_id)
-        .bind(MAX_LINES)
         .fetch_all(pool)
         .await
     })
@@ -70,24 +68,37 @@ pub struct ReceiptRow {
     pub paid_at: Timestamp,
     pub released_at: Option<Timestamp>,
     pub refunded_at: Option<Timestamp>,
+    /// When the checkout began: the order of the list.
+    #[serde(skip)]
+    pub created_at: Timestamp,
 }
 
-/// Newest first: every checkout the poster paid (or is paying by bank debit).
+/// Newest first (by when the checkout began, then id), after `after`: every checkout the poster paid
+/// (or is paying by bank debit).
 #[instrument(skip_all)]
-pub async fn receipts_of(db: &Db, poster_id: Uuid) -> sqlx::Result<Vec<ReceiptRow>> {
+pub async fn receipts_page(
+    db: &Db,
+    poster_id: Uuid,
+    after: Option<Position>,
+    limit: i64,
+) -> sqlx::Result<Vec<ReceiptRow>> {
+    let (before_time, before_id) = after.map_or((Timestamp(i64::MAX), Uuid::max()), |at| (at.created_at, at.id));
     on_pool!(db, |pool| {
         sqlx::query_as::<_, ReceiptRow>(
             "select p.id as payment_id, p.task_id, t.title as task_title, p.status, p.amount_cents, p.fee_cents,
                     p.refunded_cents, p.currency, coalesce(p.held_at, p.updated_at) as paid_at, p.released_at,
-                    p.refunded_at
+                    p.refunded_at, p.created_at
              from payments p
              join tasks t on t.id = p.task_id
              where p.poster_id = $1 and p.status in ('processing', 'held', 'released', 'refunded')
+               and (p.created_at < $2 or (p.created_at = $2 and p.id < $3))
              order by p.created_at desc, p.id desc
-             limit $2",
+             limit $4",
         )
         .bind(poster_id)
-        .bind(MAX_LINES)
+        .bind(before_time)
+        .bind(before_id)
+        .bind(limit)
         .fetch_all(pool)
         .await
     })

@@ -1307,10 +1307,13 @@ export interface components {
         };
         Earnings: {
             currency: string;
-            /** @description Newest first (at most 200). */
+            has_more: boolean;
+            /** @description Newest first, a page at a time (`?cursor=&limit=`, default 50). */
             items: components["schemas"]["EarningLine"][];
+            next_cursor: string | null;
             /** @description `none` | `pending` | `ready`, as `GET /api/me/payout-account`. */
             payout_account: string;
+            /** @description Over every payment held for the tasker, whichever page this is. */
             totals: components["schemas"]["EarningTotals"];
         };
         EmailRequest: {
@@ -1817,8 +1820,10 @@ export interface components {
             task_title: string;
         };
         Receipts: {
-            /** @description Newest first (at most 200). */
+            has_more: boolean;
+            /** @description Newest first, a page at a time (`?cursor=&limit=`, default 50). */
             items: components["schemas"]["ReceiptRow"][];
+            next_cursor: string | null;
         };
         RefreshRequest: {
             /** @default  */
@@ -3333,7 +3338,12 @@ export interface operations {
     };
     my_earnings: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `next_cursor` of the previous page. */
+                cursor?: string;
+                /** @description 1-100, default 50. */
+                limit?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3348,8 +3358,26 @@ export interface operations {
                     "application/json": components["schemas"]["Earnings"];
                 };
             };
+            /** @description Malformed request (body, query string or content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Not signed in, or the session has expired or ended */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation failed; `fields` names the fields */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3476,7 +3504,12 @@ export interface operations {
     };
     my_payments: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `next_cursor` of the previous page. */
+                cursor?: string;
+                /** @description 1-100, default 50. */
+                limit?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3491,8 +3524,26 @@ export interface operations {
                     "application/json": components["schemas"]["Receipts"];
                 };
             };
+            /** @description Malformed request (body, query string or content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Not signed in, or the session has expired or ended */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation failed; `fields` names the fields */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -11,8 +11,8 @@ afterEach(() => {
 });
 
 const skills = [
-  { id: 1, name: 'Cleaning' },
-  { id: 2, name: 'Garden Care' },
+  { name: 'Cleaning', level: 4 },
+  { name: 'Garden Care', level: 3 },
 ];
 const newtown = { display_name: 'Newtown NSW 2042', lat: '-33.8978', lon: '151.1785' };
 

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery } from '@tanstack/react-query';
 
 import { authorizedRequest } from '@/lib/auth/session';
 import type { PayoutAccountStatus } from '@/features/earnings/api/get-payout-account';
@@ -34,13 +34,21 @@ export type Earnings = {
     paid_out_cents: number;
     fees_cents: number;
   };
+  /** Newest first, a page at a time; `totals` count every line whichever page this is. */
   items: EarningLine[];
+  next_cursor: string | null;
+  has_more: boolean;
 };
 
-export function getEarnings() {
-  return authorizedRequest<Earnings>('/api/me/earnings');
+export function getEarnings(cursor?: string | null) {
+  return authorizedRequest<Earnings>(`/api/me/earnings${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`);
 }
 
 export function useEarnings() {
-  return useQuery({ queryKey: ['me', 'earnings'], queryFn: getEarnings });
+  return useInfiniteQuery({
+    queryKey: ['me', 'earnings'],
+    queryFn: ({ pageParam }) => getEarnings(pageParam),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.next_cursor ?? undefined,
+  });
 }

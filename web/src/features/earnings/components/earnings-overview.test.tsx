@@ -42,6 +42,8 @@ describe('earnings', () => {
       payout_account: 'none',
       totals: { ...zero, released_cents: 18000, fees_cents: 2000 },
       items: [{ ...line, state: 'waiting_for_payout_setup' }],
+      next_cursor: null,
+      has_more: false,
     };
     const api = mockFetch({
       'GET /api/me/earnings': { body: earnings },
@@ -69,6 +71,8 @@ describe('earnings', () => {
       payout_account: 'ready',
       totals: { ...zero, paid_out_cents: 18000, fees_cents: 2000 },
       items: [{ ...line, state: 'paid_out', paid_out_at: '2026-11-03T00:00:00Z' }],
+      next_cursor: null,
+      has_more: false,
     };
     vi.stubGlobal('fetch', mockFetch({ 'GET /api/me/earnings': { body: earnings } }).fn);
     renderWithRouter(<EarningsOverview navigate={vi.fn()} />, '/earnings');
@@ -80,10 +84,44 @@ describe('earnings', () => {
   });
 
   it('invites a tasker with nothing yet to browse tasks', async () => {
-    const earnings: Earnings = { currency: 'aud', payout_account: 'pending', totals: zero, items: [] };
+    const earnings: Earnings = { currency: 'aud', payout_account: 'pending', totals: zero, items: [], next_cursor: null, has_more: false };
     vi.stubGlobal('fetch', mockFetch({ 'GET /api/me/earnings': { body: earnings } }).fn);
     renderWithRouter(<EarningsOverview navigate={vi.fn()} />, '/earnings');
     expect(await screen.findByText(/No earnings yet/)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Continue setup' })).toBeInTheDocument();
+  });
+
+  it('shows older earnings a page at a time, under totals of every line', async () => {
+    const totals = { ...zero, paid_out_cents: 36000, fees_cents: 4000 };
+    const first: Earnings = {
+      currency: 'aud',
+      payout_account: 'ready',
+      totals,
+      items: [{ ...line, state: 'paid_out', paid_out_at: '2026-11-03T00:00:00Z' }],
+      next_cursor: 'c1',
+      has_more: true,
+    };
+    const second: Earnings = {
+      ...first,
+      items: [{ ...line, task_id: 't0', task_title: 'Mow the lawn', state: 'paid_out', paid_out_at: '2026-10-03T00:00:00Z' }],
+      next_cursor: null,
+      has_more: false,
+    };
+    const urls: string[] = [];
+    const api = mockFetch({ 'GET /api/me/earnings': [{ body: first }, { body: second }] });
+    vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
+      urls.push(String(input));
+      return api.fn(input, init);
+    });
+    renderWithRouter(<EarningsOverview navigate={vi.fn()} />, '/earnings');
+
+    expect(await screen.findByRole('link', { name: 'Fix the fence' })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Mow the lawn' })).not.toBeInTheDocument();
+    expect(screen.getByText('Paid out', { selector: 'dt' }).parentElement).toHaveTextContent('$360.00');
+    await userEvent.click(screen.getByRole('button', { name: 'Show older earnings' }));
+    expect(await screen.findByRole('link', { name: 'Mow the lawn' })).toBeInTheDocument();
+    expect(urls).toEqual(['/api/me/earnings', '/api/me/earnings?cursor=c1']);
+    expect(screen.getByRole('link', { name: 'Fix the fence' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Show older earnings' })).not.toBeInTheDocument();
   });
 });

@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 
 import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { type EarningLine, type EarningState, useEarnings } from '@/features/earnings/api/get-earnings';
 import { PayoutSetupCard } from '@/features/earnings/components/payout-setup-card';
@@ -34,8 +35,11 @@ export function EarningsOverview({ navigate }: { navigate?: (url: string) => voi
     );
   }
   if (earnings.isError) return <Alert>We couldn't load your earnings. Please try again in a moment.</Alert>;
-  const { totals, items, currency, payout_account } = earnings.data;
-  const waiting = items.some((line) => line.state === 'waiting_for_payout_setup');
+  // Every page carries the totals over all lines; the first one's are the freshest shown.
+  const { totals, currency, payout_account } = earnings.data.pages[0];
+  const items = earnings.data.pages.flatMap((page) => page.items);
+  // Released money not yet transferred can only be waiting for payout setup while there is none.
+  const waiting = payout_account !== 'ready' && totals.released_cents > 0;
   const figures = [
     { label: 'Held in escrow', cents: totals.held_cents },
     { label: 'Awaiting release', cents: totals.awaiting_release_cents },
@@ -99,6 +103,14 @@ export function EarningsOverview({ navigate }: { navigate?: (url: string) => voi
             ))}
           </ul>
         )}
+        {earnings.hasNextPage && (
+          <div className="mt-4 flex justify-center">
+            <Button variant="outline" loading={earnings.isFetchingNextPage} onClick={() => void earnings.fetchNextPage()}>
+              Show older earnings
+            </Button>
+          </div>
+        )}
+        {earnings.isFetchNextPageError && <Alert>We couldn't load older earnings. Please try again.</Alert>}
       </section>
     </div>
   );

@@ -1,6 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery } from '@tanstack/react-query';
 
 import { authorizedRequest } from '@/lib/auth/session';
+import type { Page } from '@/lib/marketplace';
 
 /** One charge the poster made for a task, and what became of it. */
 export type Receipt = {
@@ -18,10 +19,16 @@ export type Receipt = {
   refunded_at: string | null;
 };
 
-export function getMyPayments() {
-  return authorizedRequest<{ items: Receipt[] }>('/api/me/payments');
+export function getMyPayments(cursor?: string | null) {
+  return authorizedRequest<Page<Receipt>>(`/api/me/payments${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`);
 }
 
+/** The poster's receipts, newest first, a page at a time. */
 export function useMyPayments() {
-  return useQuery({ queryKey: ['me', 'payments'], queryFn: getMyPayments });
+  return useInfiniteQuery({
+    queryKey: ['me', 'payments'],
+    queryFn: ({ pageParam }) => getMyPayments(pageParam),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.next_cursor ?? undefined,
+  });
 }

@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 
 import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { type Receipt, useMyPayments } from '@/features/payments/api/get-my-payments';
 import { formatDate } from '@/lib/format';
@@ -35,7 +36,7 @@ export function PaymentHistory() {
     );
   }
   if (payments.isError) return <Alert>We couldn't load your payments. Please try again in a moment.</Alert>;
-  const receipts = payments.data.items;
+  const receipts = payments.data.pages.flatMap((page) => page.items);
   if (receipts.length === 0) {
     return (
       <p className="rounded-xl bg-slate-50 p-6 text-center text-sm text-slate-600">
@@ -44,6 +45,7 @@ export function PaymentHistory() {
     );
   }
   return (
+    <div className="space-y-4">
     <ul className="space-y-3">
       {receipts.map((receipt) => {
         const status = describe(receipt);
@@ -79,5 +81,14 @@ export function PaymentHistory() {
         );
       })}
     </ul>
+      {payments.hasNextPage && (
+        <div className="flex justify-center">
+          <Button variant="outline" loading={payments.isFetchingNextPage} onClick={() => void payments.fetchNextPage()}>
+            Show older payments
+          </Button>
+        </div>
+      )}
+      {payments.isFetchNextPageError && <Alert>We couldn't load older payments. Please try again.</Alert>}
+    </div>
   );
 }

@@ -39,6 +39,16 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
+/** This browser subscribed to push (through the app's service worker) at `endpoint`. */
+function subscribedToPush(endpoint: string) {
+  const subscription = { endpoint, unsubscribe: vi.fn(async () => true) };
+  const registration = { pushManager: { getSubscription: async () => subscription } };
+  vi.stubGlobal('navigator', Object.assign(Object.create(navigator), { serviceWorker: { getRegistration: async () => registration } }));
+  vi.stubGlobal('PushManager', function PushManager() {});
+  vi.stubGlobal('Notification', { permission: 'granted' });
+  return subscription;
+}
+
 describe('auth store', () => {
   it('persists the session in localStorage and reloads the profile on sign-in', async () => {
     const api = mockFetch({ 'GET /api/me': { body: { user, profile } } });
@@ -82,11 +92,7 @@ describe('auth store', () => {
       'POST /api/auth/logout': { status: 204 },
     });
     vi.stubGlobal('fetch', api.fn);
-    const subscription = { endpoint: 'https://push.example/device-1', unsubscribe: vi.fn(async () => true) };
-    const registration = { pushManager: { getSubscription: async () => subscription } };
-    vi.stubGlobal('navigator', Object.assign(Object.create(navigator), { serviceWorker: { getRegistration: async () => registration } }));
-    vi.stubGlobal('PushManager', function PushManager() {});
-    vi.stubGlobal('Notification', { permission: 'granted' });
+    const subscription = subscribedToPush('https://push.example/device-1');
     setSession(session('a1'), 'SIGNED_IN');
 
     await signOut();
@@ -108,11 +114,7 @@ describe('auth store', () => {
       'POST /api/auth/logout': { status: 204 },
     });
     vi.stubGlobal('fetch', api.fn);
-    const subscription = { endpoint: 'https://push.example/device-2', unsubscribe: vi.fn(async () => true) };
-    const registration = { pushManager: { getSubscription: async () => subscription } };
-    vi.stubGlobal('navigator', Object.assign(Object.create(navigator), { serviceWorker: { getRegistration: async () => registration } }));
-    vi.stubGlobal('PushManager', function PushManager() {});
-    vi.stubGlobal('Notification', { permission: 'granted' });
+    const subscription = subscribedToPush('https://push.example/device-2');
     setSession(session('a1'), 'SIGNED_IN');
 
     await signOut();

@@ -4,9 +4,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { AdminDisputesRoute } from '@/app/routes/admin/disputes';
 import { dollarsToCents } from '@/features/disputes/api/resolve-dispute';
-import { authLoadingAtom, resetAuthForTests, sessionAtom } from '@/lib/auth/session';
+import { authLoadingAtom, resetAuthForTests } from '@/lib/auth/session';
 import { appStore } from '@/lib/store';
 import { mockFetch, renderWithRouter } from '@/testing/render';
+import { signInForTest } from '@/testing/sign-in';
 
 const item = {
   id: 'd1',
@@ -27,14 +28,7 @@ const item = {
 };
 
 function signIn(isOperator: boolean) {
-  appStore.set(sessionAtom, {
-    access_token: 'a',
-    refresh_token: 'r',
-    token_type: 'bearer',
-    expires_in: 900,
-    expires_at: Math.floor(Date.now() / 1000) + 900,
-    user: { id: 'o1', email: 'operator@example.com', is_operator: isOperator },
-  });
+  signInForTest({ id: 'o1', email: 'operator@example.com', is_operator: isOperator });
 }
 
 beforeEach(() => {

@@ -2,9 +2,10 @@ import { screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { TaskDetailRoute } from '@/app/routes/marketplace/task-detail';
-import { authLoadingAtom, resetAuthForTests, sessionAtom } from '@/lib/auth/session';
+import { authLoadingAtom, resetAuthForTests } from '@/lib/auth/session';
 import { appStore } from '@/lib/store';
 import { mockFetch, renderRoutes } from '@/testing/render';
+import { signInForTest } from '@/testing/sign-in';
 
 vi.mock('@/lib/realtime/use-realtime', () => ({ useTopic: () => {}, useRealtimeEvents: () => {}, useRealtimeConnection: () => {} }));
 
@@ -54,17 +55,6 @@ const dispute = {
   resolved_at: null,
 };
 
-function signIn(id: string) {
-  appStore.set(sessionAtom, {
-    access_token: 'a',
-    refresh_token: 'r',
-    token_type: 'bearer',
-    expires_in: 900,
-    expires_at: Math.floor(Date.now() / 1000) + 900,
-    user: { id, email: `${id}@example.com` },
-  });
-}
-
 function serve(extra: Record<string, { status?: number; body?: unknown }>) {
   const api = mockFetch({
     'GET /api/tasks/t1': { body: task },
@@ -92,7 +82,7 @@ vi.setConfig({ testTimeout: 15_000 });
 
 describe('task page after assignment', () => {
   it('offers the poster a dispute and a cancellation request, with the amount at stake', async () => {
-    signIn('p1');
+    signInForTest('p1');
     serve({});
     render();
     expect(await screen.findByRole('button', { name: 'Open a dispute' }, { timeout: 5000 })).toBeInTheDocument();
@@ -103,7 +93,7 @@ describe('task page after assignment', () => {
   });
 
   it('shows the tasker an open dispute and pauses payment requests and cancellation', async () => {
-    signIn('k1');
+    signInForTest('k1');
     serve({ 'GET /api/tasks/t1/dispute': { body: dispute } });
     render();
     expect(await screen.findByRole('heading', { name: 'Dispute open' }, { timeout: 5000 })).toBeInTheDocument();
@@ -114,7 +104,7 @@ describe('task page after assignment', () => {
   });
 
   it('tells the poster a pending task is waiting for a processing payment', async () => {
-    signIn('p1');
+    signInForTest('p1');
     serve({
       'GET /api/tasks/t1': { body: { ...task, status: 'pending_payment', assigned_tasker: null } },
       'GET /api/tasks/t1/payment': { body: { ...payment, status: 'processing', held_at: null } },
@@ -138,7 +128,7 @@ const dialogTitled = (title: string) => screen.getByRole('heading', { name: titl
 
 describe('confirmations on the task page', () => {
   it('asks before releasing the payment, which cannot be undone', async () => {
-    signIn('p1');
+    signInForTest('p1');
     const api = serve({ 'POST /api/tasks/t1/release': { body: { ...task, status: 'completed' } } });
     render();
     const { default: userEvent } = await import('@testing-library/user-event');
@@ -151,7 +141,7 @@ describe('confirmations on the task page', () => {
   });
 
   it("cancels an open task through the app's dialog, not the browser's", async () => {
-    signIn('p1');
+    signInForTest('p1');
     const confirm = vi.fn(() => true);
     vi.stubGlobal('confirm', confirm);
     const api = serve({

@@ -4,10 +4,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { CancellationPanel } from '@/features/cancellation/components/cancellation-panel';
 import { formatRemaining } from '@/features/cancellation/hooks/use-countdown';
-import { authLoadingAtom, resetAuthForTests, sessionAtom } from '@/lib/auth/session';
 import type { TaskDetail } from '@/lib/marketplace';
-import { appStore } from '@/lib/store';
 import { mockFetch, renderWithRouter } from '@/testing/render';
+import { signInForTest } from '@/testing/sign-in';
 
 const task = {
   id: 't1',
@@ -39,18 +38,7 @@ const requestBy = (id: string, ageMs: number) => ({
   answered_at: null,
 });
 
-beforeEach(() => {
-  resetAuthForTests();
-  appStore.set(authLoadingAtom, false);
-  appStore.set(sessionAtom, {
-    access_token: 'a',
-    refresh_token: 'r',
-    token_type: 'bearer',
-    expires_in: 900,
-    expires_at: Math.floor(Date.now() / 1000) + 900,
-    user: { id: 'p1', email: 'p1@example.com' },
-  });
-});
+beforeEach(() => signInForTest('p1'));
 afterEach(() => vi.unstubAllGlobals());
 
 describe('cancellation after assignment', () => {

@@ -4,10 +4,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { DisputeSection } from '@/features/disputes/components/dispute-section';
 import { describeOutcome } from '@/features/disputes/components/describe-outcome';
-import { authLoadingAtom, resetAuthForTests, sessionAtom } from '@/lib/auth/session';
+import { authLoadingAtom, resetAuthForTests } from '@/lib/auth/session';
 import type { TaskDetail } from '@/lib/marketplace';
 import { appStore } from '@/lib/store';
 import { mockFetch, renderWithRouter } from '@/testing/render';
+import { signInForTest } from '@/testing/sign-in';
 
 const task = {
   id: 't1',
@@ -42,17 +43,6 @@ const openDispute = {
   resolved_at: null,
 };
 
-function signIn(id: string) {
-  appStore.set(sessionAtom, {
-    access_token: 'a',
-    refresh_token: 'r',
-    token_type: 'bearer',
-    expires_in: 900,
-    expires_at: Math.floor(Date.now() / 1000) + 900,
-    user: { id, email: `${id}@example.com` },
-  });
-}
-
 beforeEach(() => {
   resetAuthForTests();
   appStore.set(authLoadingAtom, false);
@@ -61,7 +51,7 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe('disputes on the task page', () => {
   it('lets the poster open a dispute, checking the form first, and then shows what happens next', async () => {
-    signIn('p1');
+    signInForTest('p1');
     const api = mockFetch({
       'GET /api/tasks/t1/dispute': { body: null },
       'POST /api/tasks/t1/dispute': (init) => ({ status: 201, body: { ...openDispute, ...JSON.parse(String(init.body)) } }),
@@ -89,7 +79,7 @@ describe('disputes on the task page', () => {
   });
 
   it('shows the server field errors of a refused dispute', async () => {
-    signIn('p1');
+    signInForTest('p1');
     vi.stubGlobal(
       'fetch',
       mockFetch({
@@ -107,7 +97,7 @@ describe('disputes on the task page', () => {
   });
 
   it('tells the tasker a dispute is open and offers nothing to open', async () => {
-    signIn('k1');
+    signInForTest('k1');
     vi.stubGlobal('fetch', mockFetch({ 'GET /api/tasks/t1/dispute': { body: openDispute } }).fn);
     renderWithRouter(<DisputeSection task={task} userId="k1" />);
     expect(await screen.findByRole('heading', { name: 'Dispute open' })).toBeInTheDocument();
@@ -117,7 +107,7 @@ describe('disputes on the task page', () => {
   });
 
   it('shows a partial refund in words with the amounts to each party', async () => {
-    signIn('k1');
+    signInForTest('k1');
     const resolved = { ...openDispute, status: 'resolved', outcome: 'partial_refund', refund_cents: 3000, resolution_note: 'Half the doors were fine.', resolved_at: '2026-11-21T10:00:00Z' };
     vi.stubGlobal('fetch', mockFetch({ 'GET /api/tasks/t1/dispute': { body: resolved } }).fn);
     renderWithRouter(<DisputeSection task={{ ...task, status: 'completed' }} userId="k1" amountCents={8500} />);

@@ -4,9 +4,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import type { Earnings } from '@/features/earnings/api/get-earnings';
 import { EarningsOverview } from '@/features/earnings/components/earnings-overview';
-import { authLoadingAtom, resetAuthForTests, sessionAtom } from '@/lib/auth/session';
-import { appStore } from '@/lib/store';
 import { mockFetch, renderWithRouter } from '@/testing/render';
+import { signInForTest } from '@/testing/sign-in';
 
 const line = {
   task_id: 't1',
@@ -21,18 +20,7 @@ const line = {
 };
 const zero = { held_cents: 0, awaiting_release_cents: 0, released_cents: 0, paid_out_cents: 0, fees_cents: 0 };
 
-beforeEach(() => {
-  resetAuthForTests();
-  appStore.set(authLoadingAtom, false);
-  appStore.set(sessionAtom, {
-    access_token: 'a',
-    refresh_token: 'r',
-    token_type: 'bearer',
-    expires_in: 900,
-    expires_at: Math.floor(Date.now() / 1000) + 900,
-    user: { id: 'k1', email: 'k1@example.com' },
-  });
-});
+beforeEach(() => signInForTest('k1'));
 afterEach(() => vi.unstubAllGlobals());
 
 describe('earnings', () => {

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 
 import { Alert } from '@/components/ui/alert';
-import { Button } from '@/components/ui/button';
+import { ShowOlder } from '@/components/ui/show-older';
 import { Spinner } from '@/components/ui/spinner';
 import { type EarningLine, type EarningState, useEarnings } from '@/features/earnings/api/get-earnings';
 import { PayoutSetupCard } from '@/features/earnings/components/payout-setup-card';
@@ -103,14 +103,7 @@ export function EarningsOverview({ navigate }: { navigate?: (url: string) => voi
             ))}
           </ul>
         )}
-        {earnings.hasNextPage && (
-          <div className="mt-4 flex justify-center">
-            <Button variant="outline" loading={earnings.isFetchingNextPage} onClick={() => void earnings.fetchNextPage()}>
-              Show older earnings
-            </Button>
-          </div>
-        )}
-        {earnings.isFetchNextPageError && <Alert>We couldn't load older earnings. Please try again.</Alert>}
+        <ShowOlder query={earnings} what="earnings" className="mt-4" />
       </section>
     </div>
   );

@@ -4,9 +4,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { NotificationPreferences } from '@/features/notification-settings/components/notification-preferences';
 import { deviceLabel } from '@/features/notification-settings/hooks/use-push-device';
-import { authLoadingAtom, resetAuthForTests, sessionAtom } from '@/lib/auth/session';
-import { appStore } from '@/lib/store';
 import { mockFetch, renderWithRouter } from '@/testing/render';
+import { signInForTest } from '@/testing/sign-in';
 
 const kinds = ['offer', 'message', 'payment', 'dispute', 'reminder', 'task', 'task_alert'];
 /** The server's defaults (email off for task updates and alerts), with `email` changes applied. */
@@ -15,18 +14,7 @@ const settings = (email: Record<string, boolean> = {}) => ({
   push: Object.fromEntries(kinds.map((kind) => [kind, true])),
 });
 
-beforeEach(() => {
-  resetAuthForTests();
-  appStore.set(authLoadingAtom, false);
-  appStore.set(sessionAtom, {
-    access_token: 'a',
-    refresh_token: 'r',
-    token_type: 'bearer',
-    expires_in: 900,
-    expires_at: Math.floor(Date.now() / 1000) + 900,
-    user: { id: 'u1', email: 'ada@example.com', created_at: '2025-02-01T00:00:00Z' },
-  });
-});
+beforeEach(() => signInForTest({ id: 'u1', email: 'ada@example.com', created_at: '2025-02-01T00:00:00Z' }));
 afterEach(() => vi.unstubAllGlobals());
 
 describe('notification preferences', () => {

@@ -3,9 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { NotificationsList } from '@/features/notifications/components/notifications-list';
-import { authLoadingAtom, resetAuthForTests, sessionAtom } from '@/lib/auth/session';
-import { appStore } from '@/lib/store';
 import { renderWithRouter } from '@/testing/render';
+import { signInForTest } from '@/testing/sign-in';
 
 const note = (n: number, isRead: boolean) => ({
   id: `n${n}`,
@@ -34,18 +33,7 @@ function notificationsApi() {
   return { fn, urls };
 }
 
-beforeEach(() => {
-  resetAuthForTests();
-  appStore.set(authLoadingAtom, false);
-  appStore.set(sessionAtom, {
-    access_token: 'a',
-    refresh_token: 'r',
-    token_type: 'bearer',
-    expires_in: 900,
-    expires_at: Math.floor(Date.now() / 1000) + 900,
-    user: { id: 'u1', email: 'u1@example.com' },
-  });
-});
+beforeEach(() => signInForTest('u1'));
 afterEach(() => vi.unstubAllGlobals());
 
 describe('notifications list', () => {

@@ -4,9 +4,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import type { Receipt } from '@/features/payments/api/get-my-payments';
 import { PaymentHistory } from '@/features/payments/components/payment-history';
-import { authLoadingAtom, resetAuthForTests, sessionAtom } from '@/lib/auth/session';
-import { appStore } from '@/lib/store';
 import { mockFetch, renderWithRouter } from '@/testing/render';
+import { signInForTest } from '@/testing/sign-in';
 
 const receipt: Receipt = {
   payment_id: 'p2',
@@ -22,18 +21,7 @@ const receipt: Receipt = {
   refunded_at: null,
 };
 
-beforeEach(() => {
-  resetAuthForTests();
-  appStore.set(authLoadingAtom, false);
-  appStore.set(sessionAtom, {
-    access_token: 'a',
-    refresh_token: 'r',
-    token_type: 'bearer',
-    expires_in: 900,
-    expires_at: Math.floor(Date.now() / 1000) + 900,
-    user: { id: 'p1', email: 'p1@example.com' },
-  });
-});
+beforeEach(() => signInForTest('p1'));
 afterEach(() => vi.unstubAllGlobals());
 
 describe('payment history', () => {

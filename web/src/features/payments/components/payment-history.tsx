@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 
 import { Alert } from '@/components/ui/alert';
-import { Button } from '@/components/ui/button';
+import { ShowOlder } from '@/components/ui/show-older';
 import { Spinner } from '@/components/ui/spinner';
 import { type Receipt, useMyPayments } from '@/features/payments/api/get-my-payments';
 import { formatDate } from '@/lib/format';
@@ -46,49 +46,42 @@ export function PaymentHistory() {
   }
   return (
     <div className="space-y-4">
-    <ul className="space-y-3">
-      {receipts.map((receipt) => {
-        const status = describe(receipt);
-        return (
-          <li key={receipt.payment_id} className="rounded-xl border border-slate-200 bg-white p-4">
-            <article aria-label={`Receipt for ${receipt.task_title}`}>
-              <div className="flex flex-wrap items-start justify-between gap-2">
-                <Link to={`/task/${receipt.task_id}`} className="font-medium text-slate-900 hover:underline">
-                  {receipt.task_title}
-                </Link>
-                <span className={`rounded-full px-2.5 py-0.5 text-xs font-medium ${status.tone}`}>{status.label}</span>
-              </div>
-              <dl className="mt-3 grid grid-cols-2 gap-x-4 gap-y-1 text-sm sm:grid-cols-4">
-                <div>
-                  <dt className="text-slate-500">Paid</dt>
-                  <dd className="font-semibold text-slate-900">{formatMoney(receipt.amount_cents, receipt.currency, true)}</dd>
+      <ul className="space-y-3">
+        {receipts.map((receipt) => {
+          const status = describe(receipt);
+          return (
+            <li key={receipt.payment_id} className="rounded-xl border border-slate-200 bg-white p-4">
+              <article aria-label={`Receipt for ${receipt.task_title}`}>
+                <div className="flex flex-wrap items-start justify-between gap-2">
+                  <Link to={`/task/${receipt.task_id}`} className="font-medium text-slate-900 hover:underline">
+                    {receipt.task_title}
+                  </Link>
+                  <span className={`rounded-full px-2.5 py-0.5 text-xs font-medium ${status.tone}`}>{status.label}</span>
                 </div>
-                <div>
-                  <dt className="text-slate-500">Service fee (in the amount)</dt>
-                  <dd className="text-slate-900">{formatMoney(receipt.fee_cents, receipt.currency, true)}</dd>
-                </div>
-                <div>
-                  <dt className="text-slate-500">Refunded</dt>
-                  <dd className="text-slate-900">{formatMoney(receipt.refunded_cents, receipt.currency, true)}</dd>
-                </div>
-                <div>
-                  <dt className="text-slate-500">Date</dt>
-                  <dd className="text-slate-900">{formatDate(receipt.paid_at)}</dd>
-                </div>
-              </dl>
-            </article>
-          </li>
-        );
-      })}
-    </ul>
-      {payments.hasNextPage && (
-        <div className="flex justify-center">
-          <Button variant="outline" loading={payments.isFetchingNextPage} onClick={() => void payments.fetchNextPage()}>
-            Show older payments
-          </Button>
-        </div>
-      )}
-      {payments.isFetchNextPageError && <Alert>We couldn't load older payments. Please try again.</Alert>}
+                <dl className="mt-3 grid grid-cols-2 gap-x-4 gap-y-1 text-sm sm:grid-cols-4">
+                  <div>
+                    <dt className="text-slate-500">Paid</dt>
+                    <dd className="font-semibold text-slate-900">{formatMoney(receipt.amount_cents, receipt.currency, true)}</dd>
+                  </div>
+                  <div>
+                    <dt className="text-slate-500">Service fee (in the amount)</dt>
+                    <dd className="text-slate-900">{formatMoney(receipt.fee_cents, receipt.currency, true)}</dd>
+                  </div>
+                  <div>
+                    <dt className="text-slate-500">Refunded</dt>
+                    <dd className="text-slate-900">{formatMoney(receipt.refunded_cents, receipt.currency, true)}</dd>
+                  </div>
+                  <div>
+                    <dt className="text-slate-500">Date</dt>
+                    <dd className="text-slate-900">{formatDate(receipt.paid_at)}</dd>
+                  </div>
+                </dl>
+              </article>
+            </li>
+          );
+        })}
+      </ul>
+      <ShowOlder query={payments} what="payments" />
     </div>
   );
 }

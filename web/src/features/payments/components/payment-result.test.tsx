@@ -3,25 +3,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { PaymentResult } from '@/features/payments/components/payment-result';
 import { TaskPaymentNotice } from '@/features/payments/components/task-payment-notice';
-import { authLoadingAtom, resetAuthForTests, sessionAtom } from '@/lib/auth/session';
-import { appStore } from '@/lib/store';
 import { mockFetch, renderWithRouter } from '@/testing/render';
+import { signInForTest } from '@/testing/sign-in';
 
 const returnUrl = '/payment-success?session_id=cs_1&task_id=t1&offer_id=o1';
 const processingMessage = "Your payment is processing. We'll assign the task as soon as your bank confirms it.";
 
-beforeEach(() => {
-  resetAuthForTests();
-  appStore.set(authLoadingAtom, false);
-  appStore.set(sessionAtom, {
-    access_token: 'a',
-    refresh_token: 'r',
-    token_type: 'bearer',
-    expires_in: 900,
-    expires_at: Math.floor(Date.now() / 1000) + 900,
-    user: { id: 'p1', email: 'p1@example.com' },
-  });
-});
+beforeEach(() => signInForTest('p1'));
 afterEach(() => vi.unstubAllGlobals());
 
 describe('payment result', () => {

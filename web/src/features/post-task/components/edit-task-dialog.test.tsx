@@ -3,10 +3,9 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { EditTaskDialog } from '@/features/post-task/components/edit-task-dialog';
-import { authLoadingAtom, resetAuthForTests, sessionAtom } from '@/lib/auth/session';
 import type { TaskDetail } from '@/lib/marketplace';
-import { appStore } from '@/lib/store';
 import { mockFetch, renderWithRouter } from '@/testing/render';
+import { signInForTest } from '@/testing/sign-in';
 
 const task: TaskDetail = {
   id: 't1',
@@ -27,18 +26,7 @@ const task: TaskDetail = {
   questions: [],
 };
 
-beforeEach(() => {
-  resetAuthForTests();
-  appStore.set(authLoadingAtom, false);
-  appStore.set(sessionAtom, {
-    access_token: 'a',
-    refresh_token: 'r',
-    token_type: 'bearer',
-    expires_in: 900,
-    expires_at: Math.floor(Date.now() / 1000) + 900,
-    user: { id: 'p1', email: 'p1@example.com' },
-  });
-});
+beforeEach(() => signInForTest('p1'));
 afterEach(() => vi.unstubAllGlobals());
 
 // Whole forms typed key by key; give them time on a busy machine.

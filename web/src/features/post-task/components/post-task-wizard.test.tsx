@@ -8,16 +8,10 @@ import { authLoadingAtom, resetAuthForTests, sessionAtom } from '@/lib/auth/sess
 import { ApiError } from '@/lib/http';
 import { appStore } from '@/lib/store';
 import { mockFetch, renderRoutes } from '@/testing/render';
+import { signInForTest } from '@/testing/sign-in';
 
 function signIn() {
-  appStore.set(sessionAtom, {
-    access_token: 'a',
-    refresh_token: 'r',
-    token_type: 'bearer',
-    expires_in: 900,
-    expires_at: Math.floor(Date.now() / 1000) + 900,
-    user: { id: 'u1', email: 'ada@example.com' },
-  });
+  signInForTest({ id: 'u1', email: 'ada@example.com' });
 }
 
 function renderWizard() {

@@ -3,10 +3,11 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { SettingsForm } from '@/features/settings/components/settings-form';
-import { authLoadingAtom, profileAtom, resetAuthForTests, sessionAtom } from '@/lib/auth/session';
+import { profileAtom } from '@/lib/auth/session';
 import type { Profile } from '@/lib/auth/types';
 import { appStore } from '@/lib/store';
 import { mockFetch, renderWithRouter } from '@/testing/render';
+import { signInForTest } from '@/testing/sign-in';
 
 const profile: Profile = {
   id: 'u1',
@@ -22,16 +23,7 @@ const profile: Profile = {
 };
 
 beforeEach(() => {
-  resetAuthForTests();
-  appStore.set(authLoadingAtom, false);
-  appStore.set(sessionAtom, {
-    access_token: 'a',
-    refresh_token: 'r',
-    token_type: 'bearer',
-    expires_in: 900,
-    expires_at: Math.floor(Date.now() / 1000) + 900,
-    user: { id: 'u1', email: 'ada@example.com', created_at: '2025-02-01T00:00:00Z' },
-  });
+  signInForTest({ id: 'u1', email: 'ada@example.com', created_at: '2025-02-01T00:00:00Z' });
   appStore.set(profileAtom, profile);
 });
 afterEach(() => vi.unstubAllGlobals());

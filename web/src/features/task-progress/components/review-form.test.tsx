@@ -3,9 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { ReviewForm } from '@/features/task-progress/components/review-form';
-import { authLoadingAtom, resetAuthForTests, sessionAtom } from '@/lib/auth/session';
-import { appStore } from '@/lib/store';
 import { mockFetch, renderWithRouter } from '@/testing/render';
+import { signInForTest } from '@/testing/sign-in';
 
 const mine = {
   id: 'r1',
@@ -17,18 +16,7 @@ const mine = {
   created_at: '2026-11-05T00:00:00Z',
 };
 
-beforeEach(() => {
-  resetAuthForTests();
-  appStore.set(authLoadingAtom, false);
-  appStore.set(sessionAtom, {
-    access_token: 'a',
-    refresh_token: 'r',
-    token_type: 'bearer',
-    expires_in: 900,
-    expires_at: Math.floor(Date.now() / 1000) + 900,
-    user: { id: 'p1', email: 'p1@example.com' },
-  });
-});
+beforeEach(() => signInForTest('p1'));
 afterEach(() => vi.unstubAllGlobals());
 
 describe('review form', () => {

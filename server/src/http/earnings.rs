@@ -10,6 +10,7 @@ use crate::{
     error::ApiResult,
     http::{
         extract::{ApiJson, ApiQuery, AuthUser},
+        marketplace_views::Page,
         paging::{self, PageQuery},
     },
     payments::payouts::{self, EarningState},
@@ -120,77 +121,72 @@ pub async fn my_earnings(
     let account = payments::payout_account(&state.db, caller.id).await?;
     let account_ready = account.as_ref().is_some_and(|(_, ready)| *ready);
     let rows = earnings::earnings_of(&state.db, caller.id).await?;
-    let position = |row: &EarningRow| Position { created_at: row.held_at.unwrap_or(Timestamp(0)), id: row.payment_id };
     let mut totals = EarningTotals::default();
-    let lines: Vec<(Position, EarningLine)> = rows
-        .iter()
-        .map(|row| {
-            let line_state = payouts::earning_state(row, account_ready);
-            let payout = payouts::payout_cents(row);
-            match line_state {
-                EarningState::Held => totals.held_cents += payout,
-                EarningState::AwaitingRelease => totals.awaiting_release_cents += payout,
-                EarningState::WaitingForPayoutSetup | EarningState::TransferPending => totals.released_cents += payout,
-                EarningState::PaidOut => totals.paid_out_cents += payout,
-                EarningState::Refunded => {}
-            }
-            if matches!(
-                line_state,
-                EarningState::WaitingForPayoutSetup | EarningState::TransferPending | EarningState::PaidOut
-            ) {
-                totals.fees_cents += row.fee_cents;
-            }
-            let line = EarningLine {
-                task_id: row.task_id,
-                task_title: row.task_title.clone(),
-                state: line_state,
-                amount_cents: row.amount_cents,
-                fee_cents: row.fee_cents,
-                payout_cents: payout,
-                currency: row.currency.clone(),
-                held_at: row.held_at,
-                released_at: row.released_at,
-                paid_out_at: (line_state == EarningState::PaidOut).then_some(row.transfer_updated_at).flatten(),
-            };
-            (position(row), line)
-        })
-        .collect();
-    // Newest first, so the page starts at the first line older than the cursor's.
-    let page: Vec<(Position, EarningLine)> = lines
-        .into_iter()
-        .filter(|(at, _)| after.is_none_or(|after| (at.created_at, at.id) < (after.created_at, after.id)))
-        .take(limit as usize + 1)
-        .collect();
-    let (page, next_cursor) = paging::finish(page, limit, |(at, _)| *at);
+    for row in &rows {
+        totals.add(row, payouts::earning_state(row, account_ready));
+    }
+    // Newest first, so a page starts at the first line older than the cursor's.
+    let position = |row: &EarningRow| Position { created_at: row.held_at.unwrap_or(Timestamp(0)), id: row.payment_id };
+    let page: Vec<&EarningRow> =
+        rows.iter().filter(|row| after.is_none_or(|after| position(row) < after)).take(limit as usize + 1).collect();
+    let (page, next_cursor) = paging::finish(page, limit, |row| position(row));
     let payout_account = match account {
         None => "none",
         Some((_, true)) => "ready",
         Some((_, false)) => "pending",
     };
     let currency = rows.first().map_or_else(|| "aud".to_owned(), |row| row.currency.clone());
-    let items = page.into_iter().map(|(_, line)| line).collect();
+    let items = page.into_iter().map(|row| EarningLine::new(row, account_ready)).collect();
     Ok(ApiJson(Earnings { currency, payout_account, totals, items, has_more: next_cursor.is_some(), next_cursor }))
 }
 
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct Receipts {
-    /// Newest first, a page at a time (`?cursor=&limit=`, default 50).
-    pub items: Vec<ReceiptRow>,
-    pub next_cursor: Option<String>,
-    pub has_more: bool,
+impl EarningTotals {
+    /// Counts one payment: its payout under its state, and its fee once it is released.
+    fn add(&mut self, row: &EarningRow, state: EarningState) {
+        let payout = payouts::payout_cents(row);
+        match state {
+            EarningState::Held => self.held_cents += payout,
+            EarningState::AwaitingRelease => self.awaiting_release_cents += payout,
+            EarningState::WaitingForPayoutSetup | EarningState::TransferPending => self.released_cents += payout,
+            EarningState::PaidOut => self.paid_out_cents += payout,
+            EarningState::Refunded => {}
+        }
+        if matches!(state, EarningState::WaitingForPayoutSetup | EarningState::TransferPending | EarningState::PaidOut)
+        {
+            self.fees_cents += row.fee_cents;
+        }
+    }
+}
+
+impl EarningLine {
+    fn new(row: &EarningRow, account_ready: bool) -> Self {
+        let state = payouts::earning_state(row, account_ready);
+        EarningLine {
+            task_id: row.task_id,
+            task_title: row.task_title.clone(),
+            state,
+            amount_cents: row.amount_cents,
+            fee_cents: row.fee_cents,
+            payout_cents: payouts::payout_cents(row),
+            currency: row.currency.clone(),
+            held_at: row.held_at,
+            released_at: row.released_at,
+            paid_out_at: (state == EarningState::PaidOut).then_some(row.transfer_updated_at).flatten(),
+        }
+    }
 }
 
 /// The caller's payment history as a poster: one receipt per charge.
 #[utoipa::path(get, path = "/api/me/payments", tag = "payments", security(("bearer" = [])), params(PageQuery),
-    responses((status = 200, body = Receipts), (status = 400), (status = 401), (status = 422)))]
+    responses((status = 200, body = Page<ReceiptRow>, description = "Newest first, a page at a time"), (status = 400), (status = 401), (status = 422)))]
 pub async fn my_payments(
     State(state): State<AppState>,
     caller: AuthUser,
     ApiQuery(query): ApiQuery<PageQuery>,
-) -> ApiResult<ApiJson<Receipts>> {
+) -> ApiResult<ApiJson<Page<ReceiptRow>>> {
     let (after, limit) = query.parse()?;
     let rows = earnings::receipts_page(&state.db, caller.id, after, limit + 1).await?;
     let (items, next_cursor) =
         paging::finish(rows, limit, |row| Position { created_at: row.created_at, id: row.payment_id });
-    Ok(ApiJson(Receipts { items, has_more: next_cursor.is_some(), next_cursor }))
+    Ok(ApiJson(Page::new(items, next_cursor)))
 }

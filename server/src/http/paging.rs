@@ -1,4 +1,4 @@
-//! Keyset pages of lists in creation order (a task's offers and questions):
+//! Keyset pages of lists (a task's offers and questions, a person's earnings and receipts):
 //! `?cursor=&limit=`, answered as `{items, next_cursor, has_more}`.
 
 use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};

@@ -97,8 +97,9 @@ async fn cache_forever_if_found(
 struct IndexHtml(Arc<str>);
 
 /// `/task/{id}`: the app's page with the task's title, description and Open Graph tags, so a
-/// shared link previews without running JavaScript, and the task itself for the app's first render. An unknown task gets the plain page (the app
-/// shows its not-found screen). Revalidated by ETag, as the task can change.
+/// shared link previews without running JavaScript, and the task itself for the app's first
+/// render. An unknown task gets the plain page (the app shows its not-found screen). Revalidated
+/// by ETag, as the task can change.
 async fn task_page(
     State(state): State<AppState>,
     Extension(IndexHtml(index)): Extension<IndexHtml>,

@@ -29,8 +29,8 @@ pub mod sandbox_sessions;
 pub mod tasks;
 pub mod users;
 
-/// Where a page in creation order ended: the last item's time and id.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Where a page ended: the last item's time and id. Ordered as the lists are, by time, then id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Position {
     pub created_at: crate::db::Timestamp,
     pub id: uuid::Uuid,

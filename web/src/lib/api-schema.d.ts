@@ -1557,6 +1557,35 @@ export interface components {
             next_cursor: string | null;
         };
         /** @description A page of a keyset-paginated list. */
+        Page_ReceiptRow: {
+            /** @description Whether there is a next page (`next_cursor` is set). */
+            has_more: boolean;
+            items: {
+                /** Format: int64 */
+                amount_cents: number;
+                currency: string;
+                /**
+                 * Format: int64
+                 * @description The service fee inside `amount_cents` (deducted from the tasker's payout).
+                 */
+                fee_cents: number;
+                paid_at: components["schemas"]["Timestamp"];
+                /** Format: uuid */
+                payment_id: string;
+                refunded_at: null | components["schemas"]["Timestamp"];
+                /** Format: int64 */
+                refunded_cents: number;
+                released_at: null | components["schemas"]["Timestamp"];
+                /** @description `processing` | `held` | `released` | `refunded`. */
+                status: string;
+                /** Format: uuid */
+                task_id: string;
+                task_title: string;
+            }[];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            next_cursor: string | null;
+        };
+        /** @description A page of a keyset-paginated list. */
         Page_TaskSummary: {
             /** @description Whether there is a next page (`next_cursor` is set). */
             has_more: boolean;
@@ -1809,21 +1838,15 @@ export interface components {
             paid_at: components["schemas"]["Timestamp"];
             /** Format: uuid */
             payment_id: string;
-            refunded_at: null | components["schemas"]["Timestamp"];
+            refunded_at?: null | components["schemas"]["Timestamp"];
             /** Format: int64 */
             refunded_cents: number;
-            released_at: null | components["schemas"]["Timestamp"];
+            released_at?: null | components["schemas"]["Timestamp"];
             /** @description `processing` | `held` | `released` | `refunded`. */
             status: string;
             /** Format: uuid */
             task_id: string;
             task_title: string;
-        };
-        Receipts: {
-            has_more: boolean;
-            /** @description Newest first, a page at a time (`?cursor=&limit=`, default 50). */
-            items: components["schemas"]["ReceiptRow"][];
-            next_cursor: string | null;
         };
         RefreshRequest: {
             /** @default  */
@@ -3516,12 +3539,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Newest first, a page at a time */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Receipts"];
+                    "application/json": components["schemas"]["Page_ReceiptRow"];
                 };
             };
             /** @description Malformed request (body, query string or content type) */

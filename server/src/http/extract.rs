@@ -60,6 +60,9 @@ impl<S: Send + Sync> FromRequest<S> for ApiMultipart {
 #[derive(Debug, Clone, Copy)]
 pub struct AuthUser {
     pub id: Uuid,
+    /// The session (refresh-token family) the access token names; None for tokens from before
+    /// sessions were named.
+    pub session_id: Option<Uuid>,
 }
 
 impl FromRequestParts<AppState> for AuthUser {
@@ -74,7 +77,7 @@ impl FromRequestParts<AppState> for AuthUser {
         {
             return Err(ApiError::Unauthorized("Your session has ended. Please log in again.".into()));
         }
-        Ok(AuthUser { id: verified.user_id })
+        Ok(AuthUser { id: verified.user_id, session_id: verified.session_id })
     }
 }
 

@@ -1,5 +1,5 @@
-//! Web Push and email digests through the delivery outbox (DESIGN.md decision
-//! 10), against a fake push service that decrypts what it receives.
+//! Web Push and email digests through the delivery outbox (docs/architecture.md, decision
+//! 9), against a fake push service that decrypts what it receives.
 
 mod common;
 

@@ -1,4 +1,4 @@
-//! Reaching people who are not looking (DESIGN.md decision 10): the worker
+//! Reaching people who are not looking (docs/architecture.md, decision 9): the worker
 //! loops that drain the delivery outbox (`store::deliveries`) on every node.
 //! Pushes go out as soon as they are claimed; email lines wait `EMAIL_DELAY`
 //! and go out as one digest per user (`digest`). Failures are retried with

@@ -3,7 +3,7 @@
 //! offers: the server decides who may watch which topic (`HubConfig::authorize`) and what to
 //! publish (`Hub::publish`).
 //!
-//! # Protocol (API.md, "WebSocket")
+//! # Protocol (docs/architecture.md, "The WebSocket protocol")
 //! Client → server: `{"type":"subscribe","topic":…,"since":<seq>?}`, `{"type":"unsubscribe",
 //! "topic":…}`, `{"type":"ping"}`. Server → client: `{"type":"status","live":"ok"|"degraded"}`
 //! (see "Degraded live updates"), `{"type":"subscribed","topic","seq","recovered"}`, `{"type":"event","topic","seq","event","data","at"}`, `{"type":"error",

@@ -13,10 +13,7 @@ use crate::{
     accounts::names::public_name,
     db::Timestamp,
     error::{ApiError, ApiResult},
-    http::{
-        extract::{ApiJson, ApiPath, ApiQuery, Operator},
-        payments::task_or_404,
-    },
+    http::extract::{ApiJson, ApiPath, ApiQuery, Operator, task_or_404},
     payments::disputes::{self, MAX_NOTE_CHARS, Resolution},
     state::AppState,
     store::{

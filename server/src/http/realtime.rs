@@ -10,10 +10,11 @@ use axum::{
 };
 use realtime::SocketOwner;
 use serde::{Deserialize, Serialize};
+use tokio_util::sync::CancellationToken;
 
 use crate::{
     auth::secrets,
-    db::Timestamp,
+    db::{Db, Timestamp},
     error::ApiResult,
     http::extract::{ApiJson, ApiQuery, AuthUser, ClientIp},
     state::AppState,
@@ -83,15 +84,16 @@ async fn connect(
     Ok(state.hub.accept_from(ws, Some(owner), client))
 }
 
-/// Removes unused tickets now and then, so the table stays small.
-pub fn spawn_ticket_cleanup(state: AppState) {
-    tokio::spawn(async move {
-        let mut interval = tokio::time::interval(Duration::from_secs(300));
-        loop {
-            interval.tick().await;
-            if let Err(error) = realtime_tickets::delete_expired(&state.db, Timestamp::now()).await {
-                tracing::warn!(error = ?error, "could not delete expired realtime tickets");
-            }
+/// Removes unused tickets every five minutes, so the table stays small.
+pub async fn delete_expired_tickets(db: Db, stop: CancellationToken) {
+    let mut interval = tokio::time::interval(Duration::from_secs(300));
+    loop {
+        tokio::select! {
+            _ = stop.cancelled() => return,
+            _ = interval.tick() => {}
         }
-    });
+        if let Err(error) = realtime_tickets::delete_expired(&db, Timestamp::now()).await {
+            tracing::warn!(error = ?error, "could not delete expired realtime tickets");
+        }
+    }
 }

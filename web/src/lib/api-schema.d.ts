@@ -1063,7 +1063,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Turns off every kind of notification email for the token's user; a bad token is 400. */
+        /**
+         * Turns off every kind of notification email for the token's user; a bad or expired (60 days)
+         *     token is 400.
+         */
         post: operations["one_click_unsubscribe"];
         delete?: never;
         options?: never;

@@ -4,7 +4,12 @@
 
 mod common;
 
-use common::{TestApp, access_token, push_fake::FakeDevice, rows};
+use common::{
+    TestApp, access_token,
+    market::{make_offer, post_task, tasker},
+    push_fake::FakeDevice,
+    rows,
+};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
@@ -12,6 +17,7 @@ on_both_backends!(
     endpoints_must_be_on_a_browsers_push_service,
     another_accounts_device_cannot_be_taken_over,
     the_owner_is_mailed_when_a_device_is_added,
+    a_failed_push_never_records_its_endpoint,
 );
 
 async fn add(app: &TestApp, token: &str, endpoint: &str) -> common::Response {
@@ -109,5 +115,29 @@ async fn the_owner_is_mailed_when_a_device_is_added(app: TestApp) -> TestApp {
     assert_eq!(app.post("/api/me/push-subscriptions", Some(&token), labelled).await.status, StatusCode::CREATED);
     tokio::time::sleep(std::time::Duration::from_millis(300)).await;
     assert_eq!(device_mails(&app, "user@example.com").await.len(), 1);
+    app
+}
+
+/// An endpoint is a capability URL: a failure's `last_error` (and the log) names no more than
+/// the push service's host.
+async fn a_failed_push_never_records_its_endpoint(app: TestApp) -> TestApp {
+    let token = access_token(&app.signed_in_user("user@example.com").await);
+    // Nothing listens on the discard port: every attempt fails to connect.
+    let endpoint = "http://127.0.0.1:9/push/capability-secret";
+    assert_eq!(add(&app, &token, endpoint).await.status, StatusCode::CREATED);
+    let task = post_task(&app, &token, json!({})).await;
+    let tasker = tasker(&app, "tasker@example.com").await;
+    make_offer(&app, &tasker, task["id"].as_str().unwrap(), 9000).await;
+
+    let mut deliveries = Vec::new();
+    for _ in 0..200 {
+        deliveries = rows::snapshot_table(&app, "push_deliveries").await;
+        if deliveries.iter().any(|row| row.contains("unreachable")) {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert!(deliveries.iter().any(|row| row.contains("unreachable")), "the push was tried: {deliveries:?}");
+    assert!(deliveries.iter().all(|row| !row.contains("capability-secret")), "{deliveries:?}");
     app
 }

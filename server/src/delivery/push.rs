@@ -118,7 +118,10 @@ impl PushSender {
         }
         match request.body(body).send().await {
             Ok(response) => classify(response.status(), retry_after(response.headers())),
-            Err(error) => Sent::Retry { after: None, error: format!("push service unreachable: {error}") },
+            // Without the URL: the endpoint is a capability, never written to logs or `last_error`.
+            Err(error) => {
+                Sent::Retry { after: None, error: format!("push service unreachable: {}", error.without_url()) }
+            }
         }
     }
 }

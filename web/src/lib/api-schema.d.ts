@@ -2163,7 +2163,7 @@ export interface components {
             email_verified: boolean;
             /** Format: uuid */
             id: string;
-            /** @description An operator (`ADMIN_EMAILS`): may decide disputes. */
+            /** @description An operator (`ADMIN_EMAILS`, address verified): may decide disputes. */
             is_operator: boolean;
         };
         /** @description Only what Taskhub has actually checked is marked verified. */

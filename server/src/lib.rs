@@ -110,7 +110,14 @@ pub async fn start(config: Config) -> anyhow::Result<RunningServer> {
     };
     let hub = realtime::Hub::start(hub_config, bus).await.context("starting the realtime hub")?;
     let delivery = delivery::Delivery {
-        push: delivery::push::PushSender::new(vapid, config.vapid_subject.clone(), config.dev_mode)?,
+        push: delivery::push::PushSender::new(
+            vapid,
+            config.vapid_subject.clone(),
+            delivery::endpoint::EndpointPolicy {
+                allowed_hosts: config.push_allowed_hosts.clone(),
+                dev_mode: config.dev_mode,
+            },
+        )?,
         unsubscribe: delivery::digest::UnsubscribeTokens::new(jwt_secret.expose()),
     };
     let state = AppState {

@@ -10,6 +10,7 @@ pub mod endpoint;
 pub mod preferences;
 pub mod push;
 pub mod vapid;
+mod warnings;
 
 use std::time::Duration;
 
@@ -122,7 +123,15 @@ pub async fn push_pass(state: &AppState, now: Timestamp) -> anyhow::Result<usize
             Sent::Refused { error } => (PushOutcome::Parked { error }, "failed"),
         };
         if metric != "sent" {
-            tracing::warn!(subscription_id = %push.subscription_id, attempts, ?sent, "push not delivered");
+            let host = endpoint::service_host(&push.endpoint);
+            match warnings::may_warn(&host) {
+                Some(held_back) => tracing::warn!(
+                    subscription_id = %push.subscription_id, %host, attempts, ?sent, held_back, "push not delivered"
+                ),
+                None => {
+                    tracing::debug!(subscription_id = %push.subscription_id, %host, attempts, ?sent, "push not delivered")
+                }
+            }
         }
         metrics::counter!("notification_deliveries_total", "channel" => "push", "outcome" => metric).increment(1);
         outcomes.push((push, outcome));

@@ -56,26 +56,31 @@ pub struct PushSender {
     vapid: VapidKey,
     subject: String,
     client: reqwest::Client,
-    dev_mode: bool,
+    endpoints: endpoint::EndpointPolicy,
 }
 
 impl PushSender {
-    pub fn new(vapid: VapidKey, subject: String, dev_mode: bool) -> anyhow::Result<Self> {
+    pub fn new(vapid: VapidKey, subject: String, endpoints: endpoint::EndpointPolicy) -> anyhow::Result<Self> {
         let client = reqwest::Client::builder()
-            .dns_resolver(endpoint::resolver(dev_mode))
+            .dns_resolver(endpoint::resolver(endpoints.dev_mode))
             .redirect(reqwest::redirect::Policy::none())
             .timeout(REQUEST_TIMEOUT)
             .pool_max_idle_per_host(64)
             .build()?;
-        Ok(Self { vapid, subject, client, dev_mode })
+        Ok(Self { vapid, subject, client, endpoints })
     }
 
     pub fn public_key(&self) -> &str {
         self.vapid.public_key()
     }
 
+    /// Where this sender may push; a subscription must pass it to be saved.
+    pub fn endpoints(&self) -> &endpoint::EndpointPolicy {
+        &self.endpoints
+    }
+
     pub async fn send(&self, endpoint_url: &str, keys: &DeviceKeys<'_>, payload: &PushPayload<'_>) -> Sent {
-        let url = match endpoint::check(endpoint_url, self.dev_mode) {
+        let url = match endpoint::check(endpoint_url, &self.endpoints) {
             Ok(url) => url,
             Err(error) => return Sent::Refused { error: error.into() },
         };
@@ -113,7 +118,10 @@ impl PushSender {
         }
         match request.body(body).send().await {
             Ok(response) => classify(response.status(), retry_after(response.headers())),
-            Err(error) => Sent::Retry { after: None, error: format!("push service unreachable: {error}") },
+            // Without the URL: the endpoint is a capability, never written to logs or `last_error`.
+            Err(error) => {
+                Sent::Retry { after: None, error: format!("push service unreachable: {}", error.without_url()) }
+            }
         }
     }
 }

@@ -100,7 +100,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Ends the session the refresh token belongs to, its access tokens included. The body may be empty. */
+        /**
+         * Ends the session the refresh token belongs to: its access tokens, live sockets and the push
+         *     devices it added. The body may be empty.
+         */
         post: operations["logout"];
         delete?: never;
         options?: never;
@@ -170,7 +173,8 @@ export interface paths {
         put?: never;
         /**
          * Sets a new password from an emailed link, signs the account out everywhere
-         *     (access tokens included) and voids every other reset link sent to it.
+         *     (access tokens, live sockets and every push device included) and voids every
+         *     other reset link sent to it.
          */
         post: operations["reset_password"];
         delete?: never;
@@ -486,8 +490,10 @@ export interface paths {
         get: operations["list_devices"];
         put?: never;
         /**
-         * Adds this device (idempotent per endpoint; at most 20 devices, the oldest
-         *     dropped). The endpoint must be `https://` on a public address (422).
+         * Adds this device to the caller's session (idempotent per endpoint; at most 20 devices, the
+         *     oldest dropped; removed when the session ends) and mails the user about a new one. The
+         *     endpoint must be `https://` on a browser's push service (`PUSH_ALLOWED_HOSTS`; 422); an
+         *     endpoint registered by another account is refused (409).
          */
         post: operations["add_device"];
         /** Removes one of the caller's devices by endpoint (204 also when it was already gone). */
@@ -744,7 +750,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A single-use ticket (30 s) for `GET /ws?ticket=…`; browsers cannot send headers on a WebSocket. */
+        /**
+         * A single-use ticket (30 s) for `GET /ws?ticket=…`; browsers cannot send headers on a WebSocket.
+         *     It names the caller's session, whose end closes the socket.
+         */
         post: operations["issue_ticket"];
         delete?: never;
         options?: never;
@@ -1054,7 +1063,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Turns off every kind of notification email for the token's user; a bad token is 400. */
+        /**
+         * Turns off every kind of notification email for the token's user; a bad or expired (60 days)
+         *     token is 400.
+         */
         post: operations["one_click_unsubscribe"];
         delete?: never;
         options?: never;
@@ -2151,7 +2163,7 @@ export interface components {
             email_verified: boolean;
             /** Format: uuid */
             id: string;
-            /** @description An operator (`ADMIN_EMAILS`): may decide disputes. */
+            /** @description An operator (`ADMIN_EMAILS`, address verified): may decide disputes. */
             is_operator: boolean;
         };
         /** @description Only what Taskhub has actually checked is marked verified. */
@@ -3752,6 +3764,15 @@ export interface operations {
             };
             /** @description Not signed in, or the session has expired or ended */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Another account's device */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -82,6 +82,13 @@ pub struct Config {
     pub email_delay: Duration,
     /// How often each node's delivery worker looks for due pushes and mail (`DELIVERY_POLL_MS`).
     pub delivery_poll_interval: Duration,
+    /// Tasks one account may post an hour (`TASK_POSTS_PER_HOUR`).
+    pub task_posts_per_hour: u32,
+    /// Tasks one client address may post an hour, all its accounts together
+    /// (`TASK_POSTS_PER_CLIENT_PER_HOUR`; more, since many people share an address).
+    pub task_posts_per_client_per_hour: u32,
+    /// Task alert notifications one user gets an hour (`TASK_ALERTS_PER_USER_PER_HOUR`); matches past it are recorded, not notified.
+    pub task_alerts_per_user_per_hour: u32,
 }
 
 impl Config {
@@ -120,6 +127,9 @@ impl Config {
             vapid_subject: "mailto:support@taskhub.local".into(),
             email_delay: Duration::from_secs(600),
             delivery_poll_interval: Duration::from_millis(500),
+            task_posts_per_hour: 20,
+            task_posts_per_client_per_hour: 100,
+            task_alerts_per_user_per_hour: 30,
             data_dir,
         }
     }
@@ -208,6 +218,17 @@ impl Config {
         }
         if let Some(value) = var("WS_SUBSCRIBES_PER_SECOND") {
             config.ws_subscribes_per_second = value.parse().context("WS_SUBSCRIBES_PER_SECOND must be a number")?;
+        }
+        if let Some(value) = var("TASK_POSTS_PER_HOUR") {
+            config.task_posts_per_hour = value.parse().context("TASK_POSTS_PER_HOUR must be a number")?;
+        }
+        if let Some(value) = var("TASK_POSTS_PER_CLIENT_PER_HOUR") {
+            config.task_posts_per_client_per_hour =
+                value.parse().context("TASK_POSTS_PER_CLIENT_PER_HOUR must be a number")?;
+        }
+        if let Some(value) = var("TASK_ALERTS_PER_USER_PER_HOUR") {
+            config.task_alerts_per_user_per_hour =
+                value.parse().context("TASK_ALERTS_PER_USER_PER_HOUR must be a number")?;
         }
         Ok(config)
     }

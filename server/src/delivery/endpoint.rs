@@ -43,6 +43,14 @@ pub fn check(endpoint: &str, dev_mode: bool) -> Result<Url, &'static str> {
     }
 }
 
+/// The push service an endpoint belongs to, for per-host limits: its host and port.
+pub fn host_key(endpoint: &str) -> String {
+    match Url::parse(endpoint) {
+        Ok(url) => format!("{}:{}", url.host_str().unwrap_or(""), url.port_or_known_default().unwrap_or(0)),
+        Err(_) => String::new(),
+    }
+}
+
 /// True for addresses a push may go to: public ones, and loopback in dev mode.
 pub fn allowed_ip(ip: IpAddr, dev_mode: bool) -> bool {
     let ip = match ip {

@@ -270,6 +270,34 @@ pub async fn candidates(db: &Db, task: &TaskToMatch, cells: [i64; 2]) -> sqlx::R
     })
 }
 
+/// How many `task_alert` notifications each of `users` got since `since` (users with none are left out).
+#[instrument(skip_all)]
+pub async fn task_alerts_since(
+    db: &Db,
+    users: &[Uuid],
+    since: Timestamp,
+) -> sqlx::Result<std::collections::HashMap<Uuid, i64>> {
+    let mut counts = std::collections::HashMap::new();
+    for chunk in users.chunks(MATCHES_PER_STATEMENT) {
+        let list: Vec<String> = (0..chunk.len()).map(|i| format!("${}", i + 2)).collect();
+        let sql = format!(
+            "select user_id, count(*) from notifications
+             where type = 'task_alert' and created_at >= $1 and user_id in ({})
+             group by user_id",
+            list.join(", ")
+        );
+        let rows: Vec<(Uuid, i64)> = on_pool!(db, |pool| {
+            let mut query = sqlx::query_as::<_, (Uuid, i64)>(sqlx::AssertSqlSafe(sql.clone())).bind(since);
+            for user_id in chunk {
+                query = query.bind(user_id);
+            }
+            query.fetch_all(pool).await
+        })?;
+        counts.extend(rows);
+    }
+    Ok(counts)
+}
+
 /// Finishes a task's job: takes it out of the outbox, records which alerts
 /// matched and writes the notifications, in one transaction. `None` when
 /// another worker finished the job first (nothing is written then).

@@ -85,6 +85,13 @@ pub struct Config {
     /// Push services a device's endpoint may name (`PUSH_ALLOWED_HOSTS`, comma-separated host
     /// names, `*.name` for any host under `name`; default the major browsers' services).
     pub push_allowed_hosts: Vec<String>,
+    /// Tasks one account may post an hour (`TASK_POSTS_PER_HOUR`).
+    pub task_posts_per_hour: u32,
+    /// Tasks one client address may post an hour, all its accounts together
+    /// (`TASK_POSTS_PER_CLIENT_PER_HOUR`; more, since many people share an address).
+    pub task_posts_per_client_per_hour: u32,
+    /// Task alert notifications one user gets an hour (`TASK_ALERTS_PER_USER_PER_HOUR`); matches past it are recorded, not notified.
+    pub task_alerts_per_user_per_hour: u32,
 }
 
 impl Config {
@@ -127,6 +134,9 @@ impl Config {
                 .iter()
                 .map(|h| h.to_string())
                 .collect(),
+            task_posts_per_hour: 20,
+            task_posts_per_client_per_hour: 100,
+            task_alerts_per_user_per_hour: 30,
             data_dir,
         }
     }
@@ -218,6 +228,17 @@ impl Config {
         }
         if let Some(value) = var("WS_SUBSCRIBES_PER_SECOND") {
             config.ws_subscribes_per_second = value.parse().context("WS_SUBSCRIBES_PER_SECOND must be a number")?;
+        }
+        if let Some(value) = var("TASK_POSTS_PER_HOUR") {
+            config.task_posts_per_hour = value.parse().context("TASK_POSTS_PER_HOUR must be a number")?;
+        }
+        if let Some(value) = var("TASK_POSTS_PER_CLIENT_PER_HOUR") {
+            config.task_posts_per_client_per_hour =
+                value.parse().context("TASK_POSTS_PER_CLIENT_PER_HOUR must be a number")?;
+        }
+        if let Some(value) = var("TASK_ALERTS_PER_USER_PER_HOUR") {
+            config.task_alerts_per_user_per_hour =
+                value.parse().context("TASK_ALERTS_PER_USER_PER_HOUR must be a number")?;
         }
         Ok(config)
     }

@@ -93,6 +93,14 @@ pub fn service_host(endpoint: &str) -> String {
     Url::parse(endpoint).ok().and_then(|url| url.host_str().map(str::to_owned)).unwrap_or_else(|| "unknown".into())
 }
 
+/// The push service an endpoint belongs to, for per-host limits: its host and port.
+pub fn host_key(endpoint: &str) -> String {
+    match Url::parse(endpoint) {
+        Ok(url) => format!("{}:{}", url.host_str().unwrap_or(""), url.port_or_known_default().unwrap_or(0)),
+        Err(_) => String::new(),
+    }
+}
+
 /// True for addresses a push may go to: public ones, and loopback in dev mode.
 pub fn allowed_ip(ip: IpAddr, dev_mode: bool) -> bool {
     let ip = match ip {

@@ -209,7 +209,7 @@ pub async fn send_test(State(state): State<AppState>, caller: AuthUser) -> ApiRe
                 result.failed += 1;
                 push_subscriptions::delete(&state.db, device.id).await?;
             }
-            Sent::Retry { .. } | Sent::Refused { .. } => result.failed += 1,
+            Sent::Retry { .. } | Sent::Unreachable { .. } | Sent::Refused { .. } => result.failed += 1,
         }
     }
     Ok(ApiJson(result))

@@ -292,7 +292,10 @@ export interface paths {
         /** My alerts, oldest first, each with how many tasks it matched this week. */
         get: operations["list_alerts"];
         put?: never;
-        /** Saves an alert: at least keywords, a category, a place or remote ok (422); at most 20 per user (409). */
+        /**
+         * Saves an alert: at least keywords, a category, a place in the service area or remote ok (422);
+         *     at most 20 per user (409); too many alert writes this hour 429.
+         */
         post: operations["create_alert"];
         delete?: never;
         options?: never;
@@ -317,6 +320,7 @@ export interface paths {
         /**
          * Changes an alert (owner only, else 404): the fields sent replace the stored ones, `null` clears
          *     `place` or `min_budget_cents`; the whole result must satisfy the same rules as a new alert.
+         *     The index is rewritten only when what the alert covers changed (not on a rename or a pause).
          */
         patch: operations["update_alert"];
         trace?: never;
@@ -788,7 +792,10 @@ export interface paths {
         /** Open tasks, filtered and sorted, one keyset page at a time. */
         get: operations["browse_tasks"];
         put?: never;
-        /** Posts a task (status `open`). */
+        /**
+         * Posts a task (status `open`). Each post may notify every matching tasker, so
+         *     posts are limited per account and per client address (429 past either).
+         */
         post: operations["create_task"];
         delete?: never;
         options?: never;
@@ -841,7 +848,10 @@ export interface paths {
         /** The pending cancellation request of a task, if any (its parties only). */
         get: operations["cancellation"];
         put?: never;
-        /** Either party of an assigned task asks to cancel, with a reason; the other has 48 h to answer. */
+        /**
+         * Either party of an assigned task asks to cancel, with a reason; the other has 48 h to answer.
+         *     A poster asks once per task (409 after that: a disagreement goes to a dispute).
+         */
         post: operations["request_cancellation"];
         delete?: never;
         options?: never;
@@ -894,9 +904,9 @@ export interface paths {
         get: operations["task_dispute"];
         put?: never;
         /**
-         * The poster disputes an assigned task: auto-release and the cancellation
-         *     lapse stop until an operator decides. Not the poster 403; not assigned or
-         *     already disputed 409; no known reason or no message 422.
+         * The poster or the assigned tasker disputes an assigned task: auto-release
+         *     and the cancellation lapse stop until an operator decides. Anyone else 403;
+         *     not assigned or already disputed 409; no known reason or no message 422.
          */
         post: operations["open_dispute"];
         delete?: never;
@@ -1256,6 +1266,11 @@ export interface components {
         };
         DisputeRow: {
             created_at: components["schemas"]["Timestamp"];
+            /**
+             * @description Opened by the sweep from a poster's cancellation request left unanswered
+             *     after the tasker asked to be paid (`message` is the request's reason).
+             */
+            from_cancellation: boolean;
             /** Format: uuid */
             id: string;
             message: string;
@@ -3155,6 +3170,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too many requests; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     delete_alert: {
@@ -3186,6 +3210,15 @@ export interface operations {
             };
             /** @description Not found (or the id is not a UUID) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3257,6 +3290,15 @@ export interface operations {
             };
             /** @description Validation failed; `fields` names the fields */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4772,6 +4814,15 @@ export interface operations {
             };
             /** @description Validation failed; `fields` names the fields */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

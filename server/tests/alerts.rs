@@ -7,7 +7,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::{
-    Backend, TestApp,
+    TestApp,
     live::{connect, next_event_where},
     market::{id, post_task, poster, tasker},
 };

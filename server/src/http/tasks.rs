@@ -308,7 +308,7 @@ pub async fn detail_as_shown(state: &AppState, row: TaskRow) -> ApiResult<TaskDe
 
 /// The task, when the caller is its poster: 404 unknown, 403 someone else's.
 pub async fn posters_task(state: &AppState, caller: AuthUser, id: Uuid) -> ApiResult<TaskRow> {
-    let row = task_or_404(&state, id).await?;
+    let row = task_or_404(state, id).await?;
     if row.poster_id != caller.id {
         return Err(ApiError::Forbidden("Only the poster can change this task".into()));
     }

@@ -29,11 +29,14 @@ pub struct Received {
     pub at: Instant,
 }
 
+/// An answer of the fake: its status and its Retry-After seconds.
+type Answer = (u16, Option<u64>);
+
 #[derive(Clone, Default)]
 struct Shared {
     received: Arc<Mutex<Vec<Received>>>,
-    /// Answers to give, in order (status, Retry-After seconds); 201 once they run out.
-    script: Arc<Mutex<VecDeque<(u16, Option<u64>)>>>,
+    /// Answers to give, in order; 201 once they run out.
+    script: Arc<Mutex<VecDeque<Answer>>>,
 }
 
 pub struct FakePushService {

@@ -213,7 +213,7 @@ async fn signing_out_removes_the_devices_that_session_added(app: TestApp) -> Tes
 
     let logout = app.post("/api/auth/logout", None, json!({ "refresh_token": first["refresh_token"] })).await;
     assert_eq!(logout.status, StatusCode::NO_CONTENT);
-    assert_eq!(device_endpoints(&app, &access_token(&second)).await, [phone.endpoint.clone()]);
+    assert_eq!(device_endpoints(&app, &access_token(&second)).await, [phone.endpoint.as_str()]);
     let removal = json!({ "endpoint": phone.endpoint });
     let removed =
         app.request(Method::DELETE, "/api/me/push-subscriptions", Some(&access_token(&second)), Some(removal)).await;
@@ -232,6 +232,6 @@ async fn refresh_token_reuse_removes_the_sessions_devices(app: TestApp) -> TestA
     assert_eq!(rotated.status, StatusCode::OK);
     let reused = app.post("/api/auth/refresh", None, json!({ "refresh_token": first["refresh_token"] })).await;
     assert_eq!(reused.status, StatusCode::UNAUTHORIZED);
-    assert_eq!(device_endpoints(&app, &access_token(&second)).await, [phone.endpoint.clone()]);
+    assert_eq!(device_endpoints(&app, &access_token(&second)).await, [phone.endpoint.as_str()]);
     app
 }

@@ -90,6 +90,9 @@ async fn onboarding_links_and_verifications_are_limited_per_account(backend: com
             }
             let refused = app.post("/api/payments/verify", Some(&token), body).await;
             assert_eq!(refused.status, StatusCode::TOO_MANY_REQUESTS);
+            let other = json!({ "session_id": "cs_other", "task_id": Uuid::now_v7(), "offer_id": Uuid::now_v7() });
+            let next = app.post("/api/payments/verify", Some(&token), other).await;
+            assert_eq!(next.status, StatusCode::NOT_FOUND, "the next checkout is verified as usual");
             app
         },
     )

@@ -98,7 +98,7 @@ pub struct VerifyResult {
     pub task_status: String,
 }
 
-/// Confirms a checkout with the provider (poster only). Idempotent. 20 per 10 minutes per account.
+/// Confirms a checkout with the provider (poster only). Idempotent. 20 per 10 minutes per account and checkout.
 #[utoipa::path(post, path = "/api/payments/verify", tag = "payments", request_body = VerifyInput, security(("bearer" = [])),
     responses((status = 200, body = VerifyResult), (status = 400), (status = 401), (status = 403), (status = 404), (status = 422), (status = 429)))]
 pub async fn verify_payment(
@@ -106,7 +106,11 @@ pub async fn verify_payment(
     caller: AuthUser,
     ApiJson(input): ApiJson<VerifyInput>,
 ) -> ApiResult<ApiJson<VerifyResult>> {
-    state.limiter.check(&format!("payment-verify:{}", caller.id), PAYMENT_VERIFICATIONS).await?;
+    // Per account and checkout: how many checkouts an account has is bounded already
+    // (checkout sessions per task, tasks posted per hour), and a poster paying for
+    // many tasks in a row must not be refused the verification of the next one.
+    let key = format!("payment-verify:{}:{}", caller.id, input.session_id);
+    state.limiter.check(&key, PAYMENT_VERIFICATIONS).await?;
     let payment = payments::payment_by_session(&state.db, &input.session_id).await?;
     let payment = payment.ok_or_else(|| ApiError::not_found("Payment"))?;
     if payment.task_id != input.task_id || payment.offer_id != input.offer_id {

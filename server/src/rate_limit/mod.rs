@@ -28,7 +28,7 @@ pub const INVITATIONS_PER_POSTER: Limit = Limit::new(30, Duration::from_secs(360
 pub const PAYOUT_ACCOUNT_LOOKUPS: Limit = Limit::new(1, Duration::from_secs(30));
 /// Onboarding links one account may ask for (each creates an Account Link at the provider).
 pub const PAYOUT_ONBOARDINGS: Limit = Limit::new(10, Duration::from_secs(3600));
-/// Payment verifications one account may ask for (each may ask the provider about a checkout).
+/// Verifications one account may ask for of one checkout (each may ask the provider about it).
 pub const PAYMENT_VERIFICATIONS: Limit = Limit::new(20, Duration::from_secs(600));
 /// Alert creations, changes and deletions one account may make: each may rewrite
 /// hundreds of index rows under the database's write lock. Far more than anyone

@@ -651,7 +651,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Confirms a checkout with the provider (poster only). Idempotent. 20 per 10 minutes per account. */
+        /** Confirms a checkout with the provider (poster only). Idempotent. 20 per 10 minutes per account and checkout. */
         post: operations["verify_payment"];
         delete?: never;
         options?: never;

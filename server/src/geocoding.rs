@@ -1,6 +1,8 @@
 //! Location suggestions through a Nominatim-compatible service: Australia only,
 //! 5 results, queries of 2+ characters, answers cached, at most one upstream
-//! request per second, and an empty list whenever anything goes wrong.
+//! request per second, and an empty list whenever anything goes wrong. While
+//! the one upstream slot is taken the caller is told so at once (and answered
+//! from the gazetteer) rather than queued behind a stream of other queries.
 
 use std::{
     collections::HashMap,
@@ -19,8 +21,6 @@ const RESULTS: usize = 5;
 const CACHE_TTL: Duration = Duration::from_secs(60 * 60);
 const CACHE_ENTRIES: usize = 10_000;
 const UPSTREAM_INTERVAL: Duration = Duration::from_secs(1);
-/// A caller waits at most this long for its turn upstream before getting `[]`.
-const MAX_QUEUE_WAIT: Duration = Duration::from_secs(3);
 const UPSTREAM_TIMEOUT: Duration = Duration::from_secs(5);
 
 #[derive(Clone, Debug, PartialEq, Serialize, utoipa::ToSchema)]
@@ -35,6 +35,13 @@ struct NominatimPlace {
     display_name: String,
     lat: String,
     lon: String,
+}
+
+/// What a search found: the service's places, or that its slot was taken.
+#[derive(Debug, PartialEq)]
+pub enum Lookup {
+    Places(Vec<Place>),
+    Busy,
 }
 
 pub struct Geocoder {
@@ -58,27 +65,23 @@ impl Geocoder {
         Self { client, search_url, cache: Mutex::default(), last_request: tokio::sync::Mutex::new(None) }
     }
 
-    pub async fn search(&self, query: &str) -> Vec<Place> {
+    pub async fn search(&self, query: &str) -> Lookup {
         let query = query.trim();
         if query.chars().count() < MIN_QUERY_CHARS || query.chars().count() > MAX_QUERY_CHARS {
-            return Vec::new();
+            return Lookup::Places(Vec::new());
         }
         let key = query.to_lowercase();
         if let Some(places) = self.cached(&key) {
-            return places;
+            return Lookup::Places(places);
         }
-        let Ok(mut last) = tokio::time::timeout(MAX_QUEUE_WAIT, self.last_request.lock()).await else {
-            return Vec::new();
+        let Ok(mut last) = self.last_request.try_lock() else {
+            return Lookup::Busy;
         };
-        // Another caller may have fetched the same query while we queued.
-        if let Some(places) = self.cached(&key) {
-            return places;
-        }
         if let Some(previous) = *last {
             tokio::time::sleep_until((previous + UPSTREAM_INTERVAL).into()).await;
         }
         *last = Some(Instant::now());
-        match self.fetch(query).await {
+        Lookup::Places(match self.fetch(query).await {
             Ok(places) => {
                 self.remember(key, places.clone());
                 places
@@ -87,7 +90,7 @@ impl Geocoder {
                 tracing::warn!(error = %error, "geocoder request failed");
                 Vec::new()
             }
-        }
+        })
     }
 
     async fn fetch(&self, query: &str) -> anyhow::Result<Vec<Place>> {

@@ -32,6 +32,8 @@ on_both_backends!(given_backend;
     geocode_asks_for_five_australian_results_and_caches_them,
     geocode_answers_empty_for_short_queries_and_upstream_failures,
     geocode_sends_at_most_one_upstream_request_per_second,
+    a_busy_geocoder_slot_answers_from_the_gazetteer_at_once,
+    geocode_is_limited_per_client,
     contact_form_is_stored_and_mailed_to_support,
     site_shows_the_configured_contacts_and_hides_what_is_unset
 );
@@ -99,16 +101,57 @@ async fn geocode_sends_at_most_one_upstream_request_per_second(backend: Backend)
         .await;
     with_geocoder(backend, &upstream, |app| async move {
         let started = Instant::now();
-        let paths = ["Bondi", "Manly", "Coogee"].map(|q| format!("/api/geocode?q={q}"));
-        let lookups = paths.iter().map(|path| app.get(path, None));
-        for response in futures_util::future::join_all(lookups).await {
-            assert_eq!(response.body.as_array().unwrap().len(), 2);
+        for q in ["Bondi", "Manly", "Coogee"] {
+            let response = app.get(&format!("/api/geocode?q={q}"), None).await;
+            assert_eq!(response.body[0]["display_name"], "Newtown, Sydney, NSW, Australia", "{q} went upstream");
         }
         assert!(started.elapsed() >= Duration::from_millis(1900), "three upstream calls took {:?}", started.elapsed());
         app
     })
     .await;
     assert_eq!(upstream.received_requests().await.unwrap().len(), 3);
+}
+
+async fn a_busy_geocoder_slot_answers_from_the_gazetteer_at_once(backend: Backend) {
+    let upstream = MockServer::start().await;
+    Mock::given(path("/search"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(places()).set_delay(Duration::from_secs(2)))
+        .mount(&upstream)
+        .await;
+    with_geocoder(backend, &upstream, |app| async move {
+        let slow = app.get("/api/geocode?q=Somewhere%20slow", None);
+        let meanwhile = async {
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            let started = Instant::now();
+            let response = app.get("/api/geocode?q=Newtown", None).await;
+            (started.elapsed(), response)
+        };
+        let (slow, (waited, meanwhile)) = tokio::join!(slow, meanwhile);
+        assert_eq!(slow.body.as_array().unwrap().len(), 2, "the first query went upstream");
+        assert!(waited < Duration::from_millis(500), "waited {waited:?} behind another query");
+        let names: Vec<&str> =
+            meanwhile.body.as_array().unwrap().iter().map(|place| place["display_name"].as_str().unwrap()).collect();
+        assert!(names.contains(&"Newtown NSW 2042"), "{names:?}");
+        app
+    })
+    .await;
+    assert_eq!(upstream.received_requests().await.unwrap().len(), 1);
+}
+
+async fn geocode_is_limited_per_client(backend: Backend) {
+    common::run(
+        backend,
+        |_| {},
+        |app| async move {
+            for _ in 0..60 {
+                assert_eq!(app.get("/api/geocode?q=Newt", None).await.status, StatusCode::OK);
+            }
+            let refused = app.get("/api/geocode?q=Newt", None).await;
+            assert_eq!((refused.status, refused.error_code()), (StatusCode::TOO_MANY_REQUESTS, "rate_limited"));
+            app
+        },
+    )
+    .await;
 }
 
 async fn contact_form_is_stored_and_mailed_to_support(backend: Backend) {

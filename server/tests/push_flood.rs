@@ -75,6 +75,7 @@ on_both_backends_with!(alert_cap, crate::small_alert_cap;
 );
 on_both_backends_with!(fast, crate::fast_delivery;
     a_push_service_that_never_answers_does_not_hold_up_another_users_push,
+    a_test_push_goes_to_every_device_at_once_within_a_deadline,
 );
 on_both_backends_with!(stalled, crate::stalled_delivery;
     claims_take_every_users_first_push_before_anyones_second,
@@ -228,5 +229,24 @@ async fn claims_take_every_users_first_push_before_anyones_second(app: TestApp) 
         claimed.iter().map(|push| (push.kind.as_str(), push.notification_id == ones[0])).collect();
     kinds.sort();
     assert_eq!(kinds, vec![("offer", false), ("task_alert", true)], "one each, the urgent one first");
+    app
+}
+
+async fn a_test_push_goes_to_every_device_at_once_within_a_deadline(app: TestApp) -> TestApp {
+    let (hung_origin, _) = hung_push_service().await;
+    let service = FakePushService::start().await;
+    let token = tasker(&app, "tester@example.com").await;
+    for n in 0..3 {
+        subscribe(&app, &token, &FakeDevice::new(format!("{hung_origin}/push/dead-{n}"))).await;
+    }
+    subscribe(&app, &token, &service.device("phone")).await;
+    let started = Instant::now();
+    let answer = app.post("/api/me/push-subscriptions/test", Some(&token), json!({})).await;
+    let took = started.elapsed();
+    eprintln!("the test push answered after {took:?}");
+    assert_eq!(answer.status, StatusCode::OK, "{:?}", answer.body);
+    assert_eq!((answer.body["sent"].as_u64(), answer.body["failed"].as_u64()), (Some(1), Some(3)));
+    assert!(took < Duration::from_secs(7), "the test push took {took:?}");
+    assert_eq!(service.received().len(), 1);
     app
 }

@@ -32,8 +32,6 @@ use crate::{
     },
 };
 
-/// Pushes claimed at once at most.
-const PUSH_BATCH: i64 = 256;
 /// Pushes in flight on this node at once (each host gets at most [`hosts::PER_HOST_IN_FLIGHT`]).
 pub const PUSHES_IN_FLIGHT: usize = 64;
 /// When a push whose host has its share of slots is looked at again.
@@ -89,8 +87,12 @@ pub async fn run(state: AppState, stop: CancellationToken) {
         // Drain pushes without waiting for the next tick while full batches keep coming.
         loop {
             match push_pass(&state, Timestamp::now()).await {
-                Ok(claimed) if claimed as i64 == PUSH_BATCH => continue,
-                Ok(_) => break,
+                // More are due: claim again as soon as a slot frees (or a poll interval passed).
+                Ok(true) => {
+                    let slot = state.delivery.in_flight.acquire();
+                    let _ = tokio::time::timeout(state.config.delivery_poll_interval, slot).await;
+                }
+                Ok(false) => break,
                 Err(error) => {
                     tracing::warn!(?error, "push delivery pass failed");
                     break;
@@ -108,11 +110,12 @@ pub async fn run(state: AppState, stop: CancellationToken) {
 /// sending each; every send records its own outcome when it ends, so a push
 /// service that is slow to answer holds up nothing but its own pushes. Pushes
 /// to a host that has its share of slots, or is parked, are put back without
-/// an attempt counted. Returns how many were claimed.
-pub async fn push_pass(state: &AppState, now: Timestamp) -> anyhow::Result<usize> {
-    let free = state.delivery.in_flight.available_permits().min(PUSH_BATCH as usize);
+/// an attempt counted. True when more may be due (every free slot was filled);
+/// with no slot free it waits for the next tick.
+pub async fn push_pass(state: &AppState, now: Timestamp) -> anyhow::Result<bool> {
+    let free = state.delivery.in_flight.available_permits();
     if free == 0 {
-        return Ok(0);
+        return Ok(false);
     }
     let claim = new_id();
     let pushes =
@@ -156,7 +159,7 @@ pub async fn push_pass(state: &AppState, now: Timestamp) -> anyhow::Result<usize
             deferred.iter().map(|(push, at)| (push, PushOutcome::Deferred { at: *at })).collect();
         deliveries::record_pushes(&state.db, claim, &outcomes, now).await?;
     }
-    Ok(claimed)
+    Ok(claimed == free)
 }
 
 async fn record_sent(state: &AppState, claim: uuid::Uuid, push: &ClaimedPush, sent: Sent) -> anyhow::Result<()> {

@@ -14,6 +14,7 @@ use crate::{
         paging::{self, PageQuery},
     },
     payments::payouts::{self, EarningState},
+    rate_limit::{PAYOUT_ACCOUNT_LOOKUPS, Verdict},
     state::AppState,
     store::{
         Position,
@@ -42,14 +43,18 @@ pub struct PayoutAccountView {
 
 /// The caller's payout account. An unfinished one is checked with the
 /// provider (Stripe: the account's `payouts_enabled`), so coming back from
-/// onboarding shows the outcome, and transfers that were waiting go out.
+/// onboarding shows the outcome, and transfers that were waiting go out; at
+/// most once every 30 s per account (in between it is still `pending`).
 #[utoipa::path(get, path = "/api/me/payout-account", tag = "payments", security(("bearer" = [])),
     responses((status = 200, body = PayoutAccountView), (status = 401)))]
 pub async fn payout_account(State(state): State<AppState>, caller: AuthUser) -> ApiResult<ApiJson<PayoutAccountView>> {
     let ready = match payments::payout_account(&state.db, caller.id).await? {
         None => return Ok(ApiJson(PayoutAccountView { status: "none" })),
         Some((_, true)) => true,
-        Some((account_ref, false)) => provider_says_ready(&state, caller.id, &account_ref).await?,
+        Some((account_ref, false)) => {
+            let lookup = state.limiter.hit(&format!("payout-lookup:{}", caller.id), PAYOUT_ACCOUNT_LOOKUPS).await;
+            lookup == Verdict::Allowed && provider_says_ready(&state, caller.id, &account_ref).await?
+        }
     };
     Ok(ApiJson(PayoutAccountView { status: if ready { "ready" } else { "pending" } }))
 }

@@ -25,6 +25,7 @@ use crate::{
         rules::{self, Party},
         webhook::{self, Action},
     },
+    rate_limit::{PAYMENT_VERIFICATIONS, PAYOUT_ONBOARDINGS},
     state::AppState,
     store::{
         offers,
@@ -92,14 +93,19 @@ pub struct VerifyResult {
     pub task_status: String,
 }
 
-/// Confirms a checkout with the provider (poster only). Idempotent.
+/// Confirms a checkout with the provider (poster only). Idempotent. 20 per 10 minutes per account and checkout.
 #[utoipa::path(post, path = "/api/payments/verify", tag = "payments", request_body = VerifyInput, security(("bearer" = [])),
-    responses((status = 200, body = VerifyResult), (status = 400), (status = 401), (status = 403), (status = 404), (status = 422)))]
+    responses((status = 200, body = VerifyResult), (status = 400), (status = 401), (status = 403), (status = 404), (status = 422), (status = 429)))]
 pub async fn verify_payment(
     State(state): State<AppState>,
     caller: AuthUser,
     ApiJson(input): ApiJson<VerifyInput>,
 ) -> ApiResult<ApiJson<VerifyResult>> {
+    // Per account and checkout: how many checkouts an account has is bounded already
+    // (checkout sessions per task, tasks posted per hour), and a poster paying for
+    // many tasks in a row must not be refused the verification of the next one.
+    let key = format!("payment-verify:{}:{}", caller.id, input.session_id);
+    state.limiter.check(&key, PAYMENT_VERIFICATIONS).await?;
     let payment = payments::payment_by_session(&state.db, &input.session_id).await?;
     let payment = payment.ok_or_else(|| ApiError::not_found("Payment"))?;
     if payment.task_id != input.task_id || payment.offer_id != input.offer_id {
@@ -264,13 +270,14 @@ pub struct PayoutOnboarding {
     pub ready: bool,
 }
 
-/// Creates the tasker's payout account (Stripe Connect Express) and a link to set it up.
+/// Creates the tasker's payout account (Stripe Connect Express) and a link to set it up (10 an hour).
 #[utoipa::path(post, path = "/api/me/payouts/onboarding", tag = "payments", security(("bearer" = [])),
-    responses((status = 200, body = PayoutOnboarding), (status = 401)))]
+    responses((status = 200, body = PayoutOnboarding), (status = 401), (status = 429)))]
 pub async fn payout_onboarding(
     State(state): State<AppState>,
     caller: AuthUser,
 ) -> ApiResult<ApiJson<PayoutOnboarding>> {
+    state.limiter.check(&format!("payout-onboarding:{}", caller.id), PAYOUT_ONBOARDINGS).await?;
     let user = users::user_by_id(&state.db, caller.id)
         .await?
         .ok_or_else(|| ApiError::Unauthorized("Please sign in to continue.".into()))?;

@@ -21,6 +21,15 @@ use crate::error::ApiError;
 pub const CHECKOUT_SESSIONS_PER_TASK: Limit = Limit::new(10, Duration::from_secs(600));
 /// Invitations one poster may send: each is a notification to someone who did not ask for it.
 pub const INVITATIONS_PER_POSTER: Limit = Limit::new(30, Duration::from_secs(3600));
+/// How often one account's unfinished payout account is looked up with the
+/// provider: between lookups it shows as still pending. The page asks when the
+/// tasker comes back from onboarding; a script asking in a loop would otherwise
+/// spend the platform's Stripe rate limit.
+pub const PAYOUT_ACCOUNT_LOOKUPS: Limit = Limit::new(1, Duration::from_secs(30));
+/// Onboarding links one account may ask for (each creates an Account Link at the provider).
+pub const PAYOUT_ONBOARDINGS: Limit = Limit::new(10, Duration::from_secs(3600));
+/// Verifications one account may ask for of one checkout (each may ask the provider about it).
+pub const PAYMENT_VERIFICATIONS: Limit = Limit::new(20, Duration::from_secs(600));
 /// Alert creations, changes and deletions one account may make: each may rewrite
 /// hundreds of index rows under the database's write lock. Far more than anyone
 /// tidying their alerts needs.

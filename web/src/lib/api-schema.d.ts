@@ -256,7 +256,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Up to 5 Australian places; `[]` for short queries or when the geocoder fails. */
+        /** Up to 5 Australian places; `[]` for short queries or when the geocoder fails; 429 past 60 a minute per client. */
         get: operations["geocode"];
         put?: never;
         post?: never;
@@ -439,7 +439,8 @@ export interface paths {
         /**
          * The caller's payout account. An unfinished one is checked with the
          *     provider (Stripe: the account's `payouts_enabled`), so coming back from
-         *     onboarding shows the outcome, and transfers that were waiting go out.
+         *     onboarding shows the outcome, and transfers that were waiting go out; at
+         *     most once every 30 s per account (in between it is still `pending`).
          */
         get: operations["payout_account"];
         put?: never;
@@ -459,7 +460,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Creates the tasker's payout account (Stripe Connect Express) and a link to set it up. */
+        /** Creates the tasker's payout account (Stripe Connect Express) and a link to set it up (10 an hour). */
         post: operations["payout_onboarding"];
         delete?: never;
         options?: never;
@@ -516,7 +517,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sends a test notification to each of the caller's devices now (5 a minute). */
+        /**
+         * Sends a test notification to each of the caller's devices now, all at once, answering within 5 s
+         *     (devices not answered by then count as failed); 5 a minute.
+         */
         post: operations["send_test"];
         delete?: never;
         options?: never;
@@ -653,7 +657,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Confirms a checkout with the provider (poster only). Idempotent. */
+        /** Confirms a checkout with the provider (poster only). Idempotent. 20 per 10 minutes per account and checkout. */
         post: operations["verify_payment"];
         delete?: never;
         options?: never;
@@ -3046,6 +3050,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too many requests; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     me: {
@@ -3678,6 +3691,15 @@ export interface operations {
             };
             /** @description Not signed in, or the session has expired or ended */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4398,6 +4420,15 @@ export interface operations {
             };
             /** @description Validation failed; `fields` names the fields */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -25,7 +25,7 @@ pub const DIGEST_EVERY: Duration = Duration::from_secs(3600);
 const LEASE: Duration = Duration::from_secs(120);
 const USERS_PER_PASS: i64 = 50;
 /// Attempts before a line is given up on (about a day of trying with [`retry_delay`]).
-const MAX_ATTEMPTS: i32 = 10;
+pub const MAX_ATTEMPTS: i32 = 10;
 
 /// Unsubscribe links: the user id signed with a key derived from the server's
 /// secret, so they work without a sign-in and without a table of tokens.

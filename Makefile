@@ -4,7 +4,7 @@ CARGO      ?= cargo
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)
 SERVER_BIN := $(TARGET_DIR)/debug/server
 
-.PHONY: run test web server test-rust test-web test-api e2e bench clean cluster cluster-down e2e-cluster soak-quick soak
+.PHONY: run test web server test-rust test-web test-api e2e bench clean cluster cluster-down e2e-cluster soak-quick soak mutants
 
 ## Build the web app and the server, seed demo data (first start only), serve on http://127.0.0.1:8080.
 run: web server
@@ -32,6 +32,13 @@ test-api: server
 
 server:
 	$(CARGO) build -p server
+
+## Mutation testing (cargo-mutants: `cargo install --locked cargo-mutants`) over the money, moderation
+## and authorization code listed in .cargo/mutants.toml; what survives is explained in docs/mutants.md.
+## Hours on two cores, so not part of `make test`. Narrow it with MUTANTS_ARGS, e.g.
+## MUTANTS_ARGS="--file server/src/payments/fees.rs -- --lib".
+mutants:
+	scripts/with-test-services.sh $(CARGO) mutants --package server --output $(TARGET_DIR) $(MUTANTS_ARGS)
 
 web: web/node_modules
 	npm --prefix web run build

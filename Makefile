@@ -34,11 +34,16 @@ server:
 	$(CARGO) build -p server
 
 ## Mutation testing (cargo-mutants: `cargo install --locked cargo-mutants`) over the money, moderation
-## and authorization code listed in .cargo/mutants.toml; what survives is explained in docs/mutants.md.
-## Hours on two cores, so not part of `make test`. Narrow it with MUTANTS_ARGS, e.g.
-## MUTANTS_ARGS="--file server/src/payments/fees.rs -- --lib".
+## and authorization code; what survives is explained in docs/mutants.md. Hours on two cores, so not
+## part of `make test`. Narrow it, e.g. `make mutants MUTANTS_FILES=server/src/payments/fees.rs
+## MUTANTS_TESTS=--lib` (MUTANTS_TESTS goes to `cargo test`).
+MUTANTS_FILES ?= server/src/payments/*.rs server/src/store/escrow.rs server/src/store/ledger.rs \
+	server/src/store/ledger_audit.rs server/src/store/disputes.rs server/src/store/lifecycle.rs \
+	server/src/store/provider_calls.rs server/src/http/admin.rs server/src/http/disputes.rs server/src/http/extract.rs
+MUTANTS_TESTS ?=
 mutants:
-	scripts/with-test-services.sh $(CARGO) mutants --package server --output $(TARGET_DIR) $(MUTANTS_ARGS)
+	scripts/with-test-services.sh $(CARGO) mutants --package server --output $(TARGET_DIR) \
+		$(addprefix --file ,$(MUTANTS_FILES)) -- $(MUTANTS_TESTS)
 
 web: web/node_modules
 	npm --prefix web run build

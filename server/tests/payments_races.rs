@@ -26,7 +26,7 @@ const ROUNDS_PER_TASKER: usize = 5;
 /// gets to win: a race test that only ever saw one winner proved nothing about the other.
 async fn race<A: Future, B: Future>(round: usize, a: A, b: B) -> (A::Output, B::Output) {
     let head_start = Duration::from_millis(2 * (round / 2 % 5) as u64);
-    if round % 2 == 0 { tokio::join!(a, after(head_start, b)) } else { tokio::join!(after(head_start, a), b) }
+    if round.is_multiple_of(2) { tokio::join!(a, after(head_start, b)) } else { tokio::join!(after(head_start, a), b) }
 }
 
 async fn after<F: Future>(delay: Duration, future: F) -> F::Output {

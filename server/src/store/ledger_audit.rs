@@ -11,6 +11,9 @@ use uuid::Uuid;
 
 use crate::{db::Db, on_pool, payments::fees::fee_cents};
 
+/// Labelled amounts, `(what, cents)`, sorted.
+pub type Facts = Vec<(String, i64)>;
+
 /// One payment whose records do not match its status (or, with status `missing`, rows whose
 /// payment does not exist).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -116,7 +119,7 @@ pub fn found_facts(
 /// The sandbox's side of a payment's provider calls: every call made (done) moved exactly its
 /// amount, and nothing moved without a call. A call still owed (pending or parked) may or may not
 /// have reached the sandbox yet, so its kind is left out. `(expected, found)`, sorted.
-pub fn sandbox_facts(calls: &[AuditedMovement], moved: SandboxMoved) -> (Vec<(String, i64)>, Vec<(String, i64)>) {
+pub fn sandbox_facts(calls: &[AuditedMovement], moved: SandboxMoved) -> (Facts, Facts) {
     let mut expected = Vec::new();
     let mut found = Vec::new();
     for (kind, cents) in [("refund", moved.refunded_cents), ("transfer", moved.transferred_cents)] {

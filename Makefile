@@ -4,7 +4,7 @@ CARGO      ?= cargo
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)
 SERVER_BIN := $(TARGET_DIR)/debug/server
 
-.PHONY: run test web server test-rust test-web test-api e2e bench clean cluster cluster-down e2e-cluster soak-quick soak
+.PHONY: run test web server test-rust test-web test-api e2e bench clean cluster cluster-down e2e-cluster soak-quick soak mutants
 
 ## Build the web app and the server, seed demo data (first start only), serve on http://127.0.0.1:8080.
 run: web server
@@ -32,6 +32,18 @@ test-api: server
 
 server:
 	$(CARGO) build -p server
+
+## Mutation testing (cargo-mutants: `cargo install --locked cargo-mutants`) over the money, moderation
+## and authorization code; what survives is explained in docs/mutants.md. Hours on two cores, so not
+## part of `make test`. Narrow it, e.g. `make mutants MUTANTS_FILES=server/src/payments/fees.rs
+## MUTANTS_TESTS=--lib` (MUTANTS_TESTS goes to `cargo test`).
+MUTANTS_FILES ?= server/src/payments/*.rs server/src/store/escrow.rs server/src/store/ledger.rs \
+	server/src/store/ledger_audit.rs server/src/store/disputes.rs server/src/store/lifecycle.rs \
+	server/src/store/provider_calls.rs server/src/http/admin.rs server/src/http/disputes.rs server/src/http/extract.rs
+MUTANTS_TESTS ?=
+mutants:
+	scripts/with-test-services.sh $(CARGO) mutants --package server --output $(TARGET_DIR) \
+		$(addprefix --file ,$(MUTANTS_FILES)) -- $(MUTANTS_TESTS)
 
 web: web/node_modules
 	npm --prefix web run build

@@ -362,7 +362,7 @@ async fn public_profile_hides_contact_details(app: TestApp) -> TestApp {
     let id = session["user"]["id"].as_str().unwrap();
     let profile = app.get(&format!("/api/profiles/{id}"), None).await;
     assert_eq!(profile.status, StatusCode::OK);
-    assert_eq!(profile.body["display_name"], "Sam L.", "the surname stays private, as on listings");
+    assert_eq!(profile.body["display_name"], "Public L.", "the surname stays private, as on listings");
     assert_eq!(profile.body["verified"]["email"], true);
     assert_eq!(profile.body["rating"], serde_json::Value::Null);
     assert_eq!(profile.body["review_count"], 0);

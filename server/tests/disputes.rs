@@ -162,7 +162,14 @@ async fn an_operator_splits_the_escrow_between_poster_and_tasker(app: TestApp) -
     let queue = app.get("/api/admin/disputes", Some(&operator)).await;
     let [case] = queue.body["items"].as_array().unwrap().clone().try_into().unwrap();
     assert_eq!(case["id"], dispute["id"]);
-    assert_eq!((case["poster"]["name"].as_str(), case["tasker"]["name"].as_str()), (Some("Sam L."), Some("Sam L.")));
+    for (party, token) in [("poster", &assigned.poster), ("tasker", &assigned.tasker)] {
+        let id = app.get("/api/me", Some(token)).await.body["user"]["id"].clone();
+        assert_eq!(case[party]["id"], id, "the {party} is the {party}");
+        let shown =
+            app.get(&format!("/api/profiles/{}", id.as_str().unwrap()), None).await.body["display_name"].clone();
+        assert_eq!(case[party]["name"], shown, "the {party}'s name");
+    }
+    assert_ne!(case["poster"]["name"], case["tasker"]["name"], "test users have names of their own");
     assert_eq!(
         (case["payment"]["amount_cents"].as_i64(), case["payment"]["status"].as_str()),
         (Some(10_000), Some("held"))

@@ -31,7 +31,7 @@ async fn offer_amounts_are_private_to_the_poster_and_the_tasker(app: TestApp) ->
     let created = make_offer(&app, &offerer, &task_id, 11000).await;
     assert_eq!(created["amount_cents"], 11000);
     assert_eq!(created["status"], "pending");
-    assert_eq!(created["tasker"]["name"], "Sam L.");
+    assert_eq!(created["tasker"]["name"], common::public_name_for("tasker@example.com"));
     let path = format!("/api/tasks/{task_id}/offers");
     for (token, private) in [(Some(&owner), true), (Some(&offerer), true), (Some(&stranger), false), (None, false)] {
         let list = app.get(&path, token.map(String::as_str)).await;

@@ -564,7 +564,10 @@ async fn reviews_go_both_ways_after_completion_and_stay_hidden_until_both_are_in
     assert_eq!((profile["rating"].as_f64(), profile["review_count"].as_i64()), (Some(5.0), Some(1)));
     let shown = &profile["reviews"][0];
     assert_eq!((shown["rating"].as_i64(), shown["body"].as_str()), (Some(5), Some("Quick and tidy")));
-    assert_eq!(shown["author"]["name"], "Sam L.");
+    assert_eq!(shown["author"]["id"], poster_id.as_str(), "the poster wrote the tasker's review");
+    let poster_name = app.get(&format!("/api/profiles/{poster_id}"), None).await.body["display_name"].clone();
+    assert_eq!(shown["author"]["name"], poster_name);
+    assert_ne!(shown["author"]["name"], profile["display_name"], "not the tasker's own name");
     assert!(shown["task_title"].as_str().is_some_and(|title| !title.is_empty()));
     let profile = app.get(&format!("/api/profiles/{poster_id}"), None).await.body;
     assert_eq!((profile["rating"].as_f64(), profile["review_count"].as_i64()), (Some(4.0), Some(1)));

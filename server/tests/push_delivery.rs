@@ -96,6 +96,20 @@ async fn wait_for_push_status(app: &TestApp, notification_id: Uuid, status: &str
     panic!("the pushes of {notification_id} never became {status}: {:?}", push_rows(app, notification_id).await);
 }
 
+/// Pushes one more notification and waits until it arrived, so that a worker has passed over the
+/// outbox since: a push that was going to be sent twice would have been by then. Returns its id.
+async fn push_marker(app: &TestApp, user_id: Uuid, service: &FakePushService, device: &FakeDevice) -> Uuid {
+    let marker = notify(app, user_id, "offer", "Marker").await;
+    for _ in 0..500 {
+        let pushes = service.received();
+        if pushes.iter().any(|push| device.decrypt(&push.body)["id"] == marker.to_string()) {
+            return marker;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("the marker push never arrived");
+}
+
 async fn a_new_offer_is_pushed_encrypted_and_signed(app: TestApp) -> TestApp {
     let push_service = FakePushService::start().await;
     let poster = app.signed_in_user("poster@example.com").await;
@@ -161,8 +175,8 @@ async fn a_gone_subscription_is_forgotten(app: TestApp) -> TestApp {
     for _ in 0..500 {
         let devices = app.get("/api/me/push-subscriptions", Some(&token)).await.body;
         if devices["items"].as_array().unwrap().is_empty() {
-            notify(&app, user, "message", "Another message").await;
-            tokio::time::sleep(Duration::from_millis(200)).await;
+            let another = notify(&app, user, "message", "Another message").await;
+            assert_eq!(push_rows(&app, another).await, vec![], "no push is owed to a gone device");
             assert_eq!(push_service.received().len(), 1, "nothing more goes to a gone device");
             return app;
         }
@@ -185,8 +199,8 @@ async fn an_unavailable_push_service_is_retried_after_its_retry_after(app: TestA
     assert_eq!(device.decrypt(&received[1].body)["id"], id.to_string());
     let rows = wait_for_push_status(&app, id, "sent").await;
     assert_eq!(rows[0].2, 2, "two attempts");
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    assert_eq!(push_service.received().len(), 2, "retried once, not again after success");
+    push_marker(&app, user, &push_service, &device).await;
+    assert_eq!(push_service.received().len(), 3, "retried once, not again after success");
     app
 }
 
@@ -206,7 +220,10 @@ async fn two_nodes_send_each_push_exactly_once(app: TestApp) -> TestApp {
         ids.push(notify(&app, user, "offer", &format!("Offer {n}")).await.to_string());
     }
     let received = push_service.wait_for(PUSHES).await;
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    for id in &ids {
+        wait_for_push_status(&app, id.parse().unwrap(), "sent").await;
+    }
+    ids.push(push_marker(&app, user, &push_service, &device).await.to_string());
     let mut pushed: Vec<String> = push_service
         .received()
         .iter()
@@ -238,7 +255,8 @@ async fn a_push_committed_before_a_crash_is_sent_after_restart(app: TestApp) -> 
     subscribe(&app, &token, &device).await;
     // Committed on a node whose worker does not get to it before the node goes down.
     let id = notify(&app, user, "offer", "New offer").await;
-    tokio::time::sleep(Duration::from_millis(200)).await;
+    let rows = push_rows(&app, id).await;
+    assert!(rows.iter().all(|(_, status, attempts)| status == "pending" && *attempts == 0), "{rows:?}");
     assert!(push_service.received().is_empty());
 
     let app = replace_with_working_node(app).await;
@@ -252,7 +270,8 @@ async fn a_claimed_push_whose_node_died_is_sent_when_the_lease_ends(app: TestApp
     let push_service = FakePushService::start().await;
     let token = access_token(&app.signed_in_user("user@example.com").await);
     let user = user_id(&app, &token).await;
-    subscribe(&app, &token, &push_service.device("phone")).await;
+    let device = push_service.device("phone");
+    subscribe(&app, &token, &device).await;
     let id = notify(&app, user, "offer", "New offer").await;
     // A node claims it for two seconds and dies before sending.
     let claimed_at = std::time::Instant::now();
@@ -266,8 +285,8 @@ async fn a_claimed_push_whose_node_died_is_sent_when_the_lease_ends(app: TestApp
     assert!(received[0].at - claimed_at >= Duration::from_millis(1500), "not taken over before the lease ended");
     let rows = wait_for_push_status(&app, id, "sent").await;
     assert_eq!(rows[0].2, 1);
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    assert_eq!(push_service.received().len(), 1);
+    push_marker(&app, user, &push_service, &device).await;
+    assert_eq!(push_service.received().len(), 2, "sent once, then only the marker");
     app
 }
 

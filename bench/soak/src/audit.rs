@@ -139,7 +139,7 @@ pub async fn run(world: &World, database_url: &str) -> anyhow::Result<bool> {
     .fetch_one(&pool)
     .await?;
     println!(
-        "ledger: {} payments whose rows do not match, escrow {} (ledger {} ¢, held {} ¢); tasks assigned twice: {double_assigned}",
+        "ledger: {} payments whose ledger rows, provider calls or sandbox records do not match, escrow {} (ledger {} ¢, held {} ¢); tasks assigned twice: {double_assigned}",
         mismatches.len(),
         if escrow.balances() { "balances" } else { "DOES NOT BALANCE" },
         escrow.ledger_balance_cents,

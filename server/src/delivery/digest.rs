@@ -25,7 +25,7 @@ pub const DIGEST_EVERY: Duration = Duration::from_secs(3600);
 const LEASE: Duration = Duration::from_secs(120);
 const USERS_PER_PASS: i64 = 50;
 /// Attempts before a line is given up on (about a day of trying with [`retry_delay`]).
-const MAX_ATTEMPTS: i32 = 10;
+pub const MAX_ATTEMPTS: i32 = 10;
 
 /// How long an unsubscribe link works: a mailed link is a bearer token, so it does not stay one
 /// forever (the digest of each hour carries a fresh one).

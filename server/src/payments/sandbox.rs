@@ -3,7 +3,8 @@
 //! test card form. Sessions live in the database so any node can serve them;
 //! payout accounts are set up on a local page (`/sandbox/payouts/{account}`);
 //! transfers (even to a tasker without one, where Stripe would refuse and the
-//! outbox would retry) and refunds succeed at once — unless a fault
+//! outbox would retry) and refunds succeed at once, each recorded on the
+//! session at the amount asked for (within the charge) — unless a fault
 //! was injected ([`SandboxFaults`]), which is how tests and the soak drive the
 //! failure paths a real provider has (an outage, a transfer refused until the
 //! tasker sets up payouts).
@@ -130,6 +131,16 @@ fn unknown_session(session_id: &str) -> PaymentError {
     }
 }
 
+fn beyond_the_charge(what: &str, amount_cents: i64, session_id: &str) -> PaymentError {
+    PaymentError::Rejected {
+        code: "amount_too_large".into(),
+        message: format!(
+            "sandbox: a {what} of {amount_cents} cents is not possible from {session_id} \
+             (not positive, more than is left of the charge, or another {what} was already made)"
+        ),
+    }
+}
+
 /// How long a sandbox bank debit takes to settle (days at a real bank).
 pub const DEBIT_SETTLES_AFTER: std::time::Duration = std::time::Duration::from_secs(2 * 60);
 /// Stripe's BECS test accounts: the first settles, the second fails.
@@ -173,6 +184,8 @@ impl PaymentProvider for Sandbox {
             completed_at: None,
             settles_at: None,
             debit_fails: false,
+            refunded_cents: 0,
+            transferred_cents: 0,
         };
         sandbox_sessions::insert(&self.db, &session).await.map_err(database)?;
         Ok(CheckoutSession { url: self.checkout_url(&id), id })
@@ -193,11 +206,21 @@ impl PaymentProvider for Sandbox {
 
     async fn transfer(&self, request: &TransferRequest) -> Result<String, PaymentError> {
         self.faults.check(Call::Transfer)?;
+        let session = Self::session_id(request.payment_id);
+        if !sandbox_sessions::record_transfer(&self.db, &session, request.amount_cents).await.map_err(database)? {
+            return Err(beyond_the_charge("transfer", request.amount_cents, &session));
+        }
         Ok(format!("tr_sandbox_{}", request.payment_id.simple()))
     }
 
+    /// Refunds exactly the amount asked for, as Stripe does: at most once per payment and never
+    /// more than what is left of the charge, so a short or doubled refund shows in its records.
     async fn refund(&self, request: &RefundRequest) -> Result<String, PaymentError> {
         self.faults.check(Call::Refund)?;
+        let session = Self::session_id(request.payment_id);
+        if !sandbox_sessions::record_refund(&self.db, &session, request.amount_cents).await.map_err(database)? {
+            return Err(beyond_the_charge("refund", request.amount_cents, &session));
+        }
         Ok(format!("re_sandbox_{}", request.payment_id.simple()))
     }
 

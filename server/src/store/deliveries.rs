@@ -338,3 +338,16 @@ pub async fn pushes_for(db: &Db, notification_id: Uuid) -> sqlx::Result<Vec<(Uui
         .await
     })
 }
+
+/// The email line owed for one notification, for tests and operators: `(status, attempts, last_error)`.
+#[instrument(skip_all)]
+pub async fn email_for(db: &Db, notification_id: Uuid) -> sqlx::Result<Option<(String, i32, Option<String>)>> {
+    on_pool!(db, |pool| {
+        sqlx::query_as::<_, (String, i32, Option<String>)>(
+            "select status, attempts, last_error from email_deliveries where notification_id = $1",
+        )
+        .bind(notification_id)
+        .fetch_optional(pool)
+        .await
+    })
+}

@@ -7,6 +7,7 @@ use sqlx::FromRow;
 use tracing::instrument;
 use uuid::Uuid;
 
+pub use super::ledger_audit::{LedgerMismatch, audit};
 use crate::{
     db::{Db, Timestamp, new_id},
     on_pool,
@@ -136,70 +137,4 @@ pub async fn escrow_check(db: &Db) -> sqlx::Result<EscrowCheck> {
         .await
     })?;
     Ok(EscrowCheck { ledger_balance_cents, held_payments_cents })
-}
-
-/// One payment whose ledger rows do not match its status.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct LedgerMismatch {
-    pub payment_id: Uuid,
-    pub status: String,
-    /// (kind, amount) the status calls for, and what the ledger holds, sorted by kind.
-    pub expected: Vec<(String, i64)>,
-    pub found: Vec<(String, i64)>,
-}
-
-/// The rows a payment in `status` must have: nothing before money moved; the
-/// charge once held; the refund of what went back to the poster, and the
-/// payout and fee of the rest, once released or refunded. Sorted by kind.
-pub fn expected_rows(status: &str, amount: i64, refunded: i64, fee: i64) -> Vec<(String, i64)> {
-    let mut rows: Vec<(&str, i64)> = match status {
-        "held" => vec![(kind::CHARGE, amount)],
-        "refunded" => vec![(kind::CHARGE, amount), (kind::REFUND, amount)],
-        "released" => {
-            let mut rows = vec![(kind::CHARGE, amount), (kind::PAYOUT, amount - refunded - fee), (kind::FEE, fee)];
-            if refunded > 0 {
-                rows.push((kind::REFUND, refunded));
-            }
-            rows
-        }
-        _ => vec![],
-    };
-    rows.sort();
-    rows.into_iter().map(|(kind, cents)| (kind.to_owned(), cents)).collect()
-}
-
-/// Checks every payment's ledger rows, one by one, against its status (a
-/// charge and its refund cancelling out in a total would hide a missing pair).
-/// Reads everything: for tests, audits and the soak, not for request paths.
-#[instrument(skip_all)]
-pub async fn audit(db: &Db) -> sqlx::Result<Vec<LedgerMismatch>> {
-    let (payments, rows) = on_pool!(db, |pool| {
-        async {
-            let payments = sqlx::query_as::<_, (Uuid, String, i64, i64, i64)>(
-                "select id, status, amount_cents, refunded_cents, fee_cents from payments order by id",
-            )
-            .fetch_all(pool)
-            .await?;
-            let rows = sqlx::query_as::<_, (Uuid, String, i64)>(
-                "select payment_id, kind, amount_cents from ledger_entries order by payment_id, kind",
-            )
-            .fetch_all(pool)
-            .await?;
-            Ok::<_, sqlx::Error>((payments, rows))
-        }
-        .await
-    })?;
-    let mut found: std::collections::HashMap<Uuid, Vec<(String, i64)>> = std::collections::HashMap::new();
-    for (payment_id, kind, cents) in rows {
-        found.entry(payment_id).or_default().push((kind, cents));
-    }
-    let mut mismatches = Vec::new();
-    for (payment_id, status, amount, refunded, fee) in payments {
-        let expected = expected_rows(&status, amount, refunded, fee);
-        let found = found.remove(&payment_id).unwrap_or_default();
-        if expected != found {
-            mismatches.push(LedgerMismatch { payment_id, status, expected, found });
-        }
-    }
-    Ok(mismatches)
 }

@@ -11,6 +11,7 @@ pub mod email_tokens;
 pub mod escrow;
 pub mod invitations;
 pub mod ledger;
+pub mod ledger_audit;
 pub mod lifecycle;
 pub mod messages;
 pub mod notification_preferences;

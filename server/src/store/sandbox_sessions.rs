@@ -27,10 +27,14 @@ pub struct SandboxSession {
     /// Paid by bank debit: the money arrives (or the debit fails) at this time.
     pub settles_at: Option<Timestamp>,
     pub debit_fails: bool,
+    /// What the sandbox refunded of the charge, and transferred to the tasker out of it.
+    pub refunded_cents: i64,
+    pub transferred_cents: i64,
 }
 
 const COLUMNS: &str = "id, description, amount_cents, fee_cents, currency, success_url, cancel_url, metadata, status,
-                       charge_ref, created_at, expires_at, completed_at, settles_at, debit_fails";
+                       charge_ref, created_at, expires_at, completed_at, settles_at, debit_fails, refunded_cents,
+                       transferred_cents";
 
 /// Inserts the session unless one with this id exists (a retried create).
 #[instrument(skip_all)]
@@ -115,4 +119,37 @@ pub async fn expire(db: &Db, id: &str) -> sqlx::Result<()> {
             .map(|done| done.rows_affected())
     })?;
     Ok(())
+}
+
+/// Records the one refund of a session's charge: true when it is recorded now, or was already at
+/// this amount (a retried call), and the refund and the transfer together stay within the charge.
+#[instrument(skip_all)]
+pub async fn record_refund(db: &Db, id: &str, amount_cents: i64) -> sqlx::Result<bool> {
+    on_pool!(db, |pool| {
+        sqlx::query(
+            "update sandbox_sessions set refunded_cents = $2
+             where id = $1 and $2 > 0 and refunded_cents in (0, $2) and $2 + transferred_cents <= amount_cents",
+        )
+        .bind(id)
+        .bind(amount_cents)
+        .execute(pool)
+        .await
+        .map(|done| done.rows_affected() == 1)
+    })
+}
+
+/// Records the one transfer out of a session's charge, as [`record_refund`] records the refund.
+#[instrument(skip_all)]
+pub async fn record_transfer(db: &Db, id: &str, amount_cents: i64) -> sqlx::Result<bool> {
+    on_pool!(db, |pool| {
+        sqlx::query(
+            "update sandbox_sessions set transferred_cents = $2
+             where id = $1 and $2 > 0 and transferred_cents in (0, $2) and $2 + refunded_cents <= amount_cents",
+        )
+        .bind(id)
+        .bind(amount_cents)
+        .execute(pool)
+        .await
+        .map(|done| done.rows_affected() == 1)
+    })
 }

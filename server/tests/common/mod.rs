@@ -338,12 +338,26 @@ pub fn signup_body(email: &str, account_type: &str) -> Value {
     json!({
         "email": email,
         "password": "correct horse",
-        "first_name": "Sam",
+        "first_name": first_name_for(email),
         "last_name": "Lee",
         "account_type": account_type,
         "skills": skills,
         "location": "Newtown NSW",
     })
+}
+
+/// A test user's first name, from their email: `poster-3f2a@example.com` is "Poster-3f2a", shown
+/// publicly as "Poster-3f2a L.". No two test users share a name, so an assertion that names the
+/// poster cannot pass when it is shown the tasker.
+pub fn first_name_for(email: &str) -> String {
+    let local = email.split('@').next().unwrap_or(email);
+    let mut letters = local.chars();
+    letters.next().map(|first| first.to_uppercase().chain(letters).collect()).unwrap_or_else(|| "Sam".into())
+}
+
+/// The public name ("First L.") of the test user signed up with `email`.
+pub fn public_name_for(email: &str) -> String {
+    format!("{} L.", first_name_for(email))
 }
 
 pub fn access_token(session: &Value) -> String {

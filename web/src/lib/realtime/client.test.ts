@@ -1,0 +1,141 @@
+import { QueryClient } from '@tanstack/react-query';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+import { sessionAtom } from '@/lib/auth/session';
+import type { Session } from '@/lib/auth/types';
+import { RealtimeClient } from '@/lib/realtime/client';
+import { appStore } from '@/lib/store';
+
+/**
+ * A socket the test opens and drops by hand, recording what the client sends. The
+ * reconnecting socket around it (partysocket) and the client are the real ones.
+ */
+class TestSocket extends EventTarget {
+  static opened: TestSocket[] = [];
+  readyState = 0;
+  binaryType = 'blob';
+  readonly sent: Record<string, unknown>[] = [];
+
+  constructor(readonly url: string) {
+    super();
+    TestSocket.opened.push(this);
+  }
+
+  send(data: string) {
+    this.sent.push(JSON.parse(data) as Record<string, unknown>);
+  }
+
+  close() {
+    this.readyState = 3;
+  }
+
+  open() {
+    this.readyState = 1;
+    this.dispatchEvent(new Event('open'));
+  }
+
+  /** The connection is lost (the server restarted, the network went away). */
+  drop() {
+    this.readyState = 3;
+    this.dispatchEvent(Object.assign(new Event('close'), { code: 1006, reason: '', wasClean: false }));
+  }
+
+  subscribes() {
+    return this.sent.filter((message) => message.type === 'subscribe');
+  }
+}
+
+const frame = (message: unknown) => JSON.stringify(message);
+
+async function nextSocket(count: number) {
+  await vi.waitFor(() => expect(TestSocket.opened).toHaveLength(count), { timeout: 5_000 });
+  return TestSocket.opened[count - 1];
+}
+
+function signIn(userId: string) {
+  appStore.set(sessionAtom, { access_token: 'a', refresh_token: 'r', user: { id: userId } } as unknown as Session);
+}
+
+describe('RealtimeClient after a reconnect', () => {
+  let client: RealtimeClient | null = null;
+
+  afterEach(() => {
+    client?.stop();
+    client = null;
+    TestSocket.opened = [];
+    appStore.set(sessionAtom, null);
+  });
+
+  it('resubscribes every topic and its own user topic with since = the last seq it saw', async () => {
+    signIn('u1');
+    const queries = new QueryClient();
+    client = new RealtimeClient(queries, {
+      baseUrl: () => 'ws://taskhub.test/ws',
+      ticket: async () => 'ticket',
+      WebSocket: TestSocket,
+    });
+    client.start();
+    client.subscribe('task:t1');
+    const first = await nextSocket(1);
+    first.open();
+    client.subscribe('feed');
+    expect(first.subscribes()).toEqual([
+      { type: 'subscribe', topic: 'task:t1' },
+      { type: 'subscribe', topic: 'feed' },
+    ]);
+    client.onMessage(frame({ type: 'subscribed', topic: 'task:t1', seq: 3, recovered: true }));
+    client.onMessage(frame({ type: 'subscribed', topic: 'user:u1', seq: 10, recovered: true }));
+    client.onMessage(frame({ type: 'event', topic: 'task:t1', seq: 4, event: 'task.updated', data: { id: 't1' } }));
+    client.onMessage(frame({ type: 'event', topic: 'user:u1', seq: 12, event: 'unknown.kind', data: {} }));
+    // 'feed' was never acknowledged, so it has no seq to resume from.
+
+    first.drop();
+    const second = await nextSocket(2);
+    expect(second.url).toContain('ticket=');
+    second.open();
+    expect(second.subscribes()).toEqual(
+      expect.arrayContaining([
+        { type: 'subscribe', topic: 'task:t1', since: 4 },
+        { type: 'subscribe', topic: 'feed' },
+        { type: 'subscribe', topic: 'user:u1', since: 12 },
+      ]),
+    );
+    expect(second.subscribes()).toHaveLength(3);
+  });
+
+  it('refetches a topic whose gap the hub could not replay, and not one it replayed', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const queries = new QueryClient();
+      const refetched: unknown[] = [];
+      vi.spyOn(queries, 'invalidateQueries').mockImplementation(async (filters) => {
+        refetched.push(filters?.queryKey);
+      });
+      client = new RealtimeClient(queries, {
+        baseUrl: () => 'ws://taskhub.test/ws',
+        WebSocket: TestSocket,
+        random: () => 0,
+      });
+      client.start();
+      client.subscribe('task:t1');
+      client.subscribe('task:t2');
+      const first = await nextSocket(1);
+      first.open();
+      client.onMessage(frame({ type: 'subscribed', topic: 'task:t1', seq: 5, recovered: true }));
+      client.onMessage(frame({ type: 'subscribed', topic: 'task:t2', seq: 7, recovered: true }));
+      refetched.length = 0;
+
+      first.drop();
+      const second = await nextSocket(2);
+      second.open();
+      client.onMessage(frame({ type: 'subscribed', topic: 'task:t1', seq: 9, recovered: false }));
+      client.onMessage(frame({ type: 'subscribed', topic: 'task:t2', seq: 7, recovered: true }));
+      vi.advanceTimersByTime(2_500);
+      const keys = JSON.stringify(refetched);
+      expect(keys).toContain('t1');
+      expect(keys).not.toContain('t2');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});

@@ -17,6 +17,7 @@ pub mod lifecycle;
 pub mod marketplace_views;
 pub mod me;
 pub mod messages;
+pub mod moderation_errors;
 pub mod notification_settings;
 pub mod notifications;
 pub mod offers;
@@ -29,6 +30,7 @@ pub mod profiles;
 pub mod push;
 pub mod questions;
 pub mod realtime;
+pub mod reports;
 pub mod reviews;
 pub mod security_headers;
 pub mod site;
@@ -82,6 +84,7 @@ pub fn router(state: AppState) -> Router {
         .merge(admin::router())
         .merge(messages::router())
         .merge(reviews::router())
+        .merge(reports::router())
         .merge(openapi::router())
         .fallback(|| async { ApiError::NotFound("No such API route".into()) })
         .method_not_allowed_fallback(|| async {

@@ -43,8 +43,8 @@ use crate::{
     error::ErrorBody,
     http::{
         admin, alerts, auth, contact, disputes, earnings, extract::ApiJson, geocode, invitations, lifecycle, me,
-        messages, notification_settings, notifications, offers, payments, profiles, push, questions, realtime, reviews,
-        security_headers, site, tasks, unsubscribe,
+        messages, notification_settings, notifications, offers, payments, profiles, push, questions, realtime, reports,
+        reviews, security_headers, site, tasks, unsubscribe,
     },
     state::AppState,
 };
@@ -72,6 +72,7 @@ use crate::{
         messages::list_messages, messages::send_message, reviews::list_reviews, reviews::write_review,
         disputes::open_dispute, disputes::task_dispute, admin::dispute_queue, admin::resolve_dispute,
         admin::parked_calls, admin::retry_call,
+        reports::file_report,
         push::public_key, push::list_devices, push::add_device, push::remove_device, push::send_test,
         notification_settings::settings, notification_settings::save_settings, unsubscribe::one_click_unsubscribe,
     ),

@@ -29,6 +29,7 @@ use crate::{
         categories::{CATEGORIES, Category},
         rules::{self, TaskInput},
     },
+    moderation::guard,
     state::AppState,
     store::{
         Position, profiles, questions,
@@ -222,6 +223,7 @@ pub async fn create_task(
     ApiJson(input): ApiJson<TaskInput>,
 ) -> ApiResult<(StatusCode, ApiJson<TaskDetail>)> {
     let draft = rules::validate_task(&input, today())?;
+    guard::keep_on_platform(&[("title", &draft.title), ("description", &draft.description)])?;
     require_verified(&state, caller).await?;
     let id = tasks::create_task(&state.db, caller.id, &draft, Timestamp::now()).await?;
     alerts::matching::wake(&state);
@@ -343,6 +345,9 @@ pub async fn update_task(
     ApiJson(patch): ApiJson<TaskInput>,
 ) -> ApiResult<ApiJson<TaskDetail>> {
     let current = posters_task(&state, caller, id).await?;
+    // Only the text being changed: an edit of the date must not trip over older wording.
+    let changed_text = [("title", patch.title.as_deref()), ("description", patch.description.as_deref())];
+    guard::keep_on_platform(&changed_text.map(|(field, text)| (field, text.unwrap_or_default())))?;
     let due_changed = patch.due_date.is_some();
     // Keep the stored coordinates unless the place changed (then re-resolve unless new ones came).
     let place = keep_place(&patch, &current);

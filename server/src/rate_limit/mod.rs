@@ -22,6 +22,9 @@ pub const CHECKOUT_SESSIONS_PER_TASK: Limit = Limit::new(10, Duration::from_secs
 /// Invitations one poster may send: each is a notification to someone who did not ask for it.
 pub const INVITATIONS_PER_POSTER: Limit = Limit::new(30, Duration::from_secs(3600));
 
+/// Reports one user may file: each lands in front of an operator.
+pub const REPORTS_PER_USER: Limit = Limit::new(20, Duration::from_secs(3600));
+
 /// At most `max` hits per `window` for one key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limit {

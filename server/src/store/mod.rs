@@ -2,6 +2,7 @@
 //! Each function runs the same SQL text on SQLite and Postgres (see `db.rs`).
 
 pub mod alerts;
+pub mod audit_log;
 pub mod backfills;
 pub mod contact;
 pub mod deliveries;
@@ -24,6 +25,7 @@ pub mod push_subscriptions;
 pub mod questions;
 pub mod realtime_tickets;
 pub mod refresh_tokens;
+pub mod reports;
 pub mod reviews;
 pub mod sandbox_sessions;
 pub mod tasks;

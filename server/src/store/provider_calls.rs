@@ -10,7 +10,8 @@ use uuid::Uuid;
 
 use crate::{
     db::{BeginWrite, Db, Timestamp, new_id},
-    on_pool,
+    insert_audit_entry, on_pool,
+    store::audit_log::AuditEntry,
 };
 
 pub mod kind {
@@ -204,7 +205,7 @@ pub async fn failed(
     Ok(())
 }
 
-/// An operator asks for a parked call to be tried again now, with a fresh count.
+/// A parked call is tried again now, with a fresh count (the tasker's payout account is ready).
 #[instrument(skip_all)]
 pub async fn unpark(db: &Db, id: Uuid, now: Timestamp) -> sqlx::Result<bool> {
     on_pool!(db, |pool| {
@@ -217,5 +218,32 @@ pub async fn unpark(db: &Db, id: Uuid, now: Timestamp) -> sqlx::Result<bool> {
         .execute(pool)
         .await
         .map(|done| done.rows_affected() == 1)
+    })
+}
+
+/// An operator asks for a parked call to be tried again now, with a fresh count; the
+/// audit row is written with it.
+#[instrument(skip_all)]
+pub async fn unpark_by_operator(db: &Db, id: Uuid, audit: &AuditEntry<'_>) -> sqlx::Result<bool> {
+    on_pool!(db, |pool| {
+        async {
+            let mut tx = pool.begin_write().await?;
+            let unparked = sqlx::query(
+                "update provider_calls set status = 'pending', attempts = 0, next_attempt_at = $2, updated_at = $2
+                 where id = $1 and status = 'parked'",
+            )
+            .bind(id)
+            .bind(audit.created_at)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected()
+                == 1;
+            if unparked {
+                insert_audit_entry!(tx, audit)?;
+                tx.commit().await?;
+            }
+            Ok(unparked)
+        }
+        .await
     })
 }

@@ -48,6 +48,11 @@ pub async fn assert_task_unchanged(app: &TestApp, task_id: &str, before: &Snapsh
     }
 }
 
+/// Every row of `table`, each rendered as one string: for tables outside a task's snapshot.
+pub async fn table_rows(app: &TestApp, table: &str) -> Vec<String> {
+    rows(&app.server.state.db, table, None).await
+}
+
 /// The rows of `table` (those whose `column` is `id`, when given), each rendered as one string.
 async fn rows(db: &Db, table: &str, filter: Option<(&str, Uuid)>) -> Vec<String> {
     let condition = filter.map(|(column, _)| format!("where {column} = $1")).unwrap_or_default();

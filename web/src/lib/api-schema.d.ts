@@ -752,6 +752,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reports something to the operators: 201 with the new report, or 200 with the caller's
+         *     report on the same target while it is still open (nothing is added). A target the caller
+         *     cannot see 404 (a message only its two parties may report); past 20 reports an hour 429.
+         */
+        post: operations["file_report"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/site": {
         parameters: {
             query?: never;
@@ -1856,6 +1877,28 @@ export interface components {
             /** @default  */
             endpoint?: string;
         };
+        ReportInput: {
+            /** @description What happened, in the reporter's words (at most 1000 characters). */
+            details?: string | null;
+            reason: components["schemas"]["ReportReason"];
+            target: components["schemas"]["TargetRef"];
+        };
+        /**
+         * @description Why it was reported.
+         * @enum {string}
+         */
+        ReportReason: "spam" | "scam" | "offensive" | "off_platform" | "unsafe" | "other";
+        /** @enum {string} */
+        ReportStatus: "open" | "resolved";
+        /** @description A report as its reporter sees it. */
+        ReportView: {
+            created_at: components["schemas"]["Timestamp"];
+            /** Format: uuid */
+            id: string;
+            reason: components["schemas"]["ReportReason"];
+            status: components["schemas"]["ReportStatus"];
+            target: components["schemas"]["TargetRef"];
+        };
         ResetRequest: {
             /** @default  */
             password?: string;
@@ -2012,6 +2055,16 @@ export interface components {
             /** @default  */
             p256dh?: string;
         };
+        TargetRef: {
+            /** Format: uuid */
+            id: string;
+            type: components["schemas"]["TargetType"];
+        };
+        /**
+         * @description What can be reported.
+         * @enum {string}
+         */
+        TargetType: "task" | "user" | "offer" | "question" | "message" | "review";
         TaskBrief: {
             /** Format: uuid */
             id: string;
@@ -4607,6 +4660,91 @@ export interface operations {
             };
             /** @description Not signed in, or the session has expired or ended */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    file_report: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReportInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportView"];
+                };
+            };
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportView"];
+                };
+            };
+            /** @description Malformed request (body, query string or content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or the id is not a UUID) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation failed; `fields` names the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,6 +1,8 @@
 //! HTTP routes: each resource module exposes `router()`, merged here.
 
 pub mod admin;
+pub mod admin_reports;
+pub mod admin_users;
 pub mod alerts;
 pub mod auth;
 mod completion;
@@ -82,6 +84,8 @@ pub fn router(state: AppState) -> Router {
         .merge(lifecycle::router())
         .merge(disputes::router())
         .merge(admin::router())
+        .merge(admin_reports::router())
+        .merge(admin_users::router())
         .merge(messages::router())
         .merge(reviews::router())
         .merge(reports::router())

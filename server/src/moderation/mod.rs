@@ -1,6 +1,7 @@
 //! Trust and safety: the contact guard, reports and what operators do about them.
 //! Knows nothing of HTTP; `http::reports` and `http::admin_*` map its errors.
 
+pub mod actions;
 pub mod guard;
 pub mod reports;
 

@@ -14,6 +14,7 @@ pub mod invitations;
 pub mod ledger;
 pub mod lifecycle;
 pub mod messages;
+pub mod moderation;
 pub mod notification_preferences;
 pub mod notifications;
 pub mod offers;

@@ -22,10 +22,11 @@ use tokio::{
 };
 
 use crate::{
-    CLOSE_GOING_AWAY, CLOSE_HEARTBEAT_TIMEOUT, CLOSE_SLOW_CONSUMER,
+    CLOSE_GOING_AWAY, CLOSE_HEARTBEAT_TIMEOUT, CLOSE_SLOW_CONSUMER, CLOSE_UNAUTHORIZED,
     hub::Hub,
     protocol::{self, ClientMessage},
     rate::TokenBucket,
+    sockets::SocketOwner,
     stats::Stats,
 };
 
@@ -46,14 +47,15 @@ pub(crate) enum Outbound {
 #[derive(Debug)]
 pub(crate) struct ConnHandle {
     pub id: u64,
+    pub owner: Option<SocketOwner>,
     tx: mpsc::Sender<Outbound>,
     close_code: AtomicU16,
     kill: Notify,
 }
 
 impl ConnHandle {
-    pub(crate) fn new(id: u64, tx: mpsc::Sender<Outbound>) -> Self {
-        Self { id, tx, close_code: AtomicU16::new(0), kill: Notify::new() }
+    pub(crate) fn new(id: u64, owner: Option<SocketOwner>, tx: mpsc::Sender<Outbound>) -> Self {
+        Self { id, owner, tx, close_code: AtomicU16::new(0), kill: Notify::new() }
     }
 
     /// Queues without waiting; a full queue closes the socket as a slow consumer.
@@ -85,6 +87,7 @@ fn close_reason(code: u16) -> &'static str {
         CLOSE_SLOW_CONSUMER => "slow consumer",
         CLOSE_HEARTBEAT_TIMEOUT => "heartbeat timeout",
         CLOSE_GOING_AWAY => "server shutting down",
+        CLOSE_UNAUTHORIZED => "session ended",
         _ => "closing",
     }
 }
@@ -105,10 +108,11 @@ impl LastSeen {
     }
 }
 
-pub(crate) async fn serve(hub: Hub, socket: WebSocket, user_id: Option<String>) {
+pub(crate) async fn serve(hub: Hub, socket: WebSocket, owner: Option<SocketOwner>) {
     let config = hub.config();
     let (tx, rx) = mpsc::channel(config.send_queue_capacity.max(2));
-    let conn = hub.register(tx);
+    let conn = hub.register(tx, owner);
+    let user_id = conn.owner.as_ref().map(|owner| owner.user_id.as_str());
     let last_seen = LastSeen { opened: Instant::now(), at_ms: AtomicU64::new(0) };
     let mut topics = HashSet::new();
 
@@ -116,13 +120,13 @@ pub(crate) async fn serve(hub: Hub, socket: WebSocket, user_id: Option<String>) 
     tokio::select! {
         () = send_loop(sink, rx, &conn, &hub, &last_seen) => {}
         () = async {
-            if let Some(user) = &user_id {
+            if let Some(user) = user_id {
                 let topic = format!("user:{user}");
                 if Box::pin(hub.join(&conn, &topic, None)).await {
                     topics.insert(topic);
                 }
             }
-            recv_loop(stream, &hub, &conn, user_id.as_deref(), &mut topics, &last_seen).await
+            recv_loop(stream, &hub, &conn, user_id, &mut topics, &last_seen).await
         } => {}
     }
 

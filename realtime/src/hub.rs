@@ -20,7 +20,7 @@ use crate::{
     clients::{ClientSlot, ClientSlots},
     connection::{self, ConnHandle},
     protocol::{self, EventTemplate},
-    sockets::OpenSockets,
+    sockets::{Disconnect, OpenSockets, SocketOwner},
     stats::Stats,
     topics::Registry,
 };
@@ -102,21 +102,22 @@ impl Hub {
         }
     }
 
-    /// Upgrade handler body: the server resolved the ticket to an optional user id. A signed-in
-    /// socket is subscribed to `user:{id}` at once. Past `max_connections`, answers 503. No
+    /// Upgrade handler body: the server resolved the ticket to its owner (None: a visitor). A
+    /// signed-in socket is subscribed to `user:{id}` at once, and closes when its session or
+    /// user is disconnected ([`Hub::disconnect`]). Past `max_connections`, answers 503. No
     /// per-client cap: for a caller that cannot tell clients apart; see [`Hub::accept_from`].
-    pub fn accept(&self, ws: WebSocketUpgrade, user_id: Option<String>) -> Response {
-        self.accept_slot(ws, user_id, None)
+    pub fn accept(&self, ws: WebSocketUpgrade, owner: Option<SocketOwner>) -> Response {
+        self.accept_slot(ws, owner, None)
     }
 
     /// [`Hub::accept`] for a socket of `client` (its address, as the server sees it behind
     /// any trusted proxy). A client that already has `max_connections_per_client` open sockets
     /// gets its upgrade completed and closed at once with 4029, which a browser can read
     /// (an HTTP status refusing the upgrade never reaches page scripts).
-    pub fn accept_from(&self, ws: WebSocketUpgrade, user_id: Option<String>, client: IpAddr) -> Response {
+    pub fn accept_from(&self, ws: WebSocketUpgrade, owner: Option<SocketOwner>, client: IpAddr) -> Response {
         let max = self.inner.config.max_connections_per_client;
         match self.inner.clients.take(client, max) {
-            Some(slot) => self.accept_slot(ws, user_id, Some(slot)),
+            Some(slot) => self.accept_slot(ws, owner, Some(slot)),
             None => {
                 self.inner.stats.refused_per_client();
                 self.close_at_once(ws, CLOSE_TOO_MANY_CONNECTIONS, "too many connections from your address")
@@ -124,7 +125,7 @@ impl Hub {
         }
     }
 
-    fn accept_slot(&self, ws: WebSocketUpgrade, user_id: Option<String>, slot: Option<ClientSlot>) -> Response {
+    fn accept_slot(&self, ws: WebSocketUpgrade, owner: Option<SocketOwner>, slot: Option<ClientSlot>) -> Response {
         let permit = match self.inner.shutting_down.load(Relaxed) {
             true => None,
             false => self.inner.permits.clone().try_acquire_owned().ok(),
@@ -141,7 +142,7 @@ impl Hub {
         let hub = self.clone();
         self.configure(ws).on_failed_upgrade(|error| tracing::debug!(%error, "websocket upgrade failed")).on_upgrade(
             move |socket| async move {
-                connection::serve(hub, socket, user_id).await;
+                connection::serve(hub, socket, owner).await;
                 drop((permit, slot));
             },
         )
@@ -165,6 +166,18 @@ impl Hub {
     pub fn shutdown(&self) {
         self.inner.shutting_down.store(true, Relaxed);
         self.inner.sockets.close_all(CLOSE_GOING_AWAY);
+    }
+
+    /// Closes every socket of the session or user with `code` ([`crate::CLOSE_UNAUTHORIZED`]
+    /// for a session that ended), on every node: at once on this one, even while Redis is
+    /// unreachable, and on the others through the bus (a control message, never part of any
+    /// topic's history). A node that was off the bus meanwhile applies it when it is back.
+    pub async fn disconnect(&self, target: Disconnect, code: u16) {
+        let closed = self.inner.sockets.disconnect(&target, code);
+        tracing::debug!(?target, code, closed, "sockets disconnected on this node");
+        if let Bus::Redis(redis) = &self.inner.bus {
+            redis.disconnect(&target, code).await;
+        }
     }
 
     pub fn stats(&self) -> HubStats {
@@ -209,9 +222,13 @@ impl Hub {
         &self.inner.stats
     }
 
-    pub(crate) fn register(&self, tx: tokio::sync::mpsc::Sender<connection::Outbound>) -> Arc<ConnHandle> {
+    pub(crate) fn register(
+        &self,
+        tx: tokio::sync::mpsc::Sender<connection::Outbound>,
+        owner: Option<SocketOwner>,
+    ) -> Arc<ConnHandle> {
         let id = self.inner.next_connection_id.fetch_add(1, Relaxed);
-        let conn = Arc::new(ConnHandle::new(id, tx));
+        let conn = Arc::new(ConnHandle::new(id, owner, tx));
         self.inner.sockets.add(conn.clone());
         self.inner.stats.connection_opened();
         if self.inner.shutting_down.load(Relaxed) {

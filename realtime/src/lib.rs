@@ -3,7 +3,7 @@
 //! offers: the server decides who may watch which topic (`HubConfig::authorize`) and what to
 //! publish (`Hub::publish`).
 //!
-//! # Protocol (API.md, "WebSocket")
+//! # Protocol (docs/architecture.md, "The WebSocket protocol")
 //! Client → server: `{"type":"subscribe","topic":…,"since":<seq>?}`, `{"type":"unsubscribe",
 //! "topic":…}`, `{"type":"ping"}`. Server → client: `{"type":"status","live":"ok"|"degraded"}`
 //! (see "Degraded live updates"), `{"type":"subscribed","topic","seq","recovered"}`, `{"type":"event","topic","seq","event","data","at"}`, `{"type":"error",
@@ -22,7 +22,9 @@
 //!   subscribe messages than `subscribe_burst` at once or `subscribes_per_second` on average;
 //!   the subscribe is ignored, retry later), `too_many_subscriptions`, `bad_request`
 //!   (malformed message).
-//! - Close codes: 4001 unauthorized ticket ([`Hub::reject_unauthorized`]), 4008 slow consumer
+//! - Close codes: 4001 unauthorized ticket ([`Hub::reject_unauthorized`]) or the socket's
+//!   session ended (signed out, password reset, refresh token reuse: [`Hub::disconnect`] on
+//!   every node; the client may reconnect with a fresh ticket if it still has a session), 4008 slow consumer
 //!   (its bounded send queue overflowed), 4009 heartbeat timeout (nothing received for
 //!   `idle_timeout`; the server pings every `ping_interval`), 4029 too many connections from
 //!   this client address (`max_connections_per_client`, default 50, [`Hub::accept_from`]; the
@@ -78,11 +80,12 @@ mod topics;
 
 pub use config::{Authorize, BusConfig, HubConfig, TopicExists, default_authorize};
 pub use hub::Hub;
+pub use sockets::{Disconnect, SocketOwner};
 pub use stats::HubStats;
 
 /// Close code: the server is shutting down ([`Hub::shutdown`]); reconnect.
 pub const CLOSE_GOING_AWAY: u16 = 1001;
-/// Close code: the ticket was missing, expired or already used.
+/// Close code: the ticket was missing, expired or already used, or the socket's session ended.
 pub const CLOSE_UNAUTHORIZED: u16 = 4001;
 /// Close code: the client did not read fast enough and its send queue overflowed.
 pub const CLOSE_SLOW_CONSUMER: u16 = 4008;

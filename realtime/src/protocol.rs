@@ -1,4 +1,4 @@
-//! The JSON messages of the `/ws` protocol (API.md, "WebSocket").
+//! The JSON messages of the `/ws` protocol (docs/architecture.md, "The WebSocket protocol").
 
 use std::time::{SystemTime, UNIX_EPOCH};
 

@@ -2,7 +2,8 @@
 //! when the node loses the cross-node bus it tells each socket `{"type":"status","live":
 //! "degraded"}` at once (events published on other nodes stop arriving; the app polls what is on
 //! screen), and `"ok"` when the bus is back (after the resyncs). A socket opened while degraded
-//! hears so first.
+//! hears so first. The server can close the sockets of a session or of a user on every node
+//! ([`crate::Hub::disconnect`]): each socket knows whom it belongs to.
 
 use std::sync::{Arc, Mutex};
 
@@ -13,6 +14,33 @@ use crate::{
     protocol,
     stats::Stats,
 };
+
+/// Whom a signed-in socket belongs to: the user its ticket was issued to, and the session
+/// (sign-in) that asked for the ticket, when the server names one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SocketOwner {
+    pub user_id: String,
+    pub session_id: Option<String>,
+}
+
+/// Which sockets [`crate::Hub::disconnect`] closes, on every node.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Disconnect {
+    /// The sockets opened with a ticket of this session (signed out, revoked).
+    Session(String),
+    /// Every socket of this user, whatever its session.
+    User(String),
+}
+
+impl Disconnect {
+    fn matches(&self, owner: Option<&SocketOwner>) -> bool {
+        match (self, owner) {
+            (Disconnect::Session(id), Some(owner)) => owner.session_id.as_deref() == Some(id.as_str()),
+            (Disconnect::User(id), Some(owner)) => owner.user_id == *id,
+            (_, None) => false,
+        }
+    }
+}
 
 pub(crate) struct OpenSockets {
     open: DashMap<u64, Arc<ConnHandle>>,
@@ -43,6 +71,18 @@ impl OpenSockets {
         for conn in self.open.iter() {
             conn.close(code);
         }
+    }
+
+    /// Closes the matching sockets with `code`; how many were open.
+    pub fn disconnect(&self, target: &Disconnect, code: u16) -> usize {
+        let mut closed = 0;
+        for conn in self.open.iter() {
+            if target.matches(conn.owner.as_ref()) {
+                conn.close(code);
+                closed += 1;
+            }
+        }
+        closed
     }
 
     /// Records whether the bus carries events between nodes; tells every socket on a change.

@@ -327,7 +327,7 @@ mod tests {
 
     fn socket(id: u64) -> (Arc<ConnHandle>, mpsc::Receiver<Outbound>) {
         let (tx, rx) = mpsc::channel(8);
-        (Arc::new(ConnHandle::new(id, tx)), rx)
+        (Arc::new(ConnHandle::new(id, None, tx)), rx)
     }
 
     fn entry(seq: u64) -> Entry {
@@ -437,7 +437,7 @@ mod tests {
         let stats = Arc::new(Stats::default());
         let registry = Registry::new(8, Duration::from_secs(60), 4, stats.clone());
         let (tx, _stalled_rx) = mpsc::channel(2);
-        let stalled = Arc::new(ConnHandle::new(1, tx));
+        let stalled = Arc::new(ConnHandle::new(1, None, tx));
         let (healthy, mut healthy_rx) = socket(2);
         registry.subscribe("t", &stalled, None, None, false);
         registry.subscribe("t", &healthy, None, None, false);

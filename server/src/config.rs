@@ -1,4 +1,4 @@
-//! Typed configuration from the environment, with the defaults of API.md.
+//! Typed configuration from the environment, with the defaults README.md lists.
 
 use std::{fmt, path::PathBuf, time::Duration};
 
@@ -124,7 +124,7 @@ impl Config {
         }
     }
 
-    /// [`Config::local`] overridden by every variable of API.md that is set.
+    /// [`Config::local`] overridden by every variable of README.md's table that is set.
     pub fn from_env() -> anyhow::Result<Self> {
         let mut config = Self::local(PathBuf::from(var("DATA_DIR").unwrap_or_else(|| "./data".into())));
         if let Some(value) = var("BIND_ADDR") {

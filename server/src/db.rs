@@ -96,6 +96,10 @@ impl Db {
     pub async fn close(&self) {
         on_pool!(self, |pool| pool.close().await)
     }
+
+    pub fn is_closed(&self) -> bool {
+        on_pool!(self, |pool| pool.is_closed())
+    }
 }
 
 /// Starts a transaction that will write. SQLite takes the write lock up front

@@ -24,12 +24,14 @@ pub mod rate_limit;
 pub mod seed;
 pub mod state;
 pub mod store;
+pub mod workers;
 
 use std::{net::SocketAddr, sync::Arc};
 
 use anyhow::Context;
 use axum::serve::ListenerExt;
-use tokio::{net::TcpListener, sync::watch, task::JoinHandle};
+use tokio::{net::TcpListener, task::JoinHandle};
+use tokio_util::sync::CancellationToken;
 
 use crate::{
     auth::access::AccessTokens,
@@ -39,13 +41,15 @@ use crate::{
     media::Media,
     rate_limit::{AuthRateLimits, Limiter},
     state::AppState,
+    workers::Workers,
 };
 
 /// A server accepting connections; dropping it does not stop it, [`RunningServer::shutdown`] does.
 pub struct RunningServer {
     pub addr: SocketAddr,
     pub state: AppState,
-    shutdown: watch::Sender<bool>,
+    pub workers: Workers,
+    stop: CancellationToken,
     task: JoinHandle<std::io::Result<()>>,
 }
 
@@ -54,21 +58,25 @@ impl RunningServer {
         format!("http://{}", self.addr)
     }
 
-    /// Stops accepting connections, lets in-flight requests finish, closes the pool.
+    /// Stops accepting connections, lets in-flight requests finish, stops the workers, closes the pool.
     pub async fn shutdown(self) -> anyhow::Result<()> {
-        let _ = self.shutdown.send(true);
-        self.task.await.context("server task")??;
-        self.state.db.close().await;
-        Ok(())
+        self.stop.cancel();
+        self.wait().await
     }
 
+    /// Serves until the server stops (see [`RunningServer::stop_token`]), then stops the workers
+    /// and closes the pool.
     pub async fn wait(self) -> anyhow::Result<()> {
-        self.task.await.context("server task")??;
+        let served = self.task.await.context("server task");
+        self.workers.stop().await;
+        self.state.db.close().await;
+        served??;
         Ok(())
     }
 
-    pub fn shutdown_signal(&self) -> watch::Sender<bool> {
-        self.shutdown.clone()
+    /// Cancelling it starts the shutdown that [`RunningServer::wait`] completes.
+    pub fn stop_token(&self) -> CancellationToken {
+        self.stop.clone()
     }
 }
 
@@ -90,7 +98,6 @@ pub async fn start(config: Config) -> anyhow::Result<RunningServer> {
         Some(url) => Limiter::shared(url.expose())?,
         None => Limiter::local(),
     };
-    limiter.spawn_cleanup();
     let auth_limits = AuthRateLimits::new(limiter.clone(), config.auth_rate_limit_per_minute);
     let bus = match &config.redis_url {
         Some(url) => realtime::BusConfig::Redis { url: url.expose().to_owned() },
@@ -124,12 +131,10 @@ pub async fn start(config: Config) -> anyhow::Result<RunningServer> {
         alert_jobs: Default::default(),
     };
 
-    http::realtime::spawn_ticket_cleanup(state.clone());
-    payments::sweep::spawn(state.clone());
-    alerts::matching::spawn(state.clone());
+    let workers = Workers::start(&state);
     let app = http::router(state.clone());
-    let (shutdown, mut shutdown_rx) = watch::channel(false);
-    delivery::spawn(state.clone(), shutdown.subscribe());
+    let stop = CancellationToken::new();
+    let stopped = stop.clone();
     let hub = state.hub.clone();
     let task = tokio::spawn(async move {
         // Live events are small frames; without NODELAY the kernel may hold them back ~40 ms.
@@ -138,7 +143,7 @@ pub async fn start(config: Config) -> anyhow::Result<RunningServer> {
         });
         axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
             .with_graceful_shutdown(async move {
-                let _ = shutdown_rx.wait_for(|stop| *stop).await;
+                stopped.cancelled().await;
                 // Close live sockets with "going away" so browsers reconnect (to another node)
                 // at once instead of waiting for their heartbeat to time out.
                 hub.shutdown();
@@ -146,5 +151,5 @@ pub async fn start(config: Config) -> anyhow::Result<RunningServer> {
             .await
     });
     tracing::info!(backend = state.db.backend_name(), "listening on http://{addr}");
-    Ok(RunningServer { addr, state, shutdown, task })
+    Ok(RunningServer { addr, state, workers, stop, task })
 }

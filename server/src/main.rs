@@ -41,11 +41,11 @@ async fn serve(config: Config) -> anyhow::Result<()> {
     let running = server::start(config).await?;
     // Printed as well as logged, so scripts can read the bound port.
     println!("listening on {}", running.url());
-    let stop = running.shutdown_signal();
+    let stop = running.stop_token();
     tokio::spawn(async move {
         shutdown_requested().await;
         tracing::info!("shutting down");
-        let _ = stop.send(true);
+        stop.cancel();
     });
     running.wait().await
 }

@@ -29,7 +29,7 @@ pub struct AppState {
     pub metrics: PrometheusHandle,
     pub hub: realtime::Hub,
     pub payments: crate::payments::Providers,
-    /// Web Push and email digests (DESIGN.md decision 10).
+    /// Web Push and email digests (docs/architecture.md, decision 9).
     pub delivery: Arc<crate::delivery::Delivery>,
     /// Wakes this node's alert-matching worker when a task is posted here.
     pub alert_jobs: Arc<tokio::sync::Notify>,

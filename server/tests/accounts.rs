@@ -2,7 +2,11 @@
 
 mod common;
 
-use common::{TestApp, access_token, signup_body};
+use common::{
+    TestApp, access_token,
+    market::{id, post_task, poster, task_body},
+    signup_body,
+};
 use reqwest::StatusCode;
 use serde_json::json;
 
@@ -10,6 +14,7 @@ on_both_backends!(
     signup_verify_login_refresh_logout,
     reused_refresh_token_revokes_the_whole_session,
     unverified_accounts_cannot_sign_in,
+    posting_needs_a_confirmed_email_even_with_a_valid_token,
     signup_reports_every_rule_with_the_spec_messages,
     tasker_needs_a_skill_and_skills_are_kept,
     duplicate_email_is_a_conflict,
@@ -115,6 +120,48 @@ async fn unverified_accounts_cannot_sign_in(app: TestApp) -> TestApp {
     let login =
         app.post("/api/auth/login", None, json!({ "email": "new@example.com", "password": "correct horse" })).await;
     assert_eq!(login.status, StatusCode::OK);
+    app
+}
+
+/// A token of an unconfirmed account (issued while this node did not require confirmation, as
+/// another node of a cluster being reconfigured may) still cannot post a task, an offer or a question.
+async fn posting_needs_a_confirmed_email_even_with_a_valid_token(app: TestApp) -> TestApp {
+    let poster_token = poster(&app, "poster@example.com").await;
+    let task_id = id(&post_task(&app, &poster_token, json!({})).await);
+    let mut lenient = app.server.state.config.as_ref().clone();
+    lenient.bind_addr = "127.0.0.1:0".into();
+    lenient.require_email_verification = false;
+    let lenient = server::start(lenient).await.expect("second node starts");
+    let client = reqwest::Client::new();
+    let signup =
+        client.post(format!("{}/api/auth/signup", lenient.url())).json(&signup_body("new@example.com", "tasker"));
+    assert_eq!(signup.send().await.unwrap().status(), StatusCode::CREATED);
+    let login = client
+        .post(format!("{}/api/auth/login", lenient.url()))
+        .json(&json!({ "email": "new@example.com", "password": "correct horse" }));
+    let session: serde_json::Value = login.send().await.unwrap().json().await.unwrap();
+    lenient.shutdown().await.unwrap();
+    let token = access_token(&session);
+
+    let refused = [
+        app.post("/api/tasks", Some(&token), task_body("Unconfirmed task")).await,
+        app.post(
+            &format!("/api/tasks/{task_id}/offers"),
+            Some(&token),
+            json!({ "amount_cents": 9000, "message": "Hi" }),
+        )
+        .await,
+        app.post(&format!("/api/tasks/{task_id}/questions"), Some(&token), json!({ "body": "When?" })).await,
+    ];
+    for response in refused {
+        assert_eq!(response.status, StatusCode::FORBIDDEN, "{:?}", response.body);
+        assert_eq!(response.error_code(), "email_not_confirmed");
+    }
+    let task = app.get(&format!("/api/tasks/{task_id}"), None).await;
+    assert_eq!(task.body["offer_count"], 0);
+    assert_eq!(task.body["questions"].as_array().map(Vec::len), Some(0), "{:?}", task.body["questions"]);
+    let listed = app.get("/api/tasks", None).await;
+    assert_eq!(listed.body["items"].as_array().map(Vec::len), Some(1));
     app
 }
 

@@ -24,37 +24,19 @@ fn worker_off(config: &mut Config) {
     config.task_alerts_poll_secs = 0;
 }
 
-macro_rules! without_worker {
-    ($($name:ident),* $(,)?) => {
-        mod sqlite_without_worker {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $name() { super::run_with_worker_off(super::Backend::Sqlite, super::$name).await; })*
-        }
-        mod postgres_without_worker {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            #[cfg_attr(taskhub_skip_postgres, ignore = "TASKHUB_SKIP_POSTGRES is set")]
-            async fn $name() { super::run_with_worker_off(super::Backend::Postgres, super::$name).await; })*
-        }
-    };
-}
+mod without_worker {
+    use super::*;
 
-without_worker!(
+    on_both_backends!(config = worker_off;
     alerts_are_saved_listed_changed_and_deleted_by_their_owner_only,
     alerts_reject_bad_input_and_stop_at_twenty,
     a_posted_task_notifies_each_matching_tasker_exactly_once,
     a_remote_task_matches_only_remote_ok_alerts,
     a_task_committed_while_matching_was_down_is_matched_after_a_restart,
-);
+    );
+}
 
 on_both_backends_and_buses!(a_matching_task_arrives_live_on_the_taskers_topic);
-
-async fn run_with_worker_off<F, Fut>(backend: Backend, test: F)
-where
-    F: FnOnce(TestApp) -> Fut,
-    Fut: Future<Output = TestApp>,
-{
-    common::run(backend, worker_off, test).await;
-}
 
 fn newtown_alert(extra: Value) -> Value {
     let mut body = json!({

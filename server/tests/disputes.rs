@@ -251,24 +251,7 @@ async fn the_poster_releasing_ends_the_dispute(app: TestApp) -> TestApp {
     app
 }
 
-macro_rules! dispute_tests {
-    ($($name:ident),* $(,)?) => {
-        mod sqlite {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $name() {
-                crate::common::run(crate::common::Backend::Sqlite, super::with_operator, super::$name).await;
-            })*
-        }
-        mod postgres {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $name() {
-                crate::common::run(crate::common::Backend::Postgres, super::with_operator, super::$name).await;
-            })*
-        }
-    };
-}
-
-dispute_tests!(
+on_both_backends!(config = with_operator;
     a_dispute_stops_auto_release_and_every_other_move_of_the_task,
     a_dispute_needs_a_known_reason_and_a_description,
     an_open_dispute_closes_a_pending_cancellation_so_it_never_lapses,

@@ -28,14 +28,7 @@ fn places() -> serde_json::Value {
     ])
 }
 
-macro_rules! both {
-    ($($name:ident),*) => {
-        mod sqlite { $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)] async fn $name() { super::$name(super::Backend::Sqlite).await; })* }
-        mod postgres { $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)] #[cfg_attr(taskhub_skip_postgres, ignore = "TASKHUB_SKIP_POSTGRES is set")] async fn $name() { super::$name(super::Backend::Postgres).await; })* }
-    };
-}
-
-both!(
+on_both_backends!(given_backend;
     geocode_asks_for_five_australian_results_and_caches_them,
     geocode_answers_empty_for_short_queries_and_upstream_failures,
     geocode_sends_at_most_one_upstream_request_per_second,

@@ -18,6 +18,8 @@ use tokio_tungstenite::tungstenite::Message;
 /// Held for a whole test, server start included.
 static MEASURING: Mutex<()> = Mutex::const_new(());
 
+on_both_backends!(given_backend; subscribe_churn_leaves_topic_count_and_memory_flat);
+
 /// `VmRSS` of this process (the server runs in it), in bytes.
 fn rss() -> u64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap();
@@ -54,7 +56,7 @@ async fn churn(socket: &mut Socket, real: &[String], cycles: usize) {
     }
 }
 
-async fn subscribe_churn_leaves_topic_count_and_memory_flat(app: TestApp) -> TestApp {
+async fn churn_from_one_socket(app: TestApp) -> TestApp {
     let token = poster(&app, "poster@example.com").await;
     let mut real = Vec::new();
     for _ in 0..4 {
@@ -79,14 +81,7 @@ fn unlimited_subscribes(config: &mut server::config::Config) {
     config.ws_subscribes_per_second = 1e9;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn subscribe_churn_leaves_topic_count_and_memory_flat_sqlite() {
+async fn subscribe_churn_leaves_topic_count_and_memory_flat(backend: Backend) {
     let _measuring = MEASURING.lock().await;
-    common::run(Backend::Sqlite, unlimited_subscribes, subscribe_churn_leaves_topic_count_and_memory_flat).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn subscribe_churn_leaves_topic_count_and_memory_flat_postgres() {
-    let _measuring = MEASURING.lock().await;
-    common::run(Backend::Postgres, unlimited_subscribes, subscribe_churn_leaves_topic_count_and_memory_flat).await;
+    common::run(backend, unlimited_subscribes, churn_from_one_socket).await;
 }

@@ -571,6 +571,7 @@ async fn a_suspended_taskers_offers_are_withdrawn_live(app: TestApp) -> TestApp 
     let task = id(&post_task(&app, &owner, json!({})).await);
     let offer = id(&make_offer(&app, &helper, &task, 9_000).await);
     let mut poster_socket = ready_socket(&app, Some(&owner)).await;
+    let mut tasker_socket = ready_socket(&app, Some(&helper)).await;
     let poster_topic = format!("user:{}", user_id(&app, &owner).await);
     let helper_id = user_id(&app, &helper).await;
     let suspended =
@@ -580,6 +581,7 @@ async fn a_suspended_taskers_offers_are_withdrawn_live(app: TestApp) -> TestApp 
     assert_eq!(event["id"], offer.as_str());
     assert_eq!(event["status"], "withdrawn");
     assert_eq!(event["offer_count"], 0);
+    live::expect_close(&mut tasker_socket, 4003).await;
     // The checkout of a withdrawn offer is refused, so the poster cannot pay a suspended tasker.
     let pay = app
         .post(

@@ -415,24 +415,7 @@ fn with_stripe_unreachable(config: &mut server::config::Config) {
     config.stripe_api_base = "http://127.0.0.1:9".into();
 }
 
-macro_rules! escrow_failure_tests {
-    ($($name:ident: $config:ident),* $(,)?) => {
-        mod sqlite {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $name() {
-                crate::common::run(crate::common::Backend::Sqlite, super::$config, super::$name).await;
-            })*
-        }
-        mod postgres {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $name() {
-                crate::common::run(crate::common::Backend::Postgres, super::$config, super::$name).await;
-            })*
-        }
-    };
-}
-
-escrow_failure_tests! {
+on_both_backends! {
     transfer_failing_after_commit_is_retried_by_the_sweep: with_webhooks,
     refund_completes_within_two_sweeps_behind_150_permanently_failing_transfers: with_webhooks,
     a_call_failing_every_time_is_parked_for_an_operator_and_can_be_retried: with_webhooks,

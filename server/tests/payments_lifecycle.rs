@@ -586,26 +586,7 @@ fn with_webhook_secret(config: &mut server::config::Config) {
     config.stripe_webhook_secret = Some(server::config::Secret::new(WEBHOOK_SECRET));
 }
 
-/// `on_both_backends!` with a webhook secret configured.
-macro_rules! lifecycle_tests {
-    ($($name:ident),* $(,)?) => {
-        mod sqlite {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $name() {
-                crate::common::run(crate::common::Backend::Sqlite, super::with_webhook_secret, super::$name).await;
-            })*
-        }
-        mod postgres {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            #[cfg_attr(taskhub_skip_postgres, ignore = "TASKHUB_SKIP_POSTGRES is set")]
-            async fn $name() {
-                crate::common::run(crate::common::Backend::Postgres, super::with_webhook_secret, super::$name).await;
-            })*
-        }
-    };
-}
-
-lifecycle_tests!(
+on_both_backends!(config = with_webhook_secret;
     happy_path_from_accept_and_pay_to_release,
     verify_twice_and_a_replayed_webhook_make_one_payment_and_one_assignment,
     webhooks_with_bad_signatures_stale_timestamps_or_unknown_events_change_nothing,

@@ -210,25 +210,7 @@ async fn a_processing_payment_keeps_the_task_and_its_offer(backend: common::Back
     fake.assert_requests_conform().await;
 }
 
-/// Each scenario on both backends; every one starts its own fake Stripe.
-macro_rules! on_both_backends_with_a_fake_stripe {
-    ($($name:ident),* $(,)?) => {
-        mod sqlite {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $name() {
-                super::$name(crate::common::Backend::Sqlite).await;
-            })*
-        }
-        mod postgres {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $name() {
-                super::$name(crate::common::Backend::Postgres).await;
-            })*
-        }
-    };
-}
-
-on_both_backends_with_a_fake_stripe!(
+on_both_backends!(given_backend;
     a_direct_debit_is_processing_outlives_the_checkout_window_and_settles_later,
     a_direct_debit_that_fails_reopens_the_task_and_tells_the_poster,
     a_processing_payment_keeps_the_task_and_its_offer,

@@ -126,24 +126,6 @@ async fn a_transfer_released_before_payout_setup_goes_out_when_stripe_reports_th
     fake.assert_requests_conform().await;
 }
 
-macro_rules! on_both_backends_with_a_fake_stripe {
-    ($($name:ident),* $(,)?) => {
-        mod sqlite {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $name() {
-                super::$name(crate::common::Backend::Sqlite).await;
-            })*
-        }
-        mod postgres {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            #[cfg_attr(taskhub_skip_postgres, ignore = "TASKHUB_SKIP_POSTGRES is set")]
-            async fn $name() {
-                super::$name(crate::common::Backend::Postgres).await;
-            })*
-        }
-    };
-}
-
-on_both_backends_with_a_fake_stripe!(
+on_both_backends!(given_backend;
     a_transfer_released_before_payout_setup_goes_out_when_stripe_reports_the_account_ready,
 );

@@ -1,5 +1,5 @@
-//! Web Push and email digests through the delivery outbox (DESIGN.md decision
-//! 10), against a fake push service that decrypts what it receives.
+//! Web Push and email digests through the delivery outbox (docs/architecture.md, decision
+//! 9), against a fake push service that decrypts what it receives.
 
 mod common;
 
@@ -30,28 +30,10 @@ fn stalled_delivery(config: &mut Config) {
     config.delivery_poll_interval = Duration::from_secs(3600);
 }
 
-/// Declares each test on both backends with the given config adjustment, in module `$group`.
-macro_rules! on_both_backends_with {
-    ($group:ident, $config:path; $($name:ident),* $(,)?) => {
-        mod $group {
-            mod sqlite {
-                $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-                async fn $name() {
-                    crate::common::run(crate::common::Backend::Sqlite, $config, crate::$name).await;
-                })*
-            }
-            mod postgres {
-                $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-                #[cfg_attr(taskhub_skip_postgres, ignore = "TASKHUB_SKIP_POSTGRES is set")]
-                async fn $name() {
-                    crate::common::run(crate::common::Backend::Postgres, $config, crate::$name).await;
-                })*
-            }
-        }
-    };
-}
+mod fast {
+    use super::*;
 
-on_both_backends_with!(fast, crate::fast_delivery;
+    on_both_backends!(config = fast_delivery;
     a_new_offer_is_pushed_encrypted_and_signed,
     a_gone_subscription_is_forgotten,
     an_unavailable_push_service_is_retried_after_its_retry_after,
@@ -62,12 +44,17 @@ on_both_backends_with!(fast, crate::fast_delivery;
     notification_settings_default_and_save_per_kind,
     unread_notifications_are_mailed_in_one_hourly_digest,
     one_click_unsubscribe_works_without_signing_in,
-);
+    );
+}
 
-on_both_backends_with!(stalled, crate::stalled_delivery;
+mod stalled {
+    use super::*;
+
+    on_both_backends!(config = stalled_delivery;
     a_push_committed_before_a_crash_is_sent_after_restart,
     a_claimed_push_whose_node_died_is_sent_when_the_lease_ends,
-);
+    );
+}
 
 async fn user_id(app: &TestApp, token: &str) -> Uuid {
     let me = app.get("/api/me", Some(token)).await;

@@ -12,31 +12,13 @@ use reqwest::StatusCode;
 use serde_json::json;
 use server::config::Config;
 
-/// Runs `test` on both backends with `config` applied.
-macro_rules! on_both_backends_with {
-    ($config:expr, $($name:ident),* $(,)?) => {
-        mod sqlite {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $name() {
-                $crate::common::run($crate::common::Backend::Sqlite, $config, super::$name).await;
-            })*
-        }
-        mod postgres {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $name() {
-                $crate::common::run($crate::common::Backend::Postgres, $config, super::$name).await;
-            })*
-        }
-    };
-}
-
 fn behind_one_proxy(config: &mut Config) {
     config.auth_rate_limit_per_minute = 1;
     config.trust_proxy = true;
     config.trusted_proxy_count = 1;
 }
 
-on_both_backends_with!(crate::behind_one_proxy, an_attacked_email_is_slowed_but_its_owner_still_signs_in);
+on_both_backends!(config = behind_one_proxy; an_attacked_email_is_slowed_but_its_owner_still_signs_in);
 
 /// A POST from `client` (as the load balancer forwards it) to `base_url`.
 async fn post_from(

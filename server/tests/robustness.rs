@@ -20,6 +20,7 @@ on_both_backends!(
     avatars_are_checked_by_content_and_reencoded,
     health_metrics_and_openapi_answer,
     a_write_whose_client_gave_up_still_commits_and_publishes,
+    shutdown_stops_every_worker_before_closing_the_pool,
 );
 
 async fn malformed_and_mistyped_bodies_get_the_error_shape(app: TestApp) -> TestApp {
@@ -383,4 +384,23 @@ impl HeldWrites {
             HeldWrites::Postgres(tx) => tx.commit().await.unwrap(),
         }
     }
+}
+
+/// Every background loop of a node (payments sweep, alert matching, delivery, ticket and
+/// rate-limit cleanup) stops on shutdown, and the pool is closed only after the last one.
+async fn shutdown_stops_every_worker_before_closing_the_pool(app: TestApp) -> TestApp {
+    let mut config = app.server.state.config.as_ref().clone();
+    config.bind_addr = "127.0.0.1:0".into();
+    config.payments_sweep_secs = 60;
+    config.task_alerts_poll_secs = 5;
+    let node = server::start(config).await.expect("second node starts");
+    let (workers, db) = (node.workers.clone(), node.state.db.clone());
+    assert_eq!(workers.running(), 5, "sweep, alert matching, delivery, ticket and rate-limit cleanup");
+
+    let stopped = tokio::time::timeout(std::time::Duration::from_secs(5), node.shutdown()).await;
+    stopped.expect("shut down within 5 s").expect("shut down cleanly");
+    assert!(workers.is_stopping(), "no worker can start after shutdown");
+    assert_eq!(workers.running(), 0, "every worker has stopped");
+    assert!(db.is_closed(), "the pool is closed");
+    app
 }

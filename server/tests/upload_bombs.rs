@@ -5,11 +5,14 @@ mod common;
 
 use std::io::{Cursor, Write};
 
-use common::{Backend, TestApp, access_token};
+use common::{TestApp, access_token};
 use reqwest::{StatusCode, multipart};
 use tokio::sync::Mutex;
 
-on_both_backends!(decompression_bombs_are_refused_without_decoding);
+on_both_backends!(
+    decompression_bombs_are_refused_without_decoding,
+    avatar_changes_are_rate_limited_per_account: |config| config.auth_rate_limit_per_minute = 3,
+);
 
 /// Peak-RSS measurements of concurrent tests in this process would blur each other.
 static MEASURING: Mutex<()> = Mutex::const_new(());
@@ -105,24 +108,4 @@ async fn avatar_changes_are_rate_limited_per_account(app: TestApp) -> TestApp {
     assert_eq!(refused.error_code(), "rate_limited");
     assert!(refused.headers.contains_key("retry-after"));
     app
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn avatar_changes_are_rate_limited_per_account_sqlite() {
-    common::run(
-        Backend::Sqlite,
-        |config| config.auth_rate_limit_per_minute = 3,
-        avatar_changes_are_rate_limited_per_account,
-    )
-    .await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn avatar_changes_are_rate_limited_per_account_postgres() {
-    common::run(
-        Backend::Postgres,
-        |config| config.auth_rate_limit_per_minute = 3,
-        avatar_changes_are_rate_limited_per_account,
-    )
-    .await;
 }

@@ -34,25 +34,7 @@ const TASK_PRELOAD: &str = r#"<link rel="modulepreload" crossorigin href="/asset
 const BUNDLE_BR: &[u8] = b"brotli bytes of the bundle";
 const BUNDLE_GZ: &[u8] = b"gzip bytes of the bundle";
 
-macro_rules! on_both_backends_with_web_build {
-    ($($name:ident),* $(,)?) => {
-        mod sqlite {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $name() {
-                crate::common::run(crate::common::Backend::Sqlite, super::with_web_build, super::$name).await;
-            })*
-        }
-        mod postgres {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            #[cfg_attr(taskhub_skip_postgres, ignore = "TASKHUB_SKIP_POSTGRES is set")]
-            async fn $name() {
-                crate::common::run(crate::common::Backend::Postgres, super::with_web_build, super::$name).await;
-            })*
-        }
-    };
-}
-
-on_both_backends_with_web_build!(
+on_both_backends!(config = with_web_build;
     main_bundle_is_sent_precompressed_and_cached_for_a_year,
     index_html_and_service_worker_are_revalidated,
     large_api_json_is_compressed_small_is_not,

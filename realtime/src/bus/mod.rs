@@ -1,5 +1,6 @@
 //! How events reach the other nodes: not at all (in-process) or through Redis pub/sub.
 
+mod control;
 mod local;
 mod redis;
 mod subscriber;

@@ -24,9 +24,12 @@ use tokio::{
     time::timeout,
 };
 
-use super::subscriber::{self, Command};
+use super::{
+    control::{self, Queued},
+    subscriber::{self, Command},
+};
 use crate::{
-    HubConfig,
+    Disconnect, HubConfig,
     history::Entry,
     protocol::{self, EventTemplate},
     sockets::OpenSockets,
@@ -167,6 +170,8 @@ pub(crate) struct RedisBus {
     /// Topics with events delivered here only (Redis was unreachable), to be announced as
     /// resyncs once it answers again.
     diverged: Arc<Mutex<HashSet<String>>>,
+    /// Disconnects Redis did not take, published once it answers.
+    queued_disconnects: Arc<Queued>,
 }
 
 impl RedisBus {
@@ -192,6 +197,7 @@ impl RedisBus {
         let connected = Arc::new(AtomicBool::new(false));
         let unreachable = Arc::new(AtomicBool::new(false));
         let diverged = Arc::new(Mutex::new(HashSet::new()));
+        let queued_disconnects = Arc::new(Queued::default());
         let task = tokio::spawn(subscriber::run(subscriber::Subscriber {
             client,
             keys: keys.clone(),
@@ -201,8 +207,9 @@ impl RedisBus {
             connected: connected.clone(),
             unreachable: unreachable.clone(),
             diverged: diverged.clone(),
+            queued_disconnects: queued_disconnects.clone(),
         }));
-        Ok((Self { keys, commands, connected, unreachable, diverged }, task))
+        Ok((Self { keys, commands, connected, unreachable, diverged, queued_disconnects }, task))
     }
 
     /// False when Redis did not take the event; the caller then delivers it locally.
@@ -232,6 +239,14 @@ impl RedisBus {
                 self.diverge(topic);
                 false
             }
+        }
+    }
+
+    /// Tells the other nodes to close the matching sockets (this node closed its own already).
+    pub async fn disconnect(&self, target: &Disconnect, code: u16) {
+        if self.unreachable.load(Relaxed) || !control::publish(&self.keys.conn, target, code).await {
+            tracing::warn!(?target, "redis unreachable; the other nodes will close the sockets once it is back");
+            self.queued_disconnects.push(target.clone(), code);
         }
     }
 

@@ -18,7 +18,10 @@ use tokio::{
     time::{MissedTickBehavior, timeout},
 };
 
-use super::redis::{CHANNEL_PREFIX, Keys, OP_TIMEOUT, Payload, channel, parse_payload};
+use super::{
+    control::{self, CONTROL_CHANNEL, Queued},
+    redis::{CHANNEL_PREFIX, Keys, OP_TIMEOUT, Payload, channel, parse_payload},
+};
 use crate::{sockets::OpenSockets, topics::Registry};
 
 const MIN_BACKOFF: Duration = Duration::from_millis(100);
@@ -44,12 +47,16 @@ pub(super) struct Subscriber {
     pub connected: Arc<AtomicBool>,
     pub unreachable: Arc<AtomicBool>,
     pub diverged: Arc<Mutex<HashSet<String>>>,
+    pub queued_disconnects: Arc<Queued>,
 }
 
 pub(super) async fn run(mut s: Subscriber) {
     // While connected: the topics subscribed on Redis. While not: the topics to subscribe.
     let mut watched = HashSet::new();
     let mut backoff = MIN_BACKOFF;
+    // Since when this node may have missed control messages: from its start until it first
+    // hears the bus, and from each lost connection until the next.
+    let mut off_bus_since = control::now_ms();
     loop {
         let pubsub = match timeout(OP_TIMEOUT, s.client.get_async_pubsub()).await {
             Ok(Ok(pubsub)) => pubsub,
@@ -69,12 +76,35 @@ pub(super) async fn run(mut s: Subscriber) {
             }
         };
         let (mut sink, mut stream) = pubsub.split();
+        if !matches!(timeout(OP_TIMEOUT, sink.subscribe(CONTROL_CHANNEL)).await, Ok(Ok(()))) {
+            s.unreachable.store(true, Relaxed);
+            s.sockets.set_bus_live(false);
+            continue;
+        }
         watched.retain(|topic: &String| s.registry.is_watched(topic));
         if !watched.is_empty() {
             let channels: Vec<String> = watched.iter().map(|t| channel(t)).collect();
             if !matches!(timeout(OP_TIMEOUT, sink.subscribe(&channels)).await, Ok(Ok(()))) {
                 s.unreachable.store(true, Relaxed);
                 s.sockets.set_bus_live(false);
+                continue;
+            }
+        }
+        // Subscribed to the control channel, so nothing published from now on is missed: apply
+        // what was published while this node was off the bus. (Before the resyncs, which must
+        // come last: clients refetch on them, and this node publishes through Redis from then.)
+        match control::published_since(&s.keys.conn, off_bus_since).await {
+            Some(missed) => {
+                for message in missed {
+                    s.sockets.disconnect(&message.target, message.code);
+                }
+            }
+            None => {
+                tracing::warn!(?backoff, "redis bus: cannot read the disconnects missed yet; retrying");
+                if !s.wait_out(backoff, &mut watched).await {
+                    return;
+                }
+                backoff = (backoff * 2).min(MAX_BACKOFF);
                 continue;
             }
         }
@@ -144,12 +174,22 @@ pub(super) async fn run(mut s: Subscriber) {
         s.connected.store(false, Relaxed);
         s.unreachable.store(true, Relaxed);
         s.sockets.set_bus_live(false);
+        off_bus_since = control::now_ms();
         tracing::warn!("redis bus: subscriber connection lost; reconnecting");
     }
 }
 
 impl Subscriber {
     fn on_message(&self, message: &Msg) {
+        if message.get_channel_name() == CONTROL_CHANNEL {
+            match control::parse(message.get_payload_bytes()) {
+                Some(control) => {
+                    self.sockets.disconnect(&control.target, control.code);
+                }
+                None => tracing::warn!("redis bus: unreadable control message"),
+            }
+            return;
+        }
         let Some(topic) = message.get_channel_name().strip_prefix(CHANNEL_PREFIX) else {
             return;
         };
@@ -183,8 +223,10 @@ impl Subscriber {
         }
     }
 
-    /// Announces a resync for topics whose events were delivered here only.
+    /// Announces a resync for topics whose events were delivered here only, and publishes the
+    /// disconnects Redis did not take.
     async fn heal(&self) {
+        self.queued_disconnects.flush(&self.keys.conn).await;
         let diverged: Vec<String> = {
             let set = self.diverged.lock().unwrap_or_else(|p| p.into_inner());
             set.iter().cloned().collect()

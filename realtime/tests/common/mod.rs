@@ -11,7 +11,7 @@ use axum::{
     routing::get,
 };
 use futures_util::{SinkExt, StreamExt};
-use realtime::{BusConfig, Hub, HubConfig};
+use realtime::{BusConfig, Hub, HubConfig, SocketOwner};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::{
@@ -41,15 +41,17 @@ pub fn test_config() -> HubConfig {
 #[derive(Deserialize)]
 struct WsQuery {
     user: Option<String>,
+    session: Option<String>,
     ticket: Option<String>,
 }
 
-/// `/ws?user=<id>` stands in for a resolved ticket; `/ws?ticket=bad` for an invalid one.
+/// `/ws?user=<id>&session=<id>` stands in for a resolved ticket; `/ws?ticket=bad` for an invalid one.
 async fn ws_handler(State(hub): State<Hub>, Query(q): Query<WsQuery>, ws: WebSocketUpgrade) -> Response {
     if q.ticket.as_deref() == Some("bad") {
         return hub.reject_unauthorized(ws);
     }
-    hub.accept(ws, q.user)
+    let owner = q.user.map(|user_id| SocketOwner { user_id, session_id: q.session });
+    hub.accept(ws, owner)
 }
 
 pub async fn serve(hub: Hub) -> SocketAddr {

@@ -8,6 +8,7 @@
 
 use std::{collections::BTreeMap, time::Duration};
 
+use tokio_util::sync::CancellationToken;
 use uuid::Uuid;
 
 use crate::{
@@ -29,21 +30,18 @@ pub fn wake(state: &AppState) {
     state.alert_jobs.notify_one();
 }
 
-/// Starts this node's worker (never when `TASK_ALERTS_POLL_SECS` is 0: tests drive [`run_pending`]).
-pub fn spawn(state: AppState) {
-    let every = state.config.task_alerts_poll_secs;
-    if every == 0 {
-        return;
-    }
-    tokio::spawn(async move {
-        loop {
-            match run_pending(&state).await {
-                Ok(_) => {}
-                Err(error) => tracing::warn!(?error, "task alert matching failed"),
-            }
-            let _ = tokio::time::timeout(Duration::from_secs(every), state.alert_jobs.notified()).await;
+/// This node's worker: matches what waits when woken and every `every`, until `stop` is cancelled.
+pub async fn run(state: AppState, every: Duration, stop: CancellationToken) {
+    loop {
+        if let Err(error) = run_pending(&state).await {
+            tracing::warn!(?error, "task alert matching failed");
         }
-    });
+        tokio::select! {
+            _ = stop.cancelled() => return,
+            _ = state.alert_jobs.notified() => {}
+            _ = tokio::time::sleep(every) => {}
+        }
+    }
 }
 
 /// Matches every task waiting in the outbox; returns how many notifications were written.

@@ -1,4 +1,4 @@
-//! Reaching people who are not looking (DESIGN.md decision 10): the worker
+//! Reaching people who are not looking (docs/architecture.md, decision 9): the worker
 //! loops that drain the delivery outbox (`store::deliveries`) on every node.
 //! Pushes go out as soon as they are claimed; email lines wait `EMAIL_DELAY`
 //! and go out as one digest per user (`digest`). Failures are retried with
@@ -14,7 +14,7 @@ pub mod vapid;
 use std::time::Duration;
 
 use futures_util::{StreamExt, stream};
-use tokio::sync::watch;
+use tokio_util::sync::CancellationToken;
 
 use self::{
     digest::UnsubscribeTokens,
@@ -57,33 +57,31 @@ pub fn retry_delay(attempts: i32, asked: Option<Duration>) -> Duration {
     }
 }
 
-/// Runs the delivery loops on this node until `stop` turns true (the server shuts down).
-pub fn spawn(state: AppState, mut stop: watch::Receiver<bool>) {
-    tokio::spawn(async move {
-        let mut ticker = tokio::time::interval(state.config.delivery_poll_interval);
-        ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+/// Runs the delivery loops on this node until `stop` is cancelled (the server shuts down).
+pub async fn run(state: AppState, stop: CancellationToken) {
+    let mut ticker = tokio::time::interval(state.config.delivery_poll_interval);
+    ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            _ = stop.cancelled() => return,
+            _ = ticker.tick() => {}
+        }
+        // Drain pushes without waiting for the next tick while full batches keep coming.
         loop {
-            tokio::select! {
-                _ = ticker.tick() => {}
-                Ok(_) = stop.wait_for(|stop| *stop) => return,
-            }
-            // Drain pushes without waiting for the next tick while full batches keep coming.
-            loop {
-                match push_pass(&state, Timestamp::now()).await {
-                    Ok(claimed) if claimed as i64 == PUSH_BATCH => continue,
-                    Ok(_) => break,
-                    Err(error) => {
-                        tracing::warn!(?error, "push delivery pass failed");
-                        break;
-                    }
+            match push_pass(&state, Timestamp::now()).await {
+                Ok(claimed) if claimed as i64 == PUSH_BATCH => continue,
+                Ok(_) => break,
+                Err(error) => {
+                    tracing::warn!(?error, "push delivery pass failed");
+                    break;
                 }
             }
-            if let Err(error) = digest::pass(&state, Timestamp::now()).await {
-                tracing::warn!(?error, "email digest pass failed");
-            }
-            record_depth(&state).await;
         }
-    });
+        if let Err(error) = digest::pass(&state, Timestamp::now()).await {
+            tracing::warn!(?error, "email digest pass failed");
+        }
+        record_depth(&state).await;
+    }
 }
 
 /// Claims and sends the pushes due at `now`, then records every outcome at once; returns how many were claimed.

@@ -18,7 +18,7 @@ pub const PUSH: &str = "push";
 pub const EMAIL: &str = "email";
 pub const CHANNELS: [&str; 2] = [PUSH, EMAIL];
 
-/// Every notification kind of API.md, in the order the settings page shows them.
+/// Every notification kind of the contract (docs/architecture.md), in the order the settings page shows them.
 pub const KINDS: [&str; 7] =
     [kind::OFFER, kind::MESSAGE, kind::PAYMENT, kind::DISPUTE, kind::REMINDER, kind::TASK, kind::TASK_ALERT];
 

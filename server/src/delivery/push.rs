@@ -18,7 +18,7 @@ const REQUEST_TIMEOUT: Duration = Duration::from_secs(15);
 /// Push services accept at least 4 KiB of payload; long messages are cut well below it.
 const MAX_MESSAGE_CHARS: usize = 1000;
 
-/// What the service worker receives (API.md): the notification as the in-app list shows it.
+/// What the service worker receives (docs/architecture.md, "Push payload"): the notification as the in-app list shows it.
 #[derive(Clone, Debug, Serialize)]
 pub struct PushPayload<'a> {
     pub id: Uuid,

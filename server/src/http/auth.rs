@@ -3,6 +3,7 @@
 use std::time::Duration;
 
 use axum::{Router, extract::State, http::StatusCode, routing::post};
+use realtime::{CLOSE_UNAUTHORIZED, Disconnect};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
@@ -361,8 +362,9 @@ pub async fn refresh(
                 .ok_or_else(|| ApiError::Unauthorized("Authentication error. Please log in again.".into()))?;
             Ok(ApiJson(session(&state, user, family_id, new_token).await?))
         }
-        Rotation::ReuseDetected => {
-            tracing::warn!("refresh token reuse detected; session family revoked");
+        Rotation::ReuseDetected { family_id } => {
+            tracing::warn!(session = %family_id, "refresh token reuse detected; session family revoked");
+            sessions_ended(&state, &[family_id]).await;
             Err(ApiError::Unauthorized("Your session is no longer valid. Please log in again.".into()))
         }
         Rotation::Invalid => Err(ApiError::Unauthorized("Your session has expired. Please log in again.".into())),
@@ -378,7 +380,8 @@ async fn refuse_suspended(state: &AppState, user_id: Uuid) -> ApiResult<()> {
     }
 }
 
-/// Ends the session the refresh token belongs to, its access tokens included. The body may be empty.
+/// Ends the session the refresh token belongs to: its access tokens and live sockets. The body
+/// may be empty.
 #[utoipa::path(post, path = "/api/auth/logout", tag = "accounts", request_body = RefreshRequest, responses((status = 204)))]
 pub async fn logout(State(state): State<AppState>, RawBody(body): RawBody) -> ApiResult<StatusCode> {
     let request: RefreshRequest = if body.iter().all(u8::is_ascii_whitespace) {
@@ -393,9 +396,19 @@ pub async fn logout(State(state): State<AppState>, RawBody(body): RawBody) -> Ap
             Timestamp::now(),
         )
         .await?;
-        state.sessions.mark_revoked(family.as_slice());
+        sessions_ended(&state, family.as_slice()).await;
     }
     Ok(StatusCode::NO_CONTENT)
+}
+
+/// What ended sessions opened ends now too: their access tokens (on this node at once, on the
+/// others within `revocation::CACHE_FOR`) and their live sockets on every node (closed with
+/// 4001). Their refresh tokens went in the transaction that revoked them.
+async fn sessions_ended(state: &AppState, sessions: &[Uuid]) {
+    state.sessions.mark_revoked(sessions);
+    for session in sessions {
+        state.hub.disconnect(Disconnect::Session(session.to_string()), CLOSE_UNAUTHORIZED).await;
+    }
 }
 
 /// The address of a recovery request (reset or new verification link); both count against one budget.
@@ -441,7 +454,8 @@ pub struct ResetRequest {
 }
 
 /// Sets a new password from an emailed link, signs the account out everywhere
-/// (access tokens included) and voids every other reset link sent to it.
+/// (access tokens and live sockets included) and voids every other reset link
+/// sent to it.
 #[utoipa::path(post, path = "/api/auth/reset", tag = "accounts", request_body = ResetRequest,
     responses((status = 200, body = MessageResponse), (status = 400, description = "Bad or used token"), (status = 422)))]
 pub async fn reset_password(
@@ -460,5 +474,7 @@ pub async fn reset_password(
     let hash = password::hash(request.password).await?;
     let ended = users::reset_password(&state.db, user_id, &hash, Timestamp::now()).await?;
     state.sessions.mark_revoked(&ended);
+    // Every socket of the account, also one opened with a ticket that named no session.
+    state.hub.disconnect(Disconnect::User(user_id.to_string()), CLOSE_UNAUTHORIZED).await;
     Ok(ApiJson(MessageResponse { message: "Your password has been successfully reset" }))
 }

@@ -3,14 +3,10 @@
 
 use axum::{Router, extract::State, http::StatusCode, routing::get};
 use serde::Deserialize;
-use uuid::Uuid;
 
 use crate::{
     error::{ApiError, ApiResult},
-    http::{
-        extract::{ApiJson, ApiPath, AuthUser, Operator},
-        payments::task_or_404,
-    },
+    http::extract::{ApiJson, AuthUser, Operator, TaskFromPath},
     payments::{
         disputes::{self, MAX_MESSAGE_CHARS},
         rules::{self, Party},
@@ -41,10 +37,9 @@ pub struct DisputeInput {
 pub async fn open_dispute(
     State(state): State<AppState>,
     caller: AuthUser,
-    ApiPath(id): ApiPath<Uuid>,
+    TaskFromPath(task): TaskFromPath,
     ApiJson(input): ApiJson<DisputeInput>,
 ) -> ApiResult<(StatusCode, ApiJson<store::DisputeRow>)> {
-    let task = task_or_404(&state, id).await?;
     rules::may_open_dispute(
         Party::of(caller.id, task.poster_id, task.assigned_tasker_id),
         &task.status,
@@ -71,13 +66,12 @@ pub async fn open_dispute(
 pub async fn task_dispute(
     State(state): State<AppState>,
     caller: AuthUser,
-    ApiPath(id): ApiPath<Uuid>,
+    TaskFromPath(task): TaskFromPath,
 ) -> ApiResult<ApiJson<Option<store::DisputeRow>>> {
-    let task = task_or_404(&state, id).await?;
     if Party::of(caller.id, task.poster_id, task.assigned_tasker_id) == Party::Other
         && !Operator::is(&state, caller.id).await?
     {
         return Err(ApiError::Forbidden("Only the poster and the assigned tasker can see this".into()));
     }
-    Ok(ApiJson(store::latest_for_task(&state.db, id).await?))
+    Ok(ApiJson(store::latest_for_task(&state.db, task.id).await?))
 }

@@ -12,7 +12,11 @@ use axum::{
 use serde::Serialize;
 use uuid::Uuid;
 
-use crate::{error::ApiError, state::AppState};
+use crate::{
+    error::{ApiError, ApiResult},
+    state::AppState,
+    store::tasks::{self, TaskRow},
+};
 
 #[derive(Debug, Clone, Copy, Default, FromRequest)]
 #[from_request(via(axum::Json), rejection(ApiError))]
@@ -60,6 +64,9 @@ impl<S: Send + Sync> FromRequest<S> for ApiMultipart {
 #[derive(Debug, Clone, Copy)]
 pub struct AuthUser {
     pub id: Uuid,
+    /// The session (refresh-token family) the access token names; None for tokens from before
+    /// sessions were named.
+    pub session_id: Option<Uuid>,
 }
 
 impl FromRequestParts<AppState> for AuthUser {
@@ -74,7 +81,7 @@ impl FromRequestParts<AppState> for AuthUser {
         {
             return Err(ApiError::Unauthorized("Your session has ended. Please log in again.".into()));
         }
-        Ok(AuthUser { id: verified.user_id })
+        Ok(AuthUser { id: verified.user_id, session_id: verified.session_id })
     }
 }
 
@@ -114,6 +121,46 @@ impl Operator {
         let user = crate::store::users::user_by_id(&state.db, user_id).await?;
         Ok(user.is_some_and(|user| state.config.is_operator(&user.email)))
     }
+}
+
+/// A signed-in caller whose email is confirmed (when the server requires it): posting tasks,
+/// offers, questions and invitations needs one. Not signed in → 401, unconfirmed → 403
+/// `email_not_confirmed`.
+#[derive(Debug, Clone, Copy)]
+pub struct VerifiedUser(pub AuthUser);
+
+impl FromRequestParts<AppState> for VerifiedUser {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        let caller = <AuthUser as FromRequestParts<AppState>>::from_request_parts(parts, state).await?;
+        let user = crate::store::users::user_by_id(&state.db, caller.id)
+            .await?
+            .ok_or_else(|| ApiError::Unauthorized("Authentication error. Please log in again.".into()))?;
+        if state.config.require_email_verification && !user.email_verified {
+            return Err(ApiError::EmailNotConfirmed);
+        }
+        Ok(VerifiedUser(caller))
+    }
+}
+
+/// The task named by the route's only path parameter (`/tasks/{id}/…`); no such task → 404.
+#[derive(Debug)]
+pub struct TaskFromPath(pub TaskRow);
+
+impl FromRequestParts<AppState> for TaskFromPath {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        let ApiPath(id) = ApiPath::<Uuid>::from_request_parts(parts, state).await?;
+        Ok(TaskFromPath(task_or_404(state, id).await?))
+    }
+}
+
+/// A task named elsewhere than the path (by an offer, a dispute, a body), or read again after
+/// a change; no such task → 404.
+pub async fn task_or_404(state: &AppState, id: Uuid) -> ApiResult<TaskRow> {
+    tasks::task(&state.db, id).await?.ok_or_else(|| ApiError::not_found("Task"))
 }
 
 fn bearer_token(parts: &Parts) -> Option<&str> {

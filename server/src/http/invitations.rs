@@ -10,11 +10,7 @@ use crate::{
     accounts::names,
     db::Timestamp,
     error::{ApiError, ApiResult},
-    http::{
-        extract::{ApiJson, ApiPath, AuthUser},
-        payments::task_or_404,
-        tasks::require_verified,
-    },
+    http::extract::{ApiJson, ApiPath, VerifiedUser, task_or_404},
     live,
     rate_limit::INVITATIONS_PER_POSTER,
     state::AppState,
@@ -50,7 +46,7 @@ pub struct Invitation {
               (status = 422), (status = 429)))]
 pub async fn invite_tasker(
     State(state): State<AppState>,
-    caller: AuthUser,
+    VerifiedUser(caller): VerifiedUser,
     ApiPath(task_id): ApiPath<Uuid>,
     ApiJson(input): ApiJson<InvitationInput>,
 ) -> ApiResult<(StatusCode, ApiJson<Invitation>)> {
@@ -69,7 +65,6 @@ pub async fn invite_tasker(
     if !tasker.is_tasker {
         return Err(ApiError::field("tasker_id", "Only taskers can be invited to make an offer"));
     }
-    require_verified(&state, caller).await?;
     state.limiter.check(&format!("invitations:{}", caller.id), INVITATIONS_PER_POSTER).await?;
     let poster = names::public_name(&task.poster_first_name, &task.poster_last_name);
     let now = Timestamp::now();

@@ -12,10 +12,7 @@ use uuid::Uuid;
 use crate::{
     db::Timestamp,
     error::{ApiError, ApiResult},
-    http::{
-        extract::{ApiJson, ApiPath, AuthUser},
-        payments::task_or_404,
-    },
+    http::extract::{ApiJson, ApiPath, AuthUser, TaskFromPath, task_or_404},
     live,
     payments::{
         lifecycle,
@@ -57,17 +54,16 @@ fn moved_on() -> ApiError {
 pub async fn request_payment(
     State(state): State<AppState>,
     caller: AuthUser,
-    ApiPath(id): ApiPath<Uuid>,
+    TaskFromPath(task): TaskFromPath,
 ) -> ApiResult<ApiJson<TaskStatus>> {
-    let task = task_or_404(&state, id).await?;
     rules::may_request_payment(Party::of(caller.id, task.poster_id, task.assigned_tasker_id), &task.status)?;
     rules::not_under_dispute(task.open_dispute_id)?;
     let notification =
-        store::request_payment(&state.db, id, caller.id, task.poster_id, &task.title, Timestamp::now()).await?;
+        store::request_payment(&state.db, task.id, caller.id, task.poster_id, &task.title, Timestamp::now()).await?;
     let notification = notification.ok_or_else(moved_on)?;
     live::notifications_created(&state, &[notification]).await;
-    lifecycle::publish_task(&state, id).await;
-    status_of(&state, id).await
+    lifecycle::publish_task(&state, task.id).await;
+    status_of(&state, task.id).await
 }
 
 /// The poster releases the escrow: task `completed`, payout of amount − fee to the tasker.
@@ -76,12 +72,11 @@ pub async fn request_payment(
 pub async fn release_payment(
     State(state): State<AppState>,
     caller: AuthUser,
-    ApiPath(id): ApiPath<Uuid>,
+    TaskFromPath(task): TaskFromPath,
 ) -> ApiResult<ApiJson<TaskStatus>> {
-    let task = task_or_404(&state, id).await?;
     rules::may_release(Party::of(caller.id, task.poster_id, task.assigned_tasker_id), &task.status)?;
     lifecycle::release(&state, &task, Some(caller.id), None).await?.ok_or_else(moved_on)?;
-    status_of(&state, id).await
+    status_of(&state, task.id).await
 }
 
 #[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
@@ -96,13 +91,12 @@ pub struct CancellationInput {
 pub async fn cancellation(
     State(state): State<AppState>,
     caller: AuthUser,
-    ApiPath(id): ApiPath<Uuid>,
+    TaskFromPath(task): TaskFromPath,
 ) -> ApiResult<ApiJson<Option<CancellationRow>>> {
-    let task = task_or_404(&state, id).await?;
     if Party::of(caller.id, task.poster_id, task.assigned_tasker_id) == Party::Other {
         return Err(ApiError::Forbidden("Only the poster and the assigned tasker can see this".into()));
     }
-    Ok(ApiJson(store::pending_cancellation(&state.db, id).await?))
+    Ok(ApiJson(store::pending_cancellation(&state.db, task.id).await?))
 }
 
 /// Either party of an assigned task asks to cancel, with a reason; the other has 48 h to answer.
@@ -111,10 +105,9 @@ pub async fn cancellation(
 pub async fn request_cancellation(
     State(state): State<AppState>,
     caller: AuthUser,
-    ApiPath(id): ApiPath<Uuid>,
+    TaskFromPath(task): TaskFromPath,
     ApiJson(input): ApiJson<CancellationInput>,
 ) -> ApiResult<(axum::http::StatusCode, ApiJson<CancellationRow>)> {
-    let task = task_or_404(&state, id).await?;
     let party = Party::of(caller.id, task.poster_id, task.assigned_tasker_id);
     rules::may_request_cancellation(party, &task.status)?;
     rules::not_under_dispute(task.open_dispute_id)?;
@@ -124,7 +117,7 @@ pub async fn request_cancellation(
     }
     let other = if party == Party::Poster { task.assigned_tasker_id.unwrap_or_default() } else { task.poster_id };
     let (row, notification) =
-        store::request_cancellation(&state.db, id, caller.id, other, reason, &task.title, Timestamp::now())
+        store::request_cancellation(&state.db, task.id, caller.id, other, reason, &task.title, Timestamp::now())
             .await
             .map_err(|error| match error {
                 CancellationError::WrongState => moved_on(),

@@ -1,4 +1,4 @@
-//! Response shapes of the marketplace routes (API.md: TaskSummary, Task, Offer).
+//! Response shapes of the marketplace routes (TaskSummary, Task, Offer in `/api/openapi.json`).
 
 use serde::Serialize;
 use uuid::Uuid;

@@ -7,10 +7,7 @@ use uuid::Uuid;
 use crate::{
     db::{Timestamp, new_id},
     error::{ApiError, ApiResult},
-    http::{
-        extract::{ApiJson, ApiPath, AuthUser},
-        payments::task_or_404,
-    },
+    http::extract::{ApiJson, ApiPath, AuthUser, task_or_404},
     live,
     payments::rules::{self, Party},
     state::AppState,

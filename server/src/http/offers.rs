@@ -14,10 +14,9 @@ use crate::{
     db::Timestamp,
     error::{ApiError, ApiResult},
     http::{
-        extract::{ApiJson, ApiPath, ApiQuery, AuthUser},
+        extract::{ApiJson, ApiPath, ApiQuery, AuthUser, TaskFromPath, VerifiedUser, task_or_404},
         marketplace_views::{Items, MyOfferView, OfferView, Page, TaskSummary, fill_ratings},
         paging::{self, PageQuery},
-        tasks::require_verified,
     },
     live,
     marketplace::rules,
@@ -60,13 +59,12 @@ pub struct OfferInput {
 pub async fn list_offers(
     State(state): State<AppState>,
     caller: Option<AuthUser>,
-    ApiPath(task_id): ApiPath<Uuid>,
+    TaskFromPath(task): TaskFromPath,
     ApiQuery(query): ApiQuery<PageQuery>,
 ) -> ApiResult<ApiJson<Page<OfferView>>> {
     let (after, limit) = query.parse()?;
-    let task = tasks::task(&state.db, task_id).await?.ok_or_else(|| ApiError::not_found("Task"))?;
     let viewer = caller.map(|caller| caller.id);
-    let rows = offers::offers_page(&state.db, task_id, after, limit + 1).await?;
+    let rows = offers::offers_page(&state.db, task.id, after, limit + 1).await?;
     let (rows, next_cursor) = paging::finish(rows, limit, |row| Position { created_at: row.created_at, id: row.id });
     let mut items: Vec<OfferView> = rows.iter().map(|row| OfferView::for_viewer(row, task.poster_id, viewer)).collect();
     fill_ratings(&state.db, items.iter_mut().map(|offer| &mut offer.tasker).collect()).await?;
@@ -80,18 +78,17 @@ pub async fn list_offers(
         (status = 429)))]
 pub async fn make_offer(
     State(state): State<AppState>,
-    caller: AuthUser,
+    VerifiedUser(caller): VerifiedUser,
     ApiPath(task_id): ApiPath<Uuid>,
     ApiJson(input): ApiJson<OfferInput>,
 ) -> ApiResult<(StatusCode, ApiJson<OfferView>)> {
     count_offer_churn(&state, caller).await?;
-    let task = tasks::task(&state.db, task_id).await?.ok_or_else(|| ApiError::not_found("Task"))?;
+    let task = task_or_404(&state, task_id).await?;
     if task.poster_id == caller.id {
         return Err(ApiError::Forbidden("You cannot make an offer on your own task".into()));
     }
     let (amount_cents, message) = rules::validate_offer(input.amount_cents.as_ref(), input.message.as_deref())?;
     guard::keep_on_platform(&[("message", &message)])?;
-    require_verified(&state, caller).await?;
     let new_offer = NewOffer {
         task_id,
         tasker_id: caller.id,
@@ -160,7 +157,7 @@ pub async fn update_offer(
         return Err(not_pending());
     }
     let row = offers::offer(&state.db, id).await?.ok_or_else(|| ApiError::not_found("Offer"))?;
-    let task = tasks::task(&state.db, row.task_id).await?.ok_or_else(|| ApiError::not_found("Task"))?;
+    let task = task_or_404(&state, row.task_id).await?;
     live::offer_changed(&state, "offer.updated", &row, task.poster_id, task.offer_count).await;
     Ok(ApiJson(OfferView::new(&row, true)))
 }
@@ -178,7 +175,7 @@ pub async fn withdraw_offer(
     let offer_count =
         offers::withdraw_offer(&state.db, id, caller.id, Timestamp::now()).await?.ok_or_else(not_pending)?;
     let row = offers::offer(&state.db, id).await?.ok_or_else(|| ApiError::not_found("Offer"))?;
-    let task = tasks::task(&state.db, row.task_id).await?.ok_or_else(|| ApiError::not_found("Task"))?;
+    let task = task_or_404(&state, row.task_id).await?;
     live::offer_changed(&state, "offer.withdrawn", &row, task.poster_id, offer_count).await;
     live::task_updated(&state, task.id, &task.status, offer_count).await;
     Ok(ApiJson(OfferView::new(&row, true)))

@@ -16,7 +16,7 @@ use crate::{
     error::{ApiError, ApiResult},
     http::{
         earnings::{PAYOUTS_REFRESH_PATH, PAYOUTS_RETURN_PATH},
-        extract::{ApiJson, ApiPath, AuthUser, RawBody},
+        extract::{ApiJson, AuthUser, RawBody, TaskFromPath, task_or_404},
     },
     payments::{
         OnboardingRequest,
@@ -29,7 +29,6 @@ use crate::{
     store::{
         offers,
         payments::{self, PaymentRow, status},
-        tasks::{self, TaskRow},
         users,
     },
 };
@@ -41,10 +40,6 @@ pub fn router() -> Router<AppState> {
         .route("/payments/webhook", post(stripe_webhook))
         .route("/tasks/{id}/payment", get(task_payment))
         .route("/me/payouts/onboarding", post(payout_onboarding))
-}
-
-pub async fn task_or_404(state: &AppState, id: Uuid) -> ApiResult<TaskRow> {
-    tasks::task(&state.db, id).await?.ok_or_else(|| ApiError::not_found("Task"))
 }
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
@@ -244,13 +239,12 @@ impl From<&PaymentRow> for PaymentView {
 pub async fn task_payment(
     State(state): State<AppState>,
     caller: AuthUser,
-    ApiPath(id): ApiPath<Uuid>,
+    TaskFromPath(task): TaskFromPath,
 ) -> ApiResult<ApiJson<PaymentView>> {
-    let task = task_or_404(&state, id).await?;
     if Party::of(caller.id, task.poster_id, task.assigned_tasker_id) == Party::Other {
         return Err(ApiError::Forbidden("Only the poster and the assigned tasker can see this payment".into()));
     }
-    let all = payments::payments_for_task(&state.db, id).await?;
+    let all = payments::payments_for_task(&state.db, task.id).await?;
     // The charge that bought the task: in escrow, paid out, or refunded on cancellation.
     let shown = all
         .iter()

@@ -13,16 +13,15 @@ use crate::{
     db::Timestamp,
     error::{ApiError, ApiResult},
     http::{
-        extract::{ApiJson, ApiPath, ApiQuery, AuthUser},
+        extract::{ApiJson, ApiPath, ApiQuery, AuthUser, TaskFromPath, VerifiedUser, task_or_404},
         marketplace_views::{Page, QuestionView},
         paging::{self, PageQuery},
-        tasks::require_verified,
     },
     live,
     marketplace::rules,
     moderation::guard,
     state::AppState,
-    store::{Position, questions, tasks},
+    store::{Position, questions},
 };
 
 pub fn router() -> Router<AppState> {
@@ -43,12 +42,11 @@ pub struct BodyInput {
     responses((status = 200, body = Page<QuestionView>), (status = 400), (status = 404), (status = 422)))]
 pub async fn list_questions(
     State(state): State<AppState>,
-    ApiPath(task_id): ApiPath<Uuid>,
+    TaskFromPath(task): TaskFromPath,
     ApiQuery(query): ApiQuery<PageQuery>,
 ) -> ApiResult<ApiJson<Page<QuestionView>>> {
     let (after, limit) = query.parse()?;
-    tasks::task(&state.db, task_id).await?.ok_or_else(|| ApiError::not_found("Task"))?;
-    let rows = questions::questions_page(&state.db, task_id, after, limit + 1).await?;
+    let rows = questions::questions_page(&state.db, task.id, after, limit + 1).await?;
     let (rows, next_cursor) = paging::finish(rows, limit, |row| Position { created_at: row.created_at, id: row.id });
     Ok(ApiJson(Page::new(rows.iter().map(QuestionView::from).collect(), next_cursor)))
 }
@@ -58,19 +56,17 @@ pub async fn list_questions(
     responses((status = 201, body = QuestionView), (status = 401), (status = 403), (status = 404), (status = 409), (status = 422)))]
 pub async fn ask_question(
     State(state): State<AppState>,
-    caller: AuthUser,
-    ApiPath(task_id): ApiPath<Uuid>,
+    VerifiedUser(caller): VerifiedUser,
+    TaskFromPath(task): TaskFromPath,
     ApiJson(input): ApiJson<BodyInput>,
 ) -> ApiResult<(StatusCode, ApiJson<QuestionView>)> {
-    let task = tasks::task(&state.db, task_id).await?.ok_or_else(|| ApiError::not_found("Task"))?;
     if task.poster_id == caller.id {
         return Err(ApiError::Forbidden("You cannot ask a question on your own task".into()));
     }
     let body = rules::required_body("body", input.body.as_deref(), "Please enter your question")?;
     guard::keep_on_platform(&[("body", &body)])?;
-    require_verified(&state, caller).await?;
     let (id, notification) =
-        questions::ask_question(&state.db, task_id, caller.id, &body, task.poster_id, &task.title, Timestamp::now())
+        questions::ask_question(&state.db, task.id, caller.id, &body, task.poster_id, &task.title, Timestamp::now())
             .await?
             .ok_or_else(|| ApiError::Conflict("This task is no longer open for questions".into()))?;
     let row =
@@ -91,7 +87,7 @@ pub async fn answer_question(
     ApiJson(input): ApiJson<BodyInput>,
 ) -> ApiResult<ApiJson<QuestionView>> {
     let question = questions::question(&state.db, id).await?.ok_or_else(|| ApiError::not_found("Question"))?;
-    let task = tasks::task(&state.db, question.task_id).await?.ok_or_else(|| ApiError::not_found("Task"))?;
+    let task = task_or_404(&state, question.task_id).await?;
     if task.poster_id != caller.id {
         return Err(ApiError::Forbidden("Only the poster can answer questions on this task".into()));
     }

@@ -8,15 +8,20 @@ use axum::{
     response::Response,
     routing::{get, post},
 };
+use realtime::SocketOwner;
 use serde::{Deserialize, Serialize};
+use tokio_util::sync::CancellationToken;
 
 use crate::{
     auth::secrets,
-    db::Timestamp,
+    db::{Db, Timestamp},
     error::ApiResult,
     http::extract::{ApiJson, ApiQuery, AuthUser, ClientIp},
     state::AppState,
-    store::realtime_tickets,
+    store::{
+        realtime_tickets::{self, TicketHolder},
+        refresh_tokens,
+    },
 };
 
 const TICKET_TTL: Duration = Duration::from_secs(30);
@@ -36,11 +41,13 @@ pub struct TicketResponse {
 }
 
 /// A single-use ticket (30 s) for `GET /ws?ticket=…`; browsers cannot send headers on a WebSocket.
+/// It names the caller's session, whose end closes the socket.
 #[utoipa::path(post, path = "/api/realtime/ticket", tag = "realtime", security(("bearer" = [])),
     responses((status = 200, body = TicketResponse), (status = 401)))]
 pub async fn issue_ticket(State(state): State<AppState>, caller: AuthUser) -> ApiResult<ApiJson<TicketResponse>> {
     let ticket = secrets::new_token();
-    realtime_tickets::insert(&state.db, &secrets::token_hash(&ticket), caller.id, Timestamp::now().plus(TICKET_TTL))
+    let holder = TicketHolder { user_id: caller.id, session_id: caller.session_id };
+    realtime_tickets::insert(&state.db, &secrets::token_hash(&ticket), holder, Timestamp::now().plus(TICKET_TTL))
         .await?;
     Ok(ApiJson(TicketResponse { ticket, expires_in: TICKET_TTL.as_secs() }))
 }
@@ -50,7 +57,8 @@ pub struct ConnectQuery {
     ticket: Option<String>,
 }
 
-/// Without a ticket the socket is anonymous (public topics only); a bad ticket closes it with 4001;
+/// Without a ticket the socket is anonymous (public topics only); a bad ticket, or one whose session
+/// ended since it was issued, closes it with 4001;
 /// a client (an IPv4 address or IPv6 /64) past `WS_MAX_CONNECTIONS_PER_CLIENT` open sockets is closed with 4029.
 async fn connect(
     State(state): State<AppState>,
@@ -62,21 +70,30 @@ async fn connect(
     let Some(ticket) = query.ticket.filter(|ticket| !ticket.is_empty()) else {
         return Ok(state.hub.accept_from(ws, None, client));
     };
-    match realtime_tickets::redeem(&state.db, &secrets::token_hash(&ticket), Timestamp::now()).await? {
-        Some(user_id) => Ok(state.hub.accept_from(ws, Some(user_id.to_string()), client)),
-        None => Ok(state.hub.reject_unauthorized(ws)),
+    let Some(holder) = realtime_tickets::redeem(&state.db, &secrets::token_hash(&ticket), Timestamp::now()).await?
+    else {
+        return Ok(state.hub.reject_unauthorized(ws));
+    };
+    if let Some(session_id) = holder.session_id
+        && refresh_tokens::family_revoked(&state.db, session_id).await?
+    {
+        return Ok(state.hub.reject_unauthorized(ws));
     }
+    let owner =
+        SocketOwner { user_id: holder.user_id.to_string(), session_id: holder.session_id.map(|id| id.to_string()) };
+    Ok(state.hub.accept_from(ws, Some(owner), client))
 }
 
-/// Removes unused tickets now and then, so the table stays small.
-pub fn spawn_ticket_cleanup(state: AppState) {
-    tokio::spawn(async move {
-        let mut interval = tokio::time::interval(Duration::from_secs(300));
-        loop {
-            interval.tick().await;
-            if let Err(error) = realtime_tickets::delete_expired(&state.db, Timestamp::now()).await {
-                tracing::warn!(error = ?error, "could not delete expired realtime tickets");
-            }
+/// Removes unused tickets every five minutes, so the table stays small.
+pub async fn delete_expired_tickets(db: Db, stop: CancellationToken) {
+    let mut interval = tokio::time::interval(Duration::from_secs(300));
+    loop {
+        tokio::select! {
+            _ = stop.cancelled() => return,
+            _ = interval.tick() => {}
         }
-    });
+        if let Err(error) = realtime_tickets::delete_expired(&db, Timestamp::now()).await {
+            tracing::warn!(error = ?error, "could not delete expired realtime tickets");
+        }
+    }
 }

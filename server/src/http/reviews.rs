@@ -3,15 +3,11 @@
 
 use axum::{Router, extract::State, http::StatusCode, routing::get};
 use serde::Deserialize;
-use uuid::Uuid;
 
 use crate::{
     db::{Timestamp, new_id},
     error::{ApiError, ApiResult, FieldErrors},
-    http::{
-        extract::{ApiJson, ApiPath, AuthUser},
-        payments::task_or_404,
-    },
+    http::extract::{ApiJson, AuthUser, TaskFromPath},
     live,
     payments::rules::{self, Party},
     state::AppState,
@@ -33,10 +29,9 @@ pub fn router() -> Router<AppState> {
 pub async fn list_reviews(
     State(state): State<AppState>,
     caller: Option<AuthUser>,
-    ApiPath(id): ApiPath<Uuid>,
+    TaskFromPath(task): TaskFromPath,
 ) -> ApiResult<ApiJson<Vec<ReviewRow>>> {
-    task_or_404(&state, id).await?;
-    let rows = reviews::visible_reviews_for_task(&state.db, id, caller.map(|c| c.id), Timestamp::now()).await?;
+    let rows = reviews::visible_reviews_for_task(&state.db, task.id, caller.map(|c| c.id), Timestamp::now()).await?;
     Ok(ApiJson(rows))
 }
 
@@ -53,10 +48,9 @@ pub struct ReviewInput {
 pub async fn write_review(
     State(state): State<AppState>,
     caller: AuthUser,
-    ApiPath(id): ApiPath<Uuid>,
+    TaskFromPath(task): TaskFromPath,
     ApiJson(input): ApiJson<ReviewInput>,
 ) -> ApiResult<(StatusCode, ApiJson<ReviewRow>)> {
-    let task = task_or_404(&state, id).await?;
     let party = Party::of(caller.id, task.poster_id, task.assigned_tasker_id);
     rules::may_review(party, &task.status)?;
     let mut fields = FieldErrors::new();
@@ -72,7 +66,7 @@ pub async fn write_review(
     let now = Timestamp::now();
     let review = ReviewRow {
         id: new_id(),
-        task_id: id,
+        task_id: task.id,
         reviewer_id: caller.id,
         reviewee_id,
         rating: input.rating,
@@ -87,7 +81,7 @@ pub async fn write_review(
             "You were reviewed for \"{}\". Reviews show once both of you have written one, or after 14 days.",
             task.title
         ),
-        Some(format!("/task/{id}")),
+        Some(format!("/task/{}", task.id)),
         now,
     );
     if !reviews::insert_review(&state.db, &review, &notification).await? {

@@ -18,7 +18,7 @@ use crate::{
     error::{ApiError, ApiResult},
     geo,
     http::{
-        extract::{ApiJson, ApiPath, ApiQuery, AuthUser, ClientIp},
+        extract::{ApiJson, ApiPath, ApiQuery, AuthUser, ClientIp, TaskFromPath, VerifiedUser, task_or_404},
         marketplace_views::{
             Items, Page, PersonSummary, PosterStats, QuestionView, TaskDetail, TaskSummary, fill_ratings,
         },
@@ -34,7 +34,6 @@ use crate::{
     store::{
         Position, profiles, questions,
         tasks::{self, After, BrowseFilter, BrowseSort, SortKey, TaskRow},
-        users,
     },
 };
 
@@ -199,17 +198,6 @@ fn near_filter(near: Option<String>, radius_km: Option<String>) -> ApiResult<Opt
     Ok(Some((point.0, point.1, radius)))
 }
 
-/// Posting needs a confirmed email address (when the server requires one).
-pub async fn require_verified(state: &AppState, caller: AuthUser) -> ApiResult<()> {
-    let user = users::user_by_id(&state.db, caller.id)
-        .await?
-        .ok_or_else(|| ApiError::Unauthorized("Authentication error. Please log in again.".into()))?;
-    if state.config.require_email_verification && !user.email_verified {
-        return Err(ApiError::EmailNotConfirmed);
-    }
-    Ok(())
-}
-
 fn today() -> time::Date {
     OffsetDateTime::now_utc().date()
 }
@@ -219,12 +207,11 @@ fn today() -> time::Date {
     responses((status = 201, body = TaskDetail), (status = 401), (status = 403), (status = 422)))]
 pub async fn create_task(
     State(state): State<AppState>,
-    caller: AuthUser,
+    VerifiedUser(caller): VerifiedUser,
     ApiJson(input): ApiJson<TaskInput>,
 ) -> ApiResult<(StatusCode, ApiJson<TaskDetail>)> {
     let draft = rules::validate_task(&input, today())?;
     guard::keep_on_platform(&[("title", &draft.title), ("description", &draft.description)])?;
-    require_verified(&state, caller).await?;
     let id = tasks::create_task(&state.db, caller.id, &draft, Timestamp::now()).await?;
     alerts::matching::wake(&state);
     let row = tasks::task(&state.db, id).await?.ok_or_else(|| anyhow::anyhow!("task vanished after insert"))?;
@@ -294,12 +281,11 @@ pub async fn task_detail(
     State(state): State<AppState>,
     caller: Option<AuthUser>,
     ClientIp(ip): ClientIp,
-    ApiPath(id): ApiPath<Uuid>,
+    TaskFromPath(row): TaskFromPath,
 ) -> ApiResult<ApiJson<TaskDetail>> {
-    let row = tasks::task(&state.db, id).await?.ok_or_else(|| ApiError::not_found("Task"))?;
     if caller.is_none_or(|caller| caller.id != row.poster_id) {
         let day = Timestamp::now().0.div_euclid(DAY_MS);
-        tasks::record_view(&state.db, id, &viewer_key(caller, ip), day).await?;
+        tasks::record_view(&state.db, row.id, &viewer_key(caller, ip), day).await?;
     }
     Ok(ApiJson(detail_as_shown(&state, row).await?))
 }
@@ -314,7 +300,7 @@ pub async fn detail_as_shown(state: &AppState, row: TaskRow) -> ApiResult<TaskDe
 
 /// The task, when the caller is its poster: 404 unknown, 403 someone else's.
 pub async fn posters_task(state: &AppState, caller: AuthUser, id: Uuid) -> ApiResult<TaskRow> {
-    let row = tasks::task(&state.db, id).await?.ok_or_else(|| ApiError::not_found("Task"))?;
+    let row = task_or_404(&state, id).await?;
     if row.poster_id != caller.id {
         return Err(ApiError::Forbidden("Only the poster can change this task".into()));
     }
@@ -370,7 +356,7 @@ pub async fn update_task(
     if !tasks::update_open_task(&state.db, id, caller.id, &draft, Timestamp::now()).await? {
         return Err(not_open());
     }
-    let row = tasks::task(&state.db, id).await?.ok_or_else(|| ApiError::not_found("Task"))?;
+    let row = task_or_404(&state, id).await?;
     live::task_edited(&state, &row).await;
     let questions = first_questions(&state, id).await?;
     let view_count = tasks::view_count(&state.db, id).await?;
@@ -389,7 +375,7 @@ pub async fn cancel_task(
     let notifications = tasks::cancel_open_task(&state.db, id, caller.id, &current.title, Timestamp::now())
         .await?
         .ok_or_else(not_open)?;
-    let row = tasks::task(&state.db, id).await?.ok_or_else(|| ApiError::not_found("Task"))?;
+    let row = task_or_404(&state, id).await?;
     live::task_updated(&state, id, &row.status, row.offer_count).await;
     live::notifications_created(&state, &notifications).await;
     Ok(ApiJson(TaskSummary::from(&row)))

@@ -25,7 +25,7 @@ const MAX_DESCRIPTION_CHARS: usize = 5000;
 const MAX_LOCATION_CHARS: usize = 200;
 const MAX_MESSAGE_CHARS: usize = 2000;
 
-/// Task statuses of DESIGN.md's lifecycle.
+/// Task statuses of the lifecycle in docs/architecture.md.
 pub mod status {
     pub const OPEN: &str = "open";
     pub const PENDING_PAYMENT: &str = "pending_payment";

@@ -22,6 +22,8 @@ use crate::{
 };
 
 pub const MAX_NOTE_CHARS: usize = 2000;
+/// The close code of a suspended account's sockets (the app signs out on it).
+pub const CLOSE_SUSPENDED: u16 = 4003;
 pub const MAX_SUSPEND_DAYS: i64 = 3650;
 
 #[derive(Debug, thiserror::Error)]
@@ -109,7 +111,9 @@ pub async fn resolve(state: &AppState, decision: &Decision<'_>) -> Result<Report
             {
                 live::task_updated(state, task.id, &task.status, task.offer_count).await;
             }
-            after_suspension(state, suspended).await;
+            if decision.action == ModerationAction::Suspend {
+                after_suspension(state, report.author_id, suspended).await;
+            }
             live::notifications_created(state, &notifications).await;
             Ok(reports::report_by_id(&state.db, report.id).await?.ok_or(ActionError::ReportNotFound)?)
         }
@@ -131,7 +135,7 @@ pub async fn suspend(
     let notice = suspension_notice(&suspension, now);
     let audit = AuditEntry::new(operator_id, AuditAction::Suspend, (AuditTarget::User, user_id), reason);
     let suspended = moderation::suspend(&state.db, &suspension, &notice, &audit).await?;
-    after_suspension(state, suspended).await;
+    after_suspension(state, user_id, suspended).await;
     live::notifications_created(state, std::slice::from_ref(&notice)).await;
     Ok(())
 }
@@ -157,9 +161,11 @@ pub async fn reinstate(state: &AppState, operator_id: Uuid, user_id: Uuid, note:
 }
 
 /// The ended sessions stop on this node at once (other nodes within the revocation cache's
-/// few seconds); each withdrawn offer leaves its task's page and its poster's list live.
-async fn after_suspension(state: &AppState, suspended: Suspended) {
+/// few seconds), the account's sockets close on every node, and each withdrawn offer leaves
+/// its task's page and its poster's list live.
+async fn after_suspension(state: &AppState, user_id: Uuid, suspended: Suspended) {
     state.sessions.mark_revoked(&suspended.sessions);
+    state.hub.disconnect(realtime::Disconnect::User(user_id.to_string()), CLOSE_SUSPENDED).await;
     for withdrawn in suspended.withdrawn_offers {
         match offers::offer(&state.db, withdrawn.id).await {
             Ok(Some(offer)) => {

@@ -1,4 +1,4 @@
-//! Payments behind a trait (DESIGN decision 5): [`Sandbox`] (default, a hosted
+//! Payments behind a trait (docs/architecture.md, decision 5): [`Sandbox`] (default, a hosted
 //! checkout page served by this server) and [`Stripe`] (selected by
 //! `STRIPE_SECRET_KEY`). Escrow is "separate charges and transfers": the poster
 //! is charged to the platform, and on release a transfer of amount − fee goes

@@ -12,6 +12,7 @@
 use std::time::Duration;
 
 use serde::Serialize;
+use tokio_util::sync::CancellationToken;
 
 use super::{calls, lifecycle};
 use crate::{
@@ -82,22 +83,19 @@ pub async fn sweep(state: &AppState, now: Timestamp) -> anyhow::Result<SweepRepo
     Ok(report)
 }
 
-/// Sweeps every `PAYMENTS_SWEEP_SECS` (never when 0).
-pub fn spawn(state: AppState) {
-    let every = state.config.payments_sweep_secs;
-    if every == 0 {
-        return;
-    }
-    tokio::spawn(async move {
-        let mut ticker = tokio::time::interval(Duration::from_secs(every));
-        ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        loop {
-            ticker.tick().await;
-            match sweep(&state, Timestamp::now()).await {
-                Ok(report) if report != SweepReport::default() => tracing::info!(?report, "payments sweep"),
-                Ok(_) => {}
-                Err(error) => tracing::warn!(?error, "payments sweep failed"),
-            }
+/// Sweeps every `every` until `stop` is cancelled.
+pub async fn run(state: AppState, every: Duration, stop: CancellationToken) {
+    let mut ticker = tokio::time::interval(every);
+    ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            _ = stop.cancelled() => return,
+            _ = ticker.tick() => {}
         }
-    });
+        match sweep(&state, Timestamp::now()).await {
+            Ok(report) if report != SweepReport::default() => tracing::info!(?report, "payments sweep"),
+            Ok(_) => {}
+            Err(error) => tracing::warn!(?error, "payments sweep failed"),
+        }
+    }
 }

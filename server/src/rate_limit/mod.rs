@@ -95,16 +95,8 @@ impl Limiter {
         self.hit(key, limit).await.or_refuse()
     }
 
-    /// Forgets local windows that have ended, every minute, while the limiter lives.
-    pub fn spawn_cleanup(&self) {
-        let local = Arc::downgrade(&self.local);
-        tokio::spawn(async move {
-            let mut interval = tokio::time::interval(Duration::from_secs(60));
-            loop {
-                interval.tick().await;
-                let Some(local) = local.upgrade() else { break };
-                local.forget_ended();
-            }
-        });
+    /// Forgets the local windows that have ended (the workers call it every minute).
+    pub fn forget_ended_windows(&self) {
+        self.local.forget_ended();
     }
 }

@@ -1,4 +1,4 @@
-//! The delivery outbox (DESIGN.md decision 10): pushes and email lines owed
+//! The delivery outbox (docs/architecture.md, decision 9): pushes and email lines owed
 //! for notifications, written by `insert_notification!` in the notification's
 //! transaction. Worker loops on every node claim due rows with a lease, so a
 //! row is worked on by one node at a time and a crashed node's rows are taken

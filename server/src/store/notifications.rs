@@ -8,7 +8,7 @@ use crate::{
     on_pool,
 };
 
-/// Notification types of API.md.
+/// Notification types of the contract (docs/architecture.md).
 pub mod kind {
     pub const OFFER: &str = "offer";
     pub const MESSAGE: &str = "message";

@@ -10,7 +10,7 @@ use crate::{
     on_pool,
 };
 
-/// Payment statuses (DESIGN.md: pending → (processing →) held → released |
+/// Payment statuses (docs/architecture.md: pending → (processing →) held → released |
 /// refunded; a checkout that was never paid ends `expired`, a processing
 /// payment that did not settle ends `failed`).
 pub mod status {

@@ -9,6 +9,20 @@ use crate::{
     on_pool,
 };
 
+/// Ends a session inside `$tx`: its refresh tokens stop working.
+macro_rules! revoke_family {
+    ($tx:expr, $family_id:expr, $now:expr) => {
+        async {
+            sqlx::query("update refresh_tokens set revoked_at = $1 where revoked_at is null and family_id = $2")
+                .bind($now)
+                .bind($family_id)
+                .execute(&mut *$tx)
+                .await
+                .map(|_| ())
+        }
+    };
+}
+
 pub struct NewRefreshToken<'a> {
     pub user_id: Uuid,
     pub family_id: Uuid,
@@ -21,8 +35,8 @@ pub struct NewRefreshToken<'a> {
 pub enum Rotation {
     /// The presented token was current; a new one was stored in its place.
     Rotated { user_id: Uuid, family_id: Uuid },
-    /// The token was already used or revoked: its whole family is now revoked.
-    ReuseDetected,
+    /// The token was already used: its whole family (session) is now revoked.
+    ReuseDetected { family_id: Uuid },
     /// Unknown or expired.
     Invalid,
 }
@@ -85,22 +99,19 @@ pub async fn rotate(
                     Rotation::Rotated { user_id, family_id }
                 }
                 None => {
-                    let revoked = sqlx::query(
-                        "update refresh_tokens set revoked_at = $1
-                         where revoked_at is null
-                           and family_id = (select family_id from refresh_tokens where token_hash = $2 and used_at is not null)",
-                    )
-                    .bind(now)
-                    .bind(old_hash)
-                    .execute(&mut *tx)
-                    .await?;
-                    let was_used = sqlx::query_scalar::<_, i64>(
-                        "select count(*) from refresh_tokens where token_hash = $1 and used_at is not null",
+                    let reused: Option<Uuid> = sqlx::query_scalar(
+                        "select family_id from refresh_tokens where token_hash = $1 and used_at is not null",
                     )
                     .bind(old_hash)
-                    .fetch_one(&mut *tx)
+                    .fetch_optional(&mut *tx)
                     .await?;
-                    if revoked.rows_affected() > 0 || was_used > 0 { Rotation::ReuseDetected } else { Rotation::Invalid }
+                    match reused {
+                        Some(family_id) => {
+                            revoke_family!(tx, family_id, now).await?;
+                            Rotation::ReuseDetected { family_id }
+                        }
+                        None => Rotation::Invalid,
+                    }
                 }
             };
             tx.commit().await?;
@@ -121,11 +132,7 @@ pub async fn revoke_family_of(db: &Db, token_hash: &str, now: Timestamp) -> sqlx
                 .fetch_optional(&mut *tx)
                 .await?;
             if let Some(family) = family {
-                sqlx::query("update refresh_tokens set revoked_at = $1 where revoked_at is null and family_id = $2")
-                    .bind(now)
-                    .bind(family)
-                    .execute(&mut *tx)
-                    .await?;
+                revoke_family!(tx, family, now).await?;
             }
             tx.commit().await?;
             Ok(family)

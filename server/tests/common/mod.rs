@@ -77,52 +77,129 @@ where
     }
 }
 
-/// Declares each listed `async fn name(app: TestApp) -> TestApp` as a test on both backends.
+/// The one backend matrix: declares each listed test on SQLite and on PostgreSQL, the
+/// PostgreSQL variant ignored when `TASKHUB_SKIP_POSTGRES` is set (see `services`).
+///
+/// - `on_both_backends!(a, b)`: each `async fn a(app: TestApp) -> TestApp` gets a fresh app.
+/// - `on_both_backends!(config = adjust; a, b)`: `adjust` (a function or closure taking
+///   `&mut Config`) adjusts every test's configuration first.
+/// - `on_both_backends!(a: adjust_a, b: adjust_b)`: a configuration per test.
+/// - `on_both_backends!(given_backend; a, b)`: each `async fn a(backend: Backend)` starts its
+///   own app, for tests that must start a fake service before the server.
+///
+/// Each invocation declares the modules `sqlite` and `postgres`; a second invocation in one file
+/// goes in a module of its own (`mod fast { use super::*; on_both_backends!(...); }`).
 #[macro_export]
 macro_rules! on_both_backends {
-    ($($name:ident),* $(,)?) => {
+    (given_backend; $($name:ident),* $(,)?) => {
         mod sqlite {
             $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn $name() {
-                $crate::common::run($crate::common::Backend::Sqlite, |_| {}, super::$name).await;
+                super::$name($crate::common::Backend::Sqlite).await;
             })*
         }
         mod postgres {
             $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             #[cfg_attr(taskhub_skip_postgres, ignore = "TASKHUB_SKIP_POSTGRES is set")]
             async fn $name() {
-                $crate::common::run($crate::common::Backend::Postgres, |_| {}, super::$name).await;
+                super::$name($crate::common::Backend::Postgres).await;
+            })*
+        }
+    };
+    (config = $config:expr; $($name:ident),* $(,)?) => {
+        $crate::on_both_backends!($($name: $config),*);
+    };
+    ($($name:ident $(: $config:expr)?),* $(,)?) => {
+        mod sqlite {
+            #[allow(unused_imports)]
+            use super::*;
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $name() {
+                $crate::common::run($crate::common::Backend::Sqlite, $crate::test_config!($($config)?), super::$name)
+                    .await;
+            })*
+        }
+        mod postgres {
+            #[allow(unused_imports)]
+            use super::*;
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            #[cfg_attr(taskhub_skip_postgres, ignore = "TASKHUB_SKIP_POSTGRES is set")]
+            async fn $name() {
+                $crate::common::run($crate::common::Backend::Postgres, $crate::test_config!($($config)?), super::$name)
+                    .await;
             })*
         }
     };
 }
 
-/// Declares each listed `async fn name(app: TestApp) -> TestApp` as a test on both backends,
-/// each with the in-process bus and with a Redis bus: for the tests of live events.
+/// The backend matrix with both buses, for the tests of live events: [`on_both_backends!`]
+/// (in-process bus) plus each backend with a Redis bus, ignored when `TASKHUB_SKIP_REDIS` (or,
+/// for PostgreSQL, `TASKHUB_SKIP_POSTGRES`) is set. Takes `config = adjust;` as it does.
 #[macro_export]
 macro_rules! on_both_backends_and_buses {
+    (config = $config:expr; $($name:ident),* $(,)?) => {
+        $crate::on_both_backends!(config = $config; $($name),*);
+        $crate::on_redis_bus!(config = $config; $($name),*);
+    };
     ($($name:ident),* $(,)?) => {
         $crate::on_both_backends!($($name),*);
+        $crate::on_redis_bus!(config = |_| {}; $($name),*);
+    };
+}
+
+#[doc(hidden)]
+#[macro_export]
+macro_rules! on_redis_bus {
+    (config = $config:expr; $($name:ident),*) => {
         mod sqlite_redis {
+            #[allow(unused_imports)]
+            use super::*;
             $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             #[cfg_attr(taskhub_skip_redis, ignore = "TASKHUB_SKIP_REDIS is set")]
             async fn $name() {
-                $crate::common::run($crate::common::Backend::Sqlite, $crate::common::with_redis_bus, super::$name).await;
+                let config = $crate::common::on_redis_bus_after($config);
+                $crate::common::run($crate::common::Backend::Sqlite, config, super::$name).await;
             })*
         }
         mod postgres_redis {
+            #[allow(unused_imports)]
+            use super::*;
             $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            #[cfg_attr(any(taskhub_skip_postgres, taskhub_skip_redis), ignore = "TASKHUB_SKIP_POSTGRES or TASKHUB_SKIP_REDIS is set")]
+            #[cfg_attr(
+                any(taskhub_skip_postgres, taskhub_skip_redis),
+                ignore = "TASKHUB_SKIP_POSTGRES or TASKHUB_SKIP_REDIS is set"
+            )]
             async fn $name() {
-                $crate::common::run($crate::common::Backend::Postgres, $crate::common::with_redis_bus, super::$name).await;
+                let config = $crate::common::on_redis_bus_after($config);
+                $crate::common::run($crate::common::Backend::Postgres, config, super::$name).await;
             })*
         }
+    };
+}
+
+/// A test's configuration adjustment, or none.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! test_config {
+    () => {
+        |_: &mut server::config::Config| {}
+    };
+    ($config:expr) => {
+        $config
     };
 }
 
 /// Config adjustment: live events go through the Redis of `redis_url()`.
 pub fn with_redis_bus(config: &mut Config) {
     config.redis_url = Some(Secret::new(redis_url()));
+}
+
+/// `adjust`, then [`with_redis_bus`].
+pub fn on_redis_bus_after(adjust: impl FnOnce(&mut Config)) -> impl FnOnce(&mut Config) {
+    move |config| {
+        adjust(config);
+        with_redis_bus(config);
+    }
 }
 
 impl TestApp {

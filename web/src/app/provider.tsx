@@ -4,6 +4,7 @@ import { useEffect, type ReactNode } from 'react';
 
 import { onAuthStateChange } from '@/lib/auth/session';
 import { queryClient } from '@/lib/query-client';
+import { queryKeys } from '@/lib/query-keys';
 import { appStore } from '@/lib/store';
 import { lazyWhenIdle } from '@/lib/when-idle';
 import { withMotion } from '@/lib/with-motion';
@@ -16,7 +17,7 @@ export function AppProvider({ children }: { children: ReactNode }) {
     () =>
       onAuthStateChange((event) => {
         // Another user's cached data must never leak into this session.
-        if (event === 'SIGNED_OUT' || event === 'SIGNED_IN') queryClient.removeQueries({ queryKey: ['me'] });
+        if (event === 'SIGNED_OUT' || event === 'SIGNED_IN') queryClient.removeQueries({ queryKey: queryKeys.me });
       }),
     [],
   );

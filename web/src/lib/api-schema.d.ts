@@ -228,7 +228,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Ends the session the refresh token belongs to, its access tokens included. The body may be empty. */
+        /**
+         * Ends the session the refresh token belongs to: its access tokens and live sockets. The body
+         *     may be empty.
+         */
         post: operations["logout"];
         delete?: never;
         options?: never;
@@ -298,7 +301,8 @@ export interface paths {
         put?: never;
         /**
          * Sets a new password from an emailed link, signs the account out everywhere
-         *     (access tokens included) and voids every other reset link sent to it.
+         *     (access tokens and live sockets included) and voids every other reset link
+         *     sent to it.
          */
         post: operations["reset_password"];
         delete?: never;
@@ -872,7 +876,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A single-use ticket (30 s) for `GET /ws?ticket=…`; browsers cannot send headers on a WebSocket. */
+        /**
+         * A single-use ticket (30 s) for `GET /ws?ticket=…`; browsers cannot send headers on a WebSocket.
+         *     It names the caller's session, whose end closes the socket.
+         */
         post: operations["issue_ticket"];
         delete?: never;
         options?: never;

@@ -2,6 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 
 import { request } from '@/lib/http';
+import { queryKeys } from '@/lib/query-keys';
 
 export type LocationSuggestion = { display_name: string; lat?: number | string; lon?: number | string };
 
@@ -43,7 +44,7 @@ function useDebounced<T>(value: T, delayMs: number): T {
 export function useLocationSuggestions(query: string, enabled = true) {
   const debounced = useDebounced(query.trim(), 250);
   return useQuery({
-    queryKey: ['geocode', debounced],
+    queryKey: queryKeys.geocode(debounced),
     queryFn: ({ signal }) => searchLocations(debounced, signal),
     enabled: enabled && debounced.length >= MIN_LOCATION_QUERY,
     staleTime: 10 * 60 * 1000,

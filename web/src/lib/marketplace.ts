@@ -1,4 +1,4 @@
-/** Shapes of the marketplace API (API.md) shared by the task, offer, payment and notification features. */
+/** Shapes of the marketplace API (`web/openapi.json`) shared by the task, offer, payment and notification features. */
 export type Person = { id: string; name: string; avatar_url: string | null; rating: number | null };
 
 export type TaskSummary = {

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 
 import { request } from '@/lib/http';
+import { queryKeys } from '@/lib/query-keys';
 
 /** How to reach this deployment's support, from the server's configuration (`GET /api/site`). */
 export type Site = {
@@ -17,5 +18,5 @@ export function getSite() {
 
 /** Fetched once a page load: it only changes when the server is reconfigured. */
 export function useSite() {
-  return useQuery({ queryKey: ['site'], queryFn: getSite, staleTime: Infinity });
+  return useQuery({ queryKey: queryKeys.site, queryFn: getSite, staleTime: Infinity });
 }

@@ -5,7 +5,7 @@
 
 declare const self: ServiceWorkerGlobalScope;
 
-/** The push payload of API.md. */
+/** The push payload of docs/architecture.md ("The contract"). */
 type PushPayload = {
   id?: string;
   type?: string;

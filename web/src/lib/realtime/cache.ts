@@ -1,36 +1,9 @@
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
 
+import { queryKeys } from '@/lib/query-keys';
 import type { RealtimeEvent } from '@/lib/realtime/types';
 
-/*
- * Socket events → TanStack Query cache. Query keys shared with the features (kept here, in lib,
- * so features never import each other):
- *   ['tasks', 'list', filters]      infinite browse pages {items, next_cursor}
- *   ['tasks', 'detail', id]         one task
- *   ['tasks', 'offers', id]         offers of a task
- *   ['tasks', 'messages', id]       private messages of an assigned task
- *   ['tasks', 'incoming']           TaskSummary[] posted since the browse list was loaded ("N new tasks")
- *   ['tasks', 'cancellation', id]   the pending cancellation request of an assigned task, or null
- *   ['tasks', 'dispute', id]        the task's latest dispute, or null
- *   ['tasks', 'payment', id]        the task's escrow payment as its parties see it
- *   ['admin', 'disputes', status]   the operators' dispute queue
- *   ['me', 'tasks'] / ['me', 'offers']
- *   ['me', 'notifications']         {items, unread_count, next_cursor}
- */
-export const realtimeKeys = {
-  taskLists: ['tasks', 'list'] as const,
-  task: (id: string) => ['tasks', 'detail', id] as const,
-  offers: (id: string) => ['tasks', 'offers', id] as const,
-  messages: (id: string) => ['tasks', 'messages', id] as const,
-  incoming: ['tasks', 'incoming'] as const,
-  cancellation: (id: string) => ['tasks', 'cancellation', id] as const,
-  dispute: (id: string) => ['tasks', 'dispute', id] as const,
-  payment: (id: string) => ['tasks', 'payment', id] as const,
-  adminDisputes: ['admin', 'disputes'] as const,
-  myTasks: ['me', 'tasks'] as const,
-  myOffers: ['me', 'offers'] as const,
-  notifications: ['me', 'notifications'] as const,
-};
+/* Socket events → TanStack Query cache, through the keys of `@/lib/query-keys`. */
 
 type WithId = { id: string };
 type Page<T> = { items: T[]; next_cursor?: string | null };
@@ -50,9 +23,9 @@ function upsert<T extends WithId>(list: T[], item: T, prepend = false): T[] {
 }
 
 function patchTaskEverywhere(client: QueryClient, id: string, patch: Partial<TaskLike>) {
-  client.setQueryData<TaskLike>(realtimeKeys.task(id), (task) => (task ? { ...task, ...patch } : task));
+  client.setQueryData<TaskLike>(queryKeys.task(id), (task) => (task ? { ...task, ...patch } : task));
   const dropsOut = patch.status !== undefined && patch.status !== 'open';
-  client.setQueriesData<InfiniteData<Page<TaskLike>>>({ queryKey: realtimeKeys.taskLists }, (data) =>
+  client.setQueriesData<InfiniteData<Page<TaskLike>>>({ queryKey: queryKeys.taskLists }, (data) =>
     data?.pages
       ? {
           ...data,
@@ -65,11 +38,11 @@ function patchTaskEverywhere(client: QueryClient, id: string, patch: Partial<Tas
         }
       : data,
   );
-  client.setQueryData<TaskLike[]>(realtimeKeys.incoming, (list) =>
+  client.setQueryData<TaskLike[]>(queryKeys.incoming, (list) =>
     list ? (dropsOut ? list.filter((task) => task.id !== id) : list.map((t) => (t.id === id ? { ...t, ...patch } : t))) : list,
   );
-  client.setQueryData<TaskLike[]>(realtimeKeys.myTasks, (list) => list?.map((t) => (t.id === id ? { ...t, ...patch } : t)));
-  client.setQueryData<Array<{ task?: TaskLike }>>(realtimeKeys.myOffers, (list) =>
+  client.setQueryData<TaskLike[]>(queryKeys.myTasks, (list) => list?.map((t) => (t.id === id ? { ...t, ...patch } : t)));
+  client.setQueryData<Array<{ task?: TaskLike }>>(queryKeys.myOffers, (list) =>
     list?.map((entry) => (entry.task?.id === id ? { ...entry, task: { ...entry.task, ...patch } } : entry)),
   );
 }
@@ -93,7 +66,7 @@ export function taskIdOfLink(link: unknown): string | null {
  * own: refetch what a party may be looking at whenever the task or one of its notifications moves.
  */
 export function invalidateTaskLifecycle(client: QueryClient, taskId: string) {
-  for (const queryKey of [realtimeKeys.cancellation(taskId), realtimeKeys.dispute(taskId), realtimeKeys.payment(taskId)]) {
+  for (const queryKey of [queryKeys.cancellation(taskId), queryKeys.dispute(taskId), queryKeys.payment(taskId)]) {
     void client.invalidateQueries({ queryKey });
   }
 }
@@ -106,9 +79,9 @@ export function applyRealtimeEvent(client: QueryClient, message: RealtimeEvent):
       const task = data as TaskLike;
       if (!task.id || (task.status && task.status !== 'open')) return true;
       const alreadyListed = client
-        .getQueriesData<InfiniteData<Page<TaskLike>>>({ queryKey: realtimeKeys.taskLists })
+        .getQueriesData<InfiniteData<Page<TaskLike>>>({ queryKey: queryKeys.taskLists })
         .some(([, d]) => d?.pages?.some((p) => p.items.some((t) => t.id === task.id)));
-      if (!alreadyListed) client.setQueryData<TaskLike[]>(realtimeKeys.incoming, (list = []) => upsert(list, task, true));
+      if (!alreadyListed) client.setQueryData<TaskLike[]>(queryKeys.incoming, (list = []) => upsert(list, task, true));
       return true;
     }
     case 'task.updated': {
@@ -128,13 +101,13 @@ export function applyRealtimeEvent(client: QueryClient, message: RealtimeEvent):
       const taskId = offer.task_id ?? taskIdOf(message.topic);
       if (!taskId || !offer.id) return false;
       const withdrawn = message.event === 'offer.withdrawn';
-      client.setQueryData<OfferLike[]>(realtimeKeys.offers(taskId), (list) => {
+      client.setQueryData<OfferLike[]>(queryKeys.offers(taskId), (list) => {
         if (!list) return list;
         if (withdrawn) return upsert(list, { ...offer, status: offer.status ?? 'withdrawn' });
         return upsert(list, offer);
       });
       if (typeof data.offer_count === 'number') patchTaskEverywhere(client, taskId, { offer_count: data.offer_count });
-      client.setQueryData<Array<OfferLike & { task?: unknown }>>(realtimeKeys.myOffers, (list) =>
+      client.setQueryData<Array<OfferLike & { task?: unknown }>>(queryKeys.myOffers, (list) =>
         list?.map((entry) => (entry.id === offer.id ? { ...entry, status: offer.status ?? entry.status } : entry)),
       );
       return true;
@@ -145,7 +118,7 @@ export function applyRealtimeEvent(client: QueryClient, message: RealtimeEvent):
       const question = ((data.question as WithId) ?? data) as WithId;
       const taskId = ((data as { task_id?: string }).task_id as string) ?? taskIdOf(message.topic);
       if (!taskId || !question.id) return false;
-      client.setQueryData<TaskLike>(realtimeKeys.task(taskId), (task) =>
+      client.setQueryData<TaskLike>(queryKeys.task(taskId), (task) =>
         task ? { ...task, questions: upsert((task.questions ?? []) as WithId[], question) } : task,
       );
       return true;
@@ -153,13 +126,13 @@ export function applyRealtimeEvent(client: QueryClient, message: RealtimeEvent):
     case 'message.created': {
       const taskId = (data.task_id as string) ?? taskIdOf(message.topic);
       if (!taskId || !data.id) return false;
-      client.setQueryData<WithId[]>(realtimeKeys.messages(taskId), (list) => (list ? upsert(list, data as unknown as WithId) : list));
+      client.setQueryData<WithId[]>(queryKeys.messages(taskId), (list) => (list ? upsert(list, data as unknown as WithId) : list));
       return true;
     }
     case 'notification.created': {
       const notification = data as WithId & { is_read?: boolean };
       if (!notification.id) return false;
-      client.setQueryData<NotificationsPage>(realtimeKeys.notifications, (page) => {
+      client.setQueryData<NotificationsPage>(queryKeys.notifications, (page) => {
         if (!page) return page;
         const known = page.items.some((n) => n.id === notification.id);
         return known
@@ -170,23 +143,23 @@ export function applyRealtimeEvent(client: QueryClient, message: RealtimeEvent):
               unread_count: page.unread_count + (notification.is_read ? 0 : 1),
             };
       });
-      if (!client.getQueryData(realtimeKeys.notifications)) void client.invalidateQueries({ queryKey: realtimeKeys.notifications });
+      if (!client.getQueryData(queryKeys.notifications)) void client.invalidateQueries({ queryKey: queryKeys.notifications });
       const about = taskIdOfLink((notification as { link?: unknown }).link);
       const type = (notification as { type?: unknown }).type;
       if (about && typeof type === 'string' && LIFECYCLE_NOTIFICATIONS.has(type)) {
-        void client.invalidateQueries({ queryKey: realtimeKeys.task(about) });
+        void client.invalidateQueries({ queryKey: queryKeys.task(about) });
         invalidateTaskLifecycle(client, about);
       }
-      if (type === 'dispute') void client.invalidateQueries({ queryKey: realtimeKeys.adminDisputes });
+      if (type === 'dispute') void client.invalidateQueries({ queryKey: queryKeys.adminDisputes });
       return true;
     }
     case 'payment.updated': {
       const taskId = (data.task_id as string) ?? null;
       if (taskId) {
-        void client.invalidateQueries({ queryKey: realtimeKeys.task(taskId) });
+        void client.invalidateQueries({ queryKey: queryKeys.task(taskId) });
         invalidateTaskLifecycle(client, taskId);
       }
-      void client.invalidateQueries({ queryKey: ['me'] });
+      void client.invalidateQueries({ queryKey: queryKeys.me });
       return true;
     }
     default:
@@ -198,15 +171,15 @@ export function applyRealtimeEvent(client: QueryClient, message: RealtimeEvent):
 export function refetchTopic(client: QueryClient, topic: string) {
   const taskId = taskIdOf(topic);
   if (taskId) {
-    void client.invalidateQueries({ queryKey: realtimeKeys.task(taskId) });
-    void client.invalidateQueries({ queryKey: realtimeKeys.offers(taskId) });
-    void client.invalidateQueries({ queryKey: realtimeKeys.messages(taskId) });
+    void client.invalidateQueries({ queryKey: queryKeys.task(taskId) });
+    void client.invalidateQueries({ queryKey: queryKeys.offers(taskId) });
+    void client.invalidateQueries({ queryKey: queryKeys.messages(taskId) });
     invalidateTaskLifecycle(client, taskId);
   } else if (topic === 'tasks') {
-    void client.invalidateQueries({ queryKey: realtimeKeys.taskLists });
+    void client.invalidateQueries({ queryKey: queryKeys.taskLists });
   } else if (topic.startsWith('user:')) {
-    void client.invalidateQueries({ queryKey: ['me'] });
-    void client.invalidateQueries({ queryKey: ['tasks', 'offers'] });
+    void client.invalidateQueries({ queryKey: queryKeys.me });
+    void client.invalidateQueries({ queryKey: queryKeys.allOffers });
   }
 }
 
@@ -219,10 +192,10 @@ export function closeSubscribeGap(client: QueryClient, topic: string) {
   const keys: Array<readonly unknown[]> = [];
   const taskId = taskIdOf(topic);
   if (taskId) {
-    keys.push(realtimeKeys.task(taskId), realtimeKeys.offers(taskId), realtimeKeys.messages(taskId));
-    keys.push(realtimeKeys.cancellation(taskId), realtimeKeys.dispute(taskId), realtimeKeys.payment(taskId));
+    keys.push(queryKeys.task(taskId), queryKeys.offers(taskId), queryKeys.messages(taskId));
+    keys.push(queryKeys.cancellation(taskId), queryKeys.dispute(taskId), queryKeys.payment(taskId));
   }
-  else if (topic.startsWith('user:')) keys.push(realtimeKeys.notifications, ['tasks', 'messages']);
+  else if (topic.startsWith('user:')) keys.push(queryKeys.notifications, queryKeys.allMessages);
   for (const queryKey of keys) {
     void client.invalidateQueries({ queryKey, predicate: (query) => query.state.dataUpdatedAt > 0 });
   }

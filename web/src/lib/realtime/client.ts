@@ -4,6 +4,7 @@ import ReconnectingWebSocket from 'partysocket/ws';
 
 import { authorizedRequest, getSession, onAuthStateChange } from '@/lib/auth/session';
 import { queryClient as appQueryClient } from '@/lib/query-client';
+import { queryKeys } from '@/lib/query-keys';
 import { backoffDelay, BACKOFF_MAX_MS, BACKOFF_MIN_MS } from '@/lib/realtime/backoff';
 import { applyRealtimeEvent, closeSubscribeGap, refetchTopic } from '@/lib/realtime/cache';
 import { DegradedPolling } from '@/lib/realtime/degraded-polling';
@@ -270,8 +271,8 @@ export function realtime(): RealtimeClient {
         lastUser = user;
         shared?.reconnect();
         // Offers carry amounts only for their poster and tasker: never show one user's copy to another.
-        void appQueryClient.invalidateQueries({ queryKey: ['tasks', 'offers'] });
-        void appQueryClient.invalidateQueries({ queryKey: ['tasks', 'messages'] });
+        void appQueryClient.invalidateQueries({ queryKey: queryKeys.allOffers });
+        void appQueryClient.invalidateQueries({ queryKey: queryKeys.allMessages });
       }
     });
   }

@@ -1,4 +1,4 @@
-/** Messages of the /ws protocol (API.md, "WebSocket"). */
+/** Messages of the /ws protocol (docs/architecture.md, "The WebSocket protocol"). */
 export type ServerMessage =
   | { type: 'status'; live: LiveStatus }
   | { type: 'subscribed'; topic: string; seq: number; recovered: boolean }

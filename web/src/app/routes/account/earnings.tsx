@@ -6,6 +6,7 @@ import { Alert } from '@/components/ui/alert';
 import { usePayoutAccount } from '@/features/earnings/api/get-payout-account';
 import { useStartPayoutOnboarding } from '@/features/earnings/api/start-payout-onboarding';
 import { EarningsOverview } from '@/features/earnings/components/earnings-overview';
+import { queryKeys } from '@/lib/query-keys';
 import { usePageTitle } from '@/lib/use-page-title';
 
 /**
@@ -30,7 +31,7 @@ export function EarningsRoute() {
   }, [returned, restart]);
 
   useEffect(() => {
-    if (returned === 'done' && account.isSuccess) void client.invalidateQueries({ queryKey: ['me', 'earnings'] });
+    if (returned === 'done' && account.isSuccess) void client.invalidateQueries({ queryKey: queryKeys.myEarnings });
   }, [returned, account.isSuccess, account.data?.status, client]);
 
   return (

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { alertKeys } from '@/features/alerts/api/get-alerts';
 import { authorizedRequest } from '@/lib/auth/session';
+import { queryKeys } from '@/lib/query-keys';
 
 export function deleteAlert(id: string): Promise<void> {
   return authorizedRequest<void>(`/api/me/alerts/${id}`, { method: 'DELETE' });
@@ -11,6 +11,6 @@ export function useDeleteAlert() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: deleteAlert,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: alertKeys.all }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.alerts }),
   });
 }

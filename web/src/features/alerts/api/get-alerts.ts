@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 
 import { authorizedRequest } from '@/lib/auth/session';
+import { queryKeys } from '@/lib/query-keys';
 
 export type AlertPlace = { label: string; lat: number; lon: number };
 export type TaskAlert = {
@@ -31,12 +32,11 @@ export type AlertInput = {
 };
 
 export const MAX_ALERTS = 20;
-export const alertKeys = { all: ['me', 'alerts'] as const };
 
 export function getAlerts(): Promise<{ items: TaskAlert[] }> {
   return authorizedRequest<{ items: TaskAlert[] }>('/api/me/alerts');
 }
 
 export function useAlerts(enabled = true) {
-  return useQuery({ queryKey: alertKeys.all, queryFn: getAlerts, enabled });
+  return useQuery({ queryKey: queryKeys.alerts, queryFn: getAlerts, enabled });
 }

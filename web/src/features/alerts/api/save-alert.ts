@@ -1,7 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { alertKeys, type AlertInput, type TaskAlert } from '@/features/alerts/api/get-alerts';
+import { type AlertInput, type TaskAlert } from '@/features/alerts/api/get-alerts';
 import { authorizedRequest } from '@/lib/auth/session';
+import { queryKeys } from '@/lib/query-keys';
 
 export function createAlert(input: AlertInput): Promise<TaskAlert> {
   return authorizedRequest<TaskAlert>('/api/me/alerts', { method: 'POST', body: input });
@@ -17,6 +18,6 @@ export function useSaveAlert() {
   return useMutation({
     mutationFn: ({ id, input }: { id?: string; input: Partial<AlertInput> }) =>
       id ? updateAlert(id, input) : createAlert(input as AlertInput),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: alertKeys.all }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.alerts }),
   });
 }

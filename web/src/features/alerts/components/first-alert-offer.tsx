@@ -8,6 +8,7 @@ import { useSaveAlert } from '@/features/alerts/api/save-alert';
 import type { Skill } from '@/lib/auth/types';
 import { placeOf, searchLocations } from '@/lib/geocode';
 import { errorMessage } from '@/lib/http';
+import { queryKeys } from '@/lib/query-keys';
 import { toast } from '@/lib/toast';
 
 const DISMISSED_KEY = 'taskhub.first-alert-dismissed';
@@ -31,7 +32,7 @@ export function FirstAlertOffer({ skills, location }: { skills: Skill[]; locatio
   const save = useSaveAlert();
   const [dismissed, setDismissed] = useState(() => localStorage.getItem(DISMISSED_KEY) === '1');
   const placeQuery = useQuery({
-    queryKey: ['geocode', 'first-alert', location ?? ''],
+    queryKey: queryKeys.firstAlertPlace(location ?? ''),
     queryFn: async () => {
       const [first] = await searchLocations(location ?? '');
       return first ? placeOf(first) : null;

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 
 import type { User } from '@/lib/auth/types';
 import { request } from '@/lib/http';
+import { queryKeys } from '@/lib/query-keys';
 
 export function verifyEmail(token: string) {
   return request<{ user: User }>('/api/auth/verify', { method: 'POST', body: { token } });
@@ -10,7 +11,7 @@ export function verifyEmail(token: string) {
 /** Verification tokens are single-use, so the call is made once per token and never retried. */
 export function useVerifyEmail(token: string | null) {
   return useQuery({
-    queryKey: ['verify-email', token],
+    queryKey: queryKeys.verifyEmail(token),
     queryFn: () => verifyEmail(token!),
     enabled: Boolean(token),
     retry: false,

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { authorizedRequest } from '@/lib/auth/session';
-import { realtimeKeys } from '@/lib/realtime/cache';
+import { queryKeys } from '@/lib/query-keys';
 
 export function acceptCancellation(taskId: string) {
   return authorizedRequest<{ id: string; status: string }>(`/api/tasks/${encodeURIComponent(taskId)}/cancellation/accept`, { method: 'POST' });
@@ -13,9 +13,9 @@ export function useAcceptCancellation(taskId: string) {
   return useMutation({
     mutationFn: () => acceptCancellation(taskId),
     onSuccess: () => {
-      client.setQueryData(realtimeKeys.cancellation(taskId), null);
-      void client.invalidateQueries({ queryKey: realtimeKeys.task(taskId) });
-      void client.invalidateQueries({ queryKey: realtimeKeys.payment(taskId) });
+      client.setQueryData(queryKeys.cancellation(taskId), null);
+      void client.invalidateQueries({ queryKey: queryKeys.task(taskId) });
+      void client.invalidateQueries({ queryKey: queryKeys.payment(taskId) });
     },
   });
 }

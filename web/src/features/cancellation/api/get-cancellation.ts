@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 
 import { authorizedRequest } from '@/lib/auth/session';
-import { realtimeKeys } from '@/lib/realtime/cache';
+import { queryKeys } from '@/lib/query-keys';
 
 export type CancellationRequest = {
   id: string;
@@ -22,5 +22,5 @@ export function getCancellation(taskId: string): Promise<CancellationRequest | n
 
 /** The pending cancellation request of an assigned task, or null; for its poster and assigned tasker. */
 export function useCancellation(taskId: string, enabled: boolean) {
-  return useQuery({ queryKey: realtimeKeys.cancellation(taskId), queryFn: () => getCancellation(taskId), enabled });
+  return useQuery({ queryKey: queryKeys.cancellation(taskId), queryFn: () => getCancellation(taskId), enabled });
 }

@@ -3,7 +3,7 @@ import { z } from '@/lib/zod';
 
 import type { CancellationRequest } from '@/features/cancellation/api/get-cancellation';
 import { authorizedRequest } from '@/lib/auth/session';
-import { realtimeKeys } from '@/lib/realtime/cache';
+import { queryKeys } from '@/lib/query-keys';
 
 export const cancellationReasonSchema = z.object({
   reason: z.string().trim().min(1, 'Please give a reason for cancelling').max(1000, 'Please keep it under 1000 characters'),
@@ -19,6 +19,6 @@ export function useRequestCancellation(taskId: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (input: CancellationInput) => requestCancellation(taskId, input),
-    onSuccess: (row) => client.setQueryData(realtimeKeys.cancellation(taskId), row),
+    onSuccess: (row) => client.setQueryData(queryKeys.cancellation(taskId), row),
   });
 }

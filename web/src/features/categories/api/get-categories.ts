@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 
 import { request } from '@/lib/http';
+import { queryKeys } from '@/lib/query-keys';
 
 export type Category = { id: number; name: string; icon: string; description: string };
 
@@ -30,7 +31,7 @@ export function getCategories(): Promise<Category[]> {
 
 export function useCategories() {
   return useQuery({
-    queryKey: ['categories'],
+    queryKey: queryKeys.categories,
     queryFn: getCategories,
     placeholderData: CATEGORIES,
     staleTime: 60 * 60 * 1000,

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 
 import type { Dispute } from '@/features/disputes/api/get-dispute';
 import { authorizedRequest } from '@/lib/auth/session';
-import { realtimeKeys } from '@/lib/realtime/cache';
+import { queryKeys } from '@/lib/query-keys';
 
 export type DisputeCase = Dispute & {
   task: { id: string; title: string; status: string };
@@ -19,7 +19,7 @@ export function getAdminDisputes(status: DisputeQueueStatus): Promise<DisputeCas
 /** The operators' queue; refreshed on dispute notifications and every minute while open. */
 export function useAdminDisputes(status: DisputeQueueStatus, enabled = true) {
   return useQuery({
-    queryKey: [...realtimeKeys.adminDisputes, status],
+    queryKey: queryKeys.adminDisputesWith(status),
     queryFn: () => getAdminDisputes(status),
     enabled,
     refetchInterval: 60_000,

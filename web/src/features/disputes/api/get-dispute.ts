@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 
 import { authorizedRequest } from '@/lib/auth/session';
-import { realtimeKeys } from '@/lib/realtime/cache';
+import { queryKeys } from '@/lib/query-keys';
 
 export const DISPUTE_REASONS = {
   not_completed: "The task wasn't completed",
@@ -39,5 +39,5 @@ export function getDispute(taskId: string): Promise<Dispute | null> {
 
 /** The task's latest dispute (open or resolved) or null; for the poster, the assigned tasker and operators. */
 export function useDispute(taskId: string, enabled: boolean) {
-  return useQuery({ queryKey: realtimeKeys.dispute(taskId), queryFn: () => getDispute(taskId), enabled });
+  return useQuery({ queryKey: queryKeys.dispute(taskId), queryFn: () => getDispute(taskId), enabled });
 }

@@ -3,7 +3,7 @@ import { z } from '@/lib/zod';
 
 import type { Dispute } from '@/features/disputes/api/get-dispute';
 import { authorizedRequest } from '@/lib/auth/session';
-import { realtimeKeys } from '@/lib/realtime/cache';
+import { queryKeys } from '@/lib/query-keys';
 
 export const openDisputeSchema = z.object({
   reason: z.enum(['not_completed', 'poor_quality', 'no_show', 'other'], { message: 'Please choose a reason' }),
@@ -21,9 +21,9 @@ export function useOpenDispute(taskId: string) {
   return useMutation({
     mutationFn: (input: OpenDisputeInput) => openDispute(taskId, input),
     onSuccess: (dispute) => {
-      client.setQueryData(realtimeKeys.dispute(taskId), dispute);
-      void client.invalidateQueries({ queryKey: realtimeKeys.task(taskId) });
-      void client.invalidateQueries({ queryKey: realtimeKeys.cancellation(taskId) });
+      client.setQueryData(queryKeys.dispute(taskId), dispute);
+      void client.invalidateQueries({ queryKey: queryKeys.task(taskId) });
+      void client.invalidateQueries({ queryKey: queryKeys.cancellation(taskId) });
     },
   });
 }

@@ -4,7 +4,7 @@ import { z } from '@/lib/zod';
 import type { Dispute, DisputeOutcome } from '@/features/disputes/api/get-dispute';
 import { authorizedRequest } from '@/lib/auth/session';
 import { formatMoney } from '@/lib/marketplace';
-import { realtimeKeys } from '@/lib/realtime/cache';
+import { queryKeys } from '@/lib/query-keys';
 
 export type ResolveDisputeInput = { outcome: DisputeOutcome; refund_cents?: number; note: string };
 export type ResolveDisputeDraft = { outcome: string; refund: string; note: string };
@@ -49,9 +49,9 @@ export function useResolveDispute(disputeId: string, taskId: string) {
   return useMutation({
     mutationFn: (input: ResolveDisputeInput) => resolveDispute(disputeId, input),
     onSuccess: (dispute) => {
-      client.setQueryData(realtimeKeys.dispute(taskId), dispute);
-      void client.invalidateQueries({ queryKey: realtimeKeys.adminDisputes });
-      void client.invalidateQueries({ queryKey: realtimeKeys.task(taskId) });
+      client.setQueryData(queryKeys.dispute(taskId), dispute);
+      void client.invalidateQueries({ queryKey: queryKeys.adminDisputes });
+      void client.invalidateQueries({ queryKey: queryKeys.task(taskId) });
     },
   });
 }

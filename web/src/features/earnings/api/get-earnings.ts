@@ -2,6 +2,7 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 
 import { authorizedRequest } from '@/lib/auth/session';
 import type { PayoutAccountStatus } from '@/features/earnings/api/get-payout-account';
+import { queryKeys } from '@/lib/query-keys';
 
 export type EarningState =
   | 'held'
@@ -46,7 +47,7 @@ export function getEarnings(cursor?: string | null) {
 
 export function useEarnings() {
   return useInfiniteQuery({
-    queryKey: ['me', 'earnings'],
+    queryKey: queryKeys.myEarnings,
     queryFn: ({ pageParam }) => getEarnings(pageParam),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next_cursor ?? undefined,

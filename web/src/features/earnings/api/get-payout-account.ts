@@ -1,12 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 
 import { authorizedRequest } from '@/lib/auth/session';
+import { queryKeys } from '@/lib/query-keys';
 
 /** `none`: never started · `pending`: started, not finished · `ready`: can receive transfers. */
 export type PayoutAccountStatus = 'none' | 'pending' | 'ready';
 export type PayoutAccount = { status: PayoutAccountStatus };
 
-export const payoutAccountKey = ['me', 'payout-account'] as const;
 
 /** Asking also checks an unfinished account with the provider (after returning from onboarding). */
 export function getPayoutAccount() {
@@ -14,5 +14,5 @@ export function getPayoutAccount() {
 }
 
 export function usePayoutAccount() {
-  return useQuery({ queryKey: payoutAccountKey, queryFn: getPayoutAccount });
+  return useQuery({ queryKey: queryKeys.payoutAccount, queryFn: getPayoutAccount });
 }

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { authorizedRequest } from '@/lib/auth/session';
+import { queryKeys } from '@/lib/query-keys';
 
 /** `url`: where to finish the setup (Stripe's onboarding, or the sandbox's page); null when nothing is needed. */
 export type PayoutOnboarding = { url: string | null; ready: boolean };
@@ -16,7 +17,7 @@ export function useStartPayoutOnboarding(navigate: (url: string) => void = (url)
     mutationFn: startPayoutOnboarding,
     onSuccess: (result) => {
       if (result.url) navigate(result.url);
-      else void client.invalidateQueries({ queryKey: ['me'] });
+      else void client.invalidateQueries({ queryKey: queryKeys.me });
     },
   });
 }

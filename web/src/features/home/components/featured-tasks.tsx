@@ -4,7 +4,8 @@ import { useCallback } from 'react';
 import { Link } from 'react-router';
 
 import { TaskCard, TaskCardSkeleton } from '@/components/tasks/task-card';
-import { featuredKey, FEATURED_COUNT, useFeaturedTasks } from '@/features/home/api/get-featured-tasks';
+import { FEATURED_COUNT, useFeaturedTasks } from '@/features/home/api/get-featured-tasks';
+import { queryKeys } from '@/lib/query-keys';
 import type { RealtimeEvent } from '@/lib/realtime/types';
 import { useRealtimeEvents, useTopic } from '@/lib/realtime/use-realtime';
 
@@ -16,7 +17,7 @@ export function FeaturedTasks() {
   useRealtimeEvents(
     useCallback(
       (event: RealtimeEvent) => {
-        if (event.topic === 'tasks') void client.invalidateQueries({ queryKey: featuredKey });
+        if (event.topic === 'tasks') void client.invalidateQueries({ queryKey: queryKeys.featuredTasks });
       },
       [client],
     ),

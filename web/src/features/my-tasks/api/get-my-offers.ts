@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 
 import { authorizedRequest } from '@/lib/auth/session';
 import type { Offer, TaskSummary } from '@/lib/marketplace';
-import { realtimeKeys } from '@/lib/realtime/cache';
+import { queryKeys } from '@/lib/query-keys';
 
 export type MyOffer = Offer & { task: TaskSummary };
 
@@ -11,5 +11,5 @@ export function getMyOffers(): Promise<MyOffer[]> {
 }
 
 export function useMyOffers() {
-  return useQuery({ queryKey: realtimeKeys.myOffers, queryFn: getMyOffers });
+  return useQuery({ queryKey: queryKeys.myOffers, queryFn: getMyOffers });
 }

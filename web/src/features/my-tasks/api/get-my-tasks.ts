@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 
 import { authorizedRequest } from '@/lib/auth/session';
 import type { TaskSummary } from '@/lib/marketplace';
-import { realtimeKeys } from '@/lib/realtime/cache';
+import { queryKeys } from '@/lib/query-keys';
 
 export function getMyTasks(): Promise<TaskSummary[]> {
   return authorizedRequest<{ items: TaskSummary[] } | TaskSummary[]>('/api/me/tasks').then((r) => (Array.isArray(r) ? r : r.items));
@@ -10,5 +10,5 @@ export function getMyTasks(): Promise<TaskSummary[]> {
 
 /** Tasks I posted, any status, newest first; statuses and offer counts stay live via the `tasks` topic. */
 export function useMyTasks() {
-  return useQuery({ queryKey: realtimeKeys.myTasks, queryFn: getMyTasks });
+  return useQuery({ queryKey: queryKeys.myTasks, queryFn: getMyTasks });
 }

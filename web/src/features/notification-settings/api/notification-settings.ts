@@ -1,18 +1,18 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 
 import { authorizedRequest } from '@/lib/auth/session';
+import { queryKeys } from '@/lib/query-keys';
 
 export type Channel = 'email' | 'push';
 export type NotificationSettings = Record<Channel, Record<string, boolean>>;
 
-export const notificationSettingsKey = ['notification-settings'] as const;
 
 export function getNotificationSettings(): Promise<NotificationSettings> {
   return authorizedRequest<NotificationSettings>('/api/me/notification-settings');
 }
 
 export function useNotificationSettings() {
-  return useQuery({ queryKey: notificationSettingsKey, queryFn: getNotificationSettings });
+  return useQuery({ queryKey: queryKeys.notificationSettings, queryFn: getNotificationSettings });
 }
 
 export function updateNotificationSettings(changes: Partial<NotificationSettings>): Promise<NotificationSettings> {
@@ -24,6 +24,6 @@ export function useUpdateNotificationSettings() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: updateNotificationSettings,
-    onSuccess: (saved) => client.setQueryData(notificationSettingsKey, saved),
+    onSuccess: (saved) => client.setQueryData(queryKeys.notificationSettings, saved),
   });
 }

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 
 import { authorizedRequest } from '@/lib/auth/session';
 import { request } from '@/lib/http';
+import { queryKeys } from '@/lib/query-keys';
 
 export type PushDevice = {
   id: string;
@@ -11,14 +12,13 @@ export type PushDevice = {
   last_success_at: string | null;
 };
 
-export const pushDevicesKey = ['push-devices'] as const;
 
 export function getPushDevices(): Promise<{ items: PushDevice[] }> {
   return authorizedRequest<{ items: PushDevice[] }>('/api/me/push-subscriptions');
 }
 
 export function usePushDevices() {
-  return useQuery({ queryKey: pushDevicesKey, queryFn: getPushDevices });
+  return useQuery({ queryKey: queryKeys.pushDevices, queryFn: getPushDevices });
 }
 
 export function getPushPublicKey(): Promise<{ key: string }> {

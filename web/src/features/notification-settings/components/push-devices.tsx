@@ -3,7 +3,6 @@ import { useState } from 'react';
 
 import { Button } from '@/components/ui/button';
 import {
-  pushDevicesKey,
   removePushDevice,
   sendTestPush,
   usePushDevices,
@@ -11,6 +10,7 @@ import {
 import { usePushDevice, type PushState } from '@/features/notification-settings/hooks/use-push-device';
 import { formatDate } from '@/lib/format';
 import { errorMessage } from '@/lib/http';
+import { queryKeys } from '@/lib/query-keys';
 import { toast } from '@/lib/toast';
 
 const stateText: Record<PushState, string> = {
@@ -42,7 +42,7 @@ export function PushDevices() {
   const test = () =>
     run(async () => {
       const result = await sendTestPush();
-      await client.invalidateQueries({ queryKey: pushDevicesKey });
+      await client.invalidateQueries({ queryKey: queryKeys.pushDevices });
       toast(
         result.sent > 0
           ? { title: 'Test notification sent', description: `Sent to ${result.sent} device(s).`, variant: 'success' }
@@ -54,7 +54,7 @@ export function PushDevices() {
     run(async () => {
       if (endpoint === device.endpoint) await device.disable();
       else await removePushDevice(endpoint);
-      await client.invalidateQueries({ queryKey: pushDevicesKey });
+      await client.invalidateQueries({ queryKey: queryKeys.pushDevices });
     }, 'Could not remove the device');
 
   const items = devices.data?.items ?? [];

@@ -4,10 +4,10 @@ import { useCallback, useEffect, useState } from 'react';
 import {
   addPushDevice,
   getPushPublicKey,
-  pushDevicesKey,
   removePushDevice,
 } from '@/features/notification-settings/api/push-devices';
 import { currentPushSubscription, pushSupported } from '@/lib/push-subscription';
+import { queryKeys } from '@/lib/query-keys';
 
 /** This browser's push state: what the device card shows. */
 export type PushState = 'loading' | 'unsupported' | 'denied' | 'off' | 'on';
@@ -83,7 +83,7 @@ export function usePushDevice() {
       (await worker.pushManager.getSubscription()) ??
       (await worker.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: urlBase64ToBytes(key) }));
     await addPushDevice(subscription.toJSON(), deviceLabel(navigator.userAgent));
-    await client.invalidateQueries({ queryKey: pushDevicesKey });
+    await client.invalidateQueries({ queryKey: queryKeys.pushDevices });
     await refresh();
   }, [client, refresh]);
 
@@ -93,7 +93,7 @@ export function usePushDevice() {
       await removePushDevice(subscription.endpoint);
       await subscription.unsubscribe();
     }
-    await client.invalidateQueries({ queryKey: pushDevicesKey });
+    await client.invalidateQueries({ queryKey: queryKeys.pushDevices });
     await refresh();
   }, [client, refresh]);
 

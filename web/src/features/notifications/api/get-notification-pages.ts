@@ -2,9 +2,8 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 
 import type { NotificationsPage } from '@/features/notifications/api/get-notifications';
 import { authorizedRequest } from '@/lib/auth/session';
-import { realtimeKeys } from '@/lib/realtime/cache';
+import { queryKeys } from '@/lib/query-keys';
 
-export const notificationPagesKey = [...realtimeKeys.notifications, 'pages'] as const;
 
 export function getNotificationsPage(unreadOnly: boolean, cursor: string | null): Promise<NotificationsPage> {
   const params = new URLSearchParams({ limit: '50' });
@@ -19,7 +18,7 @@ export function getNotificationsPage(unreadOnly: boolean, cursor: string | null)
  */
 export function useNotificationPages(unreadOnly: boolean, after: string | null, enabled: boolean) {
   return useInfiniteQuery({
-    queryKey: [...notificationPagesKey, { unreadOnly, after }],
+    queryKey: queryKeys.notificationPage({ unreadOnly, after }),
     queryFn: ({ pageParam }) => getNotificationsPage(unreadOnly, pageParam),
     initialPageParam: after,
     getNextPageParam: (last) => last.next_cursor ?? undefined,

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 
 import { authorizedRequest } from '@/lib/auth/session';
-import { realtimeKeys } from '@/lib/realtime/cache';
+import { queryKeys } from '@/lib/query-keys';
 
 export type NotificationType = 'offer' | 'message' | 'payment' | 'reminder' | 'task' | 'task_alert' | 'dispute';
 export type AppNotification = {
@@ -21,5 +21,5 @@ export function getNotifications(): Promise<NotificationsPage> {
 
 /** The list and the unread count; kept current by `notification.created` on the user's topic. */
 export function useNotifications(enabled = true) {
-  return useQuery({ queryKey: realtimeKeys.notifications, queryFn: getNotifications, enabled, staleTime: 5 * 60 * 1000 });
+  return useQuery({ queryKey: queryKeys.notifications, queryFn: getNotifications, enabled, staleTime: 5 * 60 * 1000 });
 }

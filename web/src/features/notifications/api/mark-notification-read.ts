@@ -1,9 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { notificationPagesKey } from '@/features/notifications/api/get-notification-pages';
 import type { NotificationsPage } from '@/features/notifications/api/get-notifications';
 import { authorizedRequest } from '@/lib/auth/session';
-import { realtimeKeys } from '@/lib/realtime/cache';
+import { queryKeys } from '@/lib/query-keys';
 
 export function markNotificationRead(id: string) {
   return authorizedRequest<void>(`/api/notifications/${encodeURIComponent(id)}/read`, { method: 'POST' });
@@ -15,7 +14,7 @@ export function useMarkNotificationRead() {
   return useMutation({
     mutationFn: markNotificationRead,
     onMutate: (id) => {
-      client.setQueryData<NotificationsPage>(realtimeKeys.notifications, (page) => {
+      client.setQueryData<NotificationsPage>(queryKeys.notifications, (page) => {
         if (!page) return page;
         const target = page.items.find((n) => n.id === id);
         if (!target || target.is_read) return page;
@@ -26,7 +25,7 @@ export function useMarkNotificationRead() {
         };
       });
     },
-    onError: () => void client.invalidateQueries({ queryKey: realtimeKeys.notifications }),
-    onSuccess: () => void client.invalidateQueries({ queryKey: notificationPagesKey }),
+    onError: () => void client.invalidateQueries({ queryKey: queryKeys.notifications }),
+    onSuccess: () => void client.invalidateQueries({ queryKey: queryKeys.notificationPages }),
   });
 }

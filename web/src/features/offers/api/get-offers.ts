@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 
 import { authorizedRequest } from '@/lib/auth/session';
 import type { Offer, Page } from '@/lib/marketplace';
-import { realtimeKeys } from '@/lib/realtime/cache';
+import { queryKeys } from '@/lib/query-keys';
 
 /** Enough for any task the poster can reasonably review; the API answers a page at a time. */
 const MAX_PAGES = 10;
@@ -29,7 +29,7 @@ export async function getOffers(taskId: string): Promise<Offer[]> {
 /** Offers of a task (amounts only for the poster and each offer's tasker); live through the socket. */
 export function useOffers(taskId: string, userKey: string | null) {
   return useQuery({
-    queryKey: realtimeKeys.offers(taskId),
+    queryKey: queryKeys.offers(taskId),
     queryFn: () => getOffers(taskId),
     meta: { userKey },
   });

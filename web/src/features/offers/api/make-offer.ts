@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { OfferInput } from '@/features/offers/api/offer-input';
 import { authorizedRequest } from '@/lib/auth/session';
 import type { Offer } from '@/lib/marketplace';
-import { realtimeKeys } from '@/lib/realtime/cache';
+import { queryKeys } from '@/lib/query-keys';
 
 export const toCents = (amount: string) => Math.round(Number(amount) * 100);
 
@@ -19,10 +19,10 @@ export function useMakeOffer(taskId: string) {
   return useMutation({
     mutationFn: (input: OfferInput) => makeOffer(taskId, input),
     onSuccess: (offer) => {
-      client.setQueryData<Offer[]>(realtimeKeys.offers(taskId), (list = []) =>
+      client.setQueryData<Offer[]>(queryKeys.offers(taskId), (list = []) =>
         list.some((o) => o.id === offer.id) ? list.map((o) => (o.id === offer.id ? offer : o)) : [...list, offer],
       );
-      void client.invalidateQueries({ queryKey: realtimeKeys.myOffers });
+      void client.invalidateQueries({ queryKey: queryKeys.myOffers });
     },
   });
 }

@@ -4,7 +4,7 @@ import { toCents } from '@/features/offers/api/make-offer';
 import type { OfferInput } from '@/features/offers/api/offer-input';
 import { authorizedRequest } from '@/lib/auth/session';
 import type { Offer } from '@/lib/marketplace';
-import { realtimeKeys } from '@/lib/realtime/cache';
+import { queryKeys } from '@/lib/query-keys';
 
 export function updateOffer(offerId: string, input: OfferInput) {
   return authorizedRequest<Offer>(`/api/offers/${encodeURIComponent(offerId)}`, {
@@ -18,8 +18,8 @@ export function useUpdateOffer(taskId: string) {
   return useMutation({
     mutationFn: ({ offerId, input }: { offerId: string; input: OfferInput }) => updateOffer(offerId, input),
     onSuccess: (offer) => {
-      client.setQueryData<Offer[]>(realtimeKeys.offers(taskId), (list) => list?.map((o) => (o.id === offer.id ? offer : o)));
-      void client.invalidateQueries({ queryKey: realtimeKeys.myOffers });
+      client.setQueryData<Offer[]>(queryKeys.offers(taskId), (list) => list?.map((o) => (o.id === offer.id ? offer : o)));
+      void client.invalidateQueries({ queryKey: queryKeys.myOffers });
     },
   });
 }

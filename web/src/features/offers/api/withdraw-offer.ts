@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { authorizedRequest } from '@/lib/auth/session';
 import type { Offer } from '@/lib/marketplace';
-import { realtimeKeys } from '@/lib/realtime/cache';
+import { queryKeys } from '@/lib/query-keys';
 
 export function withdrawOffer(offerId: string) {
   return authorizedRequest<Offer>(`/api/offers/${encodeURIComponent(offerId)}/withdraw`, { method: 'POST' });
@@ -13,10 +13,10 @@ export function useWithdrawOffer(taskId: string) {
   return useMutation({
     mutationFn: withdrawOffer,
     onSuccess: (_offer, offerId) => {
-      client.setQueryData<Offer[]>(realtimeKeys.offers(taskId), (list) =>
+      client.setQueryData<Offer[]>(queryKeys.offers(taskId), (list) =>
         list?.map((o) => (o.id === offerId ? { ...o, status: 'withdrawn' } : o)),
       );
-      void client.invalidateQueries({ queryKey: realtimeKeys.myOffers });
+      void client.invalidateQueries({ queryKey: queryKeys.myOffers });
     },
   });
 }

@@ -2,6 +2,7 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 
 import { authorizedRequest } from '@/lib/auth/session';
 import type { Page } from '@/lib/marketplace';
+import { queryKeys } from '@/lib/query-keys';
 
 /** One charge the poster made for a task, and what became of it. */
 export type Receipt = {
@@ -26,7 +27,7 @@ export function getMyPayments(cursor?: string | null) {
 /** The poster's receipts, newest first, a page at a time. */
 export function useMyPayments() {
   return useInfiniteQuery({
-    queryKey: ['me', 'payments'],
+    queryKey: queryKeys.myPayments,
     queryFn: ({ pageParam }) => getMyPayments(pageParam),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next_cursor ?? undefined,

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 
 import { authorizedRequest } from '@/lib/auth/session';
 import { ApiError } from '@/lib/http';
-import { realtimeKeys } from '@/lib/realtime/cache';
+import { queryKeys } from '@/lib/query-keys';
 
 export type TaskPayment = {
   id: string;
@@ -33,5 +33,5 @@ export function getTaskPayment(taskId: string): Promise<TaskPayment | null> {
 }
 
 export function useTaskPayment(taskId: string, enabled: boolean) {
-  return useQuery({ queryKey: realtimeKeys.payment(taskId), queryFn: () => getTaskPayment(taskId), enabled });
+  return useQuery({ queryKey: queryKeys.payment(taskId), queryFn: () => getTaskPayment(taskId), enabled });
 }

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { z } from '@/lib/zod';
 
 import { authorizedRequest } from '@/lib/auth/session';
+import { queryKeys } from '@/lib/query-keys';
 
 export const verifyParamsSchema = z.object({
   session_id: z.string().min(1),
@@ -30,7 +31,7 @@ export function verifyPayment(params: VerifyParams) {
 /** Verification is idempotent on the server, so a query (deduplicated, not retried) fits. */
 export function useVerifyPayment(params: VerifyParams | null) {
   return useQuery({
-    queryKey: ['payments', 'verify', params],
+    queryKey: queryKeys.verifyPayment(params),
     queryFn: () => verifyPayment(params!),
     enabled: Boolean(params),
     retry: false,

@@ -5,6 +5,7 @@ import { authorizedRequest, getSession, isExpiring, refreshSession } from '@/lib
 import { ApiError } from '@/lib/http';
 import type { PickedPlace } from '@/lib/geocode';
 import type { TaskDetail } from '@/lib/marketplace';
+import { queryKeys } from '@/lib/query-keys';
 
 /** Spec §2: the wizard offers the 8 home categories. */
 export const WIZARD_CATEGORIES = [
@@ -103,8 +104,8 @@ export function useCreateTask() {
   return useMutation({
     mutationFn: createTask,
     onSuccess: () => {
-      void client.invalidateQueries({ queryKey: ['me', 'tasks'] });
-      void client.invalidateQueries({ queryKey: ['tasks', 'list'] });
+      void client.invalidateQueries({ queryKey: queryKeys.myTasks });
+      void client.invalidateQueries({ queryKey: queryKeys.taskLists });
     },
   });
 }

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toTaskBody, type TaskForm } from '@/features/post-task/api/create-task';
 import { authorizedRequest } from '@/lib/auth/session';
 import type { TaskDetail } from '@/lib/marketplace';
-import { realtimeKeys } from '@/lib/realtime/cache';
+import { queryKeys } from '@/lib/query-keys';
 
 /** The form as the edit screen starts it: what the task says now. */
 export function taskFormOf(task: TaskDetail): TaskForm {
@@ -36,8 +36,8 @@ export function useUpdateTask(id: string) {
   return useMutation({
     mutationFn: (changes: Record<string, unknown>) => updateTask(id, changes),
     onSuccess: (task) => {
-      client.setQueryData(realtimeKeys.task(id), task);
-      void client.invalidateQueries({ queryKey: realtimeKeys.myTasks });
+      client.setQueryData(queryKeys.task(id), task);
+      void client.invalidateQueries({ queryKey: queryKeys.myTasks });
     },
   });
 }

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 
 import { authorizedRequest } from '@/lib/auth/session';
+import { queryKeys } from '@/lib/query-keys';
 
 export type MyTask = { id: string; title: string; status: string; due_date?: string | null };
 
@@ -11,5 +12,5 @@ export async function getMyOpenTasks(): Promise<MyTask[]> {
 }
 
 export function useMyOpenTasks(enabled: boolean) {
-  return useQuery({ queryKey: ['me', 'tasks', 'open'], queryFn: getMyOpenTasks, enabled });
+  return useQuery({ queryKey: queryKeys.myOpenTasks, queryFn: getMyOpenTasks, enabled });
 }

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 
 import { authorizedRequest } from '@/lib/auth/session';
 import type { Skill } from '@/lib/auth/types';
+import { queryKeys } from '@/lib/query-keys';
 
 export type ProfileReview = {
   id: string;
@@ -57,5 +58,5 @@ export function getProfile(id: string) {
 }
 
 export function useProfile(id: string | undefined) {
-  return useQuery({ queryKey: ['profiles', id], queryFn: () => getProfile(id!), enabled: Boolean(id) });
+  return useQuery({ queryKey: queryKeys.profile(id), queryFn: () => getProfile(id!), enabled: Boolean(id) });
 }

@@ -2,14 +2,14 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { authorizedRequest } from '@/lib/auth/session';
 import type { Question, TaskDetail } from '@/lib/marketplace';
-import { realtimeKeys } from '@/lib/realtime/cache';
+import { queryKeys } from '@/lib/query-keys';
 
 export function askQuestion(taskId: string, body: string) {
   return authorizedRequest<Question>(`/api/tasks/${encodeURIComponent(taskId)}/questions`, { method: 'POST', body: { body } });
 }
 
 function upsertQuestion(client: ReturnType<typeof useQueryClient>, taskId: string, question: Question) {
-  client.setQueryData<TaskDetail>(realtimeKeys.task(taskId), (task) =>
+  client.setQueryData<TaskDetail>(queryKeys.task(taskId), (task) =>
     task
       ? {
           ...task,

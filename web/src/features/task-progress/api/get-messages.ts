@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 
 import { authorizedRequest } from '@/lib/auth/session';
-import { realtimeKeys } from '@/lib/realtime/cache';
+import { queryKeys } from '@/lib/query-keys';
 
 export type TaskMessage = {
   id: string;
@@ -20,5 +20,5 @@ export function getMessages(taskId: string): Promise<TaskMessage[]> {
 
 /** The private thread between poster and assigned tasker; `message.created` arrives on each user's topic. */
 export function useMessages(taskId: string, enabled: boolean) {
-  return useQuery({ queryKey: realtimeKeys.messages(taskId), queryFn: () => getMessages(taskId), enabled });
+  return useQuery({ queryKey: queryKeys.messages(taskId), queryFn: () => getMessages(taskId), enabled });
 }

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 
 import { authorizedRequest } from '@/lib/auth/session';
+import { queryKeys } from '@/lib/query-keys';
 
 export type TaskReview = {
   id: string;
@@ -12,7 +13,6 @@ export type TaskReview = {
   created_at: string;
 };
 
-export const taskReviewsKey = (taskId: string) => ['tasks', 'reviews', taskId] as const;
 
 /** The task's visible reviews, and the caller's own even while it is hidden from others. */
 export function getTaskReviews(taskId: string) {
@@ -20,5 +20,5 @@ export function getTaskReviews(taskId: string) {
 }
 
 export function useTaskReviews(taskId: string) {
-  return useQuery({ queryKey: taskReviewsKey(taskId), queryFn: () => getTaskReviews(taskId) });
+  return useQuery({ queryKey: queryKeys.taskReviews(taskId), queryFn: () => getTaskReviews(taskId) });
 }

@@ -1,10 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from '@/lib/zod';
 
-import { taskReviewsKey } from '@/features/task-progress/api/get-task-reviews';
 import { authorizedRequest } from '@/lib/auth/session';
 import { ApiError } from '@/lib/http';
-import { realtimeKeys } from '@/lib/realtime/cache';
+import { queryKeys } from '@/lib/query-keys';
 
 export const reviewInputSchema = z.object({
   rating: z.number().int().min(1, 'Please choose a rating').max(5),
@@ -21,12 +20,12 @@ export function usePostReview(taskId: string) {
   return useMutation({
     mutationFn: (input: ReviewInput) => postReview(taskId, input),
     onSuccess: () => {
-      void client.invalidateQueries({ queryKey: realtimeKeys.task(taskId) });
-      void client.invalidateQueries({ queryKey: taskReviewsKey(taskId) });
+      void client.invalidateQueries({ queryKey: queryKeys.task(taskId) });
+      void client.invalidateQueries({ queryKey: queryKeys.taskReviews(taskId) });
     },
     // 409: already reviewed (another tab, a double submit): the refetched list shows that review.
     onError: (error) => {
-      if (error instanceof ApiError && error.status === 409) void client.invalidateQueries({ queryKey: taskReviewsKey(taskId) });
+      if (error instanceof ApiError && error.status === 409) void client.invalidateQueries({ queryKey: queryKeys.taskReviews(taskId) });
     },
   });
 }

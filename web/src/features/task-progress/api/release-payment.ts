@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { authorizedRequest } from '@/lib/auth/session';
-import { realtimeKeys } from '@/lib/realtime/cache';
+import { queryKeys } from '@/lib/query-keys';
 
 export function releasePayment(taskId: string) {
   return authorizedRequest<unknown>(`/api/tasks/${encodeURIComponent(taskId)}/release`, { method: 'POST' });
@@ -13,8 +13,8 @@ export function useReleasePayment(taskId: string) {
   return useMutation({
     mutationFn: () => releasePayment(taskId),
     onSuccess: () => {
-      void client.invalidateQueries({ queryKey: realtimeKeys.task(taskId) });
-      void client.invalidateQueries({ queryKey: ['me'] });
+      void client.invalidateQueries({ queryKey: queryKeys.task(taskId) });
+      void client.invalidateQueries({ queryKey: queryKeys.me });
     },
   });
 }

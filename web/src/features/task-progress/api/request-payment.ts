@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { authorizedRequest } from '@/lib/auth/session';
-import { realtimeKeys } from '@/lib/realtime/cache';
+import { queryKeys } from '@/lib/query-keys';
 
 export function requestPayment(taskId: string) {
   return authorizedRequest<unknown>(`/api/tasks/${encodeURIComponent(taskId)}/request-payment`, { method: 'POST' });
@@ -12,6 +12,6 @@ export function useRequestPayment(taskId: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: () => requestPayment(taskId),
-    onSuccess: () => void client.invalidateQueries({ queryKey: realtimeKeys.task(taskId) }),
+    onSuccess: () => void client.invalidateQueries({ queryKey: queryKeys.task(taskId) }),
   });
 }

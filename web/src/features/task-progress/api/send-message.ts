@@ -3,7 +3,7 @@ import { z } from '@/lib/zod';
 
 import type { TaskMessage } from '@/features/task-progress/api/get-messages';
 import { authorizedRequest } from '@/lib/auth/session';
-import { realtimeKeys } from '@/lib/realtime/cache';
+import { queryKeys } from '@/lib/query-keys';
 
 export const messageInputSchema = z.object({ body: z.string().trim().min(1).max(4000) });
 
@@ -16,7 +16,7 @@ export function useSendMessage(taskId: string) {
   return useMutation({
     mutationFn: (body: string) => sendMessage(taskId, body),
     onSuccess: (message) =>
-      client.setQueryData<TaskMessage[]>(realtimeKeys.messages(taskId), (list = []) =>
+      client.setQueryData<TaskMessage[]>(queryKeys.messages(taskId), (list = []) =>
         list.some((m) => m.id === message.id) ? list : [...list, message],
       ),
   });

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { authorizedRequest } from '@/lib/auth/session';
 import type { TaskDetail } from '@/lib/marketplace';
-import { realtimeKeys } from '@/lib/realtime/cache';
+import { queryKeys } from '@/lib/query-keys';
 
 export function cancelTask(id: string) {
   return authorizedRequest<TaskDetail>(`/api/tasks/${encodeURIComponent(id)}/cancel`, { method: 'POST' });
@@ -13,8 +13,8 @@ export function useCancelTask(id: string) {
   return useMutation({
     mutationFn: () => cancelTask(id),
     onSuccess: () => {
-      void client.invalidateQueries({ queryKey: realtimeKeys.task(id) });
-      void client.invalidateQueries({ queryKey: ['me'] });
+      void client.invalidateQueries({ queryKey: queryKeys.task(id) });
+      void client.invalidateQueries({ queryKey: queryKeys.me });
     },
   });
 }

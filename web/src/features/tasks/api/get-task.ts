@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { authorizedRequest } from '@/lib/auth/session';
 import type { TaskDetail } from '@/lib/marketplace';
 import { queryClient } from '@/lib/query-client';
-import { realtimeKeys } from '@/lib/realtime/cache';
+import { queryKeys } from '@/lib/query-keys';
 import { whenIdle } from '@/lib/when-idle';
 
 export function getTask(id: string): Promise<TaskDetail> {
@@ -33,7 +33,7 @@ function takeEmbeddedTask(id: string): TaskDetail | undefined {
  * with the page's first paint.
  */
 export async function prefetchTask(id: string) {
-  const key = realtimeKeys.task(id);
+  const key = queryKeys.task(id);
   const embedded = takeEmbeddedTask(id);
   if (!embedded) return queryClient.prefetchQuery({ queryKey: key, queryFn: () => getTask(id) });
   queryClient.setQueryData(key, embedded);
@@ -42,5 +42,5 @@ export async function prefetchTask(id: string) {
 
 /** One task; live through `task:{id}` (status, offer count, questions). */
 export function useTask(id: string) {
-  return useQuery({ queryKey: realtimeKeys.task(id), queryFn: () => getTask(id) });
+  return useQuery({ queryKey: queryKeys.task(id), queryFn: () => getTask(id) });
 }

@@ -3,7 +3,7 @@ import { infiniteQueryOptions, keepPreviousData, useInfiniteQuery } from '@tanst
 import { request } from '@/lib/http';
 import type { TasksPage } from '@/lib/marketplace';
 import { queryClient } from '@/lib/query-client';
-import { realtimeKeys } from '@/lib/realtime/cache';
+import { queryKeys } from '@/lib/query-keys';
 
 export const SORT_OPTIONS = [
   { value: 'newest', label: 'Newest first' },
@@ -83,7 +83,7 @@ export function getTasks(filters: TaskFilters, cursor?: string | null, limit = P
 /** The browse list, page by page (keyset cursors); cached 5 minutes and refetched on focus (spec §7). */
 function tasksQuery(filters: TaskFilters) {
   return infiniteQueryOptions({
-    queryKey: [...realtimeKeys.taskLists, filters],
+    queryKey: queryKeys.taskList(filters),
     queryFn: ({ pageParam, signal }) => getTasks(filters, pageParam, PAGE_SIZE, signal),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next_cursor ?? undefined,

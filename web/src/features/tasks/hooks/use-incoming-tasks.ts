@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
 
 import type { TaskSummary } from '@/lib/marketplace';
-import { realtimeKeys } from '@/lib/realtime/cache';
+import { queryKeys } from '@/lib/query-keys';
 import { useTopic } from '@/lib/realtime/use-realtime';
 import type { TaskFilters } from '@/features/tasks/api/get-tasks';
 
@@ -23,15 +23,15 @@ export function useIncomingTasks(filters: TaskFilters) {
   useTopic('tasks');
   const client = useQueryClient();
   const { data = [] } = useQuery<TaskSummary[]>({
-    queryKey: realtimeKeys.incoming,
-    queryFn: () => client.getQueryData<TaskSummary[]>(realtimeKeys.incoming) ?? [],
+    queryKey: queryKeys.incoming,
+    queryFn: () => client.getQueryData<TaskSummary[]>(queryKeys.incoming) ?? [],
     staleTime: Infinity,
     initialData: [],
   });
   const incoming = useMemo(() => data.filter((task) => matches(task, filters)), [data, filters]);
   const show = useCallback(async () => {
-    client.setQueryData(realtimeKeys.incoming, []);
-    await client.invalidateQueries({ queryKey: realtimeKeys.taskLists });
+    client.setQueryData(queryKeys.incoming, []);
+    await client.invalidateQueries({ queryKey: queryKeys.taskLists });
   }, [client]);
   return { incoming, show };
 }

@@ -82,6 +82,16 @@ pub struct Config {
     pub email_delay: Duration,
     /// How often each node's delivery worker looks for due pushes and mail (`DELIVERY_POLL_MS`).
     pub delivery_poll_interval: Duration,
+    /// Push services a device's endpoint may name (`PUSH_ALLOWED_HOSTS`, comma-separated host
+    /// names, `*.name` for any host under `name`; default the major browsers' services).
+    pub push_allowed_hosts: Vec<String>,
+    /// Tasks one account may post an hour (`TASK_POSTS_PER_HOUR`).
+    pub task_posts_per_hour: u32,
+    /// Tasks one client address may post an hour, all its accounts together
+    /// (`TASK_POSTS_PER_CLIENT_PER_HOUR`; more, since many people share an address).
+    pub task_posts_per_client_per_hour: u32,
+    /// Task alert notifications one user gets an hour (`TASK_ALERTS_PER_USER_PER_HOUR`); matches past it are recorded, not notified.
+    pub task_alerts_per_user_per_hour: u32,
 }
 
 impl Config {
@@ -120,6 +130,13 @@ impl Config {
             vapid_subject: "mailto:support@taskhub.local".into(),
             email_delay: Duration::from_secs(600),
             delivery_poll_interval: Duration::from_millis(500),
+            push_allowed_hosts: crate::delivery::endpoint::DEFAULT_ALLOWED_HOSTS
+                .iter()
+                .map(|h| h.to_string())
+                .collect(),
+            task_posts_per_hour: 20,
+            task_posts_per_client_per_hour: 100,
+            task_alerts_per_user_per_hour: 30,
             data_dir,
         }
     }
@@ -169,6 +186,9 @@ impl Config {
                 value.parse().ok().filter(|ms| *ms > 0).context("DELIVERY_POLL_MS must be a positive number")?,
             );
         }
+        if let Some(value) = var("PUSH_ALLOWED_HOSTS") {
+            config.push_allowed_hosts = parse_push_hosts(&value)?;
+        }
         config.stripe_secret_key = var("STRIPE_SECRET_KEY").map(Secret::new);
         config.stripe_webhook_secret = var("STRIPE_WEBHOOK_SECRET").map(Secret::new);
         if let Some(value) = var("STRIPE_API_BASE") {
@@ -209,6 +229,17 @@ impl Config {
         if let Some(value) = var("WS_SUBSCRIBES_PER_SECOND") {
             config.ws_subscribes_per_second = value.parse().context("WS_SUBSCRIBES_PER_SECOND must be a number")?;
         }
+        if let Some(value) = var("TASK_POSTS_PER_HOUR") {
+            config.task_posts_per_hour = value.parse().context("TASK_POSTS_PER_HOUR must be a number")?;
+        }
+        if let Some(value) = var("TASK_POSTS_PER_CLIENT_PER_HOUR") {
+            config.task_posts_per_client_per_hour =
+                value.parse().context("TASK_POSTS_PER_CLIENT_PER_HOUR must be a number")?;
+        }
+        if let Some(value) = var("TASK_ALERTS_PER_USER_PER_HOUR") {
+            config.task_alerts_per_user_per_hour =
+                value.parse().context("TASK_ALERTS_PER_USER_PER_HOUR must be a number")?;
+        }
         Ok(config)
     }
 
@@ -247,6 +278,19 @@ pub fn parse_social_links(text: &str) -> anyhow::Result<Vec<SocialLink>> {
             Ok(SocialLink { name: name.trim().to_owned(), url: url.to_string() })
         })
         .collect()
+}
+
+/// `PUSH_ALLOWED_HOSTS`: host names (`*.name` for any host under `name`) separated by commas.
+pub fn parse_push_hosts(text: &str) -> anyhow::Result<Vec<String>> {
+    let hosts: Vec<String> =
+        text.split(',').map(|host| host.trim().to_ascii_lowercase()).filter(|host| !host.is_empty()).collect();
+    for host in &hosts {
+        anyhow::ensure!(
+            crate::delivery::endpoint::valid_host_pattern(host),
+            "PUSH_ALLOWED_HOSTS: {host:?} is not a host name (e.g. fcm.googleapis.com or *.push.apple.com)"
+        );
+    }
+    Ok(hosts)
 }
 
 fn var(name: &str) -> Option<String> {
@@ -290,5 +334,15 @@ mod tests {
         assert!(parse_social_links("Facebook").is_err());
         assert!(parse_social_links("Facebook=javascript:alert(1)").is_err());
         assert!(parse_social_links("=https://x.com/taskhub").is_err());
+    }
+
+    #[test]
+    fn push_hosts_are_host_names_or_wildcards() {
+        assert_eq!(
+            parse_push_hosts(" FCM.googleapis.com, *.push.apple.com ,").unwrap(),
+            vec!["fcm.googleapis.com".to_owned(), "*.push.apple.com".to_owned()]
+        );
+        assert!(parse_push_hosts("https://fcm.googleapis.com").is_err());
+        assert!(parse_push_hosts("*").is_err());
     }
 }

@@ -4,9 +4,9 @@
 //! It answers location suggestions when no `GEOCODER_URL` is set and resolves
 //! a task's typed location to coordinates.
 
-use std::{io::Read, sync::LazyLock};
+use std::{collections::HashSet, io::Read, sync::LazyLock};
 
-use crate::geocoding::Place;
+use crate::{geo, geocoding::Place};
 
 const DATA: &[u8] = include_bytes!("../data/au-places.csv.gz");
 const RESULTS: usize = 5;
@@ -36,6 +36,30 @@ impl Locality {
 }
 
 static LOCALITIES: LazyLock<Vec<Locality>> = LazyLock::new(|| parse(DATA));
+
+/// Australia with its external territories (Christmas and Cocos Islands in the
+/// west, Norfolk and Lord Howe Islands in the east, Macquarie Island in the
+/// south). A few rows of the source data are geocoded to namesakes overseas
+/// (a "Birdlip NSW" in England); this keeps them out of the service area.
+const COUNTRY_LAT: std::ops::RangeInclusive<f64> = -55.0..=-9.0;
+const COUNTRY_LON: std::ops::RangeInclusive<f64> = 96.0..=169.0;
+
+/// The grid cells that hold a locality of the country.
+static SERVICE_CELLS: LazyLock<HashSet<i64>> = LazyLock::new(|| {
+    LOCALITIES
+        .iter()
+        .filter(|locality| COUNTRY_LAT.contains(&locality.lat) && COUNTRY_LON.contains(&locality.lon))
+        .map(|locality| geo::cell_of(locality.lat, locality.lon))
+        .collect()
+});
+
+/// Whether a point is where we serve: within about one grid cell (55 km) of
+/// one of the country's localities, so the coast, the islands and the outback
+/// towns count, the open ocean, the poles and other countries do not.
+pub fn in_service_area(lat: f64, lon: f64) -> bool {
+    geo::valid_coordinates(lat, lon)
+        && geo::cell_and_neighbours(lat, lon).iter().any(|cell| SERVICE_CELLS.contains(cell))
+}
 
 /// Every locality (for benchmarks and seeds that need real places).
 pub fn localities() -> &'static [Locality] {
@@ -146,6 +170,19 @@ pub fn resolve(text: &str) -> Option<Place> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_service_area_is_australia_and_its_islands() {
+        for (lat, lon) in
+            [(-33.89781, 151.17850), (-42.88, 147.33), (-12.46, 130.84), (-54.62, 158.86), (-29.03, 167.95)]
+        {
+            assert!(in_service_area(lat, lon), "{lat}, {lon}");
+        }
+        // The North Pole, the South Pole, England (where a misplaced row of the data points), mid-Pacific.
+        for (lat, lon) in [(89.9, 0.0), (-89.9, 0.0), (51.82707, -2.10626), (-20.0, -140.0), (91.0, 0.0)] {
+            assert!(!in_service_area(lat, lon), "{lat}, {lon}");
+        }
+    }
 
     #[test]
     fn suburb_prefix_suggests_short_names_cities_first() {

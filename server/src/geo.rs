@@ -29,6 +29,19 @@ pub fn cell_of(lat: f64, lon: f64) -> i64 {
     row * CELLS_PER_ROW + col.rem_euclid(CELLS_PER_ROW)
 }
 
+/// The cell a point lies in and the eight around it: every point within about
+/// one cell (0.5°, 55 km north-south) of it lies in one of them.
+pub fn cell_and_neighbours(lat: f64, lon: f64) -> Vec<i64> {
+    let (row, col) = row_col(lat, lon);
+    let mut cells = Vec::with_capacity(9);
+    for row in row - 1..=row + 1 {
+        for col in col - 1..=col + 1 {
+            cells.push(row * CELLS_PER_ROW + col.rem_euclid(CELLS_PER_ROW));
+        }
+    }
+    cells
+}
+
 /// A latitude/longitude box that contains every point within `radius_km` of the centre.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BoundingBox {

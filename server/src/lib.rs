@@ -110,10 +110,17 @@ pub async fn start(config: Config) -> anyhow::Result<RunningServer> {
         ..realtime::HubConfig::default()
     };
     let hub = realtime::Hub::start(hub_config, bus).await.context("starting the realtime hub")?;
-    let delivery = delivery::Delivery {
-        push: delivery::push::PushSender::new(vapid, config.vapid_subject.clone(), config.dev_mode)?,
-        unsubscribe: delivery::digest::UnsubscribeTokens::new(jwt_secret.expose()),
-    };
+    let delivery = delivery::Delivery::new(
+        delivery::push::PushSender::new(
+            vapid,
+            config.vapid_subject.clone(),
+            delivery::endpoint::EndpointPolicy {
+                allowed_hosts: config.push_allowed_hosts.clone(),
+                dev_mode: config.dev_mode,
+            },
+        )?,
+        delivery::digest::UnsubscribeTokens::new(jwt_secret.expose()),
+    );
     let state = AppState {
         hub,
         delivery: Arc::new(delivery),

@@ -1,4 +1,4 @@
-//! Disputes on both backends: the poster stops the clock on an assigned
+//! Disputes on both backends: a party stops the clock on an assigned
 //! task's escrow (auto-release, the cancellation lapse, payment requests and
 //! new cancellation requests wait), both parties hear of it live, and an
 //! operator releases, refunds or splits the escrow — with the ledger rows and
@@ -89,7 +89,7 @@ async fn a_dispute_stops_auto_release_and_every_other_move_of_the_task(app: Test
             json!({ "reason": "other", "message": "x" }),
         )
         .await;
-    assert_eq!(by_tasker.status, StatusCode::FORBIDDEN);
+    assert_eq!(by_tasker.status, StatusCode::CONFLICT, "one dispute at a time, whoever opens it");
     let cancel =
         app.post(&format!("/api/tasks/{task}/cancellation"), Some(&assigned.tasker), json!({ "reason": "Done" })).await;
     assert_eq!(cancel.status, StatusCode::CONFLICT);

@@ -9,7 +9,7 @@ use common::{
     escrow::{Assigned, assign, assigned_task},
     live,
     market::{id, make_offer, post_task, poster, tasker},
-    rows::{assert_task_unchanged, table_rows, task_snapshot},
+    rows::{assert_task_unchanged, snapshot_table, task_snapshot},
 };
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
@@ -126,7 +126,7 @@ async fn login(app: &TestApp, email: &str) -> common::Response {
 async fn moderation_rows(app: &TestApp) -> Vec<Vec<String>> {
     let mut all = Vec::new();
     for table in ["reports", "audit_log", "users", "notifications", "offers", "tasks", "refresh_tokens"] {
-        all.push(table_rows(app, table).await);
+        all.push(snapshot_table(app, table).await);
     }
     all
 }
@@ -526,14 +526,14 @@ async fn dispute_decisions_and_the_audit_log_cannot_be_rewritten(app: TestApp) -
     assert_eq!(entry["target"], json!({ "type": "dispute", "id": id(&opened.body) }));
     assert_eq!(entry["note"], "No work done");
 
-    let before = table_rows(&app, "audit_log").await;
+    let before = snapshot_table(&app, "audit_log").await;
     let update = on_pool!(&app.server.state.db, |pool| {
         sqlx::query("update audit_log set note = 'rewritten'").execute(pool).await.map(|_| ())
     });
     let delete =
         on_pool!(&app.server.state.db, |pool| sqlx::query("delete from audit_log").execute(pool).await.map(|_| ()));
     assert!(update.is_err() && delete.is_err(), "the audit log is append-only");
-    assert_eq!(table_rows(&app, "audit_log").await, before);
+    assert_eq!(snapshot_table(&app, "audit_log").await, before);
     app
 }
 

@@ -8,7 +8,7 @@ use common::{
     TestApp,
     escrow::{Assigned, assigned_task},
     market::{id, make_offer, post_task, poster, tasker},
-    rows::table_rows,
+    rows::snapshot_table,
 };
 use reqwest::StatusCode;
 use serde_json::{Value, json};
@@ -51,12 +51,12 @@ async fn a_report_keeps_a_snapshot_and_a_repeat_while_open_is_the_same_report(ap
     assert_eq!(stored.details, "Looks wrong");
     assert_eq!(stored.author_id.to_string(), user_id(&app, &owner).await);
 
-    let before = table_rows(&app, "reports").await;
+    let before = snapshot_table(&app, "reports").await;
     let again = app.post("/api/reports", Some(&reporter), report("task", &task, "spam")).await;
     assert_eq!(again.status, StatusCode::OK, "{:?}", again.body);
     assert_eq!(again.body["id"], filed.body["id"]);
     assert_eq!(again.body["reason"], "scam", "the open report is answered as it was filed");
-    assert_eq!(table_rows(&app, "reports").await, before, "a repeat adds no row");
+    assert_eq!(snapshot_table(&app, "reports").await, before, "a repeat adds no row");
 
     let other = poster(&app, "other@example.com").await;
     let second = app.post("/api/reports", Some(&other), report("task", &task, "spam")).await;
@@ -126,7 +126,7 @@ async fn reports_of_what_the_caller_cannot_see_or_of_nothing_add_no_row(app: Tes
     let too_long = app.post("/api/reports", Some(&tasker), long).await;
     assert_eq!(too_long.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(too_long.field_error("details"), "Must be at most 1000 characters");
-    assert!(table_rows(&app, "reports").await.is_empty(), "refused reports add no row");
+    assert!(snapshot_table(&app, "reports").await.is_empty(), "refused reports add no row");
     app
 }
 
@@ -141,11 +141,11 @@ async fn a_user_files_at_most_twenty_reports_an_hour(app: TestApp) -> TestApp {
     }
     let task = id(&post_task(&app, &owner, json!({})).await);
     make_offer(&app, &offerer, &task, 6_000).await;
-    let before = table_rows(&app, "reports").await;
+    let before = snapshot_table(&app, "reports").await;
     let refused = app.post("/api/reports", Some(&reporter), report("task", &task, "spam")).await;
     assert_eq!(refused.status, StatusCode::TOO_MANY_REQUESTS, "{:?}", refused.body);
     assert!(refused.headers.contains_key("retry-after"));
-    assert_eq!(table_rows(&app, "reports").await, before);
+    assert_eq!(snapshot_table(&app, "reports").await, before);
     let someone_else = app.post("/api/reports", Some(&offerer), report("task", &task, "spam")).await;
     assert_eq!(someone_else.status, StatusCode::CREATED, "the budget is per user");
     app

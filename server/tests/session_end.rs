@@ -1,6 +1,7 @@
 //! What a session opened ends with it (issue 21): signing out, refresh token
 //! reuse and a password reset close the session's live sockets (4001, within
-//! 5 s, on every node).
+//! 5 s, on every node) and remove the push devices it added; a reset removes
+//! every device of the account, an attacker's among them.
 
 mod common;
 
@@ -11,8 +12,9 @@ use common::{
     escrow::assign,
     live::{Socket, connect, connect_to, expect_close, next_event, next_json, ticket},
     market::poster,
+    push_fake::{FakeDevice, FakePushService},
 };
-use reqwest::StatusCode;
+use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
 on_both_backends_and_buses!(
@@ -21,6 +23,15 @@ on_both_backends_and_buses!(
     refresh_token_reuse_closes_the_sessions_sockets,
     a_ticket_from_before_sign_out_opens_no_socket,
 );
+
+mod devices {
+    use super::*;
+    on_both_backends!(
+        a_device_added_with_a_stolen_access_token_is_gone_after_a_reset_and_receives_nothing,
+        signing_out_removes_the_devices_that_session_added,
+        refresh_token_reuse_removes_the_sessions_devices,
+    );
+}
 
 /// The deadline the issue sets for closing an ended session's sockets.
 const CLOSE_WITHIN: Duration = Duration::from_secs(5);
@@ -145,5 +156,82 @@ async fn a_ticket_from_before_sign_out_opens_no_socket(app: TestApp) -> TestApp 
     assert_eq!(logout.status, StatusCode::NO_CONTENT);
     let mut socket = connect_to(&app.server.url(), Some(&ticket)).await;
     expect_close(&mut socket, 4001).await;
+    app
+}
+
+async fn add_device(app: &TestApp, token: &str, device: &FakeDevice) {
+    let added = app.post("/api/me/push-subscriptions", Some(token), device.subscription()).await;
+    assert_eq!(added.status, StatusCode::CREATED, "{:?}", added.body);
+}
+
+async fn device_endpoints(app: &TestApp, token: &str) -> Vec<String> {
+    let listed = app.get("/api/me/push-subscriptions", Some(token)).await;
+    assert_eq!(listed.status, StatusCode::OK, "{:?}", listed.body);
+    listed.body["items"].as_array().unwrap().iter().map(|item| item["endpoint"].as_str().unwrap().to_owned()).collect()
+}
+
+/// The review's reproduction: with a 15-minute access token the attacker registers a device of
+/// their own; the victim resets the password; the device is gone and gets nothing more.
+async fn a_device_added_with_a_stolen_access_token_is_gone_after_a_reset_and_receives_nothing(app: TestApp) -> TestApp {
+    let push_service = FakePushService::start().await;
+    let poster = poster(&app, "poster@example.com").await;
+    let victim = app.signed_in_tasker("victim@example.com").await;
+    let task = assign(&app, &poster, &access_token(&victim), 9000).await.task;
+    let attackers = push_service.device("attacker");
+    add_device(&app, &access_token(&victim), &attackers).await;
+    send_message(&app, &poster, &task, "Before the reset").await;
+    push_service.wait_for(1).await;
+
+    let asked = app.post("/api/auth/recover", None, json!({ "email": "victim@example.com" })).await;
+    assert_eq!(asked.status, StatusCode::ACCEPTED);
+    let link = app.token_mailed_to("victim@example.com", "Reset").await;
+    let reset = app.post("/api/auth/reset", None, json!({ "token": link, "password": "a new password" })).await;
+    assert_eq!(reset.status, StatusCode::OK);
+
+    let victim = login(&app, "victim@example.com", "a new password").await;
+    assert!(device_endpoints(&app, &access_token(&victim)).await.is_empty(), "the reset removed every device");
+    let own_phone = push_service.device("victim-phone");
+    add_device(&app, &access_token(&victim), &own_phone).await;
+    send_message(&app, &poster, &task, "Key is under the mat, alarm code 4821").await;
+    let received = push_service.wait_for(2).await;
+    let after_reset: Vec<_> = received[1..].iter().map(|push| push.device.as_str()).collect();
+    assert_eq!(after_reset, ["victim-phone"], "only the victim's own device is pushed to");
+    let decrypted = own_phone.decrypt(&received[1].body);
+    assert!(decrypted["message"].as_str().unwrap().contains("alarm code 4821"), "{decrypted}");
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(push_service.received().len(), 2, "nothing more reached the attacker's device");
+    app
+}
+
+async fn signing_out_removes_the_devices_that_session_added(app: TestApp) -> TestApp {
+    let first = app.signed_in_user("sam@example.com").await;
+    let second = login(&app, "sam@example.com", "correct horse").await;
+    let push_service = FakePushService::start().await;
+    let (laptop, phone) = (push_service.device("laptop"), push_service.device("phone"));
+    add_device(&app, &access_token(&first), &laptop).await;
+    add_device(&app, &access_token(&second), &phone).await;
+
+    let logout = app.post("/api/auth/logout", None, json!({ "refresh_token": first["refresh_token"] })).await;
+    assert_eq!(logout.status, StatusCode::NO_CONTENT);
+    assert_eq!(device_endpoints(&app, &access_token(&second)).await, [phone.endpoint.clone()]);
+    let removal = json!({ "endpoint": phone.endpoint });
+    let removed =
+        app.request(Method::DELETE, "/api/me/push-subscriptions", Some(&access_token(&second)), Some(removal)).await;
+    assert_eq!(removed.status, StatusCode::NO_CONTENT);
+    app
+}
+
+async fn refresh_token_reuse_removes_the_sessions_devices(app: TestApp) -> TestApp {
+    let first = app.signed_in_user("sam@example.com").await;
+    let second = login(&app, "sam@example.com", "correct horse").await;
+    let push_service = FakePushService::start().await;
+    let (stolen, phone) = (push_service.device("stolen"), push_service.device("phone"));
+    add_device(&app, &access_token(&first), &stolen).await;
+    add_device(&app, &access_token(&second), &phone).await;
+    let rotated = app.post("/api/auth/refresh", None, json!({ "refresh_token": first["refresh_token"] })).await;
+    assert_eq!(rotated.status, StatusCode::OK);
+    let reused = app.post("/api/auth/refresh", None, json!({ "refresh_token": first["refresh_token"] })).await;
+    assert_eq!(reused.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(device_endpoints(&app, &access_token(&second)).await, [phone.endpoint.clone()]);
     app
 }

@@ -52,6 +52,8 @@ const server = spawn(serverBin, [], {
     // The suite signs dozens of people up from one address within a minute; the limits
     // themselves are tested in server/tests/rate_limits.rs.
     AUTH_RATE_LIMIT_PER_MINUTE: process.env.AUTH_RATE_LIMIT_PER_MINUTE ?? '600',
+    // Every e2e test posts from 127.0.0.1.
+    TASK_POSTS_PER_CLIENT_PER_HOUR: process.env.TASK_POSTS_PER_CLIENT_PER_HOUR ?? '10000',
     RUST_LOG: process.env.RUST_LOG ?? 'warn,server=info',
   },
   stdio: ['ignore', 'pipe', 'pipe'],

@@ -101,6 +101,7 @@ async fn load(db: &Db, origin: &str, args: &Args) -> anyhow::Result<usize> {
         rand::RngCore::fill_bytes(&mut rand::rngs::OsRng, &mut auth);
         let subscription = NewSubscription {
             user_id,
+            session_id: None,
             endpoint: &format!("{origin}/push/{device}"),
             p256dh: &URL_SAFE_NO_PAD.encode(key.public_key().to_encoded_point(false).as_bytes()),
             auth: &URL_SAFE_NO_PAD.encode(auth),

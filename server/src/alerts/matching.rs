@@ -77,6 +77,7 @@ pub async fn run_job(state: &AppState, task_id: Uuid) -> anyhow::Result<usize> {
             let matched: Vec<Candidate> =
                 candidates.into_iter().filter(|alert| alert_matches(alert, task, coordinates)).collect();
             let notifications = notifications_for(task, &matched, now);
+            let notifications = within_hourly_cap(state, notifications, now).await?;
             (matched.iter().map(|alert| alert.id).collect(), notifications)
         }
         // Cancelled (or gone) before its turn: nothing to announce.
@@ -87,6 +88,24 @@ pub async fn run_job(state: &AppState, task_id: Uuid) -> anyhow::Result<usize> {
     };
     live::notifications_created(state, &written).await;
     Ok(written.len())
+}
+
+/// Drops the notifications of users who had `TASK_ALERTS_PER_USER_PER_HOUR`
+/// alerts in the last hour (the match itself is still recorded): a flood of
+/// posts must not become a flood of pushes to anyone's devices. Two nodes
+/// matching at the same moment may each let one more through.
+async fn within_hourly_cap(
+    state: &AppState,
+    notifications: Vec<NotificationRow>,
+    now: Timestamp,
+) -> anyhow::Result<Vec<NotificationRow>> {
+    let cap = i64::from(state.config.task_alerts_per_user_per_hour);
+    let users: Vec<Uuid> = notifications.iter().map(|notification| notification.user_id).collect();
+    let recent = store::task_alerts_since(&state.db, &users, now.minus(Duration::from_secs(3600))).await?;
+    Ok(notifications
+        .into_iter()
+        .filter(|notification| recent.get(&notification.user_id).copied().unwrap_or(0) < cap)
+        .collect())
 }
 
 fn alert_matches(alert: &Candidate, task: &TaskToMatch, coordinates: Option<(f64, f64)>) -> bool {

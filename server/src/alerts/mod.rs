@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::{
     error::{ApiError, FieldErrors},
-    geo,
+    gazetteer, geo,
     marketplace::{categories, rules::MAX_BUDGET_CENTS},
 };
 
@@ -25,6 +25,14 @@ pub const MAX_RADIUS_KM: i64 = 100;
 const MAX_NAME_CHARS: usize = 80;
 const MAX_KEYWORDS_CHARS: usize = 200;
 const MAX_LABEL_CHARS: usize = 200;
+
+/// The most grid cells an alert's circle may cover: what a 100 km circle needs
+/// at worst anywhere in the service area (5 rows × 8 columns at Macquarie
+/// Island, 54.6° S, where the cells are narrowest; 5 × 7 in Tasmania). Places
+/// outside the service area are refused before this; it bounds the index
+/// rows one alert writes (a 100 km circle near a pole covers 416 cells).
+pub const MAX_CELLS_PER_ALERT: usize = 40;
+pub const OUTSIDE_SERVICE_AREA: &str = "Please pick a place in Australia";
 
 /// Index cell meaning "any place" (alerts without a place).
 pub const ANY_PLACE_CELL: i64 = -1;
@@ -91,6 +99,12 @@ pub fn validate(input: &AlertInput) -> Result<AlertDraft, ApiError> {
     {
         fields.insert("place".into(), "Please pick a place from the suggestions".into());
     }
+    if let Some(place) = &place
+        && !fields.contains_key("place")
+        && !gazetteer::in_service_area(place.lat, place.lon)
+    {
+        fields.insert("place".into(), OUTSIDE_SERVICE_AREA.into());
+    }
     let radius_km = match (&place, input.radius_km) {
         (None, _) => None,
         (Some(_), None) => Some(DEFAULT_RADIUS_KM),
@@ -100,6 +114,12 @@ pub fn validate(input: &AlertInput) -> Result<AlertDraft, ApiError> {
             None
         }
     };
+    if let (Some(place), Some(radius)) = (&place, radius_km)
+        && !fields.contains_key("place")
+        && geo::cells_within(place.lat, place.lon, radius as f64).len() > MAX_CELLS_PER_ALERT
+    {
+        fields.insert("radius_km".into(), "Please choose a smaller radius for this place".into());
+    }
     if let Some(cents) = input.min_budget_cents
         && !(0..=MAX_BUDGET_CENTS).contains(&cents)
     {
@@ -153,7 +173,12 @@ pub fn index_keys(draft: &AlertDraft) -> Vec<(i64, i64)> {
     if draft.remote_ok {
         cells.push(REMOTE_CELL);
     }
-    let categories = if draft.categories.is_empty() { vec![ANY_CATEGORY] } else { draft.categories.clone() };
+    // Every category is no category: one row per cell instead of sixteen.
+    let categories = if draft.categories.is_empty() || draft.categories.len() == categories::CATEGORIES.len() {
+        vec![ANY_CATEGORY]
+    } else {
+        draft.categories.clone()
+    };
     categories.iter().flat_map(|category| cells.iter().map(move |cell| (*category, *cell))).collect()
 }
 
@@ -242,6 +267,36 @@ mod tests {
         let own_cell = geo::cell_of(newtown().lat, newtown().lon);
         assert!(keys.contains(&(1, own_cell)) && keys.contains(&(2, own_cell)));
         assert!(keys.contains(&(1, REMOTE_CELL)) && !keys.iter().any(|(_, cell)| *cell == ANY_PLACE_CELL));
+    }
+
+    #[test]
+    fn places_outside_the_service_area_are_refused() {
+        let pole = AlertPlace { label: "North Pole".into(), lat: 89.9, lon: 0.0 };
+        let all: Vec<i64> = (1..=16).collect();
+        let input = AlertInput { categories: all, place: Some(pole), radius_km: Some(100), ..Default::default() };
+        let Err(ApiError::Validation { fields, .. }) = validate(&input) else { panic!("the pole alert was accepted") };
+        assert_eq!(fields.get("place").map(String::as_str), Some(OUTSIDE_SERVICE_AREA));
+    }
+
+    #[test]
+    fn no_alert_in_the_service_area_covers_more_than_the_cap() {
+        let widest = gazetteer::localities()
+            .iter()
+            .filter(|locality| gazetteer::in_service_area(locality.lat, locality.lon))
+            .map(|locality| geo::cells_within(locality.lat, locality.lon, MAX_RADIUS_KM as f64).len())
+            .max()
+            .unwrap();
+        assert!(widest <= MAX_CELLS_PER_ALERT, "{widest}");
+        assert!(widest >= MAX_CELLS_PER_ALERT - 5, "the cap is far above what any place needs: {widest}");
+    }
+
+    #[test]
+    fn every_category_is_indexed_as_any_category() {
+        let all: Vec<i64> = (1..=16).collect();
+        let draft = validate(&AlertInput { categories: all, place: Some(newtown()), ..Default::default() }).unwrap();
+        let keys = index_keys(&draft);
+        assert!(keys.iter().all(|(category, _)| *category == ANY_CATEGORY), "{keys:?}");
+        assert_eq!(draft.categories.len(), 16, "the alert still shows what was chosen");
     }
 
     #[test]

@@ -27,8 +27,19 @@ const USERS_PER_PASS: i64 = 50;
 /// Attempts before a line is given up on (about a day of trying with [`retry_delay`]).
 const MAX_ATTEMPTS: i32 = 10;
 
-/// Unsubscribe links: the user id signed with a key derived from the server's
-/// secret, so they work without a sign-in and without a table of tokens.
+/// How long an unsubscribe link works: a mailed link is a bearer token, so it does not stay one
+/// forever (the digest of each hour carries a fresh one).
+pub const UNSUBSCRIBE_LINK_TTL: Duration = Duration::from_secs(60 * 24 * 3600);
+/// The version of the signing key; tokens of another version are refused (bump it to void every
+/// link out there).
+const UNSUBSCRIBE_KEY_VERSION: u8 = 1;
+/// Version, issue time (unix seconds, big-endian), user id, then the truncated MAC of those.
+const UNSUBSCRIBE_SIGNED_LEN: usize = 1 + 8 + 16;
+const UNSUBSCRIBE_MAC_LEN: usize = 16;
+
+/// Unsubscribe links: the user id and the issue time signed with a key derived from the
+/// server's secret, so they work without a sign-in and without a table of tokens, for
+/// [`UNSUBSCRIBE_LINK_TTL`].
 #[derive(Clone)]
 pub struct UnsubscribeTokens {
     key: Vec<u8>,
@@ -38,30 +49,37 @@ impl UnsubscribeTokens {
     pub fn new(server_secret: &str) -> Self {
         let mut mac = Hmac::<Sha256>::new_from_slice(server_secret.as_bytes()).expect("any key length");
         mac.update(b"taskhub email unsubscribe");
+        mac.update(&[UNSUBSCRIBE_KEY_VERSION]);
         Self { key: mac.finalize().into_bytes().to_vec() }
     }
 
-    fn mac(&self, user_id: Uuid) -> Hmac<Sha256> {
+    fn mac(&self, signed: &[u8]) -> Hmac<Sha256> {
         let mut mac = Hmac::<Sha256>::new_from_slice(&self.key).expect("any key length");
-        mac.update(user_id.as_bytes());
+        mac.update(signed);
         mac
     }
 
-    pub fn token(&self, user_id: Uuid) -> String {
-        let mut bytes = user_id.as_bytes().to_vec();
-        bytes.extend_from_slice(&self.mac(user_id).finalize().into_bytes()[..16]);
+    /// A token for `user_id` issued at `issued_at`.
+    pub fn token(&self, user_id: Uuid, issued_at: Timestamp) -> String {
+        let mut bytes = Vec::with_capacity(UNSUBSCRIBE_SIGNED_LEN + UNSUBSCRIBE_MAC_LEN);
+        bytes.push(UNSUBSCRIBE_KEY_VERSION);
+        bytes.extend_from_slice(&(issued_at.0 / 1000).to_be_bytes());
+        bytes.extend_from_slice(user_id.as_bytes());
+        let mac = self.mac(&bytes).finalize().into_bytes();
+        bytes.extend_from_slice(&mac[..UNSUBSCRIBE_MAC_LEN]);
         URL_SAFE_NO_PAD.encode(bytes)
     }
 
-    /// The user a token was made for, if it is genuine.
-    pub fn verify(&self, token: &str) -> Option<Uuid> {
+    /// The user a token was made for, if it is genuine, of the current key and not expired at `now`.
+    pub fn verify(&self, token: &str, now: Timestamp) -> Option<Uuid> {
         let bytes = URL_SAFE_NO_PAD.decode(token.trim()).ok()?;
-        if bytes.len() != 32 {
+        if bytes.len() != UNSUBSCRIBE_SIGNED_LEN + UNSUBSCRIBE_MAC_LEN || bytes[0] != UNSUBSCRIBE_KEY_VERSION {
             return None;
         }
-        let user_id = Uuid::from_slice(&bytes[..16]).ok()?;
-        self.mac(user_id).verify_truncated_left(&bytes[16..]).ok()?;
-        Some(user_id)
+        let (signed, tag) = bytes.split_at(UNSUBSCRIBE_SIGNED_LEN);
+        self.mac(signed).verify_truncated_left(tag).ok()?;
+        let issued_at = Timestamp(i64::from_be_bytes(signed[1..9].try_into().ok()?).checked_mul(1000)?);
+        (now < issued_at.plus(UNSUBSCRIBE_LINK_TTL)).then(|| Uuid::from_slice(&signed[9..]).ok()).flatten()
     }
 }
 
@@ -97,7 +115,7 @@ async fn mail_user(state: &AppState, user_id: Uuid, created_before: Timestamp, n
         return Ok(false);
     };
     let first_name = profiles::profile(&state.db, user_id).await?.map(|profile| profile.first_name).unwrap_or_default();
-    let token = state.delivery.unsubscribe.token(user_id);
+    let token = state.delivery.unsubscribe.token(user_id, now);
     let unsubscribe_url = state.link(&format!("/api/unsubscribe?token={token}"));
     let unsubscribe_page = state.link(&format!("/unsubscribe?token={token}"));
     let subject = subject(&wanted);
@@ -158,13 +176,32 @@ mod tests {
     #[test]
     fn unsubscribe_tokens_name_their_user_and_cannot_be_forged() {
         let tokens = UnsubscribeTokens::new("a server secret");
-        let user = Uuid::now_v7();
-        let token = tokens.token(user);
-        assert_eq!(tokens.verify(&token), Some(user));
-        assert_eq!(UnsubscribeTokens::new("another secret").verify(&token), None);
+        let (user, now) = (Uuid::now_v7(), Timestamp::now());
+        let token = tokens.token(user, now);
+        assert_eq!(tokens.verify(&token, now), Some(user));
+        assert_eq!(UnsubscribeTokens::new("another secret").verify(&token, now), None);
         let mut forged = URL_SAFE_NO_PAD.decode(&token).unwrap();
-        forged[..16].copy_from_slice(Uuid::now_v7().as_bytes());
-        assert_eq!(tokens.verify(&URL_SAFE_NO_PAD.encode(forged)), None);
-        assert_eq!(tokens.verify("junk"), None);
+        forged[9..25].copy_from_slice(Uuid::now_v7().as_bytes());
+        assert_eq!(tokens.verify(&URL_SAFE_NO_PAD.encode(&forged), now), None);
+        let mut backdated = URL_SAFE_NO_PAD.decode(&token).unwrap();
+        backdated[8] ^= 1;
+        assert_eq!(tokens.verify(&URL_SAFE_NO_PAD.encode(&backdated), now), None, "the issue time is signed");
+        assert_eq!(tokens.verify("junk", now), None);
+    }
+
+    #[test]
+    fn unsubscribe_tokens_expire_after_sixty_days_and_name_their_key_version() {
+        let tokens = UnsubscribeTokens::new("a server secret");
+        let (user, issued) = (Uuid::now_v7(), Timestamp::now());
+        let token = tokens.token(user, issued);
+        assert_eq!(tokens.verify(&token, issued.plus(Duration::from_secs(59 * 24 * 3600))), Some(user));
+        assert_eq!(tokens.verify(&token, issued.plus(UNSUBSCRIBE_LINK_TTL)), None, "expired");
+        let mut other_version = URL_SAFE_NO_PAD.decode(&token).unwrap();
+        other_version[0] = UNSUBSCRIBE_KEY_VERSION + 1;
+        assert_eq!(tokens.verify(&URL_SAFE_NO_PAD.encode(&other_version), issued), None);
+        // The permanent tokens of before (user id and MAC only) no longer work.
+        let mut legacy = user.as_bytes().to_vec();
+        legacy.extend_from_slice(&[0; 16]);
+        assert_eq!(tokens.verify(&URL_SAFE_NO_PAD.encode(&legacy), issued), None);
     }
 }

@@ -1,10 +1,13 @@
 //! A push subscription's endpoint comes from the browser, i.e. from whoever
 //! calls our API: it must not make the server reach into its own network
-//! (SSRF). Endpoints must be `https://` on a public address; `DEV_MODE` also
-//! accepts `http://` on loopback so tests and local development can run a
-//! push service. The check runs when a subscription is saved (for a clear
-//! error) and again at send time, where the HTTP client's resolver also drops
-//! non-public addresses, so a name re-pointed after the check is refused too.
+//! (SSRF) nor anyone else's. Endpoints must be `https://` on a public address
+//! of a real push service (`PUSH_ALLOWED_HOSTS`, the major browsers' by
+//! default), so a caller cannot use our pushes to probe hosts of its choosing;
+//! `DEV_MODE` also accepts `http://` on loopback so tests and local
+//! development can run a push service. The check runs when a subscription is
+//! saved (for a clear error) and again at send time, where the HTTP client's
+//! resolver also drops non-public addresses, so a name re-pointed after the
+//! check is refused too.
 
 use std::{
     net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr},
@@ -15,9 +18,46 @@ use url::{Host, Url};
 
 pub const MAX_ENDPOINT_LENGTH: usize = 2048;
 pub const INVALID_ENDPOINT: &str = "Push endpoint must be an https:// URL on a public address";
+pub const UNKNOWN_PUSH_SERVICE: &str = "Push endpoint must belong to a browser's push service";
+
+/// The push services of Chrome, Edge, Firefox and Safari (and the browsers built on them):
+/// the default of `PUSH_ALLOWED_HOSTS`. `*.name` stands for any host under `name`.
+pub const DEFAULT_ALLOWED_HOSTS: &[&str] = &[
+    "fcm.googleapis.com",
+    "*.push.services.mozilla.com",
+    "*.notify.windows.com",
+    "web.push.apple.com",
+    "*.push.apple.com",
+];
+
+/// Where pushes may go: the allowed push service hosts, and loopback in dev mode.
+#[derive(Clone, Debug)]
+pub struct EndpointPolicy {
+    pub allowed_hosts: Vec<String>,
+    pub dev_mode: bool,
+}
+
+impl EndpointPolicy {
+    fn allows_host(&self, host: &str) -> bool {
+        self.allowed_hosts.iter().any(|pattern| match pattern.strip_prefix("*.") {
+            Some(parent) => host.strip_suffix(parent).is_some_and(|sub| sub.len() > 1 && sub.ends_with('.')),
+            None => host == pattern,
+        })
+    }
+}
+
+/// A `PUSH_ALLOWED_HOSTS` entry: a host name, or `*.` and one.
+pub fn valid_host_pattern(pattern: &str) -> bool {
+    let name = pattern.strip_prefix("*.").unwrap_or(pattern);
+    name.contains('.')
+        && name
+            .split('.')
+            .all(|label| !label.is_empty() && label.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'))
+}
 
 /// The endpoint parsed, or why it is refused.
-pub fn check(endpoint: &str, dev_mode: bool) -> Result<Url, &'static str> {
+pub fn check(endpoint: &str, policy: &EndpointPolicy) -> Result<Url, &'static str> {
+    let dev_mode = policy.dev_mode;
     if endpoint.len() > MAX_ENDPOINT_LENGTH {
         return Err(INVALID_ENDPOINT);
     }
@@ -37,9 +77,27 @@ pub fn check(endpoint: &str, dev_mode: bool) -> Result<Url, &'static str> {
     }
     .ok_or(INVALID_ENDPOINT)?;
     match url.scheme() {
-        "https" => Ok(url),
-        "http" if dev_mode && loopback => Ok(url),
-        _ => Err(INVALID_ENDPOINT),
+        "https" => {}
+        "http" if dev_mode && loopback => {}
+        _ => return Err(INVALID_ENDPOINT),
+    }
+    let host = url.host_str().unwrap_or_default().trim_end_matches('.').to_ascii_lowercase();
+    if !loopback && !policy.allows_host(&host) {
+        return Err(UNKNOWN_PUSH_SERVICE);
+    }
+    Ok(url)
+}
+
+/// The host of an endpoint, to name it without its capability path (logs, mail).
+pub fn service_host(endpoint: &str) -> String {
+    Url::parse(endpoint).ok().and_then(|url| url.host_str().map(str::to_owned)).unwrap_or_else(|| "unknown".into())
+}
+
+/// The push service an endpoint belongs to, for per-host limits: its host and port.
+pub fn host_key(endpoint: &str) -> String {
+    match Url::parse(endpoint) {
+        Ok(url) => format!("{}:{}", url.host_str().unwrap_or(""), url.port_or_known_default().unwrap_or(0)),
+        Err(_) => String::new(),
     }
 }
 
@@ -115,9 +173,48 @@ pub fn resolver(dev_mode: bool) -> Arc<PublicOnlyResolver> {
 mod tests {
     use super::*;
 
+    fn policy(dev_mode: bool) -> EndpointPolicy {
+        let mut allowed_hosts: Vec<String> = DEFAULT_ALLOWED_HOSTS.iter().map(|host| host.to_string()).collect();
+        allowed_hosts.push("push.example.com".into());
+        EndpointPolicy { allowed_hosts, dev_mode }
+    }
+
+    #[test]
+    fn only_the_browsers_push_services_are_accepted_by_default() {
+        let defaults = EndpointPolicy {
+            allowed_hosts: DEFAULT_ALLOWED_HOSTS.iter().map(|host| host.to_string()).collect(),
+            dev_mode: false,
+        };
+        for accepted in [
+            "https://fcm.googleapis.com/fcm/send/abc",
+            "https://updates.push.services.mozilla.com/wpush/v2/abc",
+            "https://wns2-sy3p.notify.windows.com/w/?token=abc",
+            "https://web.push.apple.com/QGxv",
+            "https://api.push.apple.com/3/device/abc",
+            "https://FCM.googleapis.com./fcm/send/abc",
+        ] {
+            assert!(check(accepted, &defaults).is_ok(), "{accepted}");
+        }
+        for refused in [
+            "https://push.example.com/x",
+            "https://push.services.mozilla.com.evil.example/x",
+            "https://evilpush.services.mozilla.com/x",
+            "https://push.apple.com/x",
+            "https://googleapis.com/x",
+            "https://93.184.215.14/x",
+        ] {
+            assert_eq!(check(refused, &defaults).err(), Some(UNKNOWN_PUSH_SERVICE), "{refused}");
+        }
+        assert!(valid_host_pattern("*.push.apple.com") && valid_host_pattern("fcm.googleapis.com"));
+        for invalid in ["https://fcm.googleapis.com", "*", "*.com.", "localhost", "fcm.googleapis.com/x", ""] {
+            assert!(!valid_host_pattern(invalid), "{invalid}");
+        }
+    }
+
     #[test]
     fn only_https_on_public_addresses_is_accepted() {
-        assert!(check("https://fcm.googleapis.com/fcm/send/abc", false).is_ok());
+        let policy = policy(false);
+        assert!(check("https://fcm.googleapis.com/fcm/send/abc", &policy).is_ok());
         for refused in [
             "http://push.example.com/x",
             "https://127.0.0.1/x",
@@ -132,16 +229,17 @@ mod tests {
             "ftp://push.example.com/x",
             "not a url",
         ] {
-            assert_eq!(check(refused, false).err(), Some(INVALID_ENDPOINT), "{refused}");
+            assert_eq!(check(refused, &policy).err(), Some(INVALID_ENDPOINT), "{refused}");
         }
     }
 
     #[test]
     fn dev_mode_also_accepts_http_on_loopback_only() {
-        assert!(check("http://127.0.0.1:4000/push/1", true).is_ok());
-        assert!(check("http://localhost:4000/push/1", true).is_ok());
-        assert!(check("http://10.0.0.8/push", true).is_err());
-        assert!(check("https://169.254.169.254/", true).is_err());
-        assert!(check("http://push.example.com/x", true).is_err());
+        let policy = policy(true);
+        assert!(check("http://127.0.0.1:4000/push/1", &policy).is_ok());
+        assert!(check("http://localhost:4000/push/1", &policy).is_ok());
+        assert!(check("http://10.0.0.8/push", &policy).is_err());
+        assert!(check("https://169.254.169.254/", &policy).is_err());
+        assert!(check("http://push.example.com/x", &policy).is_err());
     }
 }

@@ -7,18 +7,21 @@
 
 pub mod digest;
 pub mod endpoint;
+pub mod hosts;
 pub mod preferences;
 pub mod push;
 pub mod vapid;
+mod warnings;
 
 use std::time::Duration;
 
-use futures_util::{StreamExt, stream};
+use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 
 use self::{
     digest::UnsubscribeTokens,
-    push::{DeviceKeys, PushPayload, PushSender, Sent},
+    hosts::{Admission, Health, HostGates},
+    push::{DeviceKeys, HIGH_URGENCY_KINDS, PushPayload, PushSender, Sent},
 };
 use crate::{
     db::{Timestamp, new_id},
@@ -29,9 +32,12 @@ use crate::{
     },
 };
 
-/// Pushes claimed at once, and sent at once (each to its own device).
+/// Pushes claimed at once at most.
 const PUSH_BATCH: i64 = 256;
-const PUSHES_IN_FLIGHT: usize = 64;
+/// Pushes in flight on this node at once (each host gets at most [`hosts::PER_HOST_IN_FLIGHT`]).
+pub const PUSHES_IN_FLIGHT: usize = 64;
+/// When a push whose host has its share of slots is looked at again.
+const BUSY_HOST_RETRY: Duration = Duration::from_secs(1);
 /// Longer than a push takes at worst (the client's timeout), so a live node never loses its claim.
 const PUSH_LEASE: Duration = Duration::from_secs(60);
 /// Attempts before a push is parked (about a day with [`retry_delay`]).
@@ -43,6 +49,20 @@ const LONGEST_RETRY: Duration = Duration::from_secs(4 * 3600);
 pub struct Delivery {
     pub push: PushSender,
     pub unsubscribe: UnsubscribeTokens,
+    /// Free push slots on this node ([`PUSHES_IN_FLIGHT`]).
+    pub in_flight: std::sync::Arc<Semaphore>,
+    pub hosts: HostGates,
+}
+
+impl Delivery {
+    pub fn new(push: PushSender, unsubscribe: UnsubscribeTokens) -> Self {
+        Self {
+            push,
+            unsubscribe,
+            in_flight: std::sync::Arc::new(Semaphore::new(PUSHES_IN_FLIGHT)),
+            hosts: HostGates::default(),
+        }
+    }
 }
 
 /// How long to wait after the `attempts`-th failure: 10 s, 20 s, 40 s, … up to
@@ -84,51 +104,99 @@ pub async fn run(state: AppState, stop: CancellationToken) {
     }
 }
 
-/// Claims and sends the pushes due at `now`, then records every outcome at once; returns how many were claimed.
+/// Claims the pushes due at `now` (as many as there are free slots) and starts
+/// sending each; every send records its own outcome when it ends, so a push
+/// service that is slow to answer holds up nothing but its own pushes. Pushes
+/// to a host that has its share of slots, or is parked, are put back without
+/// an attempt counted. Returns how many were claimed.
 pub async fn push_pass(state: &AppState, now: Timestamp) -> anyhow::Result<usize> {
+    let free = state.delivery.in_flight.available_permits().min(PUSH_BATCH as usize);
+    if free == 0 {
+        return Ok(0);
+    }
     let claim = new_id();
-    let pushes = deliveries::claim_pushes(&state.db, claim, now, now.plus(PUSH_LEASE), PUSH_BATCH).await?;
+    let pushes =
+        deliveries::claim_pushes(&state.db, claim, now, now.plus(PUSH_LEASE), free as i64, &HIGH_URGENCY_KINDS).await?;
     let claimed = pushes.len();
-    let results: Vec<(ClaimedPush, Sent)> = stream::iter(pushes)
-        .map(|push| {
-            let state = state.clone();
-            async move {
-                let sent = send_one(&state, &push).await;
-                (push, sent)
-            }
-        })
-        .buffer_unordered(PUSHES_IN_FLIGHT)
-        .collect()
-        .await;
-    let now = Timestamp::now();
-    let mut outcomes = Vec::with_capacity(results.len());
-    for (push, sent) in &results {
-        let attempts = push.attempts + 1;
-        let (outcome, metric) = match sent {
-            Sent::Delivered => (PushOutcome::Sent, "sent"),
-            Sent::Gone => {
-                metrics::counter!("notification_deliveries_total", "channel" => "push", "outcome" => "gone")
-                    .increment(1);
-                tracing::info!(subscription_id = %push.subscription_id, "push subscription gone; dropping it");
-                push_subscriptions::delete(&state.db, push.subscription_id).await?;
+    let mut deferred = Vec::new();
+    for push in pushes {
+        let permit = match state.delivery.hosts.admit(&endpoint::host_key(&push.endpoint)) {
+            Admission::Go(permit) => permit,
+            Admission::Busy => {
+                deferred.push((push, now.plus(BUSY_HOST_RETRY)));
                 continue;
             }
-            Sent::Retry { error, .. } | Sent::Refused { error } if attempts >= PUSH_MAX_ATTEMPTS => {
-                (PushOutcome::Parked { error }, "failed")
+            Admission::Parked(left) => {
+                deferred.push((push, now.plus(left)));
+                continue;
             }
-            Sent::Retry { after, error } => {
-                (PushOutcome::Retry { at: now.plus(retry_delay(attempts, *after)), error }, "retried")
-            }
-            Sent::Refused { error } => (PushOutcome::Parked { error }, "failed"),
         };
-        if metric != "sent" {
-            tracing::warn!(subscription_id = %push.subscription_id, attempts, ?sent, "push not delivered");
-        }
-        metrics::counter!("notification_deliveries_total", "channel" => "push", "outcome" => metric).increment(1);
-        outcomes.push((push, outcome));
+        let Ok(slot) = state.delivery.in_flight.clone().try_acquire_owned() else {
+            deferred.push((push, now.plus(BUSY_HOST_RETRY)));
+            continue;
+        };
+        let state = state.clone();
+        tokio::spawn(async move {
+            let mut permit = permit;
+            let sent = send_one(&state, &push).await;
+            permit.record(match &sent {
+                Sent::Unreachable { .. } => Health::Unreachable,
+                Sent::Refused { .. } => Health::NotTried,
+                _ => Health::Answered,
+            });
+            drop(permit);
+            if let Err(error) = record_sent(&state, claim, &push, sent).await {
+                tracing::warn!(?error, "could not record a push's outcome; it is retried when its lease ends");
+            }
+            drop(slot);
+        });
     }
-    deliveries::record_pushes(&state.db, claim, &outcomes, now).await?;
+    if !deferred.is_empty() {
+        let outcomes: Vec<(&ClaimedPush, PushOutcome)> =
+            deferred.iter().map(|(push, at)| (push, PushOutcome::Deferred { at: *at })).collect();
+        deliveries::record_pushes(&state.db, claim, &outcomes, now).await?;
+    }
     Ok(claimed)
+}
+
+async fn record_sent(state: &AppState, claim: uuid::Uuid, push: &ClaimedPush, sent: Sent) -> anyhow::Result<()> {
+    let now = Timestamp::now();
+    let attempts = push.attempts + 1;
+    let (outcome, metric) = match &sent {
+        Sent::Delivered => (PushOutcome::Sent, "sent"),
+        Sent::Gone => {
+            metrics::counter!("notification_deliveries_total", "channel" => "push", "outcome" => "gone").increment(1);
+            tracing::info!(subscription_id = %push.subscription_id, "push subscription gone; dropping it");
+            push_subscriptions::delete(&state.db, push.subscription_id).await?;
+            return Ok(());
+        }
+        Sent::Retry { error, .. } | Sent::Unreachable { error } | Sent::Refused { error }
+            if attempts >= PUSH_MAX_ATTEMPTS =>
+        {
+            (PushOutcome::Parked { error }, "failed")
+        }
+        Sent::Retry { after, error } => {
+            (PushOutcome::Retry { at: now.plus(retry_delay(attempts, *after)), error }, "retried")
+        }
+        Sent::Unreachable { error } => {
+            (PushOutcome::Retry { at: now.plus(retry_delay(attempts, None)), error }, "retried")
+        }
+        Sent::Refused { error } => (PushOutcome::Parked { error }, "failed"),
+    };
+    if metric != "sent" {
+        let host = endpoint::service_host(&push.endpoint);
+        match warnings::may_warn(&host) {
+            Some(held_back) => tracing::warn!(
+                subscription_id = %push.subscription_id, %host, attempts, ?sent, held_back, "push not delivered"
+            ),
+            None => {
+                tracing::debug!(subscription_id = %push.subscription_id, %host, attempts, ?sent, "push not delivered")
+            }
+        }
+    }
+    metrics::counter!("notification_deliveries_total", "channel" => "push", "outcome" => metric).increment(1);
+    deliveries::record_pushes(&state.db, claim, &[(push, outcome)], now).await?;
+    Ok(())
 }
 
 async fn send_one(state: &AppState, push: &ClaimedPush) -> Sent {

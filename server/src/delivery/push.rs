@@ -14,7 +14,10 @@ use web_push_native::{Auth, p256::PublicKey};
 use super::{endpoint, vapid::VapidKey};
 use crate::{db::Timestamp, store::notifications::kind};
 
-const REQUEST_TIMEOUT: Duration = Duration::from_secs(15);
+/// Push services answer in well under a second; one that does not is no
+/// reason to hold a worker slot long (the host's breaker counts these).
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
 /// Push services accept at least 4 KiB of payload; long messages are cut well below it.
 const MAX_MESSAGE_CHARS: usize = 1000;
 
@@ -46,6 +49,10 @@ pub enum Sent {
         after: Option<Duration>,
         error: String,
     },
+    /// Timed out, or no connection: try again, and count it against the host.
+    Unreachable {
+        error: String,
+    },
     /// Refused for a reason retrying will not fix (bad endpoint, 4xx).
     Refused {
         error: String,
@@ -56,26 +63,32 @@ pub struct PushSender {
     vapid: VapidKey,
     subject: String,
     client: reqwest::Client,
-    dev_mode: bool,
+    endpoints: endpoint::EndpointPolicy,
 }
 
 impl PushSender {
-    pub fn new(vapid: VapidKey, subject: String, dev_mode: bool) -> anyhow::Result<Self> {
+    pub fn new(vapid: VapidKey, subject: String, endpoints: endpoint::EndpointPolicy) -> anyhow::Result<Self> {
         let client = reqwest::Client::builder()
-            .dns_resolver(endpoint::resolver(dev_mode))
+            .dns_resolver(endpoint::resolver(endpoints.dev_mode))
             .redirect(reqwest::redirect::Policy::none())
+            .connect_timeout(CONNECT_TIMEOUT)
             .timeout(REQUEST_TIMEOUT)
             .pool_max_idle_per_host(64)
             .build()?;
-        Ok(Self { vapid, subject, client, dev_mode })
+        Ok(Self { vapid, subject, client, endpoints })
     }
 
     pub fn public_key(&self) -> &str {
         self.vapid.public_key()
     }
 
+    /// Where this sender may push; a subscription must pass it to be saved.
+    pub fn endpoints(&self) -> &endpoint::EndpointPolicy {
+        &self.endpoints
+    }
+
     pub async fn send(&self, endpoint_url: &str, keys: &DeviceKeys<'_>, payload: &PushPayload<'_>) -> Sent {
-        let url = match endpoint::check(endpoint_url, self.dev_mode) {
+        let url = match endpoint::check(endpoint_url, &self.endpoints) {
             Ok(url) => url,
             Err(error) => return Sent::Refused { error: error.into() },
         };
@@ -113,7 +126,13 @@ impl PushSender {
         }
         match request.body(body).send().await {
             Ok(response) => classify(response.status(), retry_after(response.headers())),
-            Err(error) => Sent::Retry { after: None, error: format!("push service unreachable: {error}") },
+            // Without the URL: the endpoint is a capability, never written to logs or `last_error`.
+            Err(error) if error.is_timeout() || error.is_connect() => {
+                Sent::Unreachable { error: format!("push service unreachable: {}", error.without_url()) }
+            }
+            Err(error) => {
+                Sent::Retry { after: None, error: format!("push service unreachable: {}", error.without_url()) }
+            }
         }
     }
 }
@@ -154,12 +173,13 @@ fn ttl(notification_kind: &str) -> Duration {
     }
 }
 
-/// Someone is waiting on offers, payments, messages and disputes; the rest may wait for the device to wake.
+/// Someone is waiting on offers, payments, messages and disputes: these are
+/// sent with high urgency, and claimed before the rest.
+pub const HIGH_URGENCY_KINDS: [&str; 4] = [kind::OFFER, kind::PAYMENT, kind::MESSAGE, kind::DISPUTE];
+
+/// The rest may wait for the device to wake.
 fn urgency(notification_kind: &str) -> &'static str {
-    match notification_kind {
-        kind::OFFER | kind::PAYMENT | kind::MESSAGE | kind::DISPUTE => "high",
-        _ => "normal",
-    }
+    if HIGH_URGENCY_KINDS.contains(&notification_kind) { "high" } else { "normal" }
 }
 
 /// Pushes about the same thing (kind and link) replace each other while the

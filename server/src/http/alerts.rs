@@ -1,6 +1,7 @@
 //! `/api/me/alerts`: a signed-in user's task alerts (saved searches). Anyone
 //! signed in may keep alerts (the web app offers them to taskers); at most 20
-//! each; only their owner sees or changes them (404 for anyone else's).
+//! each; only their owner sees or changes them (404 for anyone else's). Writes
+//! are limited per account (each rewrites index rows under the write lock).
 
 use std::time::Duration;
 
@@ -15,16 +16,21 @@ use serde_json::Value;
 use uuid::Uuid;
 
 use crate::{
-    alerts::{self, AlertInput, AlertPlace, TOO_MANY_ALERTS},
+    alerts::{self, AlertDraft, AlertInput, AlertPlace, TOO_MANY_ALERTS, index_keys},
     db::Timestamp,
     error::{ApiError, ApiResult},
     http::{
         extract::{ApiJson, ApiPath, AuthUser},
         marketplace_views::Items,
     },
+    rate_limit::ALERT_WRITES_PER_ACCOUNT,
     state::AppState,
     store::alerts::{self as store, AlertRow},
 };
+
+async fn count_write(state: &AppState, caller: AuthUser) -> ApiResult<()> {
+    state.limiter.check(&format!("alert-writes:{}", caller.id), ALERT_WRITES_PER_ACCOUNT).await
+}
 
 const WEEK: Duration = Duration::from_secs(7 * 24 * 3600);
 
@@ -93,14 +99,16 @@ pub async fn list_alerts(State(state): State<AppState>, caller: AuthUser) -> Api
     Ok(ApiJson(Items { items: rows.into_iter().map(AlertView::from).collect() }))
 }
 
-/// Saves an alert: at least keywords, a category, a place or remote ok (422); at most 20 per user (409).
+/// Saves an alert: at least keywords, a category, a place in the service area or remote ok (422);
+/// at most 20 per user (409); too many alert writes this hour 429.
 #[utoipa::path(post, path = "/api/me/alerts", tag = "alerts", request_body = AlertInput, security(("bearer" = [])),
-    responses((status = 201, body = AlertView), (status = 401), (status = 409), (status = 422)))]
+    responses((status = 201, body = AlertView), (status = 401), (status = 409), (status = 422), (status = 429)))]
 pub async fn create_alert(
     State(state): State<AppState>,
     caller: AuthUser,
     ApiJson(input): ApiJson<AlertInput>,
 ) -> ApiResult<(StatusCode, ApiJson<AlertView>)> {
+    count_write(&state, caller).await?;
     let draft = alerts::validate(&input)?;
     let id = store::create_alert(&state.db, caller.id, &draft, Timestamp::now())
         .await?
@@ -110,16 +118,29 @@ pub async fn create_alert(
 
 /// Changes an alert (owner only, else 404): the fields sent replace the stored ones, `null` clears
 /// `place` or `min_budget_cents`; the whole result must satisfy the same rules as a new alert.
+/// The index is rewritten only when what the alert covers changed (not on a rename or a pause).
 #[utoipa::path(patch, path = "/api/me/alerts/{id}", tag = "alerts", request_body = AlertInput,
     params(("id" = Uuid, Path, description = "Alert id")), security(("bearer" = [])),
-    responses((status = 200, body = AlertView), (status = 401), (status = 404), (status = 422)))]
+    responses((status = 200, body = AlertView), (status = 401), (status = 404), (status = 422), (status = 429)))]
 pub async fn update_alert(
     State(state): State<AppState>,
     caller: AuthUser,
     ApiPath(id): ApiPath<Uuid>,
     ApiJson(patch): ApiJson<serde_json::Map<String, Value>>,
 ) -> ApiResult<ApiJson<AlertView>> {
+    count_write(&state, caller).await?;
     let current = own_alert(&state, caller, id).await?;
+    // What is stored, as stored: an alert saved under older rules must still be renamable.
+    let current_draft = AlertDraft {
+        name: current.name.clone(),
+        q: current.q.clone(),
+        categories: current.categories.clone(),
+        place: current.place.clone(),
+        radius_km: current.radius_km,
+        remote_ok: current.remote_ok,
+        min_budget_cents: current.min_budget_cents,
+        paused: current.paused,
+    };
     let mut merged = serde_json::to_value(AlertInput {
         name: Some(current.name),
         q: Some(current.q),
@@ -137,7 +158,8 @@ pub async fn update_alert(
     let input: AlertInput = serde_json::from_value(merged)
         .map_err(|error| ApiError::BadRequest(format!("The alert could not be read: {error}")))?;
     let draft = alerts::validate(&input)?;
-    if !store::update_alert(&state.db, caller.id, id, &draft, Timestamp::now()).await? {
+    let reindex = index_keys(&draft) != index_keys(&current_draft);
+    if !store::update_alert(&state.db, caller.id, id, &draft, reindex, Timestamp::now()).await? {
         return Err(ApiError::not_found("Alert"));
     }
     Ok(ApiJson(own_alert(&state, caller, id).await?))
@@ -146,12 +168,13 @@ pub async fn update_alert(
 /// Deletes an alert (owner only, else 404).
 #[utoipa::path(delete, path = "/api/me/alerts/{id}", tag = "alerts",
     params(("id" = Uuid, Path, description = "Alert id")), security(("bearer" = [])),
-    responses((status = 204), (status = 401), (status = 404)))]
+    responses((status = 204), (status = 401), (status = 404), (status = 429)))]
 pub async fn delete_alert(
     State(state): State<AppState>,
     caller: AuthUser,
     ApiPath(id): ApiPath<Uuid>,
 ) -> ApiResult<StatusCode> {
+    count_write(&state, caller).await?;
     if !store::delete_alert(&state.db, caller.id, id).await? {
         return Err(ApiError::not_found("Alert"));
     }

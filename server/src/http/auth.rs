@@ -380,8 +380,8 @@ async fn refuse_suspended(state: &AppState, user_id: Uuid) -> ApiResult<()> {
     }
 }
 
-/// Ends the session the refresh token belongs to: its access tokens and live sockets. The body
-/// may be empty.
+/// Ends the session the refresh token belongs to: its access tokens, live sockets and the push
+/// devices it added. The body may be empty.
 #[utoipa::path(post, path = "/api/auth/logout", tag = "accounts", request_body = RefreshRequest, responses((status = 204)))]
 pub async fn logout(State(state): State<AppState>, RawBody(body): RawBody) -> ApiResult<StatusCode> {
     let request: RefreshRequest = if body.iter().all(u8::is_ascii_whitespace) {
@@ -403,7 +403,7 @@ pub async fn logout(State(state): State<AppState>, RawBody(body): RawBody) -> Ap
 
 /// What ended sessions opened ends now too: their access tokens (on this node at once, on the
 /// others within `revocation::CACHE_FOR`) and their live sockets on every node (closed with
-/// 4001). Their refresh tokens went in the transaction that revoked them.
+/// 4001). Their refresh tokens and push devices went in the transaction that revoked them.
 async fn sessions_ended(state: &AppState, sessions: &[Uuid]) {
     state.sessions.mark_revoked(sessions);
     for session in sessions {
@@ -454,8 +454,8 @@ pub struct ResetRequest {
 }
 
 /// Sets a new password from an emailed link, signs the account out everywhere
-/// (access tokens and live sockets included) and voids every other reset link
-/// sent to it.
+/// (access tokens, live sockets and every push device included) and voids every
+/// other reset link sent to it.
 #[utoipa::path(post, path = "/api/auth/reset", tag = "accounts", request_body = ResetRequest,
     responses((status = 200, body = MessageResponse), (status = 400, description = "Bad or used token"), (status = 422)))]
 pub async fn reset_password(

@@ -1,5 +1,5 @@
-//! Disputes as the task's parties see them: the poster opens one, both parties
-//! (and operators) read the task's latest.
+//! Disputes as the task's parties see them: either party opens one, both
+//! parties (and operators) read the task's latest.
 
 use axum::{Router, extract::State, http::StatusCode, routing::get};
 use serde::Deserialize;
@@ -27,9 +27,9 @@ pub struct DisputeInput {
     pub message: String,
 }
 
-/// The poster disputes an assigned task: auto-release and the cancellation
-/// lapse stop until an operator decides. Not the poster 403; not assigned or
-/// already disputed 409; no known reason or no message 422.
+/// The poster or the assigned tasker disputes an assigned task: auto-release
+/// and the cancellation lapse stop until an operator decides. Anyone else 403;
+/// not assigned or already disputed 409; no known reason or no message 422.
 #[utoipa::path(post, path = "/api/tasks/{id}/dispute", tag = "payments", request_body = DisputeInput,
     params(("id" = Uuid, Path, description = "The task")), security(("bearer" = [])),
     responses((status = 201, body = store::DisputeRow), (status = 400), (status = 401), (status = 403), (status = 404),
@@ -40,11 +40,8 @@ pub async fn open_dispute(
     TaskFromPath(task): TaskFromPath,
     ApiJson(input): ApiJson<DisputeInput>,
 ) -> ApiResult<(StatusCode, ApiJson<store::DisputeRow>)> {
-    rules::may_open_dispute(
-        Party::of(caller.id, task.poster_id, task.assigned_tasker_id),
-        &task.status,
-        task.open_dispute_id,
-    )?;
+    let party = Party::of(caller.id, task.poster_id, task.assigned_tasker_id);
+    rules::may_open_dispute(party, &task.status, task.open_dispute_id)?;
     if !store::reason::ALL.contains(&input.reason.as_str()) {
         return Err(ApiError::field("reason", "Please choose a reason"));
     }
@@ -55,7 +52,7 @@ pub async fn open_dispute(
     if message.chars().count() > MAX_MESSAGE_CHARS {
         return Err(ApiError::field("message", "Please keep the description under 2000 characters"));
     }
-    let dispute = disputes::open(&state, &task, &input.reason, message).await?;
+    let dispute = disputes::open(&state, &task, party, &input.reason, message).await?;
     Ok((StatusCode::CREATED, ApiJson(dispute)))
 }
 

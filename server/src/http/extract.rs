@@ -97,7 +97,8 @@ impl OptionalFromRequestParts<AppState> for AuthUser {
     }
 }
 
-/// A signed-in operator (`ADMIN_EMAILS`). Not signed in → 401, anyone else → 403.
+/// A signed-in operator (`ADMIN_EMAILS`, with that address verified). Not signed in → 401,
+/// anyone else → 403.
 #[derive(Debug, Clone, Copy)]
 pub struct Operator {
     pub id: Uuid,
@@ -119,7 +120,13 @@ impl Operator {
     /// Whether `user_id` is an operator (for routes that also let other callers in).
     pub async fn is(state: &AppState, user_id: Uuid) -> Result<bool, ApiError> {
         let user = crate::store::users::user_by_id(&state.db, user_id).await?;
-        Ok(user.is_some_and(|user| state.config.is_operator(&user.email)))
+        Ok(user.is_some_and(|user| Operator::user_is(&state.config, &user)))
+    }
+
+    /// Operator status needs the address proven: with `REQUIRE_EMAIL_VERIFICATION` off, anyone
+    /// could otherwise sign up as an `ADMIN_EMAILS` address nobody had registered yet.
+    pub fn user_is(config: &crate::config::Config, user: &crate::store::users::UserRow) -> bool {
+        user.email_verified && config.is_operator(&user.email)
     }
 }
 

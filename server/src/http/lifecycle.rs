@@ -100,6 +100,7 @@ pub async fn cancellation(
 }
 
 /// Either party of an assigned task asks to cancel, with a reason; the other has 48 h to answer.
+/// A poster asks once per task (409 after that: a disagreement goes to a dispute).
 #[utoipa::path(post, path = "/api/tasks/{id}/cancellation", tag = "payments", params(("id" = Uuid, Path, description = "The task")), request_body = CancellationInput, security(("bearer" = [])),
     responses((status = 201, body = CancellationRow), (status = 401), (status = 403), (status = 404), (status = 409), (status = 422)))]
 pub async fn request_cancellation(
@@ -115,17 +116,17 @@ pub async fn request_cancellation(
     if reason.is_empty() || reason.chars().count() > MAX_REASON_CHARS {
         return Err(ApiError::field("reason", "Please give a reason for cancelling"));
     }
-    let other = if party == Party::Poster { task.assigned_tasker_id.unwrap_or_default() } else { task.poster_id };
-    let (row, notification) =
-        store::request_cancellation(&state.db, task.id, caller.id, other, reason, &task.title, Timestamp::now())
-            .await
-            .map_err(|error| match error {
-                CancellationError::WrongState => moved_on(),
-                CancellationError::AlreadyRequested => {
-                    ApiError::Conflict("A cancellation request is already waiting for an answer".into())
-                }
-                CancellationError::Database(error) => error.into(),
-            })?;
+    rules::poster_asks_once(party, store::poster_asked_to_cancel(&state.db, task.id).await?)?;
+    let notification = lifecycle::cancellation_requested_notice(&task, party, reason, Timestamp::now());
+    let row = store::request_cancellation(&state.db, task.id, caller.id, reason, &notification, Timestamp::now())
+        .await
+        .map_err(|error| match error {
+            CancellationError::WrongState => moved_on(),
+            CancellationError::AlreadyRequested => {
+                ApiError::Conflict("A cancellation request is already waiting for an answer".into())
+            }
+            CancellationError::Database(error) => error.into(),
+        })?;
     live::notifications_created(&state, &[notification]).await;
     Ok((axum::http::StatusCode::CREATED, ApiJson(row)))
 }

@@ -8,6 +8,7 @@ use axum::{
     routing::{get, post},
 };
 use serde::{Deserialize, Serialize};
+use uuid::Uuid;
 
 use crate::{
     db::{Timestamp, new_id},
@@ -17,9 +18,13 @@ use crate::{
     },
     error::{ApiError, ApiResult, FieldErrors},
     http::extract::{ApiJson, AuthUser},
+    mail::Email,
     rate_limit::Limit,
     state::AppState,
-    store::push_subscriptions::{self, Device, NewSubscription},
+    store::{
+        push_subscriptions::{self, Device, NewSubscription, PushSubscriptionRow, Saved},
+        users,
+    },
 };
 
 const MAX_LABEL_CHARS: usize = 100;
@@ -73,10 +78,13 @@ pub async fn list_devices(State(state): State<AppState>, caller: AuthUser) -> Ap
     Ok(ApiJson(Devices { items: rows.into_iter().map(Device::from).collect() }))
 }
 
-/// Adds this device (idempotent per endpoint; at most 20 devices, the oldest
-/// dropped). The endpoint must be `https://` on a public address (422).
+/// Adds this device to the caller's session (idempotent per endpoint; at most 20 devices, the
+/// oldest dropped; removed when the session ends) and mails the user about a new one. The
+/// endpoint must be `https://` on a browser's push service (`PUSH_ALLOWED_HOSTS`; 422); an
+/// endpoint registered by another account is refused (409).
 #[utoipa::path(post, path = "/api/me/push-subscriptions", tag = "push", request_body = SubscriptionInput,
-    security(("bearer" = [])), responses((status = 201, body = Device), (status = 401), (status = 422)))]
+    security(("bearer" = [])), responses((status = 201, body = Device), (status = 401),
+    (status = 409, description = "Another account's device"), (status = 422)))]
 pub async fn add_device(
     State(state): State<AppState>,
     caller: AuthUser,
@@ -84,7 +92,7 @@ pub async fn add_device(
 ) -> ApiResult<(StatusCode, ApiJson<Device>)> {
     let mut fields = FieldErrors::new();
     let endpoint = input.endpoint.trim();
-    if let Err(message) = endpoint::check(endpoint, state.config.dev_mode) {
+    if let Err(message) = endpoint::check(endpoint, state.delivery.push.endpoints()) {
         fields.insert("endpoint".into(), message.into());
     }
     if push::parse_public_key(&input.keys.p256dh).is_none() {
@@ -100,13 +108,51 @@ pub async fn add_device(
     ApiError::check_fields(fields)?;
     let new = NewSubscription {
         user_id: caller.id,
+        session_id: caller.session_id,
         endpoint,
         p256dh: input.keys.p256dh.trim(),
         auth: input.keys.auth.trim(),
         label,
     };
-    let row = push_subscriptions::upsert(&state.db, &new, Timestamp::now()).await?;
+    let row = match push_subscriptions::upsert(&state.db, &new, Timestamp::now()).await? {
+        Saved::Added(row) => {
+            tell_owner_of_new_device(&state, caller.id, &row);
+            row
+        }
+        Saved::Refreshed(row) => row,
+        Saved::TakenByAnotherUser => {
+            return Err(ApiError::Conflict("This device receives another account's notifications".into()));
+        }
+    };
     Ok((StatusCode::CREATED, ApiJson(row.into())))
+}
+
+/// Mails the account's owner that a device now receives its notifications, so a device added
+/// with a stolen session does not go unnoticed. Off the request path; a failure is logged.
+fn tell_owner_of_new_device(state: &AppState, user_id: Uuid, device: &PushSubscriptionRow) {
+    let state = state.clone();
+    let label = device.label.clone().unwrap_or_else(|| "A browser".into());
+    let service = endpoint::service_host(&device.endpoint);
+    tokio::spawn(async move {
+        let user = match users::user_by_id(&state.db, user_id).await {
+            Ok(Some(user)) => user,
+            Ok(None) => return,
+            Err(error) => return tracing::error!(error = ?error, "could not look up the owner of a new push device"),
+        };
+        let text = format!(
+            "{label} (push service {service}) now receives the notifications of your Taskhub account, \
+             including message previews.\n\nIf you added it, there is nothing to do. You can remove devices \
+             at {settings}.\n\nIf it wasn't you, reset your password at {reset}: that signs your account out \
+             everywhere and removes every device.\n",
+            settings = state.link("/settings/notifications"),
+            reset = state.link("/forgot-password"),
+        );
+        let email =
+            Email { to: &user.email, subject: "A new device gets your Taskhub notifications", text, reply_to: None };
+        if let Err(error) = state.mailer.send(email).await {
+            tracing::error!(error = ?error, "could not mail about a new push device");
+        }
+    });
 }
 
 #[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
@@ -163,7 +209,7 @@ pub async fn send_test(State(state): State<AppState>, caller: AuthUser) -> ApiRe
                 result.failed += 1;
                 push_subscriptions::delete(&state.db, device.id).await?;
             }
-            Sent::Retry { .. } | Sent::Refused { .. } => result.failed += 1,
+            Sent::Retry { .. } | Sent::Unreachable { .. } | Sent::Refused { .. } => result.failed += 1,
         }
     }
     Ok(ApiJson(result))

@@ -1,5 +1,7 @@
 //! Categories, the browse list, posting, task detail, edit and cancel, My Tasks.
 
+use std::time::Duration;
+
 use axum::{
     Router,
     extract::State,
@@ -30,6 +32,7 @@ use crate::{
         rules::{self, TaskInput},
     },
     moderation::guard,
+    rate_limit::{Limit, client_key},
     state::AppState,
     store::{
         Position, profiles, questions,
@@ -202,16 +205,23 @@ fn today() -> time::Date {
     OffsetDateTime::now_utc().date()
 }
 
-/// Posts a task (status `open`).
+/// Posts a task (status `open`). Each post may notify every matching tasker, so
+/// posts are limited per account and per client address (429 past either).
 #[utoipa::path(post, path = "/api/tasks", tag = "marketplace", request_body = TaskInput, security(("bearer" = [])),
-    responses((status = 201, body = TaskDetail), (status = 401), (status = 403), (status = 422)))]
+    responses((status = 201, body = TaskDetail), (status = 401), (status = 403), (status = 422), (status = 429)))]
 pub async fn create_task(
     State(state): State<AppState>,
     VerifiedUser(caller): VerifiedUser,
+    ClientIp(client): ClientIp,
     ApiJson(input): ApiJson<TaskInput>,
 ) -> ApiResult<(StatusCode, ApiJson<TaskDetail>)> {
     let draft = rules::validate_task(&input, today())?;
     guard::keep_on_platform(&[("title", &draft.title), ("description", &draft.description)])?;
+    let hour = Duration::from_secs(3600);
+    let per_account = Limit::new(state.config.task_posts_per_hour, hour);
+    state.limiter.check(&format!("task-posts:account:{}", caller.id), per_account).await?;
+    let per_client = Limit::new(state.config.task_posts_per_client_per_hour, hour);
+    state.limiter.check(&format!("task-posts:client:{}", client_key(client)), per_client).await?;
     let id = tasks::create_task(&state.db, caller.id, &draft, Timestamp::now()).await?;
     alerts::matching::wake(&state);
     let row = tasks::task(&state.db, id).await?.ok_or_else(|| anyhow::anyhow!("task vanished after insert"))?;

@@ -13,14 +13,15 @@ use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use crate::{
+    db::Timestamp,
     error::{ApiError, ApiResult},
     http::extract::{ApiJson, ApiQuery},
     state::AppState,
     store::notification_preferences,
 };
 
-const INVALID_LINK: &str =
-    "This unsubscribe link is not valid. Change your email settings under Settings → Notifications.";
+const INVALID_LINK: &str = "This unsubscribe link is not valid or has expired (links work for 60 days). \
+     Change your email settings under Settings → Notifications.";
 
 pub fn api_router() -> Router<AppState> {
     Router::new().route("/unsubscribe", post(one_click_unsubscribe))
@@ -44,10 +45,11 @@ pub struct Unsubscribed {
 }
 
 fn user_of(state: &AppState, token: &str) -> Option<Uuid> {
-    state.delivery.unsubscribe.verify(token)
+    state.delivery.unsubscribe.verify(token, Timestamp::now())
 }
 
-/// Turns off every kind of notification email for the token's user; a bad token is 400.
+/// Turns off every kind of notification email for the token's user; a bad or expired (60 days)
+/// token is 400.
 #[utoipa::path(post, path = "/api/unsubscribe", tag = "push", params(TokenQuery),
     responses((status = 200, body = Unsubscribed), (status = 400)))]
 pub async fn one_click_unsubscribe(

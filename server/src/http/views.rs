@@ -20,7 +20,7 @@ pub struct UserView {
     pub email: String,
     pub email_verified: bool,
     pub created_at: Timestamp,
-    /// An operator (`ADMIN_EMAILS`): may decide disputes.
+    /// An operator (`ADMIN_EMAILS`, address verified): may decide disputes.
     pub is_operator: bool,
 }
 
@@ -31,7 +31,7 @@ impl UserView {
             email: user.email.clone(),
             email_verified: user.email_verified,
             created_at: user.created_at,
-            is_operator: config.is_operator(&user.email),
+            is_operator: crate::http::extract::Operator::user_is(config, user),
         }
     }
 }

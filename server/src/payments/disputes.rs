@@ -1,12 +1,14 @@
-//! Disputes as the parties and operators live them: the poster opens one
-//! (auto-release and the cancellation lapse stop), both parties are told, and
+//! Disputes as the parties and operators live them: either party opens one
+//! (auto-release and the cancellation lapse stop), or the sweep does for a
+//! poster's cancellation request left unanswered after the tasker asked to be
+//! paid (silence never refunds work the tasker says is done); both parties are told, and
 //! an operator decides — release in full, refund in full, or split the
 //! escrow — after which the money moves like any other transition's. The
 //! wording of every dispute notification lives here.
 
 use uuid::Uuid;
 
-use super::{calls, fees::display_amount, lifecycle};
+use super::{calls, fees::display_amount, lifecycle, rules::Party};
 use crate::{
     db::{Timestamp, new_id},
     error::{ApiError, ApiResult},
@@ -14,7 +16,7 @@ use crate::{
     state::AppState,
     store::{
         disputes::{self, DisputeRow, NewDispute},
-        lifecycle::Decision,
+        lifecycle::{CancellationRow, Decision},
         notifications::{NotificationRow, kind},
         payments::{self, PaymentRow},
         tasks::TaskRow,
@@ -28,14 +30,24 @@ fn link(task_id: Uuid) -> Option<String> {
     Some(format!("/task/{task_id}"))
 }
 
-/// Validated by the caller (reason known, message present); the task is the caller's.
-pub async fn open(state: &AppState, task: &TaskRow, reason: &str, message: &str) -> ApiResult<DisputeRow> {
+/// Validated by the caller (reason known, message present); `opener` is one of the task's two parties.
+pub async fn open(
+    state: &AppState,
+    task: &TaskRow,
+    opener: Party,
+    reason: &str,
+    message: &str,
+) -> ApiResult<DisputeRow> {
     let now = Timestamp::now();
     let tasker_id = task.assigned_tasker_id.ok_or_else(|| ApiError::Conflict(not_disputable().into()))?;
     let title = &task.title;
+    let (opened_by, other, other_party) = match opener {
+        Party::AssignedTasker => (tasker_id, task.poster_id, "The tasker"),
+        _ => (task.poster_id, tasker_id, "The poster"),
+    };
     let notifications = [
         NotificationRow::new(
-            task.poster_id,
+            opened_by,
             kind::DISPUTE,
             "Dispute opened",
             format!(
@@ -45,23 +57,67 @@ pub async fn open(state: &AppState, task: &TaskRow, reason: &str, message: &str)
             now,
         ),
         NotificationRow::new(
-            tasker_id,
+            other,
             kind::DISPUTE,
             "Dispute opened",
             format!(
-                "The poster opened a dispute about \"{title}\". The payment stays held until an operator decides; reply in the task's messages."
+                "{other_party} opened a dispute about \"{title}\". The payment stays held until an operator decides; reply in the task's messages."
             ),
             link(task.id),
             now,
         ),
     ];
-    let dispute = NewDispute { id: new_id(), task_id: task.id, poster_id: task.poster_id, reason, message };
+    let dispute = NewDispute { id: new_id(), task_id: task.id, opened_by, reason, message };
     let row = disputes::open(&state.db, &dispute, &notifications, now)
         .await?
         .ok_or_else(|| ApiError::Conflict(not_disputable().into()))?;
     live::notifications_created(state, &notifications).await;
     lifecycle::publish_task(state, task.id).await;
     Ok(row)
+}
+
+/// The sweep's answer to a poster's cancellation request nobody answered
+/// after the tasker asked to be paid: an operator decides between the two
+/// requests, the payment stays held. False when the request or the task moved on.
+pub async fn escalate_cancellation(state: &AppState, task: &TaskRow, request: &CancellationRow) -> ApiResult<bool> {
+    let Some(tasker_id) = task.assigned_tasker_id else { return Ok(false) };
+    let now = Timestamp::now();
+    let title = &task.title;
+    let notifications = [
+        NotificationRow::new(
+            task.poster_id,
+            kind::DISPUTE,
+            "Dispute opened",
+            format!(
+                "Your request to cancel \"{title}\" was not answered within 48 hours. As the tasker asked to be paid, an operator will decide; the payment stays held until then."
+            ),
+            link(task.id),
+            now,
+        ),
+        NotificationRow::new(
+            tasker_id,
+            kind::DISPUTE,
+            "Dispute opened",
+            format!(
+                "The poster's request to cancel \"{title}\" was not answered within 48 hours, so an operator will decide between it and your payment request. The payment stays held; reply in the task's messages."
+            ),
+            link(task.id),
+            now,
+        ),
+    ];
+    let dispute = NewDispute {
+        id: new_id(),
+        task_id: task.id,
+        opened_by: task.poster_id,
+        reason: "other",
+        message: &request.reason,
+    };
+    let Some(_) = disputes::escalate_cancellation(&state.db, request.id, &dispute, &notifications, now).await? else {
+        return Ok(false);
+    };
+    live::notifications_created(state, &notifications).await;
+    lifecycle::publish_task(state, task.id).await;
+    Ok(true)
 }
 
 pub fn not_disputable() -> &'static str {

@@ -7,7 +7,10 @@ use std::{collections::BTreeMap, time::Duration};
 use serde::Serialize;
 use uuid::Uuid;
 
-use super::{CheckoutRequest, CheckoutStatus, PaymentError, PaymentProvider, SESSION_ID_PLACEHOLDER, calls, fees};
+use super::{
+    CheckoutRequest, CheckoutStatus, PaymentError, PaymentProvider, SESSION_ID_PLACEHOLDER, calls, fees,
+    rules::{Party, task_status},
+};
 use crate::{
     db::{Timestamp, new_id},
     error::{ApiError, ApiResult},
@@ -15,6 +18,7 @@ use crate::{
     state::AppState,
     store::{
         escrow::{self, Confirmation, NewPayment},
+        lifecycle::{Answer, CancellationRow},
         notifications::{NotificationRow, kind},
         payments::{self, PaymentRow},
         tasks,
@@ -294,12 +298,40 @@ pub async fn release(
     Ok(Some(payment))
 }
 
-/// Answers a cancellation request (accept, decline, or lapse), refunding on cancellation.
+/// What the other party is told of a new cancellation request: how long they
+/// have, and what their silence does.
+pub fn cancellation_requested_notice(
+    task: &tasks::TaskRow,
+    requester: Party,
+    reason: &str,
+    now: Timestamp,
+) -> NotificationRow {
+    let (other, silence) = match requester {
+        Party::Poster => (
+            task.assigned_tasker_id.unwrap_or_default(),
+            "without an answer the task is cancelled and the payment refunded, unless you have asked to be paid: then an operator decides and the payment stays held",
+        ),
+        _ => (task.poster_id, "without an answer the task is cancelled and the payment refunded"),
+    };
+    NotificationRow::new(
+        other,
+        kind::TASK,
+        "Cancellation requested",
+        format!(
+            "A cancellation of \"{}\" was requested: {reason}. Accept or decline within 48 hours; {silence}.",
+            task.title
+        ),
+        Some(format!("/task/{}", task.id)),
+        now,
+    )
+}
+
+/// Answers a cancellation request (accept or decline), refunding on cancellation.
 pub async fn answer_cancellation(
     state: &AppState,
     task: &tasks::TaskRow,
-    request: &crate::store::lifecycle::CancellationRow,
-    answer: crate::store::lifecycle::Answer,
+    request: &CancellationRow,
+    answer: Answer,
 ) -> ApiResult<bool> {
     let Some(tasker_id) = task.assigned_tasker_id else { return Ok(false) };
     let outcome = crate::store::lifecycle::answer_cancellation(
@@ -320,4 +352,32 @@ pub async fn answer_cancellation(
     }
     publish_task(state, task.id).await;
     Ok(true)
+}
+
+/// What became of a request nobody answered within 48 hours.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lapsed {
+    /// Cancelled and refunded, as the requester asked.
+    Cancelled,
+    /// The poster asked after the tasker asked to be paid: an operator decides.
+    Escalated,
+    /// The request or the task moved on meanwhile.
+    Unchanged,
+}
+
+/// The sweep's answer to silence. Silence never refunds a poster once the
+/// tasker has asked to be paid (that would let a poster take the work and its
+/// price); such a request becomes a dispute. Otherwise it is accepted.
+pub async fn lapse_cancellation(
+    state: &AppState,
+    task: &tasks::TaskRow,
+    request: &CancellationRow,
+) -> ApiResult<Lapsed> {
+    let poster_asked = request.requested_by == task.poster_id;
+    if poster_asked && task.status == task_status::COMPLETION_REQUESTED {
+        let escalated = super::disputes::escalate_cancellation(state, task, request).await?;
+        return Ok(if escalated { Lapsed::Escalated } else { Lapsed::Unchanged });
+    }
+    let cancelled = answer_cancellation(state, task, request, Answer::Lapse).await?;
+    Ok(if cancelled { Lapsed::Cancelled } else { Lapsed::Unchanged })
 }

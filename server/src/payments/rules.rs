@@ -100,6 +100,16 @@ pub fn may_request_cancellation(party: Party, status: &str) -> Result<(), Denial
     )
 }
 
+pub const POSTER_ASKED_BEFORE: &str = "You have already asked to cancel this task; if you cannot agree, open a dispute";
+
+/// A poster asks to cancel an assigned task once. Asking again and again (the
+/// moment each request is declined) only wears the tasker down, and a cool-down
+/// would merely pace it; a disagreement that remains goes to an operator as a
+/// dispute. The tasker, who gives up the pay by asking, is not limited.
+pub fn poster_asks_once(party: Party, poster_asked_before: bool) -> Result<(), Denial> {
+    check(true, "", !(party == Party::Poster && poster_asked_before), POSTER_ASKED_BEFORE)
+}
+
 /// Only the party that did not ask answers a cancellation request.
 pub fn may_answer_cancellation(party: Party, requester: Party) -> Result<(), Denial> {
     check(
@@ -117,11 +127,12 @@ pub fn not_under_dispute(open_dispute: Option<Uuid>) -> Result<(), Denial> {
     check(true, "", open_dispute.is_none(), DISPUTE_OPEN)
 }
 
-/// The poster disputes an assigned task (once at a time).
+/// Either party disputes an assigned task (once at a time): the poster when
+/// the work is not right, the tasker when the poster neither releases nor lets go.
 pub fn may_open_dispute(party: Party, status: &str, open_dispute: Option<Uuid>) -> Result<(), Denial> {
     check(
-        party == Party::Poster,
-        "Only the poster can open a dispute",
+        matches!(party, Party::Poster | Party::AssignedTasker),
+        "Only the poster or the assigned tasker can open a dispute",
         matches!(status, ASSIGNED | COMPLETION_REQUESTED),
         "Only an assigned task can be disputed",
     )?;
@@ -187,15 +198,23 @@ mod tests {
     }
 
     #[test]
-    fn only_the_poster_disputes_an_assigned_task_once() {
+    fn either_party_disputes_an_assigned_task_once() {
         let open = Some(Uuid::now_v7());
         assert!(may_open_dispute(Party::Poster, ASSIGNED, None).is_ok());
         assert!(may_open_dispute(Party::Poster, COMPLETION_REQUESTED, None).is_ok());
-        assert!(matches!(may_open_dispute(Party::AssignedTasker, ASSIGNED, None), Err(Denial::Forbidden(_))));
+        assert!(may_open_dispute(Party::AssignedTasker, COMPLETION_REQUESTED, None).is_ok());
+        assert!(matches!(may_open_dispute(Party::AssignedTasker, ASSIGNED, open), Err(Denial::Conflict(_))));
         assert!(matches!(may_open_dispute(Party::Other, OPEN, None), Err(Denial::Forbidden(_))));
         assert!(matches!(may_open_dispute(Party::Poster, COMPLETED, None), Err(Denial::Conflict(_))));
         assert!(matches!(may_open_dispute(Party::Poster, ASSIGNED, open), Err(Denial::Conflict(_))));
         assert!(matches!(not_under_dispute(open), Err(Denial::Conflict(DISPUTE_OPEN))));
         assert!(not_under_dispute(None).is_ok());
+    }
+
+    #[test]
+    fn a_poster_asks_to_cancel_once_and_a_tasker_as_often_as_needed() {
+        assert!(poster_asks_once(Party::Poster, false).is_ok());
+        assert_eq!(poster_asks_once(Party::Poster, true), Err(Denial::Conflict(POSTER_ASKED_BEFORE)));
+        assert!(poster_asks_once(Party::AssignedTasker, true).is_ok());
     }
 }

@@ -1,8 +1,10 @@
 //! The background sweep, run every minute on every node: checkouts pending
 //! past their 30 minutes are closed (or confirmed, when paid at the last
 //! second) and processing ones re-checked, completion requests unanswered for
-//! 7 days are released (never while a dispute is open), cancellation requests
-//! unanswered for 48 h cancel the task, and provider calls owed after a commit
+//! 7 days are released (never while a dispute or a cancellation request is
+//! open), cancellation requests unanswered for 48 h cancel the task (or, a
+//! poster's after the tasker asked to be paid, become a dispute: the order of
+//! the two steps never changes an outcome), and provider calls owed after a commit
 //! are retried. Every work list is ordered by when its row became due and
 //! every failure pushes its row back with exponential backoff, so rows that
 //! keep failing never starve the others. Every step is a conditional
@@ -14,14 +16,14 @@ use std::time::Duration;
 use serde::Serialize;
 use tokio_util::sync::CancellationToken;
 
-use super::{calls, lifecycle};
+use super::{
+    calls,
+    lifecycle::{self, Lapsed},
+};
 use crate::{
     db::Timestamp,
     state::AppState,
-    store::{
-        lifecycle::{self as store, Answer},
-        payments, provider_calls, tasks,
-    },
+    store::{lifecycle as store, payments, provider_calls, tasks},
 };
 
 pub const AUTO_RELEASE_AFTER: Duration = Duration::from_secs(7 * 24 * 3600);
@@ -36,6 +38,8 @@ pub struct SweepReport {
     pub checks_failed: usize,
     pub auto_released: usize,
     pub cancellations_lapsed: usize,
+    /// Poster's requests unanswered after the tasker asked to be paid: disputes now.
+    pub cancellations_escalated: usize,
     pub provider_calls_retried: usize,
     /// Of those, calls that succeeded.
     pub provider_calls_succeeded: usize,
@@ -62,18 +66,8 @@ pub async fn sweep(state: &AppState, now: Timestamp) -> anyhow::Result<SweepRepo
             .await?;
         }
     }
-    for payment in payments::held_completion_requested_before(&state.db, now.minus(AUTO_RELEASE_AFTER), BATCH).await? {
-        let Some(task) = tasks::task(&state.db, payment.task_id).await? else { continue };
-        if lifecycle::release(state, &task, None, None).await.ok().flatten().is_some() {
-            report.auto_released += 1;
-        }
-    }
-    for request in store::cancellations_lapsed(&state.db, now.minus(CANCELLATION_ANSWER_WINDOW), BATCH).await? {
-        let Some(task) = tasks::task(&state.db, request.task_id).await? else { continue };
-        if lifecycle::answer_cancellation(state, &task, &request, Answer::Lapse).await.unwrap_or(false) {
-            report.cancellations_lapsed += 1;
-        }
-    }
+    auto_release_due(state, now, &mut report).await?;
+    answer_lapsed_cancellations(state, now, &mut report).await?;
     for call in provider_calls::due(&state.db, now, BATCH).await? {
         report.provider_calls_retried += 1;
         if calls::run(state, &call).await {
@@ -81,6 +75,35 @@ pub async fn sweep(state: &AppState, now: Timestamp) -> anyhow::Result<SweepRepo
         }
     }
     Ok(report)
+}
+
+/// Releases tasks whose completion request went unanswered for 7 days.
+pub async fn auto_release_due(state: &AppState, now: Timestamp, report: &mut SweepReport) -> anyhow::Result<()> {
+    for payment in payments::held_completion_requested_before(&state.db, now.minus(AUTO_RELEASE_AFTER), BATCH).await? {
+        let Some(task) = tasks::task(&state.db, payment.task_id).await? else { continue };
+        if lifecycle::release(state, &task, None, None).await.ok().flatten().is_some() {
+            report.auto_released += 1;
+        }
+    }
+    Ok(())
+}
+
+/// Answers the cancellation requests nobody answered within 48 h.
+pub async fn answer_lapsed_cancellations(
+    state: &AppState,
+    now: Timestamp,
+    report: &mut SweepReport,
+) -> anyhow::Result<()> {
+    for request in store::cancellations_lapsed(&state.db, now.minus(CANCELLATION_ANSWER_WINDOW), BATCH).await? {
+        let Some(task) = tasks::task(&state.db, request.task_id).await? else { continue };
+        match lifecycle::lapse_cancellation(state, &task, &request).await {
+            Ok(Lapsed::Cancelled) => report.cancellations_lapsed += 1,
+            Ok(Lapsed::Escalated) => report.cancellations_escalated += 1,
+            Ok(Lapsed::Unchanged) => {}
+            Err(error) => tracing::warn!(?error, request_id = %request.id, "could not answer a lapsed cancellation"),
+        }
+    }
+    Ok(())
 }
 
 /// Sweeps every `every` until `stop` is cancelled.

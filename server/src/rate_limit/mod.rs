@@ -21,6 +21,10 @@ use crate::error::ApiError;
 pub const CHECKOUT_SESSIONS_PER_TASK: Limit = Limit::new(10, Duration::from_secs(600));
 /// Invitations one poster may send: each is a notification to someone who did not ask for it.
 pub const INVITATIONS_PER_POSTER: Limit = Limit::new(30, Duration::from_secs(3600));
+/// Alert creations, changes and deletions one account may make: each may rewrite
+/// hundreds of index rows under the database's write lock. Far more than anyone
+/// tidying their alerts needs.
+pub const ALERT_WRITES_PER_ACCOUNT: Limit = Limit::new(60, Duration::from_secs(3600));
 
 /// Reports one user may file: each lands in front of an operator.
 pub const REPORTS_PER_USER: Limit = Limit::new(20, Duration::from_secs(3600));

@@ -61,16 +61,21 @@ macro_rules! bind_alert_row {
     }};
 }
 
-/// Writes the alert's `task_alert_keys` rows (category × grid cell) in `$tx`.
+/// Index rows per statement: three binds each, far below both databases' limits.
+const KEYS_PER_STATEMENT: usize = 300;
+
+/// Writes the alert's `task_alert_keys` rows (category × grid cell) in `$tx`, many per statement.
 macro_rules! insert_index_keys {
     ($tx:expr, $id:expr, $draft:expr) => {
-        for (category_id, cell) in index_keys($draft) {
-            sqlx::query("insert into task_alert_keys (category_id, cell, alert_id) values ($1, $2, $3)")
-                .bind(category_id)
-                .bind(cell)
-                .bind($id)
-                .execute(&mut *$tx)
-                .await?;
+        for chunk in index_keys($draft).chunks(KEYS_PER_STATEMENT) {
+            let values: Vec<String> =
+                (0..chunk.len()).map(|i| format!("(${}, ${}, $1)", 2 * i + 2, 2 * i + 3)).collect();
+            let sql = format!("insert into task_alert_keys (category_id, cell, alert_id) values {}", values.join(", "));
+            let mut query = sqlx::query(sqlx::AssertSqlSafe(sql)).bind($id);
+            for (category_id, cell) in chunk {
+                query = query.bind(category_id).bind(cell);
+            }
+            query.execute(&mut *$tx).await?;
         }
     };
 }
@@ -142,9 +147,17 @@ pub async fn create_alert(db: &Db, user_id: Uuid, draft: &AlertDraft, now: Times
     })
 }
 
-/// Replaces an alert's fields and index keys; false when it is not this user's.
+/// Replaces an alert's fields, and its index keys when `reindex` (what it
+/// covers changed); false when it is not this user's.
 #[instrument(skip_all)]
-pub async fn update_alert(db: &Db, user_id: Uuid, id: Uuid, draft: &AlertDraft, now: Timestamp) -> sqlx::Result<bool> {
+pub async fn update_alert(
+    db: &Db,
+    user_id: Uuid,
+    id: Uuid,
+    draft: &AlertDraft,
+    reindex: bool,
+    now: Timestamp,
+) -> sqlx::Result<bool> {
     on_pool!(db, |pool| {
         async {
             let mut tx = pool.begin_write().await?;
@@ -158,8 +171,10 @@ pub async fn update_alert(db: &Db, user_id: Uuid, id: Uuid, draft: &AlertDraft, 
             if updated == 0 {
                 return Ok(false);
             }
-            sqlx::query("delete from task_alert_keys where alert_id = $1").bind(id).execute(&mut *tx).await?;
-            insert_index_keys!(tx, id, draft);
+            if reindex {
+                sqlx::query("delete from task_alert_keys where alert_id = $1").bind(id).execute(&mut *tx).await?;
+                insert_index_keys!(tx, id, draft);
+            }
             tx.commit().await?;
             Ok(true)
         }
@@ -253,6 +268,34 @@ pub async fn candidates(db: &Db, task: &TaskToMatch, cells: [i64; 2]) -> sqlx::R
         .fetch_all(pool)
         .await
     })
+}
+
+/// How many `task_alert` notifications each of `users` got since `since` (users with none are left out).
+#[instrument(skip_all)]
+pub async fn task_alerts_since(
+    db: &Db,
+    users: &[Uuid],
+    since: Timestamp,
+) -> sqlx::Result<std::collections::HashMap<Uuid, i64>> {
+    let mut counts = std::collections::HashMap::new();
+    for chunk in users.chunks(MATCHES_PER_STATEMENT) {
+        let list: Vec<String> = (0..chunk.len()).map(|i| format!("${}", i + 2)).collect();
+        let sql = format!(
+            "select user_id, count(*) from notifications
+             where type = 'task_alert' and created_at >= $1 and user_id in ({})
+             group by user_id",
+            list.join(", ")
+        );
+        let rows: Vec<(Uuid, i64)> = on_pool!(db, |pool| {
+            let mut query = sqlx::query_as::<_, (Uuid, i64)>(sqlx::AssertSqlSafe(sql.clone())).bind(since);
+            for user_id in chunk {
+                query = query.bind(user_id);
+            }
+            query.fetch_all(pool).await
+        })?;
+        counts.extend(rows);
+    }
+    Ok(counts)
 }
 
 /// Finishes a task's job: takes it out of the outbox, records which alerts

@@ -30,7 +30,12 @@ pub struct ClaimedPush {
     pub auth: String,
 }
 
-/// Claims up to `limit` due pushes until `lease_until` under the claim id `claim`.
+/// Claims up to `limit` due pushes until `lease_until` under the claim id
+/// `claim`, fairly: every user's first due push (the `urgent_kinds` first)
+/// before anyone's second, so one user with thousands of due pushes cannot
+/// take a whole claim. The claim re-checks each row's lease as it takes it,
+/// so two nodes claiming at once never take the same row (on PostgreSQL the
+/// second waits for the first's row lock, then sees the new lease).
 #[instrument(skip_all)]
 pub async fn claim_pushes(
     db: &Db,
@@ -38,25 +43,39 @@ pub async fn claim_pushes(
     now: Timestamp,
     lease_until: Timestamp,
     limit: i64,
+    urgent_kinds: &[&str; 4],
 ) -> sqlx::Result<Vec<ClaimedPush>> {
-    let lock = match db {
-        Db::Postgres(_) => "for update skip locked",
-        Db::Sqlite(_) => "",
-    };
     on_pool!(db, |pool| {
         async {
             let mut tx = pool.begin_write().await?;
-            sqlx::query(sqlx::AssertSqlSafe(format!(
+            sqlx::query(
                 "update push_deliveries set claimed_by = $1, claimed_until = $2
                  where (notification_id, subscription_id) in (
-                   select notification_id, subscription_id from push_deliveries
-                   where status = 'pending' and next_attempt_at <= $3 and (claimed_until is null or claimed_until <= $3)
-                   order by next_attempt_at limit $4 {lock})"
-            )))
+                   select notification_id, subscription_id from (
+                     select d.notification_id, d.subscription_id, d.next_attempt_at,
+                            case when n.type in ($5, $6, $7, $8) then 0 else 1 end as urgency,
+                            row_number() over (
+                              partition by s.user_id
+                              order by case when n.type in ($5, $6, $7, $8) then 0 else 1 end, d.next_attempt_at
+                            ) as turn
+                     from push_deliveries d
+                     join notifications n on n.id = d.notification_id
+                     join push_subscriptions s on s.id = d.subscription_id
+                     where d.status = 'pending' and d.next_attempt_at <= $3
+                       and (d.claimed_until is null or d.claimed_until <= $3)
+                   ) due
+                   order by turn, urgency, next_attempt_at
+                   limit $4)
+                 and status = 'pending' and (claimed_until is null or claimed_until <= $3)",
+            )
             .bind(claim)
             .bind(lease_until)
             .bind(now)
             .bind(limit)
+            .bind(urgent_kinds[0])
+            .bind(urgent_kinds[1])
+            .bind(urgent_kinds[2])
+            .bind(urgent_kinds[3])
             .execute(&mut *tx)
             .await?;
             tx.commit().await?;
@@ -80,8 +99,17 @@ pub async fn claim_pushes(
 /// How a claimed push ended this time.
 pub enum PushOutcome<'a> {
     Sent,
-    Retry { at: Timestamp, error: &'a str },
-    Parked { error: &'a str },
+    Retry {
+        at: Timestamp,
+        error: &'a str,
+    },
+    Parked {
+        error: &'a str,
+    },
+    /// Not tried: its push service was busy or parked. No attempt is counted.
+    Deferred {
+        at: Timestamp,
+    },
 }
 
 /// Records the outcomes of pushes this node claimed under `claim`, in one
@@ -97,14 +125,16 @@ pub async fn record_pushes(
         async {
             let mut tx = pool.begin_write().await?;
             for (push, outcome) in outcomes {
-                let (status, next_attempt_at, error) = match outcome {
-                    PushOutcome::Sent => ("sent", now, None),
-                    PushOutcome::Retry { at, error } => ("pending", *at, Some(*error)),
-                    PushOutcome::Parked { error } => ("parked", now, Some(*error)),
+                let (status, next_attempt_at, error, tried) = match outcome {
+                    PushOutcome::Sent => ("sent", now, None, 1),
+                    PushOutcome::Retry { at, error } => ("pending", *at, Some(*error), 1),
+                    PushOutcome::Parked { error } => ("parked", now, Some(*error), 1),
+                    PushOutcome::Deferred { at } => ("pending", *at, None, 0),
                 };
                 sqlx::query(
                     "update push_deliveries
-                     set status = $4, attempts = attempts + 1, next_attempt_at = $5, last_error = $6,
+                     set status = $4, attempts = attempts + $8, next_attempt_at = $5,
+                         last_error = case when $8 = 1 then $6 else last_error end,
                          claimed_by = null, claimed_until = null, updated_at = $7
                      where notification_id = $1 and subscription_id = $2 and claimed_by = $3",
                 )
@@ -115,6 +145,7 @@ pub async fn record_pushes(
                 .bind(next_attempt_at)
                 .bind(error)
                 .bind(now)
+                .bind(tried)
                 .execute(&mut *tx)
                 .await?;
             }

@@ -1,5 +1,6 @@
-//! Disputes: a poster stops the clock on an assigned task's escrow until an
-//! operator decides. Opening one marks the task (`tasks.open_dispute_id`),
+//! Disputes: either party stops the clock on an assigned task's escrow until
+//! an operator decides, and so does a poster's cancellation request nobody
+//! answered after the tasker asked to be paid. Opening one marks the task (`tasks.open_dispute_id`),
 //! which auto-release, the cancellation lapse, payment requests and new
 //! cancellation requests all check under the task's row lock. The decisions
 //! that refund live here; releasing in full is `store::lifecycle::release`.
@@ -49,24 +50,54 @@ pub struct DisputeRow {
     pub resolution_note: Option<String>,
     #[serde(skip)]
     pub resolved_by: Option<Uuid>,
+    /// Opened by the sweep from a poster's cancellation request left unanswered
+    /// after the tasker asked to be paid (`message` is the request's reason).
+    pub from_cancellation: bool,
     pub created_at: Timestamp,
     pub resolved_at: Option<Timestamp>,
 }
 
 const DISPUTE_COLUMNS: &str = "id, task_id, payment_id, opened_by, reason, message, status, outcome, refund_cents,
-    resolution_note, resolved_by, created_at, resolved_at";
+    resolution_note, resolved_by, (cancellation_request_id is not null) as from_cancellation, created_at, resolved_at";
 
 pub struct NewDispute<'a> {
     pub id: Uuid,
     pub task_id: Uuid,
-    pub poster_id: Uuid,
+    /// The poster or the assigned tasker.
+    pub opened_by: Uuid,
     pub reason: &'a str,
     pub message: &'a str,
 }
 
-/// Opens a dispute on the poster's assigned task and closes any cancellation
-/// request waiting for an answer. `None` when the task is not the poster's,
-/// not assigned, or already disputed.
+/// Writes the dispute row against the task's held payment in `$tx`; the row, or an error when the
+/// assigned task has no held payment.
+macro_rules! insert_dispute {
+    ($tx:expr, $dispute:expr, $cancellation_request_id:expr, $now:expr) => {{
+        let dispute: &NewDispute = $dispute;
+        let row = sqlx::query_as::<_, DisputeRow>(sqlx::AssertSqlSafe(format!(
+            "insert into disputes (id, task_id, payment_id, opened_by, reason, message, status, created_at,
+                                   cancellation_request_id)
+             select $1, $2, id, $3, $4, $5, 'open', $6, $7 from payments where task_id = $2 and status = 'held'
+             returning {DISPUTE_COLUMNS}"
+        )))
+        .bind(dispute.id)
+        .bind(dispute.task_id)
+        .bind(dispute.opened_by)
+        .bind(dispute.reason)
+        .bind(dispute.message)
+        .bind($now)
+        .bind($cancellation_request_id)
+        .fetch_optional(&mut *$tx)
+        .await?;
+        row.ok_or_else(|| {
+            sqlx::Error::Protocol(format!("task {} is assigned without a held payment", dispute.task_id))
+        })?
+    }};
+}
+
+/// Opens a dispute on an assigned task by one of its two parties and closes
+/// any cancellation request waiting for an answer. `None` when the opener is
+/// not a party, the task is not assigned, or it is already disputed.
 #[instrument(skip_all)]
 pub async fn open(
     db: &Db,
@@ -79,11 +110,11 @@ pub async fn open(
             let mut tx = pool.begin_write().await?;
             let marked = sqlx::query(
                 "update tasks set open_dispute_id = $3, updated_at = $4
-                 where id = $1 and poster_id = $2 and status in ('assigned', 'completion_requested')
-                   and open_dispute_id is null",
+                 where id = $1 and (poster_id = $2 or assigned_tasker_id = $2)
+                   and status in ('assigned', 'completion_requested') and open_dispute_id is null",
             )
             .bind(dispute.task_id)
-            .bind(dispute.poster_id)
+            .bind(dispute.opened_by)
             .bind(dispute.id)
             .bind(now)
             .execute(&mut *tx)
@@ -92,26 +123,58 @@ pub async fn open(
             if marked == 0 {
                 return Ok(None);
             }
-            let row = sqlx::query_as::<_, DisputeRow>(sqlx::AssertSqlSafe(format!(
-                "insert into disputes (id, task_id, payment_id, opened_by, reason, message, status, created_at)
-                 select $1, $2, id, $3, $4, $5, 'open', $6 from payments where task_id = $2 and status = 'held'
-                 returning {DISPUTE_COLUMNS}"
-            )))
-            .bind(dispute.id)
-            .bind(dispute.task_id)
-            .bind(dispute.poster_id)
-            .bind(dispute.reason)
-            .bind(dispute.message)
-            .bind(now)
-            .fetch_optional(&mut *tx)
-            .await?;
-            let Some(row) = row else {
-                return Err(sqlx::Error::Protocol(format!(
-                    "task {} is assigned without a held payment",
-                    dispute.task_id
-                )));
-            };
+            let row = insert_dispute!(tx, dispute, None::<Uuid>, now);
             close_pending_cancellation!(tx, dispute.task_id, now)?;
+            for notification in notifications {
+                insert_notification!(tx, notification)?;
+            }
+            tx.commit().await?;
+            Ok(Some(row))
+        }
+        .await
+    })
+}
+
+/// Turns the poster's cancellation request `request_id`, unanswered, into a
+/// dispute opened in the poster's name (`dispute.opened_by`), on a task whose
+/// tasker has asked to be paid. `None` when the request is no longer pending or
+/// the task is no longer waiting for release.
+#[instrument(skip_all)]
+pub async fn escalate_cancellation(
+    db: &Db,
+    request_id: Uuid,
+    dispute: &NewDispute<'_>,
+    notifications: &[NotificationRow],
+    now: Timestamp,
+) -> sqlx::Result<Option<DisputeRow>> {
+    on_pool!(db, |pool| {
+        async {
+            let mut tx = pool.begin_write().await?;
+            let marked = sqlx::query(
+                "update tasks set open_dispute_id = $3, updated_at = $4
+                 where id = $1 and poster_id = $2 and status = 'completion_requested' and open_dispute_id is null",
+            )
+            .bind(dispute.task_id)
+            .bind(dispute.opened_by)
+            .bind(dispute.id)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+            let closed = sqlx::query(
+                "update cancellation_requests set status = 'closed', answered_at = $3
+                 where id = $1 and task_id = $2 and status = 'pending'",
+            )
+            .bind(request_id)
+            .bind(dispute.task_id)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+            if marked == 0 || closed == 0 {
+                return Ok(None);
+            }
+            let row = insert_dispute!(tx, dispute, Some(request_id), now);
             for notification in notifications {
                 insert_notification!(tx, notification)?;
             }

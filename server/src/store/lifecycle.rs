@@ -123,8 +123,8 @@ pub async fn request_payment(
 /// the payout and fee ledger rows and the transfer owed to the tasker. By the
 /// poster (`poster_id`; this also ends an open dispute in the tasker's
 /// favour), an operator's `decision` of the open dispute, or auto-release
-/// (neither; never while a dispute is open). A cancellation request nobody
-/// answered is closed.
+/// (neither; never while a dispute or a cancellation request is open, which
+/// the lapse decides first). A cancellation request nobody answered is closed.
 #[instrument(skip_all)]
 pub async fn release(
     db: &Db,
@@ -141,7 +141,10 @@ pub async fn release(
             let moved = sqlx::query(
                 "update tasks set status = 'completed', completed_at = $2, updated_at = $2, open_dispute_id = null
                  where id = $1 and status in ('assigned', 'completion_requested') and ($3 = false or poster_id = $4)
-                   and ($5 = false or open_dispute_id is null) and ($6 = false or open_dispute_id is not null)",
+                   and ($5 = false or (open_dispute_id is null
+                                       and not exists (select 1 from cancellation_requests c
+                                                       where c.task_id = tasks.id and c.status = 'pending')))
+                   and ($6 = false or open_dispute_id is not null)",
             )
             .bind(task_id)
             .bind(now)
@@ -225,19 +228,20 @@ pub enum CancellationError {
     Database(#[from] sqlx::Error),
 }
 
-/// Opens a cancellation request on an assigned task and notifies the other party.
+/// Opens a cancellation request on an assigned task with the other party's
+/// notification. A poster who asked before is refused (`WrongState`) here too,
+/// so two requests racing past the caller's check cannot both be written.
 #[instrument(skip_all)]
 pub async fn request_cancellation(
     db: &Db,
     task_id: Uuid,
     requested_by: Uuid,
-    other_party: Uuid,
     reason: &str,
-    task_title: &str,
+    notification: &NotificationRow,
     now: Timestamp,
-) -> Result<(CancellationRow, NotificationRow), CancellationError> {
+) -> Result<CancellationRow, CancellationError> {
     let id = new_id();
-    let result: Result<Option<(CancellationRow, NotificationRow)>, sqlx::Error> = on_pool!(db, |pool| {
+    let result: Result<Option<CancellationRow>, sqlx::Error> = on_pool!(db, |pool| {
         async {
             let mut tx = pool.begin_write().await?;
             let row = sqlx::query_as::<_, CancellationRow>(sqlx::AssertSqlSafe(format!(
@@ -245,6 +249,8 @@ pub async fn request_cancellation(
                  select $1, $2, $3, $4, 'pending', $5
                  where exists (select 1 from tasks where id = $2 and status in ('assigned', 'completion_requested')
                                                    and open_dispute_id is null)
+                   and not exists (select 1 from cancellation_requests c join tasks t on t.id = c.task_id
+                                   where c.task_id = $2 and c.requested_by = $3 and t.poster_id = $3)
                  returning {CANCELLATION_COLUMNS}"
             )))
             .bind(id)
@@ -255,21 +261,33 @@ pub async fn request_cancellation(
             .fetch_optional(&mut *tx)
             .await?;
             let Some(row) = row else { return Ok(None) };
-            let notification = NotificationRow::new(other_party, kind::TASK, "Cancellation requested",
-                format!("A cancellation of \"{task_title}\" was requested: {reason}. Accept or decline within 48 hours; without an answer the task is cancelled and the payment refunded."),
-                Some(format!("/task/{task_id}")), now);
-            insert_notification!(tx, &notification)?;
+            insert_notification!(tx, notification)?;
             tx.commit().await?;
-            Ok(Some((row, notification)))
+            Ok(Some(row))
         }
         .await
     });
     match result {
-        Ok(Some(done)) => Ok(done),
+        Ok(Some(row)) => Ok(row),
         Ok(None) => Err(CancellationError::WrongState),
         Err(error) if crate::db::is_unique_violation(&error) => Err(CancellationError::AlreadyRequested),
         Err(error) => Err(error.into()),
     }
+}
+
+/// Whether the task's poster has asked to cancel it before (answered or not).
+#[instrument(skip_all)]
+pub async fn poster_asked_to_cancel(db: &Db, task_id: Uuid) -> sqlx::Result<bool> {
+    let asked: i64 = on_pool!(db, |pool| {
+        sqlx::query_scalar(
+            "select count(*) from cancellation_requests c join tasks t on t.id = c.task_id
+             where c.task_id = $1 and c.requested_by = t.poster_id",
+        )
+        .bind(task_id)
+        .fetch_one(pool)
+        .await
+    })?;
+    Ok(asked > 0)
 }
 
 #[instrument(skip_all)]
@@ -330,19 +348,33 @@ pub async fn answer_cancellation(
         async {
             let mut tx = pool.begin_write().await?;
             if answer != Answer::Decline {
+                // Silence never refunds a poster once the tasker has asked to be paid:
+                // that lapse becomes a dispute instead (`store::disputes::escalate_cancellation`).
                 let cancelled = sqlx::query(
                     "update tasks set status = 'cancelled', cancelled_at = $2, updated_at = $2
-                     where id = $1 and status in ('assigned', 'completion_requested') and open_dispute_id is null",
+                     where id = $1 and status in ('assigned', 'completion_requested') and open_dispute_id is null
+                       and ($3 = false or status = 'assigned' or poster_id <> $4)",
                 )
                 .bind(request.task_id)
                 .bind(now)
+                .bind(answer == Answer::Lapse)
+                .bind(request.requested_by)
                 .execute(&mut *tx)
                 .await?
                 .rows_affected();
                 if cancelled == 0 {
-                    // The task moved on (completed, or disputed): nobody can answer this request any more.
-                    close_pending_cancellation!(tx, request.task_id, now)?;
-                    tx.commit().await?;
+                    let live: i64 = sqlx::query_scalar(
+                        "select count(*) from tasks where id = $1 and status in ('assigned', 'completion_requested')
+                                                      and open_dispute_id is null",
+                    )
+                    .bind(request.task_id)
+                    .fetch_one(&mut *tx)
+                    .await?;
+                    if live == 0 {
+                        // The task moved on (completed, or disputed): nobody can answer this request any more.
+                        close_pending_cancellation!(tx, request.task_id, now)?;
+                        tx.commit().await?;
+                    }
                     return Ok(None);
                 }
             }

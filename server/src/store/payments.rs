@@ -167,6 +167,7 @@ pub async fn held_completion_requested_before(db: &Db, cutoff: Timestamp, limit:
             "select {PAYMENT_COLUMNS} from payments
              where status = 'held' and completion_requested_at is not null and completion_requested_at <= $1
                and task_id in (select id from tasks where status = 'completion_requested' and open_dispute_id is null)
+               and task_id not in (select task_id from cancellation_requests where status = 'pending')
              order by completion_requested_at limit $2"
         )))
         .bind(cutoff)

@@ -1,4 +1,5 @@
-//! Web Push subscriptions: one row per device (browser profile) a user enabled.
+//! Web Push subscriptions: one row per device (browser profile) a user enabled,
+//! owned by the session that added it (removed when that session ends).
 
 use serde::Serialize;
 use sqlx::FromRow;
@@ -49,6 +50,8 @@ impl From<PushSubscriptionRow> for Device {
 
 pub struct NewSubscription<'a> {
     pub user_id: Uuid,
+    /// The session adding the device; None for an access token that names none.
+    pub session_id: Option<Uuid>,
     pub endpoint: &'a str,
     pub p256dh: &'a str,
     pub auth: &'a str,
@@ -57,29 +60,44 @@ pub struct NewSubscription<'a> {
 
 const COLUMNS: &str = "id, user_id, endpoint, p256dh, auth, label, created_at, last_success_at";
 
-/// Saves a device, or refreshes it when its endpoint is known: an endpoint
-/// belongs to one browser, so a second account signing in there takes it over.
+#[derive(Debug)]
+pub enum Saved {
+    /// A device new to the user.
+    Added(PushSubscriptionRow),
+    /// The user's device, its keys and session refreshed.
+    Refreshed(PushSubscriptionRow),
+    /// The endpoint is another user's device; nothing changed.
+    TakenByAnotherUser,
+}
+
+/// Saves a device, or refreshes it when the user already has its endpoint. An
+/// endpoint another user registered is left alone: moving it would hand a
+/// device to whoever learns its endpoint.
 #[instrument(skip_all)]
-pub async fn upsert(db: &Db, new: &NewSubscription<'_>, now: Timestamp) -> sqlx::Result<PushSubscriptionRow> {
+pub async fn upsert(db: &Db, new: &NewSubscription<'_>, now: Timestamp) -> sqlx::Result<Saved> {
+    let id = new_id();
     let row = on_pool!(db, |pool| {
         sqlx::query_as::<_, PushSubscriptionRow>(sqlx::AssertSqlSafe(format!(
-            "insert into push_subscriptions (id, user_id, endpoint, p256dh, auth, label, created_at)
-             values ($1, $2, $3, $4, $5, $6, $7)
+            "insert into push_subscriptions (id, user_id, session_id, endpoint, p256dh, auth, label, created_at)
+             values ($1, $2, $3, $4, $5, $6, $7, $8)
              on conflict (endpoint) do update
-               set user_id = excluded.user_id, p256dh = excluded.p256dh, auth = excluded.auth,
+               set session_id = excluded.session_id, p256dh = excluded.p256dh, auth = excluded.auth,
                    label = coalesce(excluded.label, push_subscriptions.label)
+               where push_subscriptions.user_id = excluded.user_id
              returning {COLUMNS}"
         )))
-        .bind(new_id())
+        .bind(id)
         .bind(new.user_id)
+        .bind(new.session_id)
         .bind(new.endpoint)
         .bind(new.p256dh)
         .bind(new.auth)
         .bind(new.label)
         .bind(now)
-        .fetch_one(pool)
+        .fetch_optional(pool)
         .await
     })?;
+    let Some(row) = row else { return Ok(Saved::TakenByAnotherUser) };
     on_pool!(db, |pool| {
         sqlx::query(
             "delete from push_subscriptions where user_id = $1 and id not in
@@ -91,7 +109,7 @@ pub async fn upsert(db: &Db, new: &NewSubscription<'_>, now: Timestamp) -> sqlx:
         .await
         .map(|_| ())
     })?;
-    Ok(row)
+    Ok(if row.id == id { Saved::Added(row) } else { Saved::Refreshed(row) })
 }
 
 /// The user's devices, newest first.

@@ -9,12 +9,17 @@ use crate::{
     on_pool,
 };
 
-/// Ends a session inside `$tx`: its refresh tokens stop working.
+/// Ends a session inside `$tx`: its refresh tokens stop working and the push devices it added
+/// are removed.
 macro_rules! revoke_family {
     ($tx:expr, $family_id:expr, $now:expr) => {
         async {
             sqlx::query("update refresh_tokens set revoked_at = $1 where revoked_at is null and family_id = $2")
                 .bind($now)
+                .bind($family_id)
+                .execute(&mut *$tx)
+                .await?;
+            sqlx::query("delete from push_subscriptions where session_id = $1")
                 .bind($family_id)
                 .execute(&mut *$tx)
                 .await

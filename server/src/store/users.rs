@@ -123,8 +123,9 @@ pub async fn mark_email_verified(db: &Db, id: Uuid) -> sqlx::Result<()> {
     Ok(())
 }
 
-/// Sets a new password, signs the user out everywhere and voids every other
-/// reset link, in one transaction; answers the sessions that ended.
+/// Sets a new password, signs the user out everywhere, removes every push
+/// device and voids every other reset link, in one transaction; answers the
+/// sessions that ended.
 #[instrument(skip_all)]
 pub async fn reset_password(db: &Db, id: Uuid, password_hash: &str, now: Timestamp) -> sqlx::Result<Vec<Uuid>> {
     on_pool!(db, |pool| {
@@ -144,6 +145,8 @@ pub async fn reset_password(db: &Db, id: Uuid, password_hash: &str, now: Timesta
             .bind(id)
             .fetch_all(&mut *tx)
             .await?;
+            // So do its push devices, whichever session added them (an attacker's among them).
+            sqlx::query("delete from push_subscriptions where user_id = $1").bind(id).execute(&mut *tx).await?;
             // Every other reset link sent to this account stops working too.
             sqlx::query(
                 "update email_tokens set used_at = $1

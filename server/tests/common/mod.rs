@@ -212,6 +212,9 @@ impl TestApp {
         config.web_dist = data_dir.join("no-web-build");
         config.dev_mode = true;
         config.auth_rate_limit_per_minute = 1000;
+        // Tests post many tasks from one address; the posting limits have their own tests.
+        config.task_posts_per_hour = 10_000;
+        config.task_posts_per_client_per_hour = 10_000;
         // Many servers run at once (tests in parallel, several nodes per cluster test): keep each
         // pool small so they fit in the PostgreSQL's connection limit.
         config.database_max_connections = 5;

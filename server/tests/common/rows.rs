@@ -48,8 +48,8 @@ pub async fn assert_task_unchanged(app: &TestApp, task_id: &str, before: &Snapsh
     }
 }
 
-/// Every row of `table`, each rendered as one string: for tables outside a task's snapshot.
-pub async fn table_rows(app: &TestApp, table: &str) -> Vec<String> {
+/// Every row of `table`, each rendered as one string.
+pub async fn snapshot_table(app: &TestApp, table: &str) -> Vec<String> {
     rows(&app.server.state.db, table, None).await
 }
 

@@ -229,8 +229,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Ends the session the refresh token belongs to: its access tokens and live sockets. The body
-         *     may be empty.
+         * Ends the session the refresh token belongs to: its access tokens, live sockets and the push
+         *     devices it added. The body may be empty.
          */
         post: operations["logout"];
         delete?: never;
@@ -301,8 +301,8 @@ export interface paths {
         put?: never;
         /**
          * Sets a new password from an emailed link, signs the account out everywhere
-         *     (access tokens and live sockets included) and voids every other reset link
-         *     sent to it.
+         *     (access tokens, live sockets and every push device included) and voids every
+         *     other reset link sent to it.
          */
         post: operations["reset_password"];
         delete?: never;
@@ -420,7 +420,10 @@ export interface paths {
         /** My alerts, oldest first, each with how many tasks it matched this week. */
         get: operations["list_alerts"];
         put?: never;
-        /** Saves an alert: at least keywords, a category, a place or remote ok (422); at most 20 per user (409). */
+        /**
+         * Saves an alert: at least keywords, a category, a place in the service area or remote ok (422);
+         *     at most 20 per user (409); too many alert writes this hour 429.
+         */
         post: operations["create_alert"];
         delete?: never;
         options?: never;
@@ -445,6 +448,7 @@ export interface paths {
         /**
          * Changes an alert (owner only, else 404): the fields sent replace the stored ones, `null` clears
          *     `place` or `min_budget_cents`; the whole result must satisfy the same rules as a new alert.
+         *     The index is rewritten only when what the alert covers changed (not on a rename or a pause).
          */
         patch: operations["update_alert"];
         trace?: never;
@@ -618,8 +622,10 @@ export interface paths {
         get: operations["list_devices"];
         put?: never;
         /**
-         * Adds this device (idempotent per endpoint; at most 20 devices, the oldest
-         *     dropped). The endpoint must be `https://` on a public address (422).
+         * Adds this device to the caller's session (idempotent per endpoint; at most 20 devices, the
+         *     oldest dropped; removed when the session ends) and mails the user about a new one. The
+         *     endpoint must be `https://` on a browser's push service (`PUSH_ALLOWED_HOSTS`; 422); an
+         *     endpoint registered by another account is refused (409).
          */
         post: operations["add_device"];
         /** Removes one of the caller's devices by endpoint (204 also when it was already gone). */
@@ -935,7 +941,10 @@ export interface paths {
         /** Open tasks, filtered and sorted, one keyset page at a time. */
         get: operations["browse_tasks"];
         put?: never;
-        /** Posts a task (status `open`). */
+        /**
+         * Posts a task (status `open`). Each post may notify every matching tasker, so
+         *     posts are limited per account and per client address (429 past either).
+         */
         post: operations["create_task"];
         delete?: never;
         options?: never;
@@ -988,7 +997,10 @@ export interface paths {
         /** The pending cancellation request of a task, if any (its parties only). */
         get: operations["cancellation"];
         put?: never;
-        /** Either party of an assigned task asks to cancel, with a reason; the other has 48 h to answer. */
+        /**
+         * Either party of an assigned task asks to cancel, with a reason; the other has 48 h to answer.
+         *     A poster asks once per task (409 after that: a disagreement goes to a dispute).
+         */
         post: operations["request_cancellation"];
         delete?: never;
         options?: never;
@@ -1041,9 +1053,9 @@ export interface paths {
         get: operations["task_dispute"];
         put?: never;
         /**
-         * The poster disputes an assigned task: auto-release and the cancellation
-         *     lapse stop until an operator decides. Not the poster 403; not assigned or
-         *     already disputed 409; no known reason or no message 422.
+         * The poster or the assigned tasker disputes an assigned task: auto-release
+         *     and the cancellation lapse stop until an operator decides. Anyone else 403;
+         *     not assigned or already disputed 409; no known reason or no message 422.
          */
         post: operations["open_dispute"];
         delete?: never;
@@ -1210,7 +1222,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Turns off every kind of notification email for the token's user; a bad token is 400. */
+        /**
+         * Turns off every kind of notification email for the token's user; a bad or expired (60 days)
+         *     token is 400.
+         */
         post: operations["one_click_unsubscribe"];
         delete?: never;
         options?: never;
@@ -1449,6 +1464,11 @@ export interface components {
         };
         DisputeRow: {
             created_at: components["schemas"]["Timestamp"];
+            /**
+             * @description Opened by the sweep from a poster's cancellation request left unanswered
+             *     after the tasker asked to be paid (`message` is the request's reason).
+             */
+            from_cancellation: boolean;
             /** Format: uuid */
             id: string;
             message: string;
@@ -2540,7 +2560,7 @@ export interface components {
             email_verified: boolean;
             /** Format: uuid */
             id: string;
-            /** @description An operator (`ADMIN_EMAILS`): may decide disputes. */
+            /** @description An operator (`ADMIN_EMAILS`, address verified): may decide disputes. */
             is_operator: boolean;
         };
         /** @description Only what Taskhub has actually checked is marked verified. */
@@ -4028,6 +4048,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too many requests; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     delete_alert: {
@@ -4059,6 +4088,15 @@ export interface operations {
             };
             /** @description Not found (or the id is not a UUID) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4130,6 +4168,15 @@ export interface operations {
             };
             /** @description Validation failed; `fields` names the fields */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4637,6 +4684,15 @@ export interface operations {
             };
             /** @description Not signed in, or the session has expired or ended */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Another account's device */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5721,6 +5777,15 @@ export interface operations {
             };
             /** @description Validation failed; `fields` names the fields */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

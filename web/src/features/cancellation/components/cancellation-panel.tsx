@@ -16,7 +16,8 @@ const ACTIVE = ['assigned', 'completion_requested'];
 
 /**
  * Cancelling an assigned task (either party asks with a reason; the other accepts or declines; silence
- * for 48 hours counts as acceptance), with what happens to the held payment spelled out.
+ * for 48 hours counts as acceptance, except that a poster's request after the tasker asked to be paid
+ * goes to an operator instead), with what happens to the held payment spelled out. A poster asks once.
  */
 export function CancellationPanel({ task, userId, disputeOpen = false, amountCents }: {
   task: TaskDetail;
@@ -42,7 +43,14 @@ export function CancellationPanel({ task, userId, disputeOpen = false, amountCen
     ? `Your payment${paid} is then refunded in full.`
     : `${posterName} is then refunded in full and you won't be paid for this task.`;
 
+  const paymentRequested = task.status === 'completion_requested';
+
   if (!request) {
+    const askNote = isPoster
+      ? paymentRequested
+        ? `Ask ${other} to cancel. If they accept, the task is cancelled. ${refund} As ${other} has asked to be paid, no answer within 48 hours sends it to a Taskhub operator instead. You can ask once.`
+        : `Ask ${other} to cancel. If they accept, or don't answer within 48 hours, the task is cancelled. ${refund} If ${other} asks to be paid first, a Taskhub operator decides instead. You can ask once.`
+      : `Ask ${other} to cancel. If they accept, or don't answer within 48 hours, the task is cancelled. ${refund}`;
     return (
       <section aria-labelledby="cancellation-heading" className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
         <h2 id="cancellation-heading" className="font-semibold text-slate-900">
@@ -52,9 +60,7 @@ export function CancellationPanel({ task, userId, disputeOpen = false, amountCen
           <p className="mt-1 text-sm text-slate-600">Cancelling isn't possible while a dispute is open; an operator will decide.</p>
         ) : (
           <>
-            <p className="mt-1 text-sm text-slate-600">
-              Ask {other} to cancel. If they accept, or don't answer within 48 hours, the task is cancelled. {refund}
-            </p>
+            <p className="mt-1 text-sm text-slate-600">{askNote}</p>
             <Button variant="outline" className="mt-3" onClick={() => setAsking(true)}>
               Ask to cancel
             </Button>
@@ -67,11 +73,16 @@ export function CancellationPanel({ task, userId, disputeOpen = false, amountCen
 
   const mine = request.requested_by === userId;
   const left = remaining === null ? null : formatRemaining(remaining);
+  const toOperator = paymentRequested && request.requested_by === task.poster.id;
   const clock = disputeOpen
     ? 'The 48-hour countdown is paused while the dispute is open.'
-    : left
-      ? `Cancels automatically in ${left} unless declined.`
-      : 'No answer within 48 hours: the task is being cancelled.';
+    : toOperator
+      ? left
+        ? `Goes to a Taskhub operator in ${left} unless answered.`
+        : 'No answer within 48 hours: a Taskhub operator will decide.'
+      : left
+        ? `Cancels automatically in ${left} unless declined.`
+        : 'No answer within 48 hours: the task is being cancelled.';
   const busy = accept.isPending || decline.isPending;
 
   return (

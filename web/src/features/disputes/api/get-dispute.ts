@@ -9,6 +9,8 @@ export const DISPUTE_REASONS = {
   no_show: "The tasker didn't show up",
   other: 'Something else',
 } as const;
+/** A tasker's dispute is about the poster, so the poster's complaints about the work do not apply. */
+export const TASKER_DISPUTE_REASONS = { other: DISPUTE_REASONS.other } as const;
 export type DisputeReason = keyof typeof DISPUTE_REASONS;
 export type DisputeOutcome = 'release' | 'partial_refund' | 'refund';
 
@@ -25,6 +27,8 @@ export type Dispute = {
   outcome: string | null;
   refund_cents: number | null;
   resolution_note: string | null;
+  /** Opened by Taskhub from the poster's cancellation request nobody answered after the tasker asked to be paid (`message` is its reason). */
+  from_cancellation: boolean;
   created_at: string;
   resolved_at: string | null;
 };

@@ -49,6 +49,12 @@ export function DisputeQueue() {
   );
 }
 
+/** Who wrote the case's message: either party, or the poster's cancellation request nobody answered. */
+function caseAuthor(item: DisputeCase): string {
+  if (item.from_cancellation) return `${item.poster.name}'s unanswered cancellation request (the tasker had asked to be paid)`;
+  return `${item.opened_by === item.tasker.id ? item.tasker.name : item.poster.name}'s message`;
+}
+
 function DisputeCaseCard({ item }: { item: DisputeCase }) {
   const { amount_cents: amount, currency } = item.payment;
   const headingId = `dispute-${item.id}-title`;
@@ -68,7 +74,7 @@ function DisputeCaseCard({ item }: { item: DisputeCase }) {
         {item.resolved_at && <Row label="Resolved" value={dateTime(item.resolved_at)} />}
       </dl>
       <div>
-        <h3 className="text-sm font-medium text-slate-800">{item.poster.name}'s message</h3>
+        <h3 className="text-sm font-medium text-slate-800">{caseAuthor(item)}</h3>
         <p className="mt-1 whitespace-pre-line break-words rounded-lg bg-slate-50 p-3 text-sm text-slate-700">{item.message}</p>
       </div>
       {item.status === 'open' ? (

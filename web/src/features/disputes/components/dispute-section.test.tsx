@@ -39,6 +39,7 @@ const openDispute = {
   outcome: null,
   refund_cents: null,
   resolution_note: null,
+  from_cancellation: false,
   created_at: '2026-11-20T10:00:00Z',
   resolved_at: null,
 };
@@ -94,6 +95,36 @@ describe('disputes on the task page', () => {
     await userEvent.type(within(dialog).getByLabelText('Describe the problem'), '   x');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Open dispute', hidden: true }));
     expect(await within(dialog).findByText('Please describe the problem')).toBeInTheDocument();
+  });
+
+  it('lets the assigned tasker open a dispute about the poster', async () => {
+    signInForTest('k1');
+    const api = mockFetch({
+      'GET /api/tasks/t1/dispute': { body: null },
+      'POST /api/tasks/t1/dispute': (init) => ({ status: 201, body: { ...openDispute, opened_by: 'k1', ...JSON.parse(String(init.body)) } }),
+    });
+    vi.stubGlobal('fetch', api.fn);
+    renderWithRouter(<DisputeSection task={task} userId="k1" amountCents={8500} />);
+    expect(await screen.findByText(/Try sorting it out with Paula P\. in the messages first/)).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Open a dispute' }));
+    const dialog = screen.getByRole('dialog', { hidden: true });
+    expect(within(dialog).getByText(/decides: release it to you,/)).toBeInTheDocument();
+    const reasons = within(dialog).getAllByRole('option', { hidden: true }).map((option) => option.textContent);
+    expect(reasons).toEqual(['Choose a reason', 'Something else']);
+    await userEvent.selectOptions(within(dialog).getByLabelText('Reason'), 'other');
+    await userEvent.type(within(dialog).getByLabelText('Describe the problem'), 'Done a week ago; no release, no answer.');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Open dispute', hidden: true }));
+    expect(await screen.findByRole('heading', { name: 'Dispute open' })).toBeInTheDocument();
+    expect(screen.getByText(/You opened a dispute/)).toBeInTheDocument();
+  });
+
+  it('explains a dispute that came from an unanswered cancellation request', async () => {
+    signInForTest('p1');
+    const escalated = { ...openDispute, reason: 'other', message: 'Changed my mind', from_cancellation: true };
+    vi.stubGlobal('fetch', mockFetch({ 'GET /api/tasks/t1/dispute': { body: escalated } }).fn);
+    renderWithRouter(<DisputeSection task={task} userId="p1" />);
+    expect(await screen.findByText(/Nobody answered your request to cancel within 48 hours, and Tom T\. had asked to be paid/)).toBeInTheDocument();
+    expect(screen.getByText('Changed my mind')).toBeInTheDocument();
   });
 
   it('tells the tasker a dispute is open and offers nothing to open', async () => {

@@ -11,7 +11,7 @@ import type { TaskDetail } from '@/lib/marketplace';
 const ACTIVE = ['assigned', 'completion_requested'];
 
 /**
- * The dispute of an assigned task for its two parties: the poster's "Open a dispute", then a status
+ * The dispute of an assigned task for its two parties: "Open a dispute" for either of them, then a status
  * card both see (what happens next while open; the outcome with amounts once an operator decided).
  */
 export function DisputeSection({ task, userId, amountCents, show = 'both' }: {
@@ -25,26 +25,28 @@ export function DisputeSection({ task, userId, amountCents, show = 'both' }: {
   const dispute = useDispute(task.id, true);
   const [opening, setOpening] = useState(false);
   const taskerName = task.assigned_tasker?.name ?? 'the tasker';
+  const otherName = isPoster ? taskerName : task.poster.name;
   if (dispute.isPending || dispute.isError) return null;
   const current = dispute.data;
-  const canOpen = isPoster && ACTIVE.includes(task.status) && current?.status !== 'open';
+  const canOpen = ACTIVE.includes(task.status) && current?.status !== 'open';
+  const viewer = isPoster ? 'poster' : 'tasker';
 
   return (
     <>
-      {current && show !== 'actions' && <DisputeStatusCard dispute={current} task={task} viewer={isPoster ? 'poster' : 'tasker'} amountCents={amountCents} />}
+      {current && show !== 'actions' && <DisputeStatusCard dispute={current} task={task} viewer={viewer} amountCents={amountCents} />}
       {canOpen && show !== 'status' && (
         <section aria-labelledby="dispute-open-heading" className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
           <h2 id="dispute-open-heading" className="font-semibold text-slate-900">
             Problem with this task?
           </h2>
           <p className="mt-1 text-sm text-slate-600">
-            Try sorting it out with {taskerName} in the messages first. If you can't agree, open a dispute: the payment stays held until a Taskhub
+            Try sorting it out with {otherName} in the messages first. If you can't agree, open a dispute: the payment stays held until a Taskhub
             operator decides.
           </p>
           <Button variant="outline" className="mt-3" onClick={() => setOpening(true)}>
             Open a dispute
           </Button>
-          <OpenDisputeDialog open={opening} onClose={() => setOpening(false)} taskId={task.id} taskerName={taskerName} />
+          <OpenDisputeDialog open={opening} onClose={() => setOpening(false)} taskId={task.id} taskerName={taskerName} viewer={viewer} />
         </section>
       )}
     </>
@@ -60,7 +62,9 @@ export function DisputeStatusCard({ dispute, task, viewer, amountCents }: {
   const posterName = task.poster.name;
   const taskerName = task.assigned_tasker?.name ?? 'the tasker';
   const open = dispute.status === 'open';
-  const opener = viewer === 'poster' ? 'You' : posterName;
+  const openedByPoster = dispute.opened_by === task.poster.id;
+  const opener = openedByPoster === (viewer === 'poster') ? 'You' : openedByPoster ? posterName : taskerName;
+  const posterAsked = viewer === 'poster' ? 'your' : `${posterName}'s`;
 
   if (open) {
     return (
@@ -71,9 +75,16 @@ export function DisputeStatusCard({ dispute, task, viewer, amountCents }: {
             <h2 id="dispute-heading" className="text-lg font-semibold text-slate-900">
               Dispute open
             </h2>
-            <p className="text-sm text-slate-700">
-              {opener} opened a dispute on {formatDate(dispute.created_at)}: <strong>{reasonLabel(dispute.reason)}</strong>.
-            </p>
+            {dispute.from_cancellation ? (
+              <p className="text-sm text-slate-700">
+                Nobody answered {posterAsked} request to cancel within 48 hours, and {viewer === 'tasker' ? 'you' : taskerName} had asked to be paid,
+                so on {formatDate(dispute.created_at)} it went to a Taskhub operator. The request said:
+              </p>
+            ) : (
+              <p className="text-sm text-slate-700">
+                {opener} opened a dispute on {formatDate(dispute.created_at)}: <strong>{reasonLabel(dispute.reason)}</strong>.
+              </p>
+            )}
             <blockquote className="whitespace-pre-line break-words border-l-4 border-amber-300 pl-3 text-sm text-slate-700">{dispute.message}</blockquote>
             <h3 className="pt-1 text-sm font-semibold text-slate-900">What happens next</h3>
             <p className="text-sm text-slate-700">

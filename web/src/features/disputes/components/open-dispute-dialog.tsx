@@ -4,7 +4,7 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { FieldShell, inputClasses, TextAreaField } from '@/components/ui/field';
-import { DISPUTE_REASONS } from '@/features/disputes/api/get-dispute';
+import { DISPUTE_REASONS, TASKER_DISPUTE_REASONS } from '@/features/disputes/api/get-dispute';
 import { openDisputeSchema, useOpenDispute } from '@/features/disputes/api/open-dispute';
 import { ApiError, errorMessage } from '@/lib/http';
 import { toast } from '@/lib/toast';
@@ -13,13 +13,15 @@ import { validate, type FieldErrors } from '@/lib/validation';
 type Draft = { reason: string; message: string };
 const empty: Draft = { reason: '', message: '' };
 
-/** The poster's dispute form: a reason and what went wrong, with what happens to the money. */
-export function OpenDisputeDialog({ open, onClose, taskId, taskerName }: {
+/** Either party's dispute form: a reason and what went wrong, with what happens to the money. */
+export function OpenDisputeDialog({ open, onClose, taskId, taskerName, viewer = 'poster' }: {
   open: boolean;
   onClose: () => void;
   taskId: string;
   taskerName: string;
+  viewer?: 'poster' | 'tasker';
 }) {
+  const reasons = viewer === 'tasker' ? TASKER_DISPUTE_REASONS : DISPUTE_REASONS;
   const [draft, setDraft] = useState<Draft>(empty);
   const [errors, setErrors] = useState<FieldErrors<keyof Draft>>({});
   const dispute = useOpenDispute(taskId);
@@ -55,8 +57,8 @@ export function OpenDisputeDialog({ open, onClose, taskId, taskerName }: {
         <div className="space-y-2 text-sm text-slate-600">
           <p>Tell us what went wrong. Opening a dispute stops the automatic release and any cancellation countdown.</p>
           <p>
-            The payment stays held until a Taskhub operator reviews the task and decides: release it to {taskerName}, refund part of it, or
-            refund it in full. You'll both be notified.
+            The payment stays held until a Taskhub operator reviews the task and decides: release it to {viewer === 'tasker' ? 'you' : taskerName},
+            refund part of it, or refund it in full. You'll both be notified.
           </p>
         </div>
         <FieldShell id="dispute-reason" label="Reason" error={errors.reason}>
@@ -70,7 +72,7 @@ export function OpenDisputeDialog({ open, onClose, taskId, taskerName }: {
             className={inputClasses(Boolean(errors.reason))}
           >
             <option value="">Choose a reason</option>
-            {Object.entries(DISPUTE_REASONS).map(([value, label]) => (
+            {Object.entries(reasons).map(([value, label]) => (
               <option key={value} value={value}>
                 {label}
               </option>

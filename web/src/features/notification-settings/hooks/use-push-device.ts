@@ -6,6 +6,7 @@ import {
   getPushPublicKey,
   removePushDevice,
 } from '@/features/notification-settings/api/push-devices';
+import { ApiError } from '@/lib/http';
 import { currentPushSubscription, pushSupported } from '@/lib/push-subscription';
 import { queryKeys } from '@/lib/query-keys';
 
@@ -79,10 +80,19 @@ export function usePushDevice() {
     const worker = await registration();
     await navigator.serviceWorker.ready;
     const { key } = await getPushPublicKey();
-    const subscription =
-      (await worker.pushManager.getSubscription()) ??
-      (await worker.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: urlBase64ToBytes(key) }));
-    await addPushDevice(subscription.toJSON(), deviceLabel(navigator.userAgent));
+    const subscribe = () =>
+      worker.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: urlBase64ToBytes(key) });
+    const subscription = (await worker.pushManager.getSubscription()) ?? (await subscribe());
+    const label = deviceLabel(navigator.userAgent);
+    try {
+      await addPushDevice(subscription.toJSON(), label);
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 409)) throw error;
+      // This browser's subscription is another account's device (someone signed in here before
+      // and never signed out): the server will not hand it over, so start a new one.
+      await subscription.unsubscribe();
+      await addPushDevice((await subscribe()).toJSON(), label);
+    }
     await client.invalidateQueries({ queryKey: queryKeys.pushDevices });
     await refresh();
   }, [client, refresh]);

@@ -6,7 +6,7 @@ mod common;
 
 use common::{
     TestApp,
-    escrow::{Assigned, assign, assigned_task},
+    escrow::{Assigned, assign, assigned_task, kept_payment},
     live,
     market::{id, make_offer, post_task, poster, tasker},
     rows::{assert_task_unchanged, snapshot_table, task_snapshot},
@@ -86,6 +86,7 @@ moderation_tests!(
     a_suspension_ends_by_itself_or_by_reinstatement,
     bad_decisions_are_refused_and_change_nothing,
     dispute_decisions_and_the_audit_log_cannot_be_rewritten,
+    held_money_continues_and_a_suspended_taskers_transfer_waits,
 );
 
 live_moderation_tests!(watchers_see_a_removed_task_live, a_suspended_taskers_offers_are_withdrawn_live,);
@@ -591,5 +592,33 @@ async fn a_suspended_taskers_offers_are_withdrawn_live(app: TestApp) -> TestApp 
         )
         .await;
     assert!(pay.status.is_client_error(), "{:?}", pay.body);
+    app
+}
+
+async fn held_money_continues_and_a_suspended_taskers_transfer_waits(app: TestApp) -> TestApp {
+    let operator = poster(&app, OPERATOR).await;
+    let owner = poster(&app, "poster@example.com").await;
+    let helper = tasker(&app, "tasker@example.com").await;
+    let helper_id = user_id(&app, &helper).await;
+    let assigned = assign(&app, &owner, &helper, 10_000).await;
+    let path = format!("/api/admin/users/{helper_id}");
+    let suspended = app.post(&format!("{path}/suspend"), Some(&operator), json!({ "reason": "Fraud" })).await;
+    assert_eq!(suspended.status, StatusCode::NO_CONTENT);
+
+    let released = app.post(&format!("/api/tasks/{}/release", assigned.task), Some(&owner), json!({})).await;
+    assert_eq!(released.status, StatusCode::OK, "the poster's held payment continues: {:?}", released.body);
+    assert!(kept_payment(&app, &assigned.task).await.transfer_ref.is_none(), "no transfer to a suspended tasker");
+    let later = server::db::Timestamp::now().plus(std::time::Duration::from_secs(7 * 86_400));
+    server::payments::sweep::sweep(&app.server.state, later).await.expect("sweep");
+    let held = kept_payment(&app, &assigned.task).await;
+    assert!(held.transfer_ref.is_none(), "the sweep leaves it in the outbox");
+    let calls = server::store::provider_calls::for_payment(&app.server.state.db, held.id).await.unwrap();
+    assert_eq!(calls[0].status, "pending");
+    assert_eq!(calls[0].attempts, 0, "a held transfer spends none of its attempts");
+
+    let reinstated = app.post(&format!("{path}/reinstate"), Some(&operator), json!({})).await;
+    assert_eq!(reinstated.status, StatusCode::NO_CONTENT);
+    server::payments::sweep::sweep(&app.server.state, later).await.expect("sweep");
+    assert!(kept_payment(&app, &assigned.task).await.transfer_ref.is_some(), "paid once reinstated");
     app
 }

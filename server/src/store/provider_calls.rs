@@ -85,13 +85,21 @@ macro_rules! insert_provider_call {
     }};
 }
 
-/// Pending calls due by `now`, longest-waiting first. A failing call is pushed
-/// back by its backoff, so it never keeps others from their turn.
+/// A transfer to a tasker whose account is suspended at `$1` waits in the outbox (an
+/// operator's hold) until the suspension ends or an operator refunds through a dispute.
+const TRANSFER_ON_HOLD: &str = "provider_calls.kind = 'transfer'
+    and exists (select 1 from payments p join users u on u.id = p.tasker_id
+                where p.id = provider_calls.payment_id and u.suspended_at is not null
+                  and (u.suspended_until is null or u.suspended_until > $1))";
+
+/// Pending calls due by `now`, longest-waiting first (held transfers wait). A failing call
+/// is pushed back by its backoff, so it never keeps others from their turn.
 #[instrument(skip_all)]
 pub async fn due(db: &Db, now: Timestamp, limit: i64) -> sqlx::Result<Vec<ProviderCallRow>> {
     on_pool!(db, |pool| {
         sqlx::query_as::<_, ProviderCallRow>(sqlx::AssertSqlSafe(format!(
-            "select {CALL_COLUMNS} from provider_calls where status = 'pending' and next_attempt_at <= $1
+            "select {CALL_COLUMNS} from provider_calls
+             where status = 'pending' and next_attempt_at <= $1 and not ({TRANSFER_ON_HOLD})
              order by next_attempt_at, id limit $2"
         )))
         .bind(now)
@@ -245,5 +253,20 @@ pub async fn unpark_by_operator(db: &Db, id: Uuid, audit: &AuditEntry<'_>) -> sq
             Ok(unparked)
         }
         .await
+    })
+}
+
+/// Whether this call is a transfer held while its tasker is suspended.
+#[instrument(skip_all)]
+pub async fn on_hold(db: &Db, id: Uuid, now: Timestamp) -> sqlx::Result<bool> {
+    on_pool!(db, |pool| {
+        sqlx::query_scalar::<_, bool>(sqlx::AssertSqlSafe(format!(
+            "select {TRANSFER_ON_HOLD} from provider_calls where id = $2"
+        )))
+        .bind(now)
+        .bind(id)
+        .fetch_optional(pool)
+        .await
+        .map(|held| held.unwrap_or(false))
     })
 }

@@ -344,6 +344,30 @@ async fn removed_content_is_kept_but_marked(app: TestApp) -> TestApp {
     assert!(kept[0].0.is_some(), "marked removed");
     assert_eq!(kept[0].1, "You idiot", "the text stays for the audit");
     assert!(titles(&app, &assigned.tasker).await.contains(&"Removed by a moderator".to_owned()));
+    for token in [&assigned.poster, &assigned.tasker] {
+        let conversation = app.get(&format!("/api/tasks/{}/messages", assigned.task), Some(token)).await.body;
+        assert_eq!(conversation[0]["removed"], true);
+        assert_eq!(conversation[0]["body"], Value::Null, "{conversation}");
+    }
+
+    let owner = poster(&app, "poster@example.com").await;
+    let helper = tasker(&app, "helper@example.com").await;
+    let task = id(&post_task(&app, &owner, json!({})).await);
+    let asked = app.post(&format!("/api/tasks/{task}/questions"), Some(&helper), json!({ "body": "Rude" })).await;
+    let offer = id(&make_offer(&app, &helper, &task, 9_000).await);
+    let on_question = file(&app, &owner, "question", &id(&asked.body), "offensive").await;
+    let on_offer = file(&app, &owner, "offer", &offer, "offensive").await;
+    for filed in [on_question, on_offer] {
+        let removed = resolve(&app, &operator, &id(&filed), json!({ "action": "remove", "note": "Abuse" })).await;
+        assert_eq!(removed.status, StatusCode::OK, "{:?}", removed.body);
+    }
+    let questions = app.get(&format!("/api/tasks/{task}/questions"), None).await.body;
+    assert_eq!(questions["items"][0]["removed"], true);
+    assert_eq!(questions["items"][0]["body"], Value::Null);
+    let offers = app.get(&format!("/api/tasks/{task}/offers"), Some(&owner)).await.body;
+    assert_eq!(offers["items"][0]["removed"], true);
+    assert_eq!(offers["items"][0]["message"], Value::Null);
+    assert_eq!(offers["items"][0]["amount_cents"], 9_000, "only the message is removed");
     app
 }
 

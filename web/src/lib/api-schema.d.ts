@@ -1657,12 +1657,14 @@ export interface components {
             message: string;
         };
         MessageRow: {
-            body: string;
+            /** @description Null once a moderator removed it (the text is kept for the audit). */
+            body: string | null;
             created_at: components["schemas"]["Timestamp"];
             /** Format: uuid */
             id: string;
             /** Format: uuid */
             recipient_id: string;
+            removed: boolean;
             /** Format: uuid */
             sender_id: string;
             /** Format: uuid */
@@ -1721,8 +1723,10 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             /** Format: uuid */
             id: string;
-            /** @description Null unless the caller is the task's poster or the offer's tasker. */
+            /** @description Null unless the caller is the task's poster or the offer's tasker, and once removed. */
             message: string | null;
+            /** @description The message was removed by a moderator. */
+            removed: boolean;
             status: string;
             /** Format: uuid */
             task_id: string;
@@ -1788,8 +1792,10 @@ export interface components {
                 created_at: components["schemas"]["Timestamp"];
                 /** Format: uuid */
                 id: string;
-                /** @description Null unless the caller is the task's poster or the offer's tasker. */
+                /** @description Null unless the caller is the task's poster or the offer's tasker, and once removed. */
                 message: string | null;
+                /** @description The message was removed by a moderator. */
+                removed: boolean;
                 status: string;
                 /** Format: uuid */
                 task_id: string;
@@ -1804,12 +1810,14 @@ export interface components {
             has_more: boolean;
             items: {
                 author: components["schemas"]["ReviewAuthor"];
-                body: string;
+                /** @description Null once a moderator removed it. */
+                body: string | null;
                 created_at: components["schemas"]["Timestamp"];
                 /** Format: uuid */
                 id: string;
                 /** Format: int64 */
                 rating: number;
+                removed: boolean;
                 task_title: string;
             }[];
             /** @description Pass as `cursor` for the next page; null on the last page. */
@@ -1823,10 +1831,12 @@ export interface components {
                 answer: string | null;
                 answered_at: null | components["schemas"]["Timestamp"];
                 asker: components["schemas"]["PersonSummary"];
-                body: string;
+                /** @description Null once a moderator removed the question (and its answer). */
+                body: string | null;
                 created_at: components["schemas"]["Timestamp"];
                 /** Format: uuid */
                 id: string;
+                removed: boolean;
                 /** Format: uuid */
                 task_id: string;
             }[];
@@ -2025,12 +2035,14 @@ export interface components {
         /** @description A review as shown on the reviewee's profile. */
         ProfileReview: {
             author: components["schemas"]["ReviewAuthor"];
-            body: string;
+            /** @description Null once a moderator removed it. */
+            body: string | null;
             created_at: components["schemas"]["Timestamp"];
             /** Format: uuid */
             id: string;
             /** Format: int64 */
             rating: number;
+            removed: boolean;
             task_title: string;
         };
         /** @description The signed-in user's own profile. */
@@ -2116,10 +2128,12 @@ export interface components {
             answer: string | null;
             answered_at: null | components["schemas"]["Timestamp"];
             asker: components["schemas"]["PersonSummary"];
-            body: string;
+            /** @description Null once a moderator removed the question (and its answer). */
+            body: string | null;
             created_at: components["schemas"]["Timestamp"];
             /** Format: uuid */
             id: string;
+            removed: boolean;
             /** Format: uuid */
             task_id: string;
         };
@@ -2281,12 +2295,14 @@ export interface components {
             rating?: number;
         };
         ReviewRow: {
-            body: string;
+            /** @description Null once a moderator removed it (the text is kept for the audit). */
+            body: string | null;
             created_at: components["schemas"]["Timestamp"];
             /** Format: uuid */
             id: string;
             /** Format: int64 */
             rating: number;
+            removed: boolean;
             /** Format: uuid */
             reviewee_id: string;
             /** Format: uuid */

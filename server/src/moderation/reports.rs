@@ -74,7 +74,14 @@ mod tests {
     use super::*;
 
     fn content(public: bool, other_party: Option<Uuid>) -> ContentRow {
-        ContentRow { author_id: Uuid::from_u128(1), text: "Title".into(), extra: None, other_party, public }
+        ContentRow {
+            author_id: Uuid::from_u128(1),
+            text: "Title".into(),
+            extra: None,
+            other_party,
+            public,
+            removed: false,
+        }
     }
 
     #[test]

@@ -28,6 +28,9 @@ pub enum ApiError {
     EmailNotConfirmed,
     #[error("{0}")]
     Forbidden(String),
+    /// A suspended account signing in: the message is what the login form shows.
+    #[error("{0}")]
+    AccountSuspended(String),
     #[error("{0}")]
     NotFound(String),
     #[error("{0}")]
@@ -77,6 +80,7 @@ impl ApiError {
             Self::Unauthorized(_) => (StatusCode::UNAUTHORIZED, "unauthorized"),
             Self::EmailNotConfirmed => (StatusCode::FORBIDDEN, "email_not_confirmed"),
             Self::Forbidden(_) => (StatusCode::FORBIDDEN, "forbidden"),
+            Self::AccountSuspended(_) => (StatusCode::FORBIDDEN, "account_suspended"),
             Self::NotFound(_) => (StatusCode::NOT_FOUND, "not_found"),
             Self::MethodNotAllowed(_) => (StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed"),
             Self::Conflict(_) => (StatusCode::CONFLICT, "conflict"),
@@ -96,7 +100,7 @@ pub struct ErrorBody<'a> {
 
 #[derive(Serialize, utoipa::ToSchema)]
 pub struct ErrorDetail<'a> {
-    /// `validation_failed`, `bad_request`, `unauthorized`, `email_not_confirmed`, `forbidden`,
+    /// `validation_failed`, `bad_request`, `unauthorized`, `email_not_confirmed`, `forbidden`, `account_suspended`,
     /// `not_found`, `method_not_allowed`, `conflict`, `payload_too_large`, `rate_limited`,
     /// `unavailable` or `internal`.
     #[schema(value_type = String)]

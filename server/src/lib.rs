@@ -17,6 +17,7 @@ pub mod live_topics;
 pub mod mail;
 pub mod marketplace;
 pub mod media;
+pub mod moderation;
 pub mod observability;
 pub mod payments;
 pub mod rate_limit;

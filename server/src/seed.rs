@@ -527,3 +527,19 @@ fn identicon_png(seed: &str) -> anyhow::Result<Vec<u8>> {
     image.write_to(&mut out, ImageFormat::Png)?;
     Ok(out.into_inner())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::moderation::guard;
+
+    #[test]
+    fn demo_texts_pass_the_contact_guard() {
+        for &(_, title, description, ..) in DEMO_TASKS {
+            assert_eq!(guard::keep_on_platform(&[("title", title), ("description", description)]), Ok(()));
+        }
+        for message in OFFER_MESSAGES {
+            assert_eq!(guard::keep_on_platform(&[("message", message)]), Ok(()), "{message}");
+        }
+    }
+}

@@ -11,12 +11,13 @@ use uuid::Uuid;
 
 use crate::{
     accounts::names::public_name,
-    db::Timestamp,
     error::{ApiError, ApiResult},
     http::extract::{ApiJson, ApiPath, ApiQuery, Operator, task_or_404},
+    moderation::{AuditAction, AuditTarget},
     payments::disputes::{self, MAX_NOTE_CHARS, Resolution},
     state::AppState,
     store::{
+        audit_log::AuditEntry,
         disputes::{self as store, DisputeRow, outcome},
         profiles,
         provider_calls::{self, ProviderCallRow},
@@ -184,10 +185,11 @@ pub async fn parked_calls(State(state): State<AppState>, _operator: Operator) ->
     responses((status = 204), (status = 400), (status = 401), (status = 403), (status = 409)))]
 pub async fn retry_call(
     State(state): State<AppState>,
-    _operator: Operator,
+    operator: Operator,
     ApiPath(id): ApiPath<Uuid>,
 ) -> ApiResult<axum::http::StatusCode> {
-    if !provider_calls::unpark(&state.db, id, Timestamp::now()).await? {
+    let audit = AuditEntry::new(operator.id, AuditAction::ProviderCallRetry, (AuditTarget::ProviderCall, id), "");
+    if !provider_calls::unpark_by_operator(&state.db, id, &audit).await? {
         return Err(ApiError::Conflict("Only a parked call can be retried".into()));
     }
     Ok(axum::http::StatusCode::NO_CONTENT)

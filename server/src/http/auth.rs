@@ -17,10 +17,11 @@ use crate::{
         views::{ProfileView, UserView},
     },
     mail::Email,
+    moderation::actions::suspended_message,
     state::AppState,
     store::{
         email_tokens::{self, Purpose},
-        profiles,
+        moderation, profiles,
         refresh_tokens::{self, NewRefreshToken, Rotation},
         users::{self, CreateAccountError, NewAccount, UserRow},
     },
@@ -251,7 +252,7 @@ pub struct SessionResponse {
 
 #[utoipa::path(post, path = "/api/auth/login", tag = "accounts", request_body = LoginRequest,
     responses((status = 200, body = SessionResponse), (status = 401, description = "Wrong credentials"),
-              (status = 403, description = "email_not_confirmed"), (status = 422), (status = 429, description = "Too many attempts")))]
+              (status = 403, description = "email_not_confirmed or account_suspended"), (status = 422), (status = 429, description = "Too many attempts")))]
 pub async fn login(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
@@ -283,6 +284,7 @@ pub async fn login(
     if state.config.require_email_verification && !user.email_verified {
         return Err(ApiError::EmailNotConfirmed);
     }
+    refuse_suspended(&state, user.id).await?;
     let refresh_token = secrets::new_token();
     let now = Timestamp::now();
     let family_id = new_id();
@@ -331,11 +333,18 @@ pub struct RefreshRequest {
 
 /// Exchanges a refresh token for a new session; the presented token stops working.
 #[utoipa::path(post, path = "/api/auth/refresh", tag = "accounts", request_body = RefreshRequest,
-    responses((status = 200, body = SessionResponse), (status = 401, description = "Expired, unknown or reused token"), (status = 422)))]
+    responses((status = 200, body = SessionResponse), (status = 401, description = "Expired, unknown or reused token"),
+              (status = 403, description = "account_suspended"), (status = 422)))]
 pub async fn refresh(
     State(state): State<AppState>,
     ApiJson(request): ApiJson<RefreshRequest>,
 ) -> ApiResult<ApiJson<SessionResponse>> {
+    // A suspended account's sessions were ended; say why rather than "expired".
+    if let Some(owner) =
+        moderation::refresh_token_owner(&state.db, &secrets::token_hash(request.refresh_token.trim())).await?
+    {
+        refuse_suspended(&state, owner).await?;
+    }
     let new_token = secrets::new_token();
     let now = Timestamp::now();
     let rotation = refresh_tokens::rotate(
@@ -359,6 +368,15 @@ pub async fn refresh(
             Err(ApiError::Unauthorized("Your session is no longer valid. Please log in again.".into()))
         }
         Rotation::Invalid => Err(ApiError::Unauthorized("Your session has expired. Please log in again.".into())),
+    }
+}
+
+/// 403 `account_suspended` with the message the login form shows, while a suspension is in
+/// force (one past its end date has ended by itself).
+async fn refuse_suspended(state: &AppState, user_id: Uuid) -> ApiResult<()> {
+    match moderation::suspension_of(&state.db, user_id, Timestamp::now()).await? {
+        Some(suspension) => Err(ApiError::AccountSuspended(suspended_message(suspension.suspended_until))),
+        None => Ok(()),
     }
 }
 

@@ -123,8 +123,10 @@ pub struct OfferView {
     pub tasker: PersonSummary,
     /// Null unless the caller is the task's poster or the offer's tasker.
     pub amount_cents: Option<i64>,
-    /// Null unless the caller is the task's poster or the offer's tasker.
+    /// Null unless the caller is the task's poster or the offer's tasker, and once removed.
     pub message: Option<String>,
+    /// The message was removed by a moderator.
+    pub removed: bool,
     pub status: String,
     pub created_at: Timestamp,
 }
@@ -142,7 +144,8 @@ impl OfferView {
                 row.tasker_avatar_url.as_ref(),
             ),
             amount_cents: private.then_some(row.amount_cents),
-            message: private.then(|| row.message.clone()),
+            message: (private && !row.message_removed).then(|| row.message.clone()),
+            removed: row.message_removed,
             status: row.status.clone(),
             created_at: row.created_at,
         }
@@ -167,8 +170,10 @@ pub struct QuestionView {
     pub id: Uuid,
     pub task_id: Uuid,
     pub asker: PersonSummary,
-    pub body: String,
+    /// Null once a moderator removed the question (and its answer).
+    pub body: Option<String>,
     pub answer: Option<String>,
+    pub removed: bool,
     pub answered_at: Option<Timestamp>,
     pub created_at: Timestamp,
 }
@@ -184,8 +189,9 @@ impl From<&QuestionRow> for QuestionView {
                 &row.asker_last_name,
                 row.asker_avatar_url.as_ref(),
             ),
-            body: row.body.clone(),
-            answer: row.answer.clone(),
+            body: (!row.removed).then(|| row.body.clone()),
+            answer: row.answer.clone().filter(|_| !row.removed),
+            removed: row.removed,
             answered_at: row.answered_at,
             created_at: row.created_at,
         }

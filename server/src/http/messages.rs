@@ -74,7 +74,8 @@ pub async fn send_message(
         task_id: id,
         sender_id: caller.id,
         recipient_id,
-        body: body.to_owned(),
+        body: Some(body.to_owned()),
+        removed: false,
         created_at: now,
     };
     let preview: String = body.chars().take(120).collect();

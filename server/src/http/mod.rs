@@ -1,6 +1,8 @@
 //! HTTP routes: each resource module exposes `router()`, merged here.
 
 pub mod admin;
+pub mod admin_reports;
+pub mod admin_users;
 pub mod alerts;
 pub mod auth;
 mod completion;
@@ -17,6 +19,7 @@ pub mod lifecycle;
 pub mod marketplace_views;
 pub mod me;
 pub mod messages;
+pub mod moderation_errors;
 pub mod notification_settings;
 pub mod notifications;
 pub mod offers;
@@ -29,6 +32,7 @@ pub mod profiles;
 pub mod push;
 pub mod questions;
 pub mod realtime;
+pub mod reports;
 pub mod reviews;
 pub mod security_headers;
 pub mod site;
@@ -80,8 +84,11 @@ pub fn router(state: AppState) -> Router {
         .merge(lifecycle::router())
         .merge(disputes::router())
         .merge(admin::router())
+        .merge(admin_reports::router())
+        .merge(admin_users::router())
         .merge(messages::router())
         .merge(reviews::router())
+        .merge(reports::router())
         .merge(openapi::router())
         .fallback(|| async { ApiError::NotFound("No such API route".into()) })
         .method_not_allowed_fallback(|| async {

@@ -20,6 +20,7 @@ use crate::{
     },
     live,
     marketplace::rules,
+    moderation::guard,
     rate_limit::Limit,
     state::AppState,
     store::{
@@ -87,6 +88,7 @@ pub async fn make_offer(
         return Err(ApiError::Forbidden("You cannot make an offer on your own task".into()));
     }
     let (amount_cents, message) = rules::validate_offer(input.amount_cents.as_ref(), input.message.as_deref())?;
+    guard::keep_on_platform(&[("message", &message)])?;
     let new_offer = NewOffer {
         task_id,
         tasker_id: caller.id,
@@ -150,6 +152,7 @@ pub async fn update_offer(
     let amount = input.amount_cents.unwrap_or(current.amount_cents.into());
     let message = input.message.unwrap_or(current.message.clone());
     let (amount_cents, message) = rules::validate_offer(Some(&amount), Some(&message))?;
+    guard::keep_on_platform(&[("message", &message)])?;
     if !offers::update_pending_offer(&state.db, id, caller.id, amount_cents, &message, Timestamp::now()).await? {
         return Err(not_pending());
     }

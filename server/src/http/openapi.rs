@@ -42,9 +42,9 @@ use utoipa::{
 use crate::{
     error::ErrorBody,
     http::{
-        admin, alerts, auth, contact, disputes, earnings, extract::ApiJson, geocode, invitations, lifecycle, me,
-        messages, notification_settings, notifications, offers, payments, profiles, push, questions, realtime, reviews,
-        security_headers, site, tasks, unsubscribe,
+        admin, admin_reports, admin_users, alerts, auth, contact, disputes, earnings, extract::ApiJson, geocode,
+        invitations, lifecycle, me, messages, notification_settings, notifications, offers, payments, profiles, push,
+        questions, realtime, reports, reviews, security_headers, site, tasks, unsubscribe,
     },
     state::AppState,
 };
@@ -72,6 +72,8 @@ use crate::{
         messages::list_messages, messages::send_message, reviews::list_reviews, reviews::write_review,
         disputes::open_dispute, disputes::task_dispute, admin::dispute_queue, admin::resolve_dispute,
         admin::parked_calls, admin::retry_call,
+        reports::file_report, admin_reports::report_queue, admin_reports::resolve_report, admin_users::search_users,
+        admin_users::user_record, admin_users::suspend_user, admin_users::reinstate_user, admin_users::audit_log_page,
         push::public_key, push::list_devices, push::add_device, push::remove_device, push::send_test,
         notification_settings::settings, notification_settings::save_settings, unsubscribe::one_click_unsubscribe,
     ),
@@ -263,6 +265,8 @@ const ID_LINKS: &[(&str, &str, &str, &str, &str)] = &[
     ("post", "/api/tasks/{id}/questions", "201", "/id", "/api/questions/{id}"),
     ("post", "/api/tasks/{id}/dispute", "201", "/id", "/api/admin/disputes/{id}"),
     ("get", "/api/notifications", "200", "/items/0/id", "/api/notifications/{id}"),
+    ("post", "/api/reports", "201", "/id", "/api/admin/reports/{id}"),
+    ("get", "/api/admin/users", "200", "/items/0/id", "/api/admin/users/{id}"),
 ];
 
 /// Adds `ID_LINKS` to the document. On the JSON, because utoipa 5 writes a link's

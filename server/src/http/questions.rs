@@ -19,6 +19,7 @@ use crate::{
     },
     live,
     marketplace::rules,
+    moderation::guard,
     state::AppState,
     store::{Position, questions},
 };
@@ -63,6 +64,7 @@ pub async fn ask_question(
         return Err(ApiError::Forbidden("You cannot ask a question on your own task".into()));
     }
     let body = rules::required_body("body", input.body.as_deref(), "Please enter your question")?;
+    guard::keep_on_platform(&[("body", &body)])?;
     let (id, notification) =
         questions::ask_question(&state.db, task.id, caller.id, &body, task.poster_id, &task.title, Timestamp::now())
             .await?
@@ -90,6 +92,7 @@ pub async fn answer_question(
         return Err(ApiError::Forbidden("Only the poster can answer questions on this task".into()));
     }
     let answer = rules::required_body("body", input.body.as_deref(), "Please enter your answer")?;
+    guard::keep_on_platform(&[("body", &answer)])?;
     let notification = questions::answer_question(&state.db, &question, &answer, &task.title, Timestamp::now())
         .await?
         .ok_or_else(|| ApiError::Conflict("This question has already been answered".into()))?;

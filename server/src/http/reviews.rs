@@ -70,7 +70,8 @@ pub async fn write_review(
         reviewer_id: caller.id,
         reviewee_id,
         rating: input.rating,
-        body: body.to_owned(),
+        body: Some(body.to_owned()),
+        removed: false,
         created_at: now,
     };
     let notification = NotificationRow::new(

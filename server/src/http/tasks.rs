@@ -31,6 +31,7 @@ use crate::{
         categories::{CATEGORIES, Category},
         rules::{self, TaskInput},
     },
+    moderation::guard,
     rate_limit::{Limit, client_key},
     state::AppState,
     store::{
@@ -215,6 +216,7 @@ pub async fn create_task(
     ApiJson(input): ApiJson<TaskInput>,
 ) -> ApiResult<(StatusCode, ApiJson<TaskDetail>)> {
     let draft = rules::validate_task(&input, today())?;
+    guard::keep_on_platform(&[("title", &draft.title), ("description", &draft.description)])?;
     let hour = Duration::from_secs(3600);
     let per_account = Limit::new(state.config.task_posts_per_hour, hour);
     state.limiter.check(&format!("task-posts:account:{}", caller.id), per_account).await?;
@@ -339,6 +341,9 @@ pub async fn update_task(
     ApiJson(patch): ApiJson<TaskInput>,
 ) -> ApiResult<ApiJson<TaskDetail>> {
     let current = posters_task(&state, caller, id).await?;
+    // Only the text being changed: an edit of the date must not trip over older wording.
+    let changed_text = [("title", patch.title.as_deref()), ("description", patch.description.as_deref())];
+    guard::keep_on_platform(&changed_text.map(|(field, text)| (field, text.unwrap_or_default())))?;
     let due_changed = patch.due_date.is_some();
     // Keep the stored coordinates unless the place changed (then re-resolve unless new ones came).
     let place = keep_place(&patch, &current);

@@ -147,7 +147,9 @@ pub struct ProfileFacts {
 pub struct ProfileReview {
     pub id: Uuid,
     pub rating: i64,
-    pub body: String,
+    /// Null once a moderator removed it.
+    pub body: Option<String>,
+    pub removed: bool,
     pub created_at: Timestamp,
     pub task_title: String,
     pub author: ReviewAuthor,
@@ -166,6 +168,7 @@ impl From<&ProfileReviewRow> for ProfileReview {
             id: row.id,
             rating: row.rating,
             body: row.body.clone(),
+            removed: row.removed,
             created_at: row.created_at,
             task_title: row.task_title.clone(),
             author: ReviewAuthor {

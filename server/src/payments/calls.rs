@@ -28,9 +28,21 @@ pub fn retry_delay(attempts: i32) -> Duration {
     FIRST_RETRY.saturating_mul(2u32.saturating_pow(doublings)).min(LONGEST_RETRY)
 }
 
-/// Makes one owed call and records the outcome. True when it succeeded.
+/// Makes one owed call and records the outcome. True when it succeeded. A transfer to a
+/// suspended tasker is not made: it waits in the outbox, its attempts untouched.
 pub async fn run(state: &AppState, call: &ProviderCallRow) -> bool {
     let now = Timestamp::now();
+    match provider_calls::on_hold(&state.db, call.id, now).await {
+        Ok(false) => {}
+        Ok(true) => {
+            tracing::info!(call_id = %call.id, payment_id = %call.payment_id, "transfer held: the tasker is suspended");
+            return false;
+        }
+        Err(error) => {
+            tracing::warn!(%error, call_id = %call.id, "could not tell whether the call is held; the sweep retries");
+            return false;
+        }
+    }
     let outcome = match make(state, call).await {
         Ok(provider_ref) => provider_calls::succeeded(&state.db, call, &provider_ref, now).await.map(|_| true),
         Err(error) => {

@@ -35,6 +35,9 @@ pub const PAYMENT_VERIFICATIONS: Limit = Limit::new(20, Duration::from_secs(600)
 /// tidying their alerts needs.
 pub const ALERT_WRITES_PER_ACCOUNT: Limit = Limit::new(60, Duration::from_secs(3600));
 
+/// Reports one user may file: each lands in front of an operator.
+pub const REPORTS_PER_USER: Limit = Limit::new(20, Duration::from_secs(3600));
+
 /// At most `max` hits per `window` for one key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limit {

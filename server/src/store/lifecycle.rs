@@ -26,11 +26,12 @@ pub struct Decision<'a> {
 }
 
 /// Closes the task's open dispute inside the caller's transaction: decided by
-/// `$3` (an operator), or by the poster releasing (`$3` null). Rows affected.
+/// `$3` (an operator, whose decision goes into the audit log), or by the poster
+/// releasing (`$3` null). Rows affected.
 macro_rules! resolve_open_dispute {
     ($tx:expr, $task_id:expr, $outcome:expr, $refund_cents:expr, $decision:expr, $now:expr) => {{
         let decision: Option<&Decision> = $decision;
-        sqlx::query(
+        let resolved = sqlx::query(
             "update disputes set status = 'resolved', outcome = $2, refund_cents = $3, resolved_by = $4,
                                  resolution_note = $5, resolved_at = $6
              where task_id = $1 and status = 'open' and ($7 = false or id = $8)",
@@ -45,7 +46,19 @@ macro_rules! resolve_open_dispute {
         .bind(decision.map(|d| d.dispute_id).unwrap_or_default())
         .execute(&mut *$tx)
         .await
-        .map(|done| done.rows_affected())
+        .map(|done| done.rows_affected());
+        match (resolved, decision) {
+            (Ok(1), Some(decision)) => {
+                let entry = $crate::store::audit_log::AuditEntry::new(
+                    decision.operator_id,
+                    $crate::moderation::AuditAction::DisputeDecision,
+                    ($crate::moderation::AuditTarget::Dispute, decision.dispute_id),
+                    decision.note,
+                );
+                $crate::insert_audit_entry!($tx, &entry).map(|_| 1)
+            }
+            (other, _) => other,
+        }
     }};
 }
 

@@ -17,7 +17,9 @@ pub struct MessageRow {
     pub task_id: Uuid,
     pub sender_id: Uuid,
     pub recipient_id: Uuid,
-    pub body: String,
+    /// Null once a moderator removed it (the text is kept for the audit).
+    pub body: Option<String>,
+    pub removed: bool,
     pub created_at: Timestamp,
 }
 
@@ -51,7 +53,8 @@ pub async fn insert_message(db: &Db, message: &MessageRow, notification: &Notifi
 pub async fn messages_for_task(db: &Db, task_id: Uuid, limit: i64) -> sqlx::Result<Vec<MessageRow>> {
     let mut rows = on_pool!(db, |pool| {
         sqlx::query_as::<_, MessageRow>(
-            "select id, task_id, sender_id, recipient_id, body, created_at from messages
+            "select id, task_id, sender_id, recipient_id, case when removed_at is null then body end as body,
+                    removed_at is not null as removed, created_at from messages
              where task_id = $1 order by id desc limit $2",
         )
         .bind(task_id)

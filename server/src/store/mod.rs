@@ -2,6 +2,7 @@
 //! Each function runs the same SQL text on SQLite and Postgres (see `db.rs`).
 
 pub mod alerts;
+pub mod audit_log;
 pub mod backfills;
 pub mod contact;
 pub mod deliveries;
@@ -14,6 +15,7 @@ pub mod ledger;
 pub mod ledger_audit;
 pub mod lifecycle;
 pub mod messages;
+pub mod moderation;
 pub mod notification_preferences;
 pub mod notifications;
 pub mod offers;
@@ -25,6 +27,7 @@ pub mod push_subscriptions;
 pub mod questions;
 pub mod realtime_tickets;
 pub mod refresh_tokens;
+pub mod reports;
 pub mod reviews;
 pub mod sandbox_sessions;
 pub mod tasks;

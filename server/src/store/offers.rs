@@ -24,11 +24,13 @@ pub struct OfferRow {
     pub tasker_first_name: String,
     pub tasker_last_name: String,
     pub tasker_avatar_url: Option<String>,
+    /// The message was removed by a moderator (its text is kept).
+    pub message_removed: bool,
 }
 
 const OFFER_COLUMNS: &str = "o.id, o.task_id, o.tasker_id, o.amount_cents, o.message, o.status, o.created_at,
     o.updated_at, p.first_name as tasker_first_name, p.last_name as tasker_last_name,
-    p.avatar_url as tasker_avatar_url";
+    p.avatar_url as tasker_avatar_url, o.message_removed_at is not null as message_removed";
 
 pub struct NewOffer<'a> {
     pub task_id: Uuid,

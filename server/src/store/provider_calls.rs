@@ -10,7 +10,8 @@ use uuid::Uuid;
 
 use crate::{
     db::{BeginWrite, Db, Timestamp, new_id},
-    on_pool,
+    insert_audit_entry, on_pool,
+    store::audit_log::AuditEntry,
 };
 
 pub mod kind {
@@ -84,13 +85,21 @@ macro_rules! insert_provider_call {
     }};
 }
 
-/// Pending calls due by `now`, longest-waiting first. A failing call is pushed
-/// back by its backoff, so it never keeps others from their turn.
+/// A transfer to a tasker whose account is suspended at `$1` waits in the outbox (an
+/// operator's hold) until the suspension ends or an operator refunds through a dispute.
+const TRANSFER_ON_HOLD: &str = "provider_calls.kind = 'transfer'
+    and exists (select 1 from payments p join users u on u.id = p.tasker_id
+                where p.id = provider_calls.payment_id and u.suspended_at is not null
+                  and (u.suspended_until is null or u.suspended_until > $1))";
+
+/// Pending calls due by `now`, longest-waiting first (held transfers wait). A failing call
+/// is pushed back by its backoff, so it never keeps others from their turn.
 #[instrument(skip_all)]
 pub async fn due(db: &Db, now: Timestamp, limit: i64) -> sqlx::Result<Vec<ProviderCallRow>> {
     on_pool!(db, |pool| {
         sqlx::query_as::<_, ProviderCallRow>(sqlx::AssertSqlSafe(format!(
-            "select {CALL_COLUMNS} from provider_calls where status = 'pending' and next_attempt_at <= $1
+            "select {CALL_COLUMNS} from provider_calls
+             where status = 'pending' and next_attempt_at <= $1 and not ({TRANSFER_ON_HOLD})
              order by next_attempt_at, id limit $2"
         )))
         .bind(now)
@@ -204,7 +213,7 @@ pub async fn failed(
     Ok(())
 }
 
-/// An operator asks for a parked call to be tried again now, with a fresh count.
+/// A parked call is tried again now, with a fresh count (the tasker's payout account is ready).
 #[instrument(skip_all)]
 pub async fn unpark(db: &Db, id: Uuid, now: Timestamp) -> sqlx::Result<bool> {
     on_pool!(db, |pool| {
@@ -217,5 +226,47 @@ pub async fn unpark(db: &Db, id: Uuid, now: Timestamp) -> sqlx::Result<bool> {
         .execute(pool)
         .await
         .map(|done| done.rows_affected() == 1)
+    })
+}
+
+/// An operator asks for a parked call to be tried again now, with a fresh count; the
+/// audit row is written with it.
+#[instrument(skip_all)]
+pub async fn unpark_by_operator(db: &Db, id: Uuid, audit: &AuditEntry<'_>) -> sqlx::Result<bool> {
+    on_pool!(db, |pool| {
+        async {
+            let mut tx = pool.begin_write().await?;
+            let unparked = sqlx::query(
+                "update provider_calls set status = 'pending', attempts = 0, next_attempt_at = $2, updated_at = $2
+                 where id = $1 and status = 'parked'",
+            )
+            .bind(id)
+            .bind(audit.created_at)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected()
+                == 1;
+            if unparked {
+                insert_audit_entry!(tx, audit)?;
+                tx.commit().await?;
+            }
+            Ok(unparked)
+        }
+        .await
+    })
+}
+
+/// Whether this call is a transfer held while its tasker is suspended.
+#[instrument(skip_all)]
+pub async fn on_hold(db: &Db, id: Uuid, now: Timestamp) -> sqlx::Result<bool> {
+    on_pool!(db, |pool| {
+        sqlx::query_scalar::<_, bool>(sqlx::AssertSqlSafe(format!(
+            "select {TRANSFER_ON_HOLD} from provider_calls where id = $2"
+        )))
+        .bind(now)
+        .bind(id)
+        .fetch_optional(pool)
+        .await
+        .map(|held| held.unwrap_or(false))
     })
 }

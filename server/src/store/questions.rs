@@ -23,10 +23,13 @@ pub struct QuestionRow {
     pub asker_first_name: String,
     pub asker_last_name: String,
     pub asker_avatar_url: Option<String>,
+    /// Removed by a moderator: the text is kept, readers are told it was removed.
+    pub removed: bool,
 }
 
 const QUESTION_COLUMNS: &str = "q.id, q.task_id, q.asker_id, q.body, q.answer, q.answered_at, q.created_at,
-    p.first_name as asker_first_name, p.last_name as asker_last_name, p.avatar_url as asker_avatar_url";
+    p.first_name as asker_first_name, p.last_name as asker_last_name, p.avatar_url as asker_avatar_url,
+    q.removed_at is not null as removed";
 
 /// A page of a task's questions, oldest first, after `after` when given; at most `limit`.
 #[instrument(skip_all)]

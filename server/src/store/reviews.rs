@@ -24,7 +24,9 @@ pub struct ReviewRow {
     pub reviewer_id: Uuid,
     pub reviewee_id: Uuid,
     pub rating: i64,
-    pub body: String,
+    /// Null once a moderator removed it (the text is kept for the audit).
+    pub body: Option<String>,
+    pub removed: bool,
     pub created_at: Timestamp,
 }
 
@@ -73,7 +75,10 @@ pub async fn visible_reviews_for_task(
 ) -> sqlx::Result<Vec<ReviewRow>> {
     on_pool!(db, |pool| {
         sqlx::query_as::<_, ReviewRow>(sqlx::AssertSqlSafe(format!(
-            "select r.id, r.task_id, r.reviewer_id, r.reviewee_id, r.rating, r.body, r.created_at from reviews r
+            "select r.id, r.task_id, r.reviewer_id, r.reviewee_id, r.rating,
+                    case when r.removed_at is null then r.body end as body, r.removed_at is not null as removed,
+                    r.created_at
+             from reviews r
              where r.task_id = $1 and ({VISIBLE} or r.reviewer_id = $3)
              order by r.id"
         )))
@@ -136,7 +141,8 @@ pub async fn ratings_of(db: &Db, user_ids: &[Uuid], now: Timestamp) -> sqlx::Res
 pub struct ProfileReviewRow {
     pub id: Uuid,
     pub rating: i64,
-    pub body: String,
+    pub body: Option<String>,
+    pub removed: bool,
     pub created_at: Timestamp,
     pub task_title: String,
     pub reviewer_id: Uuid,
@@ -158,7 +164,8 @@ pub async fn visible_reviews_about(
     let before = before.unwrap_or(Position { created_at: Timestamp(i64::MAX), id: Uuid::max() });
     on_pool!(db, |pool| {
         sqlx::query_as::<_, ProfileReviewRow>(sqlx::AssertSqlSafe(format!(
-            "select r.id, r.rating, r.body, r.created_at, t.title as task_title, r.reviewer_id,
+            "select r.id, r.rating, case when r.removed_at is null then r.body end as body,
+                    r.removed_at is not null as removed, r.created_at, t.title as task_title, r.reviewer_id,
                     p.first_name as reviewer_first_name, p.last_name as reviewer_last_name,
                     p.avatar_url as reviewer_avatar_url
              from reviews r

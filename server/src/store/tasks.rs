@@ -133,14 +133,22 @@ pub struct TaskLink {
     pub updated_at: Timestamp,
 }
 
+/// A suspended account's open tasks leave browse and the sitemap (they come back when the
+/// suspension ends): this names the poster of `t` when suspended; callers add the end date.
+const SUSPENDED_POSTER: &str = "select 1 from users u where u.id = t.poster_id and u.suspended_at is not null";
+
 /// Open tasks for the sitemap, newest first (the browse index's order).
 #[instrument(skip_all)]
 pub async fn open_task_links(db: &Db, limit: i64) -> sqlx::Result<Vec<TaskLink>> {
     on_pool!(db, |pool| {
-        sqlx::query_as::<_, TaskLink>(
-            "select id, updated_at from tasks where status = 'open' order by created_at desc, id desc limit $1",
-        )
+        sqlx::query_as::<_, TaskLink>(sqlx::AssertSqlSafe(format!(
+            "select t.id, t.updated_at from tasks t
+             where t.status = 'open'
+               and not exists ({SUSPENDED_POSTER} and (u.suspended_until is null or u.suspended_until > $2))
+             order by t.created_at desc, t.id desc limit $1"
+        )))
         .bind(limit)
+        .bind(Timestamp::now())
         .fetch_all(pool)
         .await
     })
@@ -270,6 +278,9 @@ pub async fn open_tasks_page(
 ) -> sqlx::Result<Vec<TaskRow>> {
     let mut conditions = vec!["t.status = 'open'".to_owned()];
     let mut args = Vec::new();
+    let now = arg(Arg::Int(Timestamp::now().0), &mut args);
+    conditions
+        .push(format!("not exists ({SUSPENDED_POSTER} and (u.suspended_until is null or u.suspended_until > {now}))"));
     if let Some(q) = &filter.q {
         let p = arg(Arg::Text(contains_pattern(q)), &mut args);
         conditions.push(format!("t.search_text like {p} escape '\\'"));

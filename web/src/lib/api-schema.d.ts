@@ -4,6 +4,23 @@
  */
 
 export interface paths {
+    "/api/admin/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every operator action, newest first. */
+        get: operations["audit_log_page"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/disputes": {
         parameters: {
             query?: never;
@@ -69,6 +86,117 @@ export interface paths {
         put?: never;
         /** Puts a parked call back in the queue with a fresh count (e.g. once the tasker set up payouts). */
         post: operations["retry_call"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reported targets, oldest first: each with its snapshot, its current state, the author's
+         *     history, the number of distinct reporters and their reasons.
+         */
+        get: operations["report_queue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/reports/{id}/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resolves every open report on the report's target: dismiss, remove the content (a task
+         *     only while open; a paid one 409), warn the author, or suspend them. Already resolved 409.
+         */
+        post: operations["resolve_report"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** People whose name or email contains `q`, newest accounts first. */
+        get: operations["search_users"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["user_record"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{id}/reinstate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ends a suspension in force (409 when there is none). */
+        post: operations["reinstate_user"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{id}/suspend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Suspends an account: its sessions end (access tokens stop within seconds), its pending
+         *     offers are withdrawn, its open tasks leave browse; held money continues. Suspending a
+         *     suspended account replaces the end date and reason.
+         */
+        post: operations["suspend_user"];
         delete?: never;
         options?: never;
         head?: never;
@@ -769,6 +897,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reports something to the operators: 201 with the new report, or 200 with the caller's
+         *     report on the same target while it is still open (nothing is added). A target the caller
+         *     cannot see 404 (a message only its two parties may report); past 20 reports an hour 429.
+         */
+        post: operations["file_report"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/site": {
         parameters: {
             query?: never;
@@ -1175,6 +1324,50 @@ export interface components {
             remote_ok: boolean;
             updated_at: components["schemas"]["Timestamp"];
         };
+        /**
+         * @description Every kind of row in the audit log.
+         * @enum {string}
+         */
+        AuditAction: "dismiss" | "remove" | "warn" | "suspend" | "reinstate" | "dispute_decision" | "provider_call_retry";
+        AuditItem: {
+            action: components["schemas"]["AuditAction"];
+            created_at: components["schemas"]["Timestamp"];
+            /** Format: uuid */
+            id: string;
+            note: string;
+            operator: components["schemas"]["OperatorRef"];
+            target: components["schemas"]["AuditTargetRef"];
+        };
+        /**
+         * @description What an audit row is about: a reportable thing, or a dispute or provider call.
+         * @enum {string}
+         */
+        AuditTarget: "task" | "user" | "offer" | "question" | "message" | "review" | "dispute" | "provider_call";
+        AuditTargetRef: {
+            /** Format: uuid */
+            id: string;
+            type: components["schemas"]["AuditTarget"];
+        };
+        /** @description What an operator weighs about the author. */
+        AuthorSummary: {
+            /**
+             * Format: int64
+             * @description Earlier operator actions (other than dismissals) on them or their content.
+             */
+            actions: number;
+            /** @description When the account was made. */
+            created_at: components["schemas"]["Timestamp"];
+            email: string;
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** Format: int64 */
+            open_reports: number;
+            suspended: boolean;
+            suspended_until: null | components["schemas"]["Timestamp"];
+            /** Format: int64 */
+            tasks_completed: number;
+        };
         AvatarResponse: {
             avatar_url: string;
         };
@@ -1236,6 +1429,11 @@ export interface components {
             name?: string | null;
             /** @default null */
             subject?: string | null;
+        };
+        /** @description The reported thing now: its text (null once it is gone) and whether a moderator removed it. */
+        CurrentState: {
+            removed: boolean;
+            text: string | null;
         };
         /** @description What the device list shows: never the keys. */
         Device: {
@@ -1357,7 +1555,7 @@ export interface components {
         };
         ErrorDetail: {
             /**
-             * @description `validation_failed`, `bad_request`, `unauthorized`, `email_not_confirmed`, `forbidden`,
+             * @description `validation_failed`, `bad_request`, `unauthorized`, `email_not_confirmed`, `forbidden`, `account_suspended`,
              *     `not_found`, `method_not_allowed`, `conflict`, `payload_too_large`, `rate_limited`,
              *     `unavailable` or `internal`.
              */
@@ -1463,17 +1661,24 @@ export interface components {
             message: string;
         };
         MessageRow: {
-            body: string;
+            /** @description Null once a moderator removed it (the text is kept for the audit). */
+            body: string | null;
             created_at: components["schemas"]["Timestamp"];
             /** Format: uuid */
             id: string;
             /** Format: uuid */
             recipient_id: string;
+            removed: boolean;
             /** Format: uuid */
             sender_id: string;
             /** Format: uuid */
             task_id: string;
         };
+        /**
+         * @description What an operator does about reports on one target.
+         * @enum {string}
+         */
+        ModerationAction: "dismiss" | "remove" | "warn" | "suspend";
         /** @description My Tasks, "Tasks I'm Offering On": the offer (in full: it is mine) and its task. */
         MyOfferView: components["schemas"]["OfferView"] & {
             task: components["schemas"]["TaskSummary"];
@@ -1522,12 +1727,61 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             /** Format: uuid */
             id: string;
-            /** @description Null unless the caller is the task's poster or the offer's tasker. */
+            /** @description Null unless the caller is the task's poster or the offer's tasker, and once removed. */
             message: string | null;
+            /** @description The message was removed by a moderator. */
+            removed: boolean;
             status: string;
             /** Format: uuid */
             task_id: string;
             tasker: components["schemas"]["PersonSummary"];
+        };
+        OperatorRef: {
+            email: string;
+            /** Format: uuid */
+            id: string;
+        };
+        /** @description A page of a keyset-paginated list. */
+        Page_AuditItem: {
+            /** @description Whether there is a next page (`next_cursor` is set). */
+            has_more: boolean;
+            items: {
+                action: components["schemas"]["AuditAction"];
+                created_at: components["schemas"]["Timestamp"];
+                /** Format: uuid */
+                id: string;
+                note: string;
+                operator: components["schemas"]["OperatorRef"];
+                target: components["schemas"]["AuditTargetRef"];
+            }[];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            next_cursor: string | null;
+        };
+        /** @description A page of a keyset-paginated list. */
+        Page_AuthorSummary: {
+            /** @description Whether there is a next page (`next_cursor` is set). */
+            has_more: boolean;
+            items: {
+                /**
+                 * Format: int64
+                 * @description Earlier operator actions (other than dismissals) on them or their content.
+                 */
+                actions: number;
+                /** @description When the account was made. */
+                created_at: components["schemas"]["Timestamp"];
+                email: string;
+                /** Format: uuid */
+                id: string;
+                name: string;
+                /** Format: int64 */
+                open_reports: number;
+                suspended: boolean;
+                suspended_until: null | components["schemas"]["Timestamp"];
+                /** Format: int64 */
+                tasks_completed: number;
+            }[];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            next_cursor: string | null;
         };
         /** @description A page of a keyset-paginated list. */
         Page_OfferView: {
@@ -1542,8 +1796,10 @@ export interface components {
                 created_at: components["schemas"]["Timestamp"];
                 /** Format: uuid */
                 id: string;
-                /** @description Null unless the caller is the task's poster or the offer's tasker. */
+                /** @description Null unless the caller is the task's poster or the offer's tasker, and once removed. */
                 message: string | null;
+                /** @description The message was removed by a moderator. */
+                removed: boolean;
                 status: string;
                 /** Format: uuid */
                 task_id: string;
@@ -1558,12 +1814,14 @@ export interface components {
             has_more: boolean;
             items: {
                 author: components["schemas"]["ReviewAuthor"];
-                body: string;
+                /** @description Null once a moderator removed it. */
+                body: string | null;
                 created_at: components["schemas"]["Timestamp"];
                 /** Format: uuid */
                 id: string;
                 /** Format: int64 */
                 rating: number;
+                removed: boolean;
                 task_title: string;
             }[];
             /** @description Pass as `cursor` for the next page; null on the last page. */
@@ -1577,12 +1835,35 @@ export interface components {
                 answer: string | null;
                 answered_at: null | components["schemas"]["Timestamp"];
                 asker: components["schemas"]["PersonSummary"];
-                body: string;
+                /** @description Null once a moderator removed the question (and its answer). */
+                body: string | null;
                 created_at: components["schemas"]["Timestamp"];
                 /** Format: uuid */
                 id: string;
+                removed: boolean;
                 /** Format: uuid */
                 task_id: string;
+            }[];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            next_cursor: string | null;
+        };
+        /** @description A page of a keyset-paginated list. */
+        Page_QueueItem: {
+            /** @description Whether there is a next page (`next_cursor` is set). */
+            has_more: boolean;
+            items: {
+                author: components["schemas"]["AuthorSummary"];
+                created_at: components["schemas"]["Timestamp"];
+                /** Format: uuid */
+                id: string;
+                reasons: components["schemas"]["ReportReason"][];
+                /**
+                 * Format: int64
+                 * @description Distinct people who reported it.
+                 */
+                reporters: number;
+                status: components["schemas"]["ReportStatus"];
+                target: components["schemas"]["ReportedTarget"];
             }[];
             /** @description Pass as `cursor` for the next page; null on the last page. */
             next_cursor: string | null;
@@ -1758,12 +2039,14 @@ export interface components {
         /** @description A review as shown on the reviewee's profile. */
         ProfileReview: {
             author: components["schemas"]["ReviewAuthor"];
-            body: string;
+            /** @description Null once a moderator removed it. */
+            body: string | null;
             created_at: components["schemas"]["Timestamp"];
             /** Format: uuid */
             id: string;
             /** Format: int64 */
             rating: number;
+            removed: boolean;
             task_title: string;
         };
         /** @description The signed-in user's own profile. */
@@ -1849,12 +2132,29 @@ export interface components {
             answer: string | null;
             answered_at: null | components["schemas"]["Timestamp"];
             asker: components["schemas"]["PersonSummary"];
-            body: string;
+            /** @description Null once a moderator removed the question (and its answer). */
+            body: string | null;
             created_at: components["schemas"]["Timestamp"];
             /** Format: uuid */
             id: string;
+            removed: boolean;
             /** Format: uuid */
             task_id: string;
+        };
+        /** @description One reported target: `id` is its oldest report's, the one to resolve. */
+        QueueItem: {
+            author: components["schemas"]["AuthorSummary"];
+            created_at: components["schemas"]["Timestamp"];
+            /** Format: uuid */
+            id: string;
+            reasons: components["schemas"]["ReportReason"][];
+            /**
+             * Format: int64
+             * @description Distinct people who reported it.
+             */
+            reporters: number;
+            status: components["schemas"]["ReportStatus"];
+            target: components["schemas"]["ReportedTarget"];
         };
         /** @description A charge the poster made for a task, and what became of it. */
         ReceiptRow: {
@@ -1883,9 +2183,62 @@ export interface components {
             /** @default  */
             refresh_token?: string;
         };
+        ReinstateInput: {
+            /** @default null */
+            note?: string | null;
+        };
         RemoveDevice: {
             /** @default  */
             endpoint?: string;
+        };
+        ReportInput: {
+            /** @description What happened, in the reporter's words (at most 1000 characters). */
+            details?: string | null;
+            reason: components["schemas"]["ReportReason"];
+            target: components["schemas"]["TargetRef"];
+        };
+        /**
+         * @description Why it was reported.
+         * @enum {string}
+         */
+        ReportReason: "spam" | "scam" | "offensive" | "off_platform" | "unsafe" | "other";
+        /** @description A report as the operator sees it in a user's record. */
+        ReportRecord: {
+            action: null | components["schemas"]["ModerationAction"];
+            /** Format: uuid */
+            author_id: string;
+            created_at: components["schemas"]["Timestamp"];
+            details: string;
+            /** Format: uuid */
+            id: string;
+            reason: components["schemas"]["ReportReason"];
+            /** Format: uuid */
+            reporter_id: string;
+            resolved_at: null | components["schemas"]["Timestamp"];
+            snapshot: string;
+            status: components["schemas"]["ReportStatus"];
+            /** Format: uuid */
+            target_id: string;
+            target_type: components["schemas"]["TargetType"];
+        };
+        /** @enum {string} */
+        ReportStatus: "open" | "resolved";
+        /** @description A report as its reporter sees it. */
+        ReportView: {
+            created_at: components["schemas"]["Timestamp"];
+            /** Format: uuid */
+            id: string;
+            reason: components["schemas"]["ReportReason"];
+            status: components["schemas"]["ReportStatus"];
+            target: components["schemas"]["TargetRef"];
+        };
+        ReportedTarget: {
+            current: components["schemas"]["CurrentState"];
+            /** Format: uuid */
+            id: string;
+            /** @description Its text when it was first reported. */
+            snapshot: string;
+            type: components["schemas"]["TargetType"];
         };
         ResetRequest: {
             /** @default  */
@@ -1907,6 +2260,16 @@ export interface components {
              * @default null
              */
             refund_cents?: number | null;
+        };
+        ResolveReportInput: {
+            action: components["schemas"]["ModerationAction"];
+            /** @description Why (the author reads it for a removal, warning or suspension); 1-2000 characters. */
+            note?: string;
+            /**
+             * Format: int64
+             * @description For `suspend`: 1-3650 days; none suspends until reinstated.
+             */
+            suspend_days?: number | null;
         };
         Responsiveness: {
             /**
@@ -1936,12 +2299,14 @@ export interface components {
             rating?: number;
         };
         ReviewRow: {
-            body: string;
+            /** @description Null once a moderator removed it (the text is kept for the audit). */
+            body: string | null;
             created_at: components["schemas"]["Timestamp"];
             /** Format: uuid */
             id: string;
             /** Format: int64 */
             rating: number;
+            removed: boolean;
             /** Format: uuid */
             reviewee_id: string;
             /** Format: uuid */
@@ -2043,6 +2408,29 @@ export interface components {
             /** @default  */
             p256dh?: string;
         };
+        SuspendInput: {
+            /**
+             * Format: int64
+             * @description 1-3650 days; none suspends until reinstated.
+             * @default null
+             */
+            days?: number | null;
+            /**
+             * @description Why; the user is told. 1-2000 characters.
+             * @default
+             */
+            reason?: string;
+        };
+        TargetRef: {
+            /** Format: uuid */
+            id: string;
+            type: components["schemas"]["TargetType"];
+        };
+        /**
+         * @description What can be reported.
+         * @enum {string}
+         */
+        TargetType: "task" | "user" | "offer" | "question" | "message" | "review";
         TaskBrief: {
             /** Format: uuid */
             id: string;
@@ -2173,6 +2561,16 @@ export interface components {
         Unsubscribed: {
             message: string;
         };
+        /**
+         * @description Everything an operator needs about one person: who they are, the reports by and about
+         *     them, and the actions taken on them.
+         */
+        UserRecord: {
+            actions: components["schemas"]["AuditItem"][];
+            reports: components["schemas"]["ReportRecord"][];
+            suspension_reason: string | null;
+            user: components["schemas"]["AuthorSummary"];
+        };
         UserResponse: {
             user: components["schemas"]["UserView"];
         };
@@ -2224,6 +2622,66 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    audit_log_page: {
+        parameters: {
+            query?: {
+                /** @description `next_cursor` of the previous page. */
+                cursor?: string;
+                /** @description 1-100, default 50. */
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page_AuditItem"];
+                };
+            };
+            /** @description Malformed request (body, query string or content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation failed; `fields` names the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     dispute_queue: {
         parameters: {
             query?: {
@@ -2473,6 +2931,433 @@ export interface operations {
             };
         };
     };
+    report_queue: {
+        parameters: {
+            query?: {
+                /** @description `open` (default) or `resolved`. */
+                status?: string;
+                /** @description `next_cursor` of the previous page. */
+                cursor?: string;
+                /** @description 1-100, default 50. */
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page_QueueItem"];
+                };
+            };
+            /** @description Malformed request (body, query string or content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation failed; `fields` names the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    resolve_report: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A report on the target */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResolveReportInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportView"];
+                };
+            };
+            /** @description Malformed request (body, query string or content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or the id is not a UUID) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation failed; `fields` names the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    search_users: {
+        parameters: {
+            query?: {
+                /** @description Part of a name or an email address. */
+                q?: string;
+                /** @description `next_cursor` of the previous page. */
+                cursor?: string;
+                /** @description 1-100, default 50. */
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page_AuthorSummary"];
+                };
+            };
+            /** @description Malformed request (body, query string or content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation failed; `fields` names the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    user_record: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserRecord"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or the id is not a UUID) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    reinstate_user: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReinstateInput"];
+            };
+        };
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request (body, query string or content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or the id is not a UUID) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation failed; `fields` names the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    suspend_user: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SuspendInput"];
+            };
+        };
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request (body, query string or content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or the id is not a UUID) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation failed; `fields` names the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     login: {
         parameters: {
             query?: never;
@@ -2512,7 +3397,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description email_not_confirmed */
+            /** @description email_not_confirmed or account_suspended */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2680,6 +3565,15 @@ export interface operations {
             };
             /** @description Expired, unknown or reused token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description account_suspended */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4701,6 +5595,91 @@ export interface operations {
             };
             /** @description Not signed in, or the session has expired or ended */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    file_report: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReportInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportView"];
+                };
+            };
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportView"];
+                };
+            };
+            /** @description Malformed request (body, query string or content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or the id is not a UUID) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation failed; `fields` names the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

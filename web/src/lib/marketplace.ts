@@ -22,8 +22,10 @@ export type Question = {
   id: string;
   task_id: string;
   asker: Person;
-  body: string;
+  /** Null once a moderator removed the question (and its answer). */
+  body: string | null;
   answer: string | null;
+  removed?: boolean;
   answered_at: string | null;
   created_at: string;
 };
@@ -48,9 +50,14 @@ export type Offer = {
   tasker: Person;
   amount_cents: number | null;
   message: string | null;
+  /** The message was removed by a moderator. */
+  removed?: boolean;
   status: string;
   created_at: string;
 };
+
+/** What readers see in place of content a moderator removed. */
+export const REMOVED_BY_MODERATOR = 'Removed by a moderator';
 
 export type TasksPage = { items: TaskSummary[]; next_cursor: string | null };
 

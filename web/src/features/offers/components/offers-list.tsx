@@ -6,7 +6,7 @@ import { Link } from 'react-router';
 import { Avatar } from '@/components/ui/avatar';
 import { Spinner } from '@/components/ui/spinner';
 import { useOffers } from '@/features/offers/api/get-offers';
-import { formatMoney, initialsOf, relativeTime, type Offer } from '@/lib/marketplace';
+import { formatMoney, initialsOf, REMOVED_BY_MODERATOR, relativeTime, type Offer } from '@/lib/marketplace';
 
 const statusText: Record<string, string> = {
   pending: 'Pending',
@@ -65,6 +65,7 @@ export function OffersList({ taskId, currency, userId, renderActions }: {
                     <p className="text-xs font-medium text-slate-500">{statusText[offer.status] ?? offer.status}</p>
                   </div>
                 </div>
+                {offer.removed && <p className="mt-3 text-sm italic text-slate-500">{REMOVED_BY_MODERATOR}</p>}
                 {offer.message && <p className="mt-3 whitespace-pre-line text-sm text-slate-700">{offer.message}</p>}
                 {renderActions && <div className="mt-3 flex flex-wrap justify-end gap-2 empty:hidden">{renderActions(offer)}</div>}
               </div>

@@ -12,6 +12,8 @@ export type ProfileReview = {
   rating: number;
   body?: string | null;
   content?: string | null;
+  /** Removed by a moderator: `body` is null. */
+  removed?: boolean;
   created_at?: string | null;
 };
 

@@ -8,6 +8,7 @@ import { Tabs } from '@/components/ui/tabs';
 import type { PublicProfile, ProfileReview } from '@/features/profiles/api/get-profile';
 import { useMoreProfileReviews } from '@/features/profiles/api/get-profile-reviews';
 import { formatDate } from '@/lib/format';
+import { REMOVED_BY_MODERATOR } from '@/lib/marketplace';
 
 /** Spec §2: four skills show by default, expandable to all. */
 export const SKILLS_SHOWN_ON_PROFILE = 4;
@@ -76,7 +77,7 @@ export function ProfileTabs({ profile, name }: { profile: PublicProfile; name: s
                       <Stars rating={review.rating} />
                     </span>
                   </div>
-                  <p className="mt-3 text-sm leading-relaxed text-slate-700">{review.body ?? review.content}</p>
+                  <p className="mt-3 text-sm leading-relaxed text-slate-700">{review.removed ? <em>{REMOVED_BY_MODERATOR}</em> : (review.body ?? review.content)}</p>
                 </li>
               );
             })}

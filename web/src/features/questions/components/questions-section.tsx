@@ -7,7 +7,7 @@ import { Button } from '@/components/ui/button';
 import { inputClasses } from '@/components/ui/field';
 import { useAnswerQuestion } from '@/features/questions/api/answer-question';
 import { fromLocation } from '@/lib/auth/redirect';
-import { initialsOf, relativeTime, type Question } from '@/lib/marketplace';
+import { initialsOf, REMOVED_BY_MODERATOR, relativeTime, type Question } from '@/lib/marketplace';
 import { lazyOnMount } from '@/lib/when-idle';
 
 /** Only signed-in taskers ask, and the form brings zod: it loads when shown. */
@@ -57,7 +57,7 @@ export const QuestionsSection = forwardRef<HTMLTextAreaElement, { taskId: string
                     <span className="font-semibold text-slate-900">{q.asker.name}</span>{' '}
                     <span className="text-slate-500">· {relativeTime(q.created_at)}</span>
                   </p>
-                  <p className="text-sm text-slate-800">{q.body}</p>
+                  <p className="text-sm text-slate-800">{q.removed ? <em>{REMOVED_BY_MODERATOR}</em> : q.body}</p>
                   {q.answer ? (
                     <p className="mt-2 rounded-lg bg-slate-50 p-3 text-sm text-slate-800">
                       <span className="font-semibold">Poster's answer: </span>

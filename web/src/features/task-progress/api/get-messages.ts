@@ -8,7 +8,9 @@ export type TaskMessage = {
   task_id: string;
   sender?: { id: string; name: string; avatar_url: string | null };
   sender_id?: string;
-  body: string;
+  /** Null once a moderator removed it. */
+  body: string | null;
+  removed?: boolean;
   created_at: string;
 };
 

@@ -9,7 +9,9 @@ export type TaskReview = {
   reviewer_id: string;
   reviewee_id: string;
   rating: number;
-  body: string;
+  /** Null once a moderator removed it. */
+  body: string | null;
+  removed?: boolean;
   created_at: string;
 };
 

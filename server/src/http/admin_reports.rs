@@ -1,0 +1,218 @@
+//! The moderation queue (operators only): one item per reported target, and the one
+//! decision that resolves every open report on it.
+
+use axum::{
+    Router,
+    extract::State,
+    routing::{get, post},
+};
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use crate::{
+    accounts::names::public_name,
+    db::Timestamp,
+    error::{ApiError, ApiResult},
+    http::{
+        extract::{ApiJson, ApiPath, ApiQuery, Operator},
+        marketplace_views::Page,
+        paging::{self, PageQuery},
+        reports::ReportView,
+    },
+    moderation::{
+        ModerationAction, ReportReason, ReportStatus, TargetType,
+        actions::{self, ActionError, Decision, MAX_NOTE_CHARS, MAX_SUSPEND_DAYS},
+        reports::snapshot,
+    },
+    state::AppState,
+    store::{
+        Position,
+        reports::{self, AuthorFacts, QueueRow},
+    },
+};
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/admin/reports", get(report_queue)).route("/admin/reports/{id}/resolve", post(resolve_report))
+}
+
+/// The reported thing now: its text (null once it is gone) and whether a moderator removed it.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct CurrentState {
+    pub text: Option<String>,
+    pub removed: bool,
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct ReportedTarget {
+    #[serde(rename = "type")]
+    pub target_type: TargetType,
+    pub id: Uuid,
+    /// Its text when it was first reported.
+    pub snapshot: String,
+    pub current: CurrentState,
+}
+
+/// What an operator weighs about the author.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct AuthorSummary {
+    pub id: Uuid,
+    pub name: String,
+    pub email: String,
+    /// When the account was made.
+    pub created_at: Timestamp,
+    pub tasks_completed: i64,
+    pub open_reports: i64,
+    /// Earlier operator actions (other than dismissals) on them or their content.
+    pub actions: i64,
+    /// The end of a suspension in force; null when not suspended or suspended until reinstated.
+    pub suspended_until: Option<Timestamp>,
+    pub suspended: bool,
+}
+
+impl AuthorSummary {
+    pub fn new(facts: AuthorFacts, now: Timestamp) -> Self {
+        let suspended = facts.suspended_at.is_some() && facts.suspended_until.is_none_or(|until| until > now);
+        Self {
+            id: facts.id,
+            name: public_name(&facts.first_name, &facts.last_name),
+            email: facts.email,
+            created_at: facts.created_at,
+            tasks_completed: facts.tasks_completed,
+            open_reports: facts.open_reports,
+            actions: facts.actions,
+            suspended_until: if suspended { facts.suspended_until } else { None },
+            suspended,
+        }
+    }
+}
+
+/// One reported target: `id` is its oldest report's, the one to resolve.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct QueueItem {
+    pub id: Uuid,
+    pub target: ReportedTarget,
+    pub author: AuthorSummary,
+    /// Distinct people who reported it.
+    pub reporters: i64,
+    pub reasons: Vec<ReportReason>,
+    pub status: ReportStatus,
+    pub created_at: Timestamp,
+}
+
+#[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
+#[serde(default)]
+#[into_params(parameter_in = Query)]
+pub struct ReportQueueQuery {
+    /// `open` (default) or `resolved`.
+    pub status: Option<String>,
+    /// `next_cursor` of the previous page.
+    pub cursor: Option<String>,
+    /// 1-100, default 50.
+    pub limit: Option<String>,
+}
+
+async fn queue_item(state: &AppState, row: QueueRow, status: ReportStatus, now: Timestamp) -> ApiResult<QueueItem> {
+    let current = reports::content(&state.db, row.target_type, row.target_id, now).await?;
+    let author = reports::author_facts(&state.db, row.author_id).await?.ok_or_else(|| ApiError::not_found("Author"))?;
+    Ok(QueueItem {
+        id: row.id,
+        target: ReportedTarget {
+            target_type: row.target_type,
+            id: row.target_id,
+            snapshot: row.snapshot,
+            current: CurrentState {
+                removed: current.as_ref().is_some_and(|content| content.removed),
+                text: current.as_ref().map(snapshot),
+            },
+        },
+        author: AuthorSummary::new(author, now),
+        reporters: row.reporters,
+        reasons: reports::reasons_for(&state.db, row.target_type, row.target_id, status).await?,
+        status,
+        created_at: row.created_at,
+    })
+}
+
+/// Reported targets, oldest first: each with its snapshot, its current state, the author's
+/// history, the number of distinct reporters and their reasons.
+#[utoipa::path(get, path = "/api/admin/reports", tag = "admin", params(ReportQueueQuery), security(("bearer" = [])),
+    responses((status = 200, body = Page<QueueItem>), (status = 400), (status = 401), (status = 403), (status = 422)))]
+pub async fn report_queue(
+    State(state): State<AppState>,
+    _operator: Operator,
+    ApiQuery(query): ApiQuery<ReportQueueQuery>,
+) -> ApiResult<ApiJson<Page<QueueItem>>> {
+    let status = match query.status.as_deref().map(str::trim) {
+        None | Some("") | Some("open") => ReportStatus::Open,
+        Some("resolved") => ReportStatus::Resolved,
+        Some(_) => return Err(ApiError::field("status", "Status must be open or resolved")),
+    };
+    let (after, limit) = PageQuery { cursor: query.cursor, limit: query.limit }.parse()?;
+    let rows = reports::queue_page(&state.db, status, after, limit + 1).await?;
+    let (rows, next_cursor) = paging::finish(rows, limit, |row| Position { created_at: row.created_at, id: row.id });
+    let now = Timestamp::now();
+    let mut items = Vec::with_capacity(rows.len());
+    for row in rows {
+        items.push(queue_item(&state, row, status, now).await?);
+    }
+    Ok(ApiJson(Page::new(items, next_cursor)))
+}
+
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+pub struct ResolveReportInput {
+    pub action: ModerationAction,
+    /// Why (the author reads it for a removal, warning or suspension); 1-2000 characters.
+    #[serde(default)]
+    pub note: String,
+    /// For `suspend`: 1-3650 days; none suspends until reinstated.
+    #[serde(default)]
+    pub suspend_days: Option<i64>,
+}
+
+impl From<ActionError> for ApiError {
+    fn from(error: ActionError) -> Self {
+        match error {
+            ActionError::ReportNotFound => ApiError::not_found("Report"),
+            ActionError::UserNotFound => ApiError::not_found("User"),
+            ActionError::AlreadyResolved => ApiError::Conflict("These reports were already resolved".into()),
+            ActionError::TaskNotOpen => ApiError::Conflict(
+                "Only an open task can be removed; once it is paid, use the dispute and refund tools".into(),
+            ),
+            ActionError::ProfileNotRemovable => {
+                ApiError::field("action", "A profile cannot be removed; warn or suspend the user instead")
+            }
+            ActionError::NoteRequired => {
+                ApiError::field("note", &format!("Please give a reason (at most {MAX_NOTE_CHARS} characters)"))
+            }
+            ActionError::BadDays => ApiError::field(
+                "suspend_days",
+                &format!("A suspension lasts 1 to {MAX_SUSPEND_DAYS} days, or leave it out for until reinstated"),
+            ),
+            ActionError::NotSuspended => ApiError::Conflict("This account is not suspended".into()),
+            ActionError::Database(error) => error.into(),
+        }
+    }
+}
+
+/// Resolves every open report on the report's target: dismiss, remove the content (a task
+/// only while open; a paid one 409), warn the author, or suspend them. Already resolved 409.
+#[utoipa::path(post, path = "/api/admin/reports/{id}/resolve", tag = "admin", request_body = ResolveReportInput,
+    params(("id" = Uuid, Path, description = "A report on the target")), security(("bearer" = [])),
+    responses((status = 200, body = ReportView), (status = 400), (status = 401), (status = 403), (status = 404),
+        (status = 409), (status = 422)))]
+pub async fn resolve_report(
+    State(state): State<AppState>,
+    operator: Operator,
+    ApiPath(id): ApiPath<Uuid>,
+    ApiJson(input): ApiJson<ResolveReportInput>,
+) -> ApiResult<ApiJson<ReportView>> {
+    let decision = Decision {
+        report_id: id,
+        action: input.action,
+        note: &input.note,
+        suspend_days: input.suspend_days,
+        operator_id: operator.id,
+    };
+    let resolved = actions::resolve(&state, &decision).await?;
+    Ok(ApiJson(ReportView::from(&resolved)))
+}

@@ -1,0 +1,97 @@
+//! Reports from signed-in users about a task, a profile, an offer, a question, a
+//! message or a review; operators act on them from the moderation queue.
+
+use axum::{Router, extract::State, http::StatusCode, routing::post};
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use crate::{
+    db::Timestamp,
+    error::{ApiError, ApiResult},
+    http::extract::{ApiJson, AuthUser},
+    moderation::{
+        ReportReason, ReportStatus, TargetType,
+        reports::{self, Filing, MAX_DETAILS_CHARS, ReportError},
+    },
+    rate_limit::REPORTS_PER_USER,
+    state::AppState,
+    store::reports::ReportRow,
+};
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/reports", post(file_report))
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, utoipa::ToSchema)]
+pub struct TargetRef {
+    #[serde(rename = "type")]
+    pub target_type: TargetType,
+    pub id: Uuid,
+}
+
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+pub struct ReportInput {
+    pub target: TargetRef,
+    pub reason: ReportReason,
+    /// What happened, in the reporter's words (at most 1000 characters).
+    #[serde(default)]
+    pub details: Option<String>,
+}
+
+/// A report as its reporter sees it.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct ReportView {
+    pub id: Uuid,
+    pub status: ReportStatus,
+    pub target: TargetRef,
+    pub reason: ReportReason,
+    pub created_at: Timestamp,
+}
+
+impl From<&ReportRow> for ReportView {
+    fn from(row: &ReportRow) -> Self {
+        Self {
+            id: row.id,
+            status: row.status,
+            target: TargetRef { target_type: row.target_type, id: row.target_id },
+            reason: row.reason,
+            created_at: row.created_at,
+        }
+    }
+}
+
+impl From<ReportError> for ApiError {
+    fn from(error: ReportError) -> Self {
+        match error {
+            ReportError::TargetNotFound => ApiError::not_found("Reported item"),
+            ReportError::DetailsTooLong => {
+                ApiError::field("details", &format!("Must be at most {MAX_DETAILS_CHARS} characters"))
+            }
+            ReportError::Database(error) => error.into(),
+        }
+    }
+}
+
+/// Reports something to the operators: 201 with the new report, or 200 with the caller's
+/// report on the same target while it is still open (nothing is added). A target the caller
+/// cannot see 404 (a message only its two parties may report); past 20 reports an hour 429.
+#[utoipa::path(post, path = "/api/reports", tag = "moderation", request_body = ReportInput, security(("bearer" = [])),
+    responses((status = 201, body = ReportView), (status = 200, body = ReportView), (status = 400), (status = 401),
+        (status = 404), (status = 422), (status = 429)))]
+pub async fn file_report(
+    State(state): State<AppState>,
+    caller: AuthUser,
+    ApiJson(input): ApiJson<ReportInput>,
+) -> ApiResult<(StatusCode, ApiJson<ReportView>)> {
+    state.limiter.check(&format!("reports:{}", caller.id), REPORTS_PER_USER).await?;
+    let filing = Filing {
+        reporter_id: caller.id,
+        target_type: input.target.target_type,
+        target_id: input.target.id,
+        reason: input.reason,
+        details: input.details.as_deref().unwrap_or_default(),
+    };
+    let (report, new) = reports::file(&state.db, &filing).await?;
+    let status = if new { StatusCode::CREATED } else { StatusCode::OK };
+    Ok((status, ApiJson(ReportView::from(&report))))
+}

@@ -1,0 +1,303 @@
+//! What operators do: resolve the reports on a target (dismiss, remove, warn, suspend its
+//! author), suspend and reinstate accounts. Each is one transaction with its audit row
+//! (`store::moderation`); afterwards the ended sessions stop on this node at once and the
+//! live pages hear of withdrawn offers and removed tasks. The wording of every notice
+//! lives here: reporters learn that their report was handled, never how.
+
+use time::{Duration, macros::format_description};
+use uuid::Uuid;
+
+use super::{AuditAction, AuditTarget, ModerationAction, TargetType};
+use crate::{
+    db::Timestamp,
+    live,
+    state::AppState,
+    store::{
+        audit_log::AuditEntry,
+        moderation::{self, Effect, Notice, Resolution, Resolved, Suspended, Suspension},
+        notifications::{NotificationRow, kind},
+        offers,
+        reports::{self, ReportRow},
+    },
+};
+
+pub const MAX_NOTE_CHARS: usize = 2000;
+/// The close code of a suspended account's sockets (the app signs out on it).
+pub const CLOSE_SUSPENDED: u16 = 4003;
+pub const MAX_SUSPEND_DAYS: i64 = 3650;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ActionError {
+    #[error("no such report")]
+    ReportNotFound,
+    #[error("no such user")]
+    UserNotFound,
+    #[error("already resolved")]
+    AlreadyResolved,
+    /// Only an open task can be removed; a paid one goes through the dispute and refund tools.
+    #[error("task not open")]
+    TaskNotOpen,
+    #[error("a profile cannot be removed")]
+    ProfileNotRemovable,
+    #[error("note required")]
+    NoteRequired,
+    #[error("bad suspension length")]
+    BadDays,
+    #[error("not suspended")]
+    NotSuspended,
+    #[error(transparent)]
+    Database(#[from] sqlx::Error),
+}
+
+pub struct Decision<'a> {
+    pub report_id: Uuid,
+    pub action: ModerationAction,
+    pub note: &'a str,
+    pub suspend_days: Option<i64>,
+    pub operator_id: Uuid,
+}
+
+/// Resolves every open report on the reported target at once; answers the report, resolved.
+pub async fn resolve(state: &AppState, decision: &Decision<'_>) -> Result<ReportRow, ActionError> {
+    let note = checked_note(decision.note)?;
+    let report = reports::report_by_id(&state.db, decision.report_id).await?.ok_or(ActionError::ReportNotFound)?;
+    if report.status == super::ReportStatus::Resolved {
+        return Err(ActionError::AlreadyResolved);
+    }
+    let now = Timestamp::now();
+    let effect = match decision.action {
+        ModerationAction::Remove if report.target_type == TargetType::User => {
+            return Err(ActionError::ProfileNotRemovable);
+        }
+        ModerationAction::Remove => Effect::Remove,
+        ModerationAction::Suspend => Effect::Suspend(Suspension {
+            user_id: report.author_id,
+            until: suspension_end(decision.suspend_days, now)?,
+            reason: note,
+        }),
+        ModerationAction::Dismiss | ModerationAction::Warn => Effect::Nothing,
+    };
+    let author_notice = author_notice(&report, decision.action, &effect, note, now);
+    let audit = AuditEntry::new(
+        decision.operator_id,
+        decision.action.into(),
+        (report.target_type.into(), report.target_id),
+        note,
+    );
+    let resolution = Resolution {
+        target_type: report.target_type,
+        target_id: report.target_id,
+        action: decision.action,
+        effect,
+        operator_id: decision.operator_id,
+        reporter_notice: &Notice {
+            kind: kind::TASK,
+            title: "Report reviewed",
+            message: "Thanks for your report. Our team reviewed it and dealt with it under the community guidelines."
+                .into(),
+            link: None,
+        },
+        author_notice: author_notice.as_ref(),
+        audit: &audit,
+        now,
+    };
+    match moderation::resolve_reports(&state.db, &resolution).await? {
+        Resolved::AlreadyResolved => Err(ActionError::AlreadyResolved),
+        Resolved::TaskNotOpen => Err(ActionError::TaskNotOpen),
+        Resolved::Done { notifications, suspended, .. } => {
+            if decision.action == ModerationAction::Remove
+                && report.target_type == TargetType::Task
+                && let Some(task) = crate::store::tasks::task(&state.db, report.target_id).await?
+            {
+                live::task_updated(state, task.id, &task.status, task.offer_count).await;
+            }
+            if decision.action == ModerationAction::Suspend {
+                after_suspension(state, report.author_id, suspended).await;
+            }
+            live::notifications_created(state, &notifications).await;
+            Ok(reports::report_by_id(&state.db, report.id).await?.ok_or(ActionError::ReportNotFound)?)
+        }
+    }
+}
+
+/// Suspends `user_id` for `days` (none: until reinstated), telling them why.
+pub async fn suspend(
+    state: &AppState,
+    operator_id: Uuid,
+    user_id: Uuid,
+    reason: &str,
+    days: Option<i64>,
+) -> Result<(), ActionError> {
+    let reason = checked_note(reason)?;
+    crate::store::users::user_by_id(&state.db, user_id).await?.ok_or(ActionError::UserNotFound)?;
+    let now = Timestamp::now();
+    let suspension = Suspension { user_id, until: suspension_end(days, now)?, reason };
+    let notice = suspension_notice(&suspension, now);
+    let audit = AuditEntry::new(operator_id, AuditAction::Suspend, (AuditTarget::User, user_id), reason);
+    let suspended = moderation::suspend(&state.db, &suspension, &notice, &audit).await?;
+    after_suspension(state, user_id, suspended).await;
+    live::notifications_created(state, std::slice::from_ref(&notice)).await;
+    Ok(())
+}
+
+/// Ends `user_id`'s suspension; 409-worthy when there is none in force.
+pub async fn reinstate(state: &AppState, operator_id: Uuid, user_id: Uuid, note: &str) -> Result<(), ActionError> {
+    crate::store::users::user_by_id(&state.db, user_id).await?.ok_or(ActionError::UserNotFound)?;
+    let note = note.trim();
+    let notice = NotificationRow::new(
+        user_id,
+        kind::TASK,
+        "Account reinstated",
+        "Your account is active again. Welcome back to Taskhub.".into(),
+        None,
+        Timestamp::now(),
+    );
+    let audit = AuditEntry::new(operator_id, AuditAction::Reinstate, (AuditTarget::User, user_id), note);
+    if !moderation::reinstate(&state.db, user_id, &notice, &audit).await? {
+        return Err(ActionError::NotSuspended);
+    }
+    live::notifications_created(state, std::slice::from_ref(&notice)).await;
+    Ok(())
+}
+
+/// The ended sessions stop on this node at once (other nodes within the revocation cache's
+/// few seconds), the account's sockets close on every node, and each withdrawn offer leaves
+/// its task's page and its poster's list live.
+async fn after_suspension(state: &AppState, user_id: Uuid, suspended: Suspended) {
+    state.sessions.mark_revoked(&suspended.sessions);
+    state.hub.disconnect(realtime::Disconnect::User(user_id.to_string()), CLOSE_SUSPENDED).await;
+    for withdrawn in suspended.withdrawn_offers {
+        match offers::offer(&state.db, withdrawn.id).await {
+            Ok(Some(offer)) => {
+                live::offer_changed(state, "offer.withdrawn", &offer, withdrawn.poster_id, withdrawn.offer_count).await
+            }
+            Ok(None) => {}
+            Err(error) => tracing::warn!(%error, "withdrawn offer not published"),
+        }
+        if let Ok(Some(task)) = crate::store::tasks::task(&state.db, withdrawn.task_id).await {
+            live::task_updated(state, task.id, &task.status, withdrawn.offer_count).await;
+        }
+    }
+}
+
+fn checked_note(note: &str) -> Result<&str, ActionError> {
+    let note = note.trim();
+    if note.is_empty() || note.chars().count() > MAX_NOTE_CHARS {
+        return Err(ActionError::NoteRequired);
+    }
+    Ok(note)
+}
+
+fn suspension_end(days: Option<i64>, now: Timestamp) -> Result<Option<Timestamp>, ActionError> {
+    match days {
+        None => Ok(None),
+        Some(days) if (1..=MAX_SUSPEND_DAYS).contains(&days) => {
+            Ok(Some(Timestamp::from_offset_date_time(now.to_offset_date_time() + Duration::days(days))))
+        }
+        Some(_) => Err(ActionError::BadDays),
+    }
+}
+
+/// "3 December 2026" (UTC).
+pub fn end_date_text(until: Timestamp) -> String {
+    until
+        .to_offset_date_time()
+        .format(format_description!("[day padding:none] [month repr:long] [year]"))
+        .unwrap_or_default()
+}
+
+/// What the login form shows a suspended account.
+pub fn suspended_message(until: Option<Timestamp>) -> String {
+    match until {
+        Some(until) => format!(
+            "Your account is suspended until {}. Contact support if you think this is a mistake.",
+            end_date_text(until)
+        ),
+        None => "Your account is suspended. Contact support if you think this is a mistake.".into(),
+    }
+}
+
+fn suspension_notice(suspension: &Suspension, now: Timestamp) -> NotificationRow {
+    let until = match suspension.until {
+        Some(until) => format!("until {}", end_date_text(until)),
+        None => "until further notice".into(),
+    };
+    NotificationRow::new(
+        suspension.user_id,
+        kind::TASK,
+        "Account suspended",
+        format!("Your account is suspended {until}: {}", suspension.reason),
+        None,
+        now,
+    )
+}
+
+fn what_it_is(target_type: TargetType) -> &'static str {
+    match target_type {
+        TargetType::Task => "task",
+        TargetType::User => "profile",
+        TargetType::Offer => "offer message",
+        TargetType::Question => "question",
+        TargetType::Message => "message",
+        TargetType::Review => "review",
+    }
+}
+
+fn author_notice(
+    report: &ReportRow,
+    action: ModerationAction,
+    effect: &Effect,
+    note: &str,
+    now: Timestamp,
+) -> Option<NotificationRow> {
+    let what = what_it_is(report.target_type);
+    let link = (report.target_type == TargetType::Task).then(|| format!("/task/{}", report.target_id));
+    match (action, effect) {
+        (ModerationAction::Dismiss, _) => None,
+        (ModerationAction::Remove, _) => Some(NotificationRow::new(
+            report.author_id,
+            kind::TASK,
+            "Removed by a moderator",
+            format!("Your {what} was removed by a moderator: {note}"),
+            link,
+            now,
+        )),
+        (ModerationAction::Warn, _) => Some(NotificationRow::new(
+            report.author_id,
+            kind::TASK,
+            "A warning from Taskhub",
+            format!(
+                "A moderator reviewed a report about your {what}: {note} Please follow the community guidelines; \
+                 repeated breaches lead to suspension."
+            ),
+            link,
+            now,
+        )),
+        (ModerationAction::Suspend, Effect::Suspend(suspension)) => Some(suspension_notice(suspension, now)),
+        (ModerationAction::Suspend, _) => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_suspension_message_names_the_end_date_when_there_is_one() {
+        let until = Timestamp::from_offset_date_time(time::macros::datetime!(2026-12-03 10:00 UTC));
+        assert_eq!(
+            suspended_message(Some(until)),
+            "Your account is suspended until 3 December 2026. Contact support if you think this is a mistake."
+        );
+        assert!(suspended_message(None).starts_with("Your account is suspended."));
+    }
+
+    #[test]
+    fn a_suspension_lasts_one_day_to_ten_years_or_until_reinstated() {
+        let now = Timestamp(0);
+        assert_eq!(suspension_end(None, now).unwrap(), None);
+        assert_eq!(suspension_end(Some(1), now).unwrap(), Some(Timestamp(86_400_000)));
+        assert!(matches!(suspension_end(Some(0), now), Err(ActionError::BadDays)));
+        assert!(matches!(suspension_end(Some(MAX_SUSPEND_DAYS + 1), now), Err(ActionError::BadDays)));
+    }
+}

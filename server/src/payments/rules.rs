@@ -176,6 +176,14 @@ mod tests {
     }
 
     #[test]
+    fn only_the_poster_may_verify_a_payment() {
+        assert!(may_verify(Party::Poster).is_ok());
+        for party in [Party::AssignedTasker, Party::Other] {
+            assert!(matches!(may_verify(party), Err(Denial::Forbidden(_))), "{party:?}");
+        }
+    }
+
+    #[test]
     fn the_wrong_actor_is_forbidden_before_the_wrong_state_conflicts() {
         assert!(matches!(may_release(Party::AssignedTasker, OPEN), Err(Denial::Forbidden(_))));
         assert!(matches!(may_release(Party::Poster, OPEN), Err(Denial::Conflict(_))));

@@ -92,22 +92,4 @@ async fn refunded_payments_earn_only_what_was_not_refunded(app: TestApp) -> Test
     app
 }
 
-macro_rules! earnings_tests {
-    ($($name:ident),* $(,)?) => {
-        mod sqlite {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $name() {
-                crate::common::run(crate::common::Backend::Sqlite, super::with_operator, super::$name).await;
-            })*
-        }
-        mod postgres {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            #[cfg_attr(taskhub_skip_postgres, ignore = "TASKHUB_SKIP_POSTGRES is set")]
-            async fn $name() {
-                crate::common::run(crate::common::Backend::Postgres, super::with_operator, super::$name).await;
-            })*
-        }
-    };
-}
-
-earnings_tests!(refunded_payments_earn_only_what_was_not_refunded);
+on_both_backends!(config = with_operator; refunded_payments_earn_only_what_was_not_refunded);

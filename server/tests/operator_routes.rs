@@ -101,22 +101,4 @@ async fn operator_routes_refuse_everyone_but_operators(app: TestApp) -> TestApp 
     app
 }
 
-macro_rules! operator_tests {
-    ($($name:ident),* $(,)?) => {
-        mod sqlite {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $name() {
-                crate::common::run(crate::common::Backend::Sqlite, super::with_operator, super::$name).await;
-            })*
-        }
-        mod postgres {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            #[cfg_attr(taskhub_skip_postgres, ignore = "TASKHUB_SKIP_POSTGRES is set")]
-            async fn $name() {
-                crate::common::run(crate::common::Backend::Postgres, super::with_operator, super::$name).await;
-            })*
-        }
-    };
-}
-
-operator_tests!(operator_routes_refuse_everyone_but_operators);
+on_both_backends!(config = with_operator; operator_routes_refuse_everyone_but_operators);

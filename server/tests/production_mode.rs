@@ -97,25 +97,7 @@ async fn sandbox_pages_show_nothing_that_does_not_exist(app: TestApp) -> TestApp
     app
 }
 
-macro_rules! on_both_backends_in_production {
-    ($($name:ident),* $(,)?) => {
-        mod sqlite {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $name() {
-                crate::common::run(crate::common::Backend::Sqlite, super::production, super::$name).await;
-            })*
-        }
-        mod postgres {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            #[cfg_attr(taskhub_skip_postgres, ignore = "TASKHUB_SKIP_POSTGRES is set")]
-            async fn $name() {
-                crate::common::run(crate::common::Backend::Postgres, super::production, super::$name).await;
-            })*
-        }
-    };
-}
-
-on_both_backends_in_production!(
+on_both_backends!(config = production;
     the_dev_mailbox_is_not_served,
     push_endpoints_on_this_machine_or_network_are_refused,
     sandbox_pages_show_nothing_that_does_not_exist,

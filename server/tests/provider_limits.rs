@@ -99,14 +99,7 @@ async fn onboarding_links_and_verifications_are_limited_per_account(backend: com
     .await;
 }
 
-macro_rules! both {
-    ($($name:ident),*) => {
-        mod sqlite { $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)] async fn $name() { super::$name(crate::common::Backend::Sqlite).await; })* }
-        mod postgres { $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)] #[cfg_attr(taskhub_skip_postgres, ignore = "TASKHUB_SKIP_POSTGRES is set")] async fn $name() { super::$name(crate::common::Backend::Postgres).await; })* }
-    };
-}
-
-both!(
+on_both_backends!(given_backend;
     an_unfinished_payout_account_is_looked_up_at_most_once_in_thirty_seconds,
     onboarding_links_and_verifications_are_limited_per_account
 );

@@ -47,39 +47,22 @@ fn stalled_delivery(config: &mut Config) {
     config.delivery_poll_interval = Duration::from_secs(3600);
 }
 
-macro_rules! on_both_backends_with {
-    ($group:ident, $config:path; $($name:ident),* $(,)?) => {
-        mod $group {
-            mod sqlite {
-                $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-                async fn $name() {
-                    crate::common::run(crate::common::Backend::Sqlite, $config, crate::$name).await;
-                })*
-            }
-            mod postgres {
-                $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-                #[cfg_attr(taskhub_skip_postgres, ignore = "TASKHUB_SKIP_POSTGRES is set")]
-                async fn $name() {
-                    crate::common::run(crate::common::Backend::Postgres, $config, crate::$name).await;
-                })*
-            }
-        }
-    };
+mod limits {
+    use super::*;
+    on_both_backends!(config = crate::small_posting_limits; posting_is_limited_per_account_and_per_client_address,);
 }
-
-on_both_backends_with!(limits, crate::small_posting_limits;
-    posting_is_limited_per_account_and_per_client_address,
-);
-on_both_backends_with!(alert_cap, crate::small_alert_cap;
-    task_alerts_are_capped_per_user_per_hour,
-);
-on_both_backends_with!(fast, crate::fast_delivery;
-    a_push_service_that_never_answers_does_not_hold_up_another_users_push,
-    a_test_push_goes_to_every_device_at_once_within_a_deadline,
-);
-on_both_backends_with!(stalled, crate::stalled_delivery;
-    claims_take_every_users_first_push_before_anyones_second,
-);
+mod alert_cap {
+    use super::*;
+    on_both_backends!(config = crate::small_alert_cap; task_alerts_are_capped_per_user_per_hour,);
+}
+mod fast {
+    use super::*;
+    on_both_backends!(config = crate::fast_delivery; a_push_service_that_never_answers_does_not_hold_up_another_users_push, a_test_push_goes_to_every_device_at_once_within_a_deadline,);
+}
+mod stalled {
+    use super::*;
+    on_both_backends!(config = crate::stalled_delivery; claims_take_every_users_first_push_before_anyones_second,);
+}
 
 fn plumbing_task(n: usize) -> Value {
     let mut body = task_body(&format!("Plumbing job {n}"));

@@ -185,25 +185,7 @@ async fn the_sandbox_refunds_exactly_the_amount_asked_within_the_charge(app: Tes
     app
 }
 
-macro_rules! refund_tests {
-    ($($name:ident),* $(,)?) => {
-        mod sqlite {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $name() {
-                crate::common::run(crate::common::Backend::Sqlite, super::with_operator, super::$name).await;
-            })*
-        }
-        mod postgres {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            #[cfg_attr(taskhub_skip_postgres, ignore = "TASKHUB_SKIP_POSTGRES is set")]
-            async fn $name() {
-                crate::common::run(crate::common::Backend::Postgres, super::with_operator, super::$name).await;
-            })*
-        }
-    };
-}
-
-refund_tests!(
+on_both_backends!(config = with_operator;
     an_accepted_cancellation_refunds_the_whole_amount,
     a_lapsed_cancellation_refunds_the_whole_amount,
     a_dispute_refund_returns_the_whole_amount_and_a_split_exactly_its_parts,

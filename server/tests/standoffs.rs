@@ -165,25 +165,7 @@ async fn auto_release_and_the_lapse_agree_whichever_the_sweep_reaches_first(app:
     app
 }
 
-macro_rules! standoff_tests {
-    ($($name:ident),* $(,)?) => {
-        mod sqlite {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $name() {
-                crate::common::run(crate::common::Backend::Sqlite, super::without_sweep, super::$name).await;
-            })*
-        }
-        mod postgres {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            #[cfg_attr(taskhub_skip_postgres, ignore = "TASKHUB_SKIP_POSTGRES is set")]
-            async fn $name() {
-                crate::common::run(crate::common::Backend::Postgres, super::without_sweep, super::$name).await;
-            })*
-        }
-    };
-}
-
-standoff_tests!(
+on_both_backends!(config = without_sweep;
     an_unanswered_poster_cancellation_after_a_payment_request_becomes_a_dispute,
     a_tasker_who_asks_to_cancel_and_hears_nothing_still_refunds_the_poster,
     a_poster_asks_to_cancel_an_assigned_task_only_once,

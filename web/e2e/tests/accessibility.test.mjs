@@ -73,7 +73,7 @@ const screens = [
   ['browse', 'visitor', '/tasks', 'Available Tasks'],
   ['browse with filters', 'visitor', '/tasks', 'Available Tasks', clickButton('Filters')],
   ['task as visitor', 'visitor', (f) => `/task/${f.offeredTask}`, (f) => f.offeredTitle],
-  ['report dialog', 'visitor', (f) => `/task/${f.offeredTask}`, (f) => f.offeredTitle, openDialog('Report', 'Report this task')],
+  ['report dialog', 'tasker', (f) => `/task/${f.offeredTask}`, (f) => f.offeredTitle, openDialog('Report', 'Report this task')],
   ['task as poster', 'poster', (f) => `/task/${f.offeredTask}`, (f) => f.offeredTitle],
   ['accept and pay dialog', 'poster', (f) => `/task/${f.offeredTask}`, (f) => f.offeredTitle, openDialog('Accept & Pay', 'Accept offer and pay')],
   ['edit task dialog', 'poster', (f) => `/task/${f.offeredTask}`, (f) => f.offeredTitle, openDialog('Edit task', 'Edit task')],

@@ -10,6 +10,7 @@ import type { Category } from '@/features/categories/api/get-categories';
 import type { DisputeCase } from '@/features/disputes/api/get-admin-disputes';
 import type { Dispute } from '@/features/disputes/api/get-dispute';
 import type { ResolveDisputeInput } from '@/features/disputes/api/resolve-dispute';
+import type { ReportInput, ReportView } from '@/features/moderation/api/create-report';
 import type { MyOffer } from '@/features/my-tasks/api/get-my-offers';
 import type { NotificationsPage } from '@/features/notifications/api/get-notifications';
 import type { CheckoutSession } from '@/features/payments/api/create-checkout-session';
@@ -80,4 +81,6 @@ export type ApiContract = [
   Check<Fits<ApiResponse<'/api/admin/disputes', 'get'>, { items: DisputeCase[] }>>,
   Check<Fits<ResolveDisputeInput, ApiRequest<'/api/admin/disputes/{id}/resolve', 'post'>>>,
   Check<Fits<ApiResponse<'/api/admin/disputes/{id}/resolve', 'post'>, Dispute>>,
+  Check<Fits<ReportInput, ApiRequest<'/api/reports', 'post'>>>,
+  Check<Fits<ApiResponse<'/api/reports', 'post', 201>, ReportView>>,
 ];

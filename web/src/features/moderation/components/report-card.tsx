@@ -8,6 +8,7 @@ import type { AuthorSummary, QueueItem } from '@/features/moderation/api/get-rep
 import { useResolveReport, type ModerationAction } from '@/features/moderation/api/resolve-report';
 import { date, dateTime, reasonLabel, TARGET_LABELS } from '@/features/moderation/components/labels';
 import { ApiError, errorMessage } from '@/lib/http';
+import { toast } from '@/lib/toast';
 
 const DONE: Record<ModerationAction, string> = {
   dismiss: 'Dismissed',
@@ -108,7 +109,13 @@ function Decision({ item }: { item: QueueItem }) {
     }
     resolve.mutate(
       { reportId: item.id, input: { action, note: trimmed, ...(action === 'suspend' ? { suspend_days: suspendDays } : {}) } },
-      { onSuccess: () => setDone(action) },
+      {
+        onSuccess: () => {
+          setDone(action);
+          // The card leaves the open queue as it refreshes, so the outcome is also a toast.
+          toast({ title: DONE[action], description: `${item.author.name}: the reports on it are resolved.`, variant: 'success' });
+        },
+      },
     );
   };
 

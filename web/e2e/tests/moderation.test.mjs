@@ -1,8 +1,9 @@
 // Trust and safety end to end, against the real server: a tasker's public question with a
 // disguised phone number is refused with the guard's message; the poster reports the tasker's
 // offer from the task page; the operator's open console (ADMIN_EMAILS, set by run.mjs) shows the
-// report without a reload and suspends the tasker from it; the tasker's sign-in then shows the
-// suspension message, and the console's audit log lists the action.
+// report without a reload and suspends the tasker from it; the poster's open page drops the
+// withdrawn offer; the tasker's sign-in then shows the suspension message, and the console's
+// audit log lists the action.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
@@ -118,6 +119,8 @@ test('a reported offer reaches the open console live and the operator suspends i
   await card.getByRole('button', { name: 'Suspend' }).click();
   await operatorPage.getByText('Author suspended', { exact: true }).first().waitFor();
   await card.waitFor({ state: 'detached' });
+  // The suspension withdrew the tasker's pending offer: the poster's open page drops it live.
+  await offerItem.waitFor({ state: 'detached' });
 
   // The tasker's sign-in is refused with the suspension message.
   const again = await newPage(browser, VIEWPORTS.mobile);

@@ -103,10 +103,12 @@ pub async fn start(config: Config) -> anyhow::Result<RunningServer> {
         Some(url) => realtime::BusConfig::Redis { url: url.expose().to_owned() },
         None => realtime::BusConfig::Local,
     };
+    let operator_sockets = live_topics::OperatorSockets::default();
     let hub_config = realtime::HubConfig {
         max_connections_per_client: config.ws_max_connections_per_client,
         subscribes_per_second: config.ws_subscribes_per_second,
         topic_exists: live_topics::topic_exists(db.clone()),
+        authorize: operator_sockets.authorize(),
         ..realtime::HubConfig::default()
     };
     let hub = realtime::Hub::start(hub_config, bus).await.context("starting the realtime hub")?;
@@ -136,6 +138,7 @@ pub async fn start(config: Config) -> anyhow::Result<RunningServer> {
         db,
         config: Arc::new(config),
         alert_jobs: Default::default(),
+        operator_sockets,
     };
 
     let workers = Workers::start(&state);

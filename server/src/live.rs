@@ -129,3 +129,21 @@ pub async fn notifications_created(state: &AppState, notifications: &[Notificati
         publish(state, &user_topic(notification.user_id), "notification.created", notification).await;
     }
 }
+
+#[derive(Serialize)]
+struct DisputeOpened {
+    id: Uuid,
+    task_id: Uuid,
+}
+
+/// `report.created` on the operators' topic: a new report for the queue (a repeat of an open
+/// one adds nothing and is not published).
+pub async fn report_created(state: &AppState, report: &crate::http::reports::ReportView) {
+    publish(state, crate::live_topics::ADMIN_TOPIC, "report.created", report).await;
+}
+
+/// `dispute.created` on the operators' topic.
+pub async fn dispute_opened(state: &AppState, dispute_id: Uuid, task_id: Uuid) {
+    publish(state, crate::live_topics::ADMIN_TOPIC, "dispute.created", &DisputeOpened { id: dispute_id, task_id })
+        .await;
+}

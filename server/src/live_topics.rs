@@ -45,3 +45,29 @@ pub fn topic_exists(db: Db) -> realtime::TopicExists {
         })
     })
 }
+
+/// The operators' topic: new reports and disputes. Only sockets of operators may hold it.
+pub const ADMIN_TOPIC: &str = "admin";
+
+/// The operators among this node's socket owners. The hub's `authorize` is synchronous and knows
+/// only the user id, so `/ws` marks an operator's id here when it accepts the socket (operator
+/// status only ever comes from `ADMIN_EMAILS`, fixed for the process, and a verified address).
+#[derive(Clone, Default)]
+pub struct OperatorSockets(Arc<DashSet<String>>);
+
+impl OperatorSockets {
+    pub fn mark(&self, user_id: Uuid) {
+        self.0.insert(user_id.to_string());
+    }
+
+    /// `admin` for marked operators; every other topic as the hub decides by default.
+    pub fn authorize(&self) -> realtime::Authorize {
+        let operators = self.0.clone();
+        Arc::new(move |user_id, topic| {
+            if topic == ADMIN_TOPIC {
+                return user_id.is_some_and(|id| operators.contains(id));
+            }
+            realtime::default_authorize(user_id, topic)
+        })
+    }
+}

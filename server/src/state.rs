@@ -33,6 +33,8 @@ pub struct AppState {
     pub delivery: Arc<crate::delivery::Delivery>,
     /// Wakes this node's alert-matching worker when a task is posted here.
     pub alert_jobs: Arc<tokio::sync::Notify>,
+    /// Who may subscribe to the operators' live topic on this node.
+    pub operator_sockets: crate::live_topics::OperatorSockets,
 }
 
 impl AppState {

@@ -16,7 +16,7 @@ use crate::{
     auth::secrets,
     db::{Db, Timestamp},
     error::ApiResult,
-    http::extract::{ApiJson, ApiQuery, AuthUser, ClientIp},
+    http::extract::{ApiJson, ApiQuery, AuthUser, ClientIp, Operator},
     state::AppState,
     store::{
         realtime_tickets::{self, TicketHolder},
@@ -78,6 +78,9 @@ async fn connect(
         && refresh_tokens::family_revoked(&state.db, session_id).await?
     {
         return Ok(state.hub.reject_unauthorized(ws));
+    }
+    if !state.config.admin_emails.is_empty() && Operator::is(&state, holder.user_id).await? {
+        state.operator_sockets.mark(holder.user_id);
     }
     let owner =
         SocketOwner { user_id: holder.user_id.to_string(), session_id: holder.session_id.map(|id| id.to_string()) };

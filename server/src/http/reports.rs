@@ -92,6 +92,10 @@ pub async fn file_report(
         details: input.details.as_deref().unwrap_or_default(),
     };
     let (report, new) = reports::file(&state.db, &filing).await?;
-    let status = if new { StatusCode::CREATED } else { StatusCode::OK };
-    Ok((status, ApiJson(ReportView::from(&report))))
+    let view = ReportView::from(&report);
+    if !new {
+        return Ok((StatusCode::OK, ApiJson(view)));
+    }
+    crate::live::report_created(&state, &view).await;
+    Ok((StatusCode::CREATED, ApiJson(view)))
 }

@@ -116,8 +116,10 @@ test('a dispute opened by the poster reaches the tasker live and an operator res
   const operatorPage = await signedIn(operator);
   await operatorPage.waitForFunction(() => JSON.parse(localStorage.getItem('taskhub.session') ?? 'null')?.user?.is_operator === true);
   await operatorPage.getByRole('button', { name: /^Account menu for/ }).click();
-  await operatorPage.getByRole('menuitem', { name: 'Disputes' }).click();
-  await operatorPage.getByRole('heading', { level: 1, name: 'Disputes' }).waitFor();
+  await operatorPage.getByRole('menuitem', { name: 'Operator console' }).click();
+  await operatorPage.getByRole('heading', { level: 1, name: 'Operator console' }).waitFor();
+  await operatorPage.getByRole('tab', { name: 'Disputes' }).click();
+  await operatorPage.waitForURL(/\/admin\/disputes$/);
   const item = operatorPage.getByRole('article').filter({ has: operatorPage.getByRole('heading', { name: title }) });
   await item.getByText('Only one of the two wardrobes was built, and the tasker left early.').waitFor();
   await item.getByText('$85.00 (fee $8.50)').waitFor();
@@ -133,7 +135,7 @@ test('a dispute opened by the poster reaches the tasker live and an operator res
   await operatorPage.getByRole('tab', { name: 'Resolved' }).click();
   await operatorPage.getByRole('article').filter({ hasText: title }).getByText('Partly refunded $30.00').waitFor();
   const operatorStorage = await operatorPage.evaluate(() => Object.entries(localStorage));
-  await screenshotBoth(browser, '/admin/disputes', 'dispute-queue', { heading: 'Disputes', storage: operatorStorage });
+  await screenshotBoth(browser, '/admin/disputes', 'dispute-queue', { heading: 'Operator console', storage: operatorStorage });
 
   // Both parties see the outcome with its amounts, live.
   for (const page of [posterPage, taskerPage]) {

@@ -10,6 +10,13 @@ import type { Category } from '@/features/categories/api/get-categories';
 import type { DisputeCase } from '@/features/disputes/api/get-admin-disputes';
 import type { Dispute } from '@/features/disputes/api/get-dispute';
 import type { ResolveDisputeInput } from '@/features/disputes/api/resolve-dispute';
+import type { ReportInput, ReportView } from '@/features/moderation/api/create-report';
+import type { AuditItem } from '@/features/moderation/api/get-audit-log';
+import type { ProviderCall } from '@/features/moderation/api/get-provider-calls';
+import type { AuthorSummary, QueueItem } from '@/features/moderation/api/get-report-queue';
+import type { UserRecord } from '@/features/moderation/api/get-user-record';
+import type { ResolveReportInput } from '@/features/moderation/api/resolve-report';
+import type { SuspendInput } from '@/features/moderation/api/suspend-user';
 import type { MyOffer } from '@/features/my-tasks/api/get-my-offers';
 import type { NotificationsPage } from '@/features/notifications/api/get-notifications';
 import type { CheckoutSession } from '@/features/payments/api/create-checkout-session';
@@ -80,4 +87,15 @@ export type ApiContract = [
   Check<Fits<ApiResponse<'/api/admin/disputes', 'get'>, { items: DisputeCase[] }>>,
   Check<Fits<ResolveDisputeInput, ApiRequest<'/api/admin/disputes/{id}/resolve', 'post'>>>,
   Check<Fits<ApiResponse<'/api/admin/disputes/{id}/resolve', 'post'>, Dispute>>,
+  Check<Fits<ReportInput, ApiRequest<'/api/reports', 'post'>>>,
+  Check<Fits<ApiResponse<'/api/reports', 'post', 201>, ReportView>>,
+  Check<Fits<ApiResponse<'/api/admin/reports', 'get'>, Page<QueueItem>>>,
+  Check<Fits<ResolveReportInput, ApiRequest<'/api/admin/reports/{id}/resolve', 'post'>>>,
+  Check<Fits<ApiResponse<'/api/admin/reports/{id}/resolve', 'post'>, ReportView>>,
+  Check<Fits<ApiResponse<'/api/admin/users', 'get'>, Page<AuthorSummary>>>,
+  Check<Fits<ApiResponse<'/api/admin/users/{id}', 'get'>, UserRecord>>,
+  Check<Fits<SuspendInput, ApiRequest<'/api/admin/users/{id}/suspend', 'post'>>>,
+  Check<Fits<{ note: string | null }, ApiRequest<'/api/admin/users/{id}/reinstate', 'post'>>>,
+  Check<Fits<ApiResponse<'/api/admin/audit', 'get'>, Page<AuditItem>>>,
+  Check<Fits<ApiResponse<'/api/admin/provider-calls', 'get'>, { items: ProviderCall[] }>>,
 ];

@@ -2,6 +2,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { Provider as JotaiProvider } from 'jotai';
 import { useEffect, type ReactNode } from 'react';
 
+import { ReportActionProvider, type ReportTarget } from '@/components/moderation/report-action';
 import { onAuthStateChange } from '@/lib/auth/session';
 import { queryClient } from '@/lib/query-client';
 import { queryKeys } from '@/lib/query-keys';
@@ -11,6 +12,10 @@ import { withMotion } from '@/lib/with-motion';
 
 /** Not needed for the first paint: toasts raised before it has loaded wait in their atom. */
 const Toaster = lazyWhenIdle(() => withMotion(() => import('@/components/ui/toaster').then((module) => module.Toaster)));
+
+/** Every item's Report action, loaded once the browser is idle. */
+const ReportButton = lazyWhenIdle(() => import('@/features/moderation/components/report-button').then((module) => module.ReportButton));
+const renderReport = (target: ReportTarget) => <ReportButton target={target} />;
 
 export function AppProvider({ children }: { children: ReactNode }) {
   useEffect(
@@ -25,7 +30,7 @@ export function AppProvider({ children }: { children: ReactNode }) {
   return (
     <JotaiProvider store={appStore}>
       <QueryClientProvider client={queryClient}>
-        {children}
+        <ReportActionProvider render={renderReport}>{children}</ReportActionProvider>
         <Toaster />
       </QueryClientProvider>
     </JotaiProvider>

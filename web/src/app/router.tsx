@@ -83,7 +83,8 @@ export const routes: RouteObject[] = [
       { path: '/earnings', ...page(() => import('@/app/routes/account/earnings'), 'EarningsRoute', { isProtected: true }) },
       { path: '/payments', ...page(() => import('@/app/routes/account/payments'), 'PaymentsRoute', { isProtected: true }) },
       { path: '/notifications', ...page(() => import('@/app/routes/marketplace/notifications'), 'NotificationsRoute', { isProtected: true }) },
-      { path: '/admin/disputes', ...page(() => import('@/app/routes/admin/disputes'), 'AdminDisputesRoute', { isProtected: true }) },
+      { path: '/admin', ...page(() => import('@/app/routes/admin/console'), 'AdminConsoleRoute', { isProtected: true }) },
+      { path: '/admin/:section', ...page(() => import('@/app/routes/admin/console'), 'AdminConsoleRoute', { isProtected: true }) },
 
       { path: '/login', ...page(() => import('@/app/routes/auth/login'), 'LoginRoute') },
       { path: '/signup', ...page(() => import('@/app/routes/auth/signup'), 'SignupRoute') },

@@ -16,6 +16,10 @@
  *   ['tasks', 'reviews', id]        the task's reviews
  *   ['tasks', 'featured']           the home page's featured tasks
  *   ['admin', 'disputes', status]   the operators' dispute queue
+ *   ['admin', 'reports', status]    the moderation queue (infinite pages)
+ *   ['admin', 'users', …]           user search and one user's record
+ *   ['admin', 'audit']              the audit log (infinite pages)
+ *   ['admin', 'provider-calls']     parked provider calls
  *   ['me', …]                       everything about the signed-in user (dropped on sign-in/out)
  *   ['me', 'notifications']         {items, unread_count, next_cursor}; its 'pages' the full list
  */
@@ -35,6 +39,13 @@ export const queryKeys = {
   featuredTasks: ['tasks', 'featured'] as const,
   adminDisputes: ['admin', 'disputes'] as const,
   adminDisputesWith: (status: string) => ['admin', 'disputes', status] as const,
+  adminReports: ['admin', 'reports'] as const,
+  adminReportsWith: (status: string) => ['admin', 'reports', status] as const,
+  adminUsers: ['admin', 'users'] as const,
+  adminUserSearch: (query: string) => ['admin', 'users', 'search', query] as const,
+  adminUser: (id: string) => ['admin', 'users', 'record', id] as const,
+  adminAudit: ['admin', 'audit'] as const,
+  adminProviderCalls: ['admin', 'provider-calls'] as const,
   me: ['me'] as const,
   myTasks: ['me', 'tasks'] as const,
   myOpenTasks: ['me', 'tasks', 'open'] as const,

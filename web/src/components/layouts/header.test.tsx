@@ -71,7 +71,7 @@ describe('header', () => {
     appStore.set(sessionAtom, { ...appStore.get(sessionAtom)!, user: { ...user, is_operator: true } });
     renderRoutes(routes);
     await userEvent.click(screen.getByRole('button', { name: 'Account menu for Ada Lovelace' }));
-    expect(screen.getByRole('menuitem', { name: 'Disputes' })).toHaveAttribute('href', '/admin/disputes');
+    expect(screen.getByRole('menuitem', { name: 'Operator console' })).toHaveAttribute('href', '/admin');
   });
 
   it('signs out with the spec toast and goes home', async () => {

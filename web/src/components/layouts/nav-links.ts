@@ -14,6 +14,6 @@ export function accountLinks(userId: string, settingsPath = '/settings', isOpera
     { to: '/payments', label: 'Payments' },
     { to: settingsPath, label: 'Account Settings' },
     { to: '/settings/alerts', label: 'Task Alerts' },
-    ...(isOperator ? [{ to: '/admin/disputes', label: 'Disputes' }] : []),
+    ...(isOperator ? [{ to: '/admin', label: 'Operator console' }] : []),
   ];
 }

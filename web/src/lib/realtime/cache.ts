@@ -162,6 +162,14 @@ export function applyRealtimeEvent(client: QueryClient, message: RealtimeEvent):
       void client.invalidateQueries({ queryKey: queryKeys.me });
       return true;
     }
+    case 'report.created': {
+      void client.invalidateQueries({ queryKey: queryKeys.adminReports });
+      return true;
+    }
+    case 'dispute.created': {
+      void client.invalidateQueries({ queryKey: queryKeys.adminDisputes });
+      return true;
+    }
     default:
       return false;
   }
@@ -180,6 +188,9 @@ export function refetchTopic(client: QueryClient, topic: string) {
   } else if (topic.startsWith('user:')) {
     void client.invalidateQueries({ queryKey: queryKeys.me });
     void client.invalidateQueries({ queryKey: queryKeys.allOffers });
+  } else if (topic === 'admin') {
+    void client.invalidateQueries({ queryKey: queryKeys.adminReports });
+    void client.invalidateQueries({ queryKey: queryKeys.adminDisputes });
   }
 }
 
@@ -196,6 +207,7 @@ export function closeSubscribeGap(client: QueryClient, topic: string) {
     keys.push(queryKeys.cancellation(taskId), queryKeys.dispute(taskId), queryKeys.payment(taskId));
   }
   else if (topic.startsWith('user:')) keys.push(queryKeys.notifications, queryKeys.allMessages);
+  else if (topic === 'admin') keys.push(queryKeys.adminReports, queryKeys.adminDisputes);
   for (const queryKey of keys) {
     void client.invalidateQueries({ queryKey, predicate: (query) => query.state.dataUpdatedAt > 0 });
   }

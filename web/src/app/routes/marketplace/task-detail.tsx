@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
 
 import { Button, buttonClasses } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
@@ -14,13 +14,13 @@ import { useCancelTask } from '@/features/tasks/api/cancel-task';
 import { useTask } from '@/features/tasks/api/get-task';
 import { TaskOverview } from '@/features/tasks/components/task-overview';
 import { PosterCard, SafetyTips, SimilarTasks, TaskStats } from '@/features/tasks/components/task-sidebar';
+import { fromLocation } from '@/lib/auth/redirect';
 import { useAuth } from '@/lib/auth/use-auth';
 import { ApiError, errorMessage } from '@/lib/http';
 import { acceptsOffers, isUnderway, type Offer } from '@/lib/marketplace';
 import { useTopic } from '@/lib/realtime/use-realtime';
 import { toast } from '@/lib/toast';
 import { usePageTitle } from '@/lib/use-page-title';
-import { getDisplayName } from '@/lib/user-names';
 import { lazyOnMount, lazyWhenIdle } from '@/lib/when-idle';
 
 // What only a task's two parties see, and the dialogs, load apart from the page: most visitors of a
@@ -36,13 +36,15 @@ const AcceptPayDialog = lazyWhenIdle(() =>
   import('@/features/payments/components/accept-pay-dialog').then((module) => module.AcceptPayDialog),
 );
 const EditTaskDialog = lazyWhenIdle(() => import('@/features/post-task/components/edit-task-dialog').then((module) => module.EditTaskDialog));
-const ReportDialog = lazyWhenIdle(() => import('@/features/reports/components/report-dialog').then((module) => module.ReportDialog));
+const ReportDialog = lazyWhenIdle(() => import('@/features/moderation/components/report-dialog').then((module) => module.ReportDialog));
 
 const AFTER_PAYMENT = ['assigned', 'completion_requested', 'completed', 'cancelled'];
 
 export function TaskDetailRoute() {
   const { taskId = '' } = useParams();
-  const { user, profile } = useAuth();
+  const { user } = useAuth();
+  const navigate = useNavigate();
+  const location = useLocation();
   const task = useTask(taskId);
   const cancel = useCancelTask(taskId);
   const [paying, setPaying] = useState<Offer | null>(null);
@@ -99,7 +101,7 @@ export function TaskDetailRoute() {
       <div className="flex flex-col gap-6 lg:grid lg:grid-cols-[minmax(0,1fr)_22rem]">
         <div className="contents lg:block lg:space-y-6">
           <div className="max-lg:order-1">
-            <TaskOverview task={t} onAsk={ask} onReport={() => setReporting(true)} />
+            <TaskOverview task={t} onAsk={ask} onReport={() => (user ? setReporting(true) : navigate('/login', { state: fromLocation(location) }))} />
           </div>
           {userId && isParty && (
             <div className="space-y-6 max-lg:order-3 empty:hidden">
@@ -194,13 +196,7 @@ export function TaskDetailRoute() {
       >
         <p>Taskers will no longer be able to make offers, and those who did are told the task was cancelled. This cannot be undone.</p>
       </ConfirmDialog>
-      <ReportDialog
-        open={reporting}
-        onClose={() => setReporting(false)}
-        taskId={t.id}
-        taskTitle={t.title}
-        defaults={{ name: user ? getDisplayName(profile, user.email) : '', email: user?.email ?? '' }}
-      />
+      <ReportDialog open={reporting} onClose={() => setReporting(false)} target={{ type: 'task', id: t.id }} />
     </div>
   );
 }

@@ -3,6 +3,7 @@ import { Star } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 
+import { ReportAction } from '@/components/moderation/report-action';
 import { Avatar } from '@/components/ui/avatar';
 import { Spinner } from '@/components/ui/spinner';
 import { useOffers } from '@/features/offers/api/get-offers';
@@ -67,6 +68,11 @@ export function OffersList({ taskId, currency, userId, renderActions }: {
                 </div>
                 {offer.removed && <p className="mt-3 text-sm italic text-slate-500">{REMOVED_BY_MODERATOR}</p>}
                 {offer.message && <p className="mt-3 whitespace-pre-line text-sm text-slate-700">{offer.message}</p>}
+                {offer.message !== null && offer.tasker.id !== userId && (
+                  <div className="mt-2 flex justify-end">
+                    <ReportAction target={{ type: 'offer', id: offer.id }} />
+                  </div>
+                )}
                 {renderActions && <div className="mt-3 flex flex-wrap justify-end gap-2 empty:hidden">{renderActions(offer)}</div>}
               </div>
             </m.li>

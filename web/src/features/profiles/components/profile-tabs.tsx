@@ -1,5 +1,6 @@
 import { useState } from 'react';
 
+import { ReportAction } from '@/components/moderation/report-action';
 import { skillLevelLabel } from '@/components/skills/common-skills';
 import { Alert } from '@/components/ui/alert';
 import { Avatar } from '@/components/ui/avatar';
@@ -78,6 +79,11 @@ export function ProfileTabs({ profile, name }: { profile: PublicProfile; name: s
                     </span>
                   </div>
                   <p className="mt-3 text-sm leading-relaxed text-slate-700">{review.removed ? <em>{REMOVED_BY_MODERATOR}</em> : (review.body ?? review.content)}</p>
+                  {!review.removed && (
+                    <div className="mt-1 flex justify-end">
+                      <ReportAction target={{ type: 'review', id: review.id }} />
+                    </div>
+                  )}
                 </li>
               );
             })}

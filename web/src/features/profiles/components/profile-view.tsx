@@ -2,6 +2,7 @@ import { BadgeCheck } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 
+import { ReportAction } from '@/components/moderation/report-action';
 import { Alert } from '@/components/ui/alert';
 import { Avatar } from '@/components/ui/avatar';
 import { Button, buttonClasses } from '@/components/ui/button';
@@ -105,6 +106,11 @@ export function ProfileView({ userId }: { userId: string }) {
                   Contact
                 </Button>
                 <Button onClick={() => setDialog('invite')}>Invite to Task</Button>
+              </div>
+            )}
+            {!isOwn && (
+              <div className="mt-2 flex justify-center">
+                <ReportAction target={{ type: 'user', id: data.id }} />
               </div>
             )}
           </section>

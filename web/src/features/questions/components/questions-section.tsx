@@ -2,6 +2,7 @@ import { AnimatePresence, m } from 'framer-motion';
 import { forwardRef, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 
+import { ReportAction } from '@/components/moderation/report-action';
 import { Avatar } from '@/components/ui/avatar';
 import { Button } from '@/components/ui/button';
 import { inputClasses } from '@/components/ui/field';
@@ -56,6 +57,7 @@ export const QuestionsSection = forwardRef<HTMLTextAreaElement, { taskId: string
                   <p className="text-sm">
                     <span className="font-semibold text-slate-900">{q.asker.name}</span>{' '}
                     <span className="text-slate-500">· {relativeTime(q.created_at)}</span>
+                    {!q.removed && q.asker.id !== userId && <ReportAction target={{ type: 'question', id: q.id }} />}
                   </p>
                   <p className="text-sm text-slate-800">{q.removed ? <em>{REMOVED_BY_MODERATOR}</em> : q.body}</p>
                   {q.answer ? (

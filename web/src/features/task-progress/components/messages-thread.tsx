@@ -1,6 +1,7 @@
 import { AnimatePresence, m } from 'framer-motion';
 import { useEffect, useRef, useState } from 'react';
 
+import { ReportAction } from '@/components/moderation/report-action';
 import { Button } from '@/components/ui/button';
 import { inputClasses } from '@/components/ui/field';
 import { useMessages } from '@/features/task-progress/api/get-messages';
@@ -36,6 +37,7 @@ export function MessagesThread({ taskId, userId }: { taskId: string; userId: str
                   {!mine && msg.sender?.name && <p className="text-xs font-semibold">{msg.sender.name}</p>}
                   <p className="whitespace-pre-line">{msg.removed ? <em>{REMOVED_BY_MODERATOR}</em> : msg.body}</p>
                   <p className={`mt-0.5 text-[11px] ${mine ? 'text-white/90' : 'text-slate-500'}`}>{relativeTime(msg.created_at)}</p>
+                  {!mine && !msg.removed && <ReportAction target={{ type: 'message', id: msg.id }} />}
                 </div>
               </m.div>
             );

@@ -2,11 +2,11 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { AdminDisputesRoute } from '@/app/routes/admin/disputes';
+import { AdminConsoleRoute } from '@/app/routes/admin/console';
 import { dollarsToCents } from '@/features/disputes/api/resolve-dispute';
 import { authLoadingAtom, resetAuthForTests } from '@/lib/auth/session';
 import { appStore } from '@/lib/store';
-import { mockFetch, renderWithRouter } from '@/testing/render';
+import { mockFetch, renderRoutes } from '@/testing/render';
 import { signInForTest } from '@/testing/sign-in';
 
 const item = {
@@ -37,12 +37,12 @@ beforeEach(() => {
 });
 afterEach(() => vi.unstubAllGlobals());
 
-describe('operator dispute queue', () => {
+describe('the console\'s dispute queue (/admin/disputes)', () => {
   it('tells a non-operator the page is not available, without asking the API', () => {
     signIn(false);
     const api = mockFetch({});
     vi.stubGlobal('fetch', api.fn);
-    renderWithRouter(<AdminDisputesRoute />);
+    renderRoutes([{ path: '/admin/:section', element: <AdminConsoleRoute /> }], ['/admin/disputes']);
     expect(screen.getByRole('heading', { name: "This page isn't available" })).toBeInTheDocument();
     expect(api.calls).toHaveLength(0);
   });
@@ -54,7 +54,7 @@ describe('operator dispute queue', () => {
       'POST /api/admin/disputes/d1/resolve': (init) => ({ body: { ...item, status: 'resolved', ...JSON.parse(String(init.body)) } }),
     });
     vi.stubGlobal('fetch', api.fn);
-    renderWithRouter(<AdminDisputesRoute />);
+    renderRoutes([{ path: '/admin/:section', element: <AdminConsoleRoute /> }], ['/admin/disputes']);
     const card = (await screen.findByRole('heading', { name: 'Assemble two wardrobes' })).closest('article')!;
     expect(api.calls[0].key).toBe('GET /api/admin/disputes');
     const c = within(card as HTMLElement);
@@ -90,7 +90,7 @@ describe('operator dispute queue', () => {
       const items = url.searchParams.get('status') === 'resolved' ? [resolved] : [];
       return new Response(JSON.stringify({ items }), { status: 200, headers: { 'Content-Type': 'application/json' } });
     });
-    renderWithRouter(<AdminDisputesRoute />);
+    renderRoutes([{ path: '/admin/:section', element: <AdminConsoleRoute /> }], ['/admin/disputes']);
     expect(await screen.findByText('No open disputes. Nice and quiet.')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('tab', { name: 'Resolved' }));
     expect(await screen.findByText('Fully refunded $85.00')).toBeInTheDocument();

@@ -1,0 +1,91 @@
+//! The operators' live topic `admin` (API.md "Trust and safety"): an open console hears of new
+//! reports and disputes at once; nobody but an operator may subscribe to it.
+
+mod common;
+
+use common::{
+    TestApp,
+    escrow::{Assigned, assigned_task},
+    live::{connect, next_event, next_json, send_json, subscribe},
+    market::{id, post_task, poster, tasker},
+};
+use reqwest::StatusCode;
+use serde_json::json;
+use server::config::Config;
+
+const OPERATOR: &str = "operator@example.com";
+
+fn with_operator(config: &mut Config) {
+    config.payments_sweep_secs = 0;
+    config.admin_emails = vec![OPERATOR.into()];
+}
+
+on_both_backends_and_buses!(
+    config = with_operator;
+    an_operators_socket_hears_of_each_new_report_and_dispute,
+    only_operators_may_watch_the_admin_topic,
+);
+
+async fn an_operators_socket_hears_of_each_new_report_and_dispute(app: TestApp) -> TestApp {
+    let operator = poster(&app, OPERATOR).await;
+    let mut console = connect(&app, Some(&operator)).await;
+    subscribe(&mut console, "admin").await;
+
+    let owner = poster(&app, "poster@example.com").await;
+    let task = id(&post_task(&app, &owner, json!({ "title": "Too good to be true" })).await);
+    let first = tasker(&app, "first@example.com").await;
+    let report = json!({ "target": { "type": "task", "id": task }, "reason": "scam" });
+    let filed = app.post("/api/reports", Some(&first), report.clone()).await;
+    assert_eq!(filed.status, StatusCode::CREATED, "{:?}", filed.body);
+    let event = next_event(&mut console, "admin", "report.created").await;
+    assert_eq!(event["id"], filed.body["id"]);
+    assert_eq!(event["target"], json!({ "type": "task", "id": task }));
+    assert_eq!(event["reason"], "scam");
+
+    // A repeat of an open report adds nothing, so nothing is published: the next event is the
+    // second reporter's.
+    let again = app.post("/api/reports", Some(&first), report.clone()).await;
+    assert_eq!(again.status, StatusCode::OK, "{:?}", again.body);
+    let second = tasker(&app, "second@example.com").await;
+    let other = app.post("/api/reports", Some(&second), report).await;
+    assert_eq!(other.status, StatusCode::CREATED, "{:?}", other.body);
+    assert_eq!(next_event(&mut console, "admin", "report.created").await["id"], other.body["id"]);
+
+    let Assigned { poster: payer, task: disputed, .. } = assigned_task(&app, 5_000).await;
+    let opened = app
+        .post(
+            &format!("/api/tasks/{disputed}/dispute"),
+            Some(&payer),
+            json!({ "reason": "no_show", "message": "Nobody came" }),
+        )
+        .await;
+    assert_eq!(opened.status, StatusCode::CREATED, "{:?}", opened.body);
+    let event = next_event(&mut console, "admin", "dispute.created").await;
+    assert_eq!(event, json!({ "id": opened.body["id"], "task_id": disputed }));
+    app
+}
+
+async fn only_operators_may_watch_the_admin_topic(app: TestApp) -> TestApp {
+    let someone = poster(&app, "poster@example.com").await;
+    let worker = tasker(&app, "tasker@example.com").await;
+    let mut sockets =
+        vec![connect(&app, None).await, connect(&app, Some(&someone)).await, connect(&app, Some(&worker)).await];
+    for socket in &mut sockets {
+        send_json(socket, json!({ "type": "subscribe", "topic": "admin" })).await;
+        let refused = loop {
+            let message = next_json(socket).await;
+            if message["topic"] == "admin" {
+                break message;
+            }
+        };
+        assert_eq!(refused["type"], "error", "{refused}");
+        assert_eq!(refused["code"], "forbidden");
+        assert_eq!(refused["topic"], "admin");
+    }
+
+    // The operator's own socket is let in.
+    let operator = poster(&app, OPERATOR).await;
+    let mut console = connect(&app, Some(&operator)).await;
+    subscribe(&mut console, "admin").await;
+    app
+}

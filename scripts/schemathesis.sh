@@ -64,6 +64,24 @@ fi
 curl -fsS -o /dev/null -X POST "$base/api/auth/signup" -H 'Content-Type: application/json' -d "{
   \"email\": \"$email\", \"password\": \"correct horse\", \"first_name\": \"Fuzz\", \"last_name\": \"Tester\",
   \"account_type\": \"tasker\", \"skills\": [{\"name\": \"Plumbing\", \"level\": 80}], \"location\": \"Newtown NSW\"}"
+# An operator needs a verified address: confirm it through the link in the dev mailbox.
+confirm_token=""
+for _ in $(seq 100); do
+  confirm_token=$(curl -fsS "$base/dev/mailbox.json" | EMAIL="$email" python3 -c '
+import json, os, sys
+for mail in json.load(sys.stdin):
+    if mail["to"] == os.environ["EMAIL"] and "Confirm" in mail["subject"]:
+        print(mail["text"].split("token=", 1)[1].split()[0])
+        break
+') || true
+  [ -n "$confirm_token" ] && break
+  sleep 0.05
+done
+if [ -z "$confirm_token" ]; then
+  loud "no confirmation mail for $email"; exit 1
+fi
+curl -fsS -o /dev/null -X POST "$base/api/auth/verify" -H 'Content-Type: application/json' \
+  -d "{\"token\": \"$confirm_token\"}"
 token=$(curl -fsS -X POST "$base/api/auth/login" -H 'Content-Type: application/json' \
   -d "{\"email\": \"$email\", \"password\": \"correct horse\"}" | python3 -c 'import json,sys; print(json.load(sys.stdin)["access_token"])')
 # Someone who is signed in but not an operator, for the authorization pass.

@@ -104,6 +104,26 @@ export async function createVerifiedUser(overrides = {}) {
   return { email, password };
 }
 
+/** The first address in `ADMIN_EMAILS`: the operator the browser tests sign in as. */
+export const OPERATOR_EMAIL = (process.env.ADMIN_EMAILS ?? 'operator@example.com').split(',')[0].trim();
+
+/** The operator account: signed up and verified once per server (a second run just signs in). */
+export async function operatorAccount() {
+  const account = { email: OPERATOR_EMAIL, password: 'correct-horse-7' };
+  try {
+    await api('/api/auth/signup', {
+      method: 'POST',
+      body: { ...account, first_name: 'Olive', last_name: 'Operator', account_type: 'customer' },
+    });
+    const mail = await waitForMail(account.email);
+    const token = new URL(linkPath(mail.text, '/verify-email'), BASE_URL).searchParams.get('token');
+    await api('/api/auth/verify', { method: 'POST', body: { token } });
+  } catch (error) {
+    if (!/→ (409|422)/.test(String(error.message))) throw error;
+  }
+  return account;
+}
+
 export async function signInThroughUi(page, { email, password }) {
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);

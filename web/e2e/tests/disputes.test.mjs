@@ -6,9 +6,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
-import { api, BASE_URL, createVerifiedUser, inDays, launch, linkPath, login, newPage, screenshot, screenshotBoth, signedInPage, VIEWPORTS, waitForMail, waitForTopic } from '../browser.mjs';
+import { api, createVerifiedUser, inDays, launch, login, newPage, operatorAccount, screenshot, screenshotBoth, signedInPage, VIEWPORTS, waitForTopic } from '../browser.mjs';
 
-const OPERATOR_EMAIL = (process.env.ADMIN_EMAILS ?? 'operator@example.com').split(',')[0].trim();
 
 let browser;
 before(async () => {
@@ -19,23 +18,6 @@ after(async () => {
 });
 
 const signedIn = (account, viewport) => signedInPage(browser, account, viewport);
-
-/** The operator account: signed up and verified once per server (a second run just signs in). */
-async function operatorAccount() {
-  const account = { email: OPERATOR_EMAIL, password: 'correct-horse-7' };
-  try {
-    await api('/api/auth/signup', {
-      method: 'POST',
-      body: { ...account, first_name: 'Olive', last_name: 'Operator', account_type: 'customer' },
-    });
-    const mail = await waitForMail(account.email);
-    const token = new URL(linkPath(mail.text, '/verify-email'), BASE_URL).searchParams.get('token');
-    await api('/api/auth/verify', { method: 'POST', body: { token } });
-  } catch (error) {
-    if (!/→ (409|422)/.test(String(error.message))) throw error;
-  }
-  return account;
-}
 
 test('a dispute opened by the poster reaches the tasker live and an operator resolves it with a partial refund', async () => {
   const poster = await createVerifiedUser({ prefix: 'dispute-poster', body: { first_name: 'Paula', last_name: 'Poster' } });

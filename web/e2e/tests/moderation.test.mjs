@@ -9,23 +9,21 @@ import { after, before, test } from 'node:test';
 
 import {
   api,
-  BASE_URL,
   createVerifiedUser,
   expectNoSeriousA11yViolations,
   inDays,
   launch,
-  linkPath,
   login,
   newPage,
+  OPERATOR_EMAIL,
+  operatorAccount,
   screenshot,
   signedInPage,
   signInThroughUi,
   VIEWPORTS,
-  waitForMail,
   waitForTopic,
 } from '../browser.mjs';
 
-const OPERATOR_EMAIL = (process.env.ADMIN_EMAILS ?? 'operator@example.com').split(',')[0].trim();
 const KEEP_IT_ON_TASKHUB = 'Please keep contact details and payments on Taskhub until the task is assigned.';
 
 let browser;
@@ -35,23 +33,6 @@ before(async () => {
 after(async () => {
   await browser?.close();
 });
-
-/** The operator account: signed up and verified once per server (a second run just signs in). */
-async function operatorAccount() {
-  const account = { email: OPERATOR_EMAIL, password: 'correct-horse-7' };
-  try {
-    await api('/api/auth/signup', {
-      method: 'POST',
-      body: { ...account, first_name: 'Olive', last_name: 'Operator', account_type: 'customer' },
-    });
-    const mail = await waitForMail(account.email);
-    const token = new URL(linkPath(mail.text, '/verify-email'), BASE_URL).searchParams.get('token');
-    await api('/api/auth/verify', { method: 'POST', body: { token } });
-  } catch (error) {
-    if (!/→ (409|422)/.test(String(error.message))) throw error;
-  }
-  return account;
-}
 
 test('a reported offer reaches the open console live and the operator suspends its tasker', async () => {
   const poster = await createVerifiedUser({ prefix: 'moderation-poster', body: { first_name: 'Paula', last_name: 'Poster' } });

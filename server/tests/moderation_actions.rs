@@ -352,6 +352,9 @@ async fn a_suspended_account_cannot_sign_in_and_its_tokens_stop(app: TestApp) ->
     let task = id(&post_task(&app, &owner, json!({})).await);
     let offer = id(&make_offer(&app, &helper, &task, 9_000).await);
     let filed = file(&app, &owner, "offer", &offer, "off_platform").await;
+    let device = common::push_fake::FakeDevice::new("http://127.0.0.1:9/push/suspended".into());
+    let added = app.post("/api/me/push-subscriptions", Some(&helper), device.subscription()).await;
+    assert_eq!(added.status, StatusCode::CREATED, "{:?}", added.body);
 
     let suspended =
         resolve(&app, &operator, &id(&filed), json!({ "action": "suspend", "note": "Cash deals", "suspend_days": 7 }))
@@ -367,6 +370,10 @@ async fn a_suspended_account_cannot_sign_in_and_its_tokens_stop(app: TestApp) ->
     let refresh = app.post("/api/auth/refresh", None, json!({ "refresh_token": session["refresh_token"] })).await;
     assert_eq!(refresh.status, StatusCode::FORBIDDEN, "{:?}", refresh.body);
     assert_eq!(refresh.error_code(), "account_suspended");
+    let devices_left: i64 = on_pool!(&app.server.state.db, |pool| {
+        sqlx::query_scalar("select count(*) from push_subscriptions").fetch_one(pool).await.unwrap()
+    });
+    assert_eq!(devices_left, 0, "a suspension ends the account's push devices with its sessions");
 
     let offers = app.get(&format!("/api/tasks/{task}/offers"), Some(&owner)).await.body;
     assert_eq!(offers["items"][0]["status"], "withdrawn");

@@ -10,7 +10,7 @@ use crate::{
     insert_audit_entry, insert_notification,
     moderation::{ModerationAction, TargetType},
     on_pool,
-    store::{audit_log::AuditEntry, notifications::NotificationRow},
+    store::{audit_log::AuditEntry, notifications::NotificationRow, refresh_tokens::revoke_every_family},
 };
 
 /// A notification's text, stamped once for each user it goes to.
@@ -66,16 +66,7 @@ macro_rules! suspend_account {
             .bind(suspension.reason)
             .execute(&mut *$tx)
             .await?;
-            let mut sessions: Vec<Uuid> = sqlx::query_scalar(
-                "update refresh_tokens set revoked_at = $2 where user_id = $1 and revoked_at is null
-                 returning family_id",
-            )
-            .bind(suspension.user_id)
-            .bind($now)
-            .fetch_all(&mut *$tx)
-            .await?;
-            sessions.sort_unstable();
-            sessions.dedup();
+            let sessions = revoke_every_family!($tx, suspension.user_id, $now).await?;
             let offers: Vec<(Uuid, Uuid)> = sqlx::query_as(
                 "update offers set status = 'withdrawn', updated_at = $2
                  where tasker_id = $1 and status = 'pending' and frozen_at is null

@@ -28,6 +28,29 @@ macro_rules! revoke_family {
     };
 }
 
+/// Ends every session of the account `$user_id` inside `$tx` (a password reset, a suspension):
+/// its refresh tokens stop working and all its push devices go, whichever session added them
+/// (an attacker's among them). Answers the sessions that ended, each once.
+macro_rules! revoke_every_family {
+    ($tx:expr, $user_id:expr, $now:expr) => {
+        async {
+            let mut families: Vec<uuid::Uuid> = sqlx::query_scalar(
+                "update refresh_tokens set revoked_at = $1 where user_id = $2 and revoked_at is null
+                 returning family_id",
+            )
+            .bind($now)
+            .bind($user_id)
+            .fetch_all(&mut *$tx)
+            .await?;
+            sqlx::query("delete from push_subscriptions where user_id = $1").bind($user_id).execute(&mut *$tx).await?;
+            families.sort_unstable();
+            families.dedup();
+            Ok::<_, sqlx::Error>(families)
+        }
+    };
+}
+pub(crate) use revoke_every_family;
+
 pub struct NewRefreshToken<'a> {
     pub user_id: Uuid,
     pub family_id: Uuid,

@@ -5,6 +5,7 @@ use uuid::Uuid;
 use crate::{
     db::{BeginWrite, Db, Timestamp, is_unique_violation},
     on_pool,
+    store::refresh_tokens::revoke_every_family,
 };
 
 #[derive(Clone, Debug, FromRow)]
@@ -137,16 +138,7 @@ pub async fn reset_password(db: &Db, id: Uuid, password_hash: &str, now: Timesta
                 .bind(id)
                 .execute(&mut *tx)
                 .await?;
-            let families: Vec<Uuid> = sqlx::query_scalar(
-                "update refresh_tokens set revoked_at = $1 where user_id = $2 and revoked_at is null
-                 returning family_id",
-            )
-            .bind(now)
-            .bind(id)
-            .fetch_all(&mut *tx)
-            .await?;
-            // So do its push devices, whichever session added them (an attacker's among them).
-            sqlx::query("delete from push_subscriptions where user_id = $1").bind(id).execute(&mut *tx).await?;
+            let families = revoke_every_family!(tx, id, now).await?;
             // Every other reset link sent to this account stops working too.
             sqlx::query(
                 "update email_tokens set used_at = $1
@@ -157,9 +149,6 @@ pub async fn reset_password(db: &Db, id: Uuid, password_hash: &str, now: Timesta
             .execute(&mut *tx)
             .await?;
             tx.commit().await?;
-            let mut families = families;
-            families.sort_unstable();
-            families.dedup();
             Ok(families)
         }
         .await

@@ -1,7 +1,7 @@
 //! What one anonymous socket can make the hub hold: topic state for made-up topics, and
 //! subscribe messages as fast as it can send them.
 
-mod common;
+use crate::common;
 
 use common::{Client, connect, start, test_config};
 use futures_util::SinkExt;

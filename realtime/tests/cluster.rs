@@ -1,5 +1,5 @@
 //! Two hubs ("nodes") sharing a Redis bus.
-mod common;
+use crate::common;
 
 use common::{RedisServer, connect, redis_url, start, test_config};
 

@@ -1,6 +1,6 @@
 //! `Hub::disconnect`: the server closes the sockets of an ended session (4001) or of a user, on
 //! every node, also while Redis is unreachable.
-mod common;
+use crate::common;
 
 use common::{Client, RedisServer, connect, redis_url, start, test_config};
 use realtime::{BusConfig, CLOSE_UNAUTHORIZED, Disconnect, Hub};

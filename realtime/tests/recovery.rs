@@ -1,4 +1,4 @@
-mod common;
+use crate::common;
 
 use common::{connect, start, test_config};
 use realtime::BusConfig;

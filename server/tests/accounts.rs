@@ -1,6 +1,6 @@
 //! The account journey of spec sections 2, 4 and 5, on both backends.
 
-mod common;
+use crate::common;
 
 use common::{
     TestApp, access_token,

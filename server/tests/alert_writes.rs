@@ -4,7 +4,7 @@
 //! them, and eight such alerts PATCHed in a loop made another user's writes
 //! fail with "database is locked".
 
-mod common;
+use crate::common;
 
 use common::{
     TestApp,

@@ -2,7 +2,7 @@
 //! (exactly one `task_alert` per matching tasker), durability of matching
 //! across a restart, and the live notification; on both backends.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

@@ -2,7 +2,7 @@
 //! events cross nodes, survive a Redis outage locally, and cross again once
 //! Redis is back.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

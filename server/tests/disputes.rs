@@ -6,7 +6,7 @@
 //! could request payment at once, decline every cancellation and be paid by
 //! auto-release after 7 days.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

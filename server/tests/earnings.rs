@@ -3,7 +3,7 @@
 //! paid out, and a transfer refused for want of payout setup waits and goes
 //! out as soon as the setup is finished; a poster sees their receipts.
 
-mod common;
+use crate::common;
 
 use common::{
     TestApp,

@@ -3,7 +3,7 @@
 //! dispute split by an operator earns the part not refunded less the fee on
 //! that part, in the lines and in the totals alike.
 
-mod common;
+use crate::common;
 
 use common::{
     TestApp,

@@ -2,7 +2,7 @@
 //! mail's visible link really turns email off, and a digest the mail server
 //! keeps refusing is retried with backoff and then parked, never tried forever.
 
-mod common;
+use crate::common;
 
 use std::{io::Write, net::TcpListener, time::Duration};
 

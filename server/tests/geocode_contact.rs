@@ -1,6 +1,6 @@
 //! Location suggestions through a fake Nominatim, the contact form and the contact facts the app shows.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

@@ -2,7 +2,7 @@
 //! tasker per task, offer churn, embedded lists, checkout sessions, and the
 //! labels of request metrics.
 
-mod common;
+use crate::common;
 
 use common::{
     Backend, TestApp,

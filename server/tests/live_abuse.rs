@@ -1,7 +1,7 @@
 //! What anonymous sockets can take from a node: topic state for tasks that do not exist, and
 //! every connection slot from one address.
 
-mod common;
+use crate::common;
 
 use common::{
     TestApp,

@@ -3,7 +3,7 @@
 //! Every refused call must leave the task's rows (task, offers, questions,
 //! payments, ledger) and all notifications exactly as they were.
 
-mod common;
+use crate::common;
 
 use common::{
     TestApp,

@@ -3,7 +3,7 @@
 //! On both databases, with the in-process bus and through Redis (which other
 //! tests share, so events on the public `tasks` feed are told apart by task id).
 
-mod common;
+use crate::common;
 
 use common::{
     TestApp, access_token,

@@ -2,7 +2,7 @@
 //! remove / warn / suspend with their effects, suspension and reinstatement, the audit log,
 //! and who may call each admin route. Every refusal leaves the rows as they were.
 
-mod common;
+use crate::common;
 
 use common::{
     TestApp,

@@ -3,7 +3,7 @@
 //! details with the field message and change nothing; private messages after assignment
 //! are not filtered. The labelled corpus itself runs as a unit test of `moderation::guard`.
 
-mod common;
+use crate::common;
 
 use common::{
     Response, TestApp,

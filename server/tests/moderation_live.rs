@@ -1,7 +1,7 @@
 //! The operators' live topic `admin` (API.md "Trust and safety"): an open console hears of new
 //! reports and disputes at once; nobody but an operator may subscribe to it.
 
-mod common;
+use crate::common;
 
 use common::{
     TestApp,

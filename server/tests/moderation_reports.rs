@@ -2,7 +2,7 @@
 //! see; the report keeps a snapshot of the text; a repeat while open is the same report;
 //! 20 an hour per user. Refusals add no row.
 
-mod common;
+use crate::common;
 
 use common::{
     TestApp,

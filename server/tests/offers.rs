@@ -1,7 +1,7 @@
 //! Offers and questions on tasks, with private amounts and the poster's
 //! notifications (spec sections 2 Task detail, 5 Offer form), on both backends.
 
-mod common;
+use crate::common;
 
 use common::{
     TestApp,

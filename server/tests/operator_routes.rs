@@ -3,7 +3,7 @@
 //! signed-in user who is not an operator, before it looks at the path or the
 //! body, and changes nothing; an operator gets past the check.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

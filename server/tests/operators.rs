@@ -2,7 +2,7 @@
 //! verification not required at sign-in, whoever signs up first as an operator's address
 //! must not decide disputes.
 
-mod common;
+use crate::common;
 
 use common::{TestApp, access_token, signup_body};
 use reqwest::StatusCode;

@@ -6,7 +6,7 @@
 //! auto-release and the 48-hour lapse. Every payment's ledger rows are
 //! audited one by one after each scenario.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

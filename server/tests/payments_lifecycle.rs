@@ -3,7 +3,7 @@
 //! auto-release, abandoned checkouts, cancellation with refund, and the
 //! ledger check after every step.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

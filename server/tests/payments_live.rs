@@ -3,7 +3,7 @@
 //! `task.updated` on `task:{id}` and the public `tasks` feed. On both databases,
 //! with the in-process bus and through Redis.
 
-mod common;
+use crate::common;
 
 use common::{
     TestApp, access_token,

@@ -7,7 +7,7 @@
 //! Before `processing` existed such a session read as open, the sweep expired
 //! it after 30 minutes and reopened the task, and the later success was lost.
 
-mod common;
+use crate::common;
 #[path = "common/stripe_fake.rs"]
 mod stripe_fake;
 #[path = "common/stripe_spec.rs"]

@@ -4,7 +4,7 @@
 //! does not see a concurrent commit, so these ran both ways before the offer
 //! was frozen by its own row in the checkout's transaction.
 
-mod common;
+use crate::common;
 
 use common::{
     TestApp,

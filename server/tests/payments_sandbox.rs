@@ -1,6 +1,6 @@
 //! The sandbox provider's hosted checkout page, on both backends.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 

@@ -5,7 +5,7 @@
 //! Stripe reports the account able to receive transfers (`account.updated`),
 //! the waiting transfer goes out to it at once.
 
-mod common;
+use crate::common;
 #[path = "common/stripe_fake.rs"]
 mod stripe_fake;
 #[path = "common/stripe_spec.rs"]

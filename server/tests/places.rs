@@ -2,7 +2,7 @@
 //! `GEOCODER_URL` is set, task coordinates (picked or resolved from the typed
 //! location) and Browse's "within N km"; on both backends.
 
-mod common;
+use crate::common;
 
 use common::{
     TestApp,

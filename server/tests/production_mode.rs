@@ -4,7 +4,7 @@
 //! addresses are refused when saved and never resolved when sent, and the
 //! sandbox's pages show nothing for sessions and accounts that do not exist.
 
-mod common;
+use crate::common;
 
 use std::str::FromStr;
 

@@ -3,7 +3,7 @@
 //! an unfinished payout account is looked up at most once every 30 s (pending
 //! in between), onboarding links and payment verifications are counted.
 
-mod common;
+use crate::common;
 #[path = "common/stripe_fake.rs"]
 mod stripe_fake;
 #[path = "common/stripe_spec.rs"]

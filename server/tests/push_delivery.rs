@@ -1,7 +1,7 @@
 //! Web Push and email digests through the delivery outbox (docs/architecture.md, decision
 //! 9), against a fake push service that decrypts what it receives.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -2,7 +2,7 @@
 //! browsers' push services (`PUSH_ALLOWED_HOSTS`), never another account's
 //! device, and the account's owner hears of each new one by mail.
 
-mod common;
+use crate::common;
 
 use common::{
     TestApp, access_token,

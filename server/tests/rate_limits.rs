@@ -3,7 +3,7 @@
 //! nodes of a cluster share one budget through Redis (falling back to their
 //! own counters while it is down).
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

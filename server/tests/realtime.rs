@@ -1,7 +1,7 @@
 //! The live connection as a browser uses it: tickets, `/ws`, topics, and
 //! delivery across two server nodes through Redis.
 
-mod common;
+use crate::common;
 
 use common::{
     Backend, TestApp, access_token,

@@ -4,7 +4,7 @@
 //! the tasker exactly the rest less the fee), and the sandbox provider moves
 //! exactly that. A refund of nothing, or of more than the charge, is refused.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -3,7 +3,7 @@
 //! profile counts reachable page by page, profile facts computed from real
 //! activity, and invitations to a task.
 
-mod common;
+use crate::common;
 
 use common::{
     TestApp,

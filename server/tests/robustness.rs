@@ -2,7 +2,7 @@
 //! bodies, unknown routes, hostile uploads, floods — plus health and docs, and
 //! writes that finish even when their client gives up.
 
-mod common;
+use crate::common;
 
 use std::io::Cursor;
 

@@ -4,7 +4,7 @@
 //! other unnoticed. Column types are not compared: they differ by design (`blob` ids and integer
 //! milliseconds in SQLite, `uuid` and `bigint` in PostgreSQL; see `server/src/db.rs`).
 
-mod common;
+use crate::common;
 
 use std::{
     collections::BTreeMap,

@@ -1,6 +1,6 @@
 //! `server seed --demo` fills a believable marketplace once, and only once.
 
-mod common;
+use crate::common;
 
 use common::TestApp;
 use reqwest::StatusCode;

@@ -3,7 +3,7 @@
 //! 5 s, on every node) and remove the push devices it added; a reset removes
 //! every device of the account, an attacker's among them.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

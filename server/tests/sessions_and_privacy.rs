@@ -3,7 +3,7 @@
 //! keep the surname private; location search ignores case in any script;
 //! a weak JWT secret stops the server at start.
 
-mod common;
+use crate::common;
 
 use common::{
     TestApp, access_token,

@@ -2,7 +2,7 @@
 //! invites at most 30 taskers an hour (the 31st is a 429 that notifies nobody),
 //! and a user sends at most 5 test pushes a minute.
 
-mod common;
+use crate::common;
 
 use common::{
     TestApp, access_token,

@@ -5,7 +5,7 @@
 //! not open a dispute; and with both clocks due, auto-release and the lapse
 //! gave opposite outcomes depending on which the sweep reached first.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -1,7 +1,7 @@
 //! Categories, posting, browsing, task detail, edit and cancel, My Tasks (spec
 //! sections 2, 5 and 7), on both backends.
 
-mod common;
+use crate::common;
 
 use common::{
     TestApp,

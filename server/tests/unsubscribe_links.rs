@@ -2,7 +2,7 @@
 //! stop working after 60 days (issue 21); within that window one click works
 //! without signing in.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

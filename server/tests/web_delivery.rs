@@ -3,7 +3,7 @@
 //! The server serves a small web build made here (a hashed bundle with `.br`/`.gz` siblings), so
 //! these tests do not depend on `npm run build`.
 
-mod common;
+use crate::common;
 
 use std::io::Read;
 

@@ -33,6 +33,9 @@ pub struct Config {
     pub database_url: Secret,
     /// The most PostgreSQL connections this node's pool opens (tests lower it to fit many servers).
     pub database_max_connections: u32,
+    /// The longest a request waits for a pooled connection before answering 503: a database that
+    /// is away or a pool that is exhausted fails fast instead of holding the request.
+    pub database_acquire_timeout: Duration,
     pub redis_url: Option<Secret>,
     pub jwt_secret: Option<Secret>,
     pub smtp_url: Option<Secret>,
@@ -102,6 +105,7 @@ impl Config {
             public_url: None,
             database_url: Secret::new(format!("sqlite://{}/taskhub.db", data_dir.display())),
             database_max_connections: 20,
+            database_acquire_timeout: Duration::from_secs(1),
             redis_url: None,
             jwt_secret: None,
             smtp_url: None,
@@ -154,6 +158,10 @@ impl Config {
         if let Some(value) = var("DATABASE_MAX_CONNECTIONS") {
             config.database_max_connections =
                 value.parse().context("DATABASE_MAX_CONNECTIONS must be a positive number")?;
+        }
+        if let Some(value) = var("DATABASE_ACQUIRE_TIMEOUT_MS") {
+            let millis: u64 = value.parse().context("DATABASE_ACQUIRE_TIMEOUT_MS must be a number of milliseconds")?;
+            config.database_acquire_timeout = Duration::from_millis(millis.max(1));
         }
         config.redis_url = var("REDIS_URL").map(Secret::new);
         config.jwt_secret = var("JWT_SECRET").map(Secret::new);

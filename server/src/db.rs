@@ -42,15 +42,17 @@ macro_rules! on_pool {
 
 impl Db {
     pub async fn connect(url: &str) -> anyhow::Result<Self> {
-        Self::connect_with(url, 20).await
+        Self::connect_with(url, 20, Duration::from_secs(10)).await
     }
 
-    /// [`Db::connect`] with at most `max_connections` PostgreSQL connections (SQLite keeps 8).
-    pub async fn connect_with(url: &str, max_connections: u32) -> anyhow::Result<Self> {
+    /// [`Db::connect`] with at most `max_connections` PostgreSQL connections (SQLite keeps 8),
+    /// each query waiting at most `acquire_timeout` for one (then `sqlx::Error::PoolTimedOut`,
+    /// which the API answers with 503).
+    pub async fn connect_with(url: &str, max_connections: u32, acquire_timeout: Duration) -> anyhow::Result<Self> {
         if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             let pool = PgPoolOptions::new()
                 .max_connections(max_connections.max(1))
-                .acquire_timeout(Duration::from_secs(10))
+                .acquire_timeout(acquire_timeout)
                 .connect(url)
                 .await
                 .context("connecting to PostgreSQL")?;
@@ -65,6 +67,7 @@ impl Db {
                 .busy_timeout(Duration::from_secs(10));
             let pool = SqlitePoolOptions::new()
                 .max_connections(8)
+                .acquire_timeout(acquire_timeout)
                 .connect_with(options)
                 .await
                 .context("opening the SQLite database")?;

@@ -85,7 +85,12 @@ pub async fn start(config: Config) -> anyhow::Result<RunningServer> {
     // First, so a bad secret stops the server before it touches the database.
     let jwt_secret = AccessTokens::load_or_create_secret(config.jwt_secret.as_ref(), &config.data_dir)?;
     let vapid = delivery::vapid::VapidKey::load_or_create(config.vapid_private_key.as_ref(), &config.data_dir)?;
-    let db = Db::connect_with(config.database_url.expose(), config.database_max_connections).await?;
+    let db = Db::connect_with(
+        config.database_url.expose(),
+        config.database_max_connections,
+        config.database_acquire_timeout,
+    )
+    .await?;
     db.migrate().await?;
     store::backfills::fill_missing_location_search(&db).await.context("filling tasks.location_search")?;
     tracing::debug!(places = gazetteer::load(), "gazetteer loaded");

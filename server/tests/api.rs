@@ -13,6 +13,7 @@ mod disputes;
 mod earnings;
 mod earnings_refunds;
 mod email_digests;
+mod fail_fast;
 mod geocode_contact;
 mod growth_limits;
 mod live_abuse;

@@ -49,19 +49,19 @@ fn stalled_delivery(config: &mut Config) {
 
 mod limits {
     use super::*;
-    on_both_backends!(config = crate::push_flood::push_flood::small_posting_limits; posting_is_limited_per_account_and_per_client_address,);
+    on_both_backends!(config = crate::push_flood::small_posting_limits; posting_is_limited_per_account_and_per_client_address,);
 }
 mod alert_cap {
     use super::*;
-    on_both_backends!(config = crate::push_flood::push_flood::small_alert_cap; task_alerts_are_capped_per_user_per_hour,);
+    on_both_backends!(config = crate::push_flood::small_alert_cap; task_alerts_are_capped_per_user_per_hour,);
 }
 mod fast {
     use super::*;
-    on_both_backends!(config = crate::push_flood::push_flood::fast_delivery; a_push_service_that_never_answers_does_not_hold_up_another_users_push, a_test_push_goes_to_every_device_at_once_within_a_deadline,);
+    on_both_backends!(config = crate::push_flood::fast_delivery; a_push_service_that_never_answers_does_not_hold_up_another_users_push, a_test_push_goes_to_every_device_at_once_within_a_deadline,);
 }
 mod stalled {
     use super::*;
-    on_both_backends!(config = crate::push_flood::push_flood::stalled_delivery; claims_take_every_users_first_push_before_anyones_second,);
+    on_both_backends!(config = crate::push_flood::stalled_delivery; claims_take_every_users_first_push_before_anyones_second,);
 }
 
 fn plumbing_task(n: usize) -> Value {

@@ -130,7 +130,7 @@ pub async fn run(world: &World, database_url: &str) -> anyhow::Result<bool> {
     }
 
     // Escrow ledger and assignments.
-    let db = Db::connect_with(database_url, 2).await?;
+    let db = Db::connect_with(database_url, 2, std::time::Duration::from_secs(10)).await?;
     let mismatches = ledger::audit(&db).await?;
     let escrow = ledger::escrow_check(&db).await?;
     let double_assigned: i64 = sqlx::query_scalar(

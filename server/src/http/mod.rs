@@ -36,6 +36,7 @@ pub mod reports;
 pub mod reviews;
 pub mod security_headers;
 pub mod site;
+mod stale_reads;
 pub mod tasks;
 pub mod unsubscribe;
 pub mod views;
@@ -91,9 +92,11 @@ pub fn router(state: AppState) -> Router {
         .merge(reports::router())
         .merge(openapi::router())
         .fallback(|| async { ApiError::NotFound("No such API route".into()) })
-        .method_not_allowed_fallback(|| async {
-            ApiError::MethodNotAllowed("Method not allowed on this route".into())
-        });
+        .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed("Method not allowed on this route".into()) })
+        .layer(middleware::from_fn_with_state(
+            stale_reads::StaleReads::default(),
+            stale_reads::serve_stale_when_unavailable,
+        ));
 
     let mut app = Router::new()
         .nest("/api", api)

@@ -218,6 +218,9 @@ impl TestApp {
         // Many servers run at once (tests in parallel, several nodes per cluster test): keep each
         // pool small so they fit in the PostgreSQL's connection limit.
         config.database_max_connections = 5;
+        // Loaded test machines can keep a connection busy for a while; the fail-fast wait has its
+        // own test (`stale_reads`).
+        config.database_acquire_timeout = std::time::Duration::from_secs(10);
         let mut postgres_database = None;
         if backend == Backend::Postgres {
             let admin_url = services::postgres_url();

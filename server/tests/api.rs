@@ -23,6 +23,7 @@ mod moderation_actions;
 mod moderation_guard;
 mod moderation_live;
 mod moderation_reports;
+mod notification_batches;
 mod offers;
 mod openapi;
 mod operator_routes;

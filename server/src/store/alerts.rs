@@ -7,7 +7,7 @@ use uuid::Uuid;
 use crate::{
     alerts::{AlertDraft, MAX_ALERTS_PER_USER, index_keys},
     db::{BeginWrite, Db, Timestamp, new_id},
-    insert_notification, on_pool,
+    insert_notifications, on_pool,
     store::notifications::NotificationRow,
 };
 
@@ -333,9 +333,7 @@ pub async fn finish_job(
                 }
                 query.execute(&mut *tx).await?;
             }
-            for notification in &notifications {
-                insert_notification!(tx, notification)?;
-            }
+            insert_notifications!(tx, &notifications)?;
             tx.commit().await?;
             Ok(Some(notifications))
         }

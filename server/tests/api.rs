@@ -48,6 +48,7 @@ mod refund_amounts;
 mod reputation;
 mod robustness;
 mod schema_parity;
+mod search;
 mod seed;
 mod session_end;
 mod sessions_and_privacy;

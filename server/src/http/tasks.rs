@@ -65,7 +65,8 @@ pub async fn list_categories() -> ApiJson<&'static [Category]> {
 #[serde(default)]
 #[into_params(parameter_in = Query)]
 pub struct BrowseQuery {
-    /// Case-insensitive match in title or description.
+    /// Words to find in the title or description: each word matches words that start with it,
+    /// after stemming ("clean" finds "cleaner" and "cleaning"); every word must match.
     q: Option<String>,
     /// Category id (1-16).
     category: Option<String>,
@@ -79,7 +80,7 @@ pub struct BrowseQuery {
     near: Option<String>,
     /// 1-100 (default 10), with `near`.
     radius_km: Option<String>,
-    /// newest (default) | budget_desc | budget_asc | due_soonest
+    /// best_match (the default with `q`) | newest (the default without) | budget_desc | budget_asc | due_soonest
     sort: Option<String>,
     /// 1-100, default 20.
     limit: Option<String>,
@@ -106,7 +107,10 @@ fn decode_cursor(sort: BrowseSort, text: &str) -> Result<After, ApiError> {
     let key_fits = matches!(
         (&cursor.k, sort),
         (SortKey::Text(_), BrowseSort::DueSoonest)
-            | (SortKey::Int(_), BrowseSort::Newest | BrowseSort::BudgetAsc | BrowseSort::BudgetDesc)
+            | (
+                SortKey::Int(_),
+                BrowseSort::Newest | BrowseSort::BudgetAsc | BrowseSort::BudgetDesc | BrowseSort::BestMatch
+            )
     );
     if cursor.s != sort.as_str() || !key_fits {
         return Err(invalid());
@@ -125,10 +129,13 @@ pub async fn browse_tasks(
     State(state): State<AppState>,
     ApiQuery(query): ApiQuery<BrowseQuery>,
 ) -> ApiResult<ApiJson<Page<TaskSummary>>> {
+    let q = present(query.q);
     let sort = match present(query.sort) {
+        None if q.is_some() => BrowseSort::BestMatch,
         None => BrowseSort::Newest,
-        Some(text) => BrowseSort::parse(&text)
-            .ok_or_else(|| ApiError::field("sort", "Sort must be newest, budget_desc, budget_asc or due_soonest"))?,
+        Some(text) => BrowseSort::parse(&text).ok_or_else(|| {
+            ApiError::field("sort", "Sort must be best_match, newest, budget_desc, budget_asc or due_soonest")
+        })?,
     };
     let limit = match present(query.limit) {
         None => DEFAULT_PAGE,
@@ -152,7 +159,7 @@ pub async fn browse_tasks(
     };
     let near = near_filter(present(query.near), present(query.radius_km))?;
     let filter = BrowseFilter {
-        q: present(query.q).map(|q| q.to_lowercase()),
+        words: q.as_deref().map(tasks::search_words),
         category_id,
         location: present(query.location).map(|location| location.to_lowercase()),
         min_budget_cents: budget("min_budget", query.min_budget)?,

@@ -36,6 +36,9 @@ pub struct TaskRow {
     pub poster_first_name: String,
     pub poster_last_name: String,
     pub poster_avatar_url: Option<String>,
+    /// How well the task matches browse's search, scaled to an integer (Best match only).
+    #[sqlx(default)]
+    pub search_rank: i64,
 }
 
 const TASK_COLUMNS: &str = "t.id, t.poster_id, t.title, t.description, t.category_id, t.location, t.budget_cents,
@@ -46,6 +49,43 @@ const TASK_COLUMNS: &str = "t.id, t.poster_id, t.title, t.description, t.categor
 /// What the store keeps for case-insensitive search over title and description.
 pub fn search_text(title: &str, description: &str) -> String {
     format!("{title} {description}").to_lowercase()
+}
+
+/// The words of a search, lower-cased, at most eight: letters and digits only, so they are safe
+/// inside either engine's query syntax.
+pub fn search_words(q: &str) -> Vec<String> {
+    q.split(|c: char| !c.is_alphanumeric()).filter(|word| !word.is_empty()).take(8).map(str::to_lowercase).collect()
+}
+
+/// The full-text match of `words` (each a prefix of a stemmed word, all required) and its rank
+/// (larger is better, an integer so a cursor can carry it), per backend.
+fn full_text(db: &Db, words: &[String], args: &mut Vec<Arg>) -> FullText {
+    match db {
+        Db::Postgres(_) => {
+            let terms: Vec<String> = words.iter().map(|word| format!("{word}:*")).collect();
+            let query = format!("to_tsquery('english', {})", arg(Arg::Text(terms.join(" & ")), args));
+            FullText {
+                join: String::new(),
+                condition: format!("t.search_vector @@ {query}"),
+                rank: format!("(ts_rank(t.search_vector, {query}) * 1000000)::bigint"),
+            }
+        }
+        Db::Sqlite(_) => {
+            let terms: Vec<String> = words.iter().map(|word| format!("\"{word}\"*")).collect();
+            FullText {
+                join: "join tasks_fts on tasks_fts.rowid = t.rowid".into(),
+                condition: format!("tasks_fts match {}", arg(Arg::Text(terms.join(" ")), args)),
+                // bm25 is lower for better matches; a title match weighs four times a description's.
+                rank: "cast(-bm25(tasks_fts, 4.0, 1.0) * 1000000 as integer)".into(),
+            }
+        }
+    }
+}
+
+struct FullText {
+    join: String,
+    condition: String,
+    rank: String,
 }
 
 /// The location as the browse filter matches it: lower-cased by Rust (Unicode), on both backends.
@@ -178,6 +218,8 @@ pub enum BrowseSort {
     BudgetDesc,
     BudgetAsc,
     DueSoonest,
+    /// Relevance to the search words; the default when there are any.
+    BestMatch,
 }
 
 impl BrowseSort {
@@ -187,6 +229,7 @@ impl BrowseSort {
             "budget_desc" => Some(Self::BudgetDesc),
             "budget_asc" => Some(Self::BudgetAsc),
             "due_soonest" => Some(Self::DueSoonest),
+            "best_match" => Some(Self::BestMatch),
             _ => None,
         }
     }
@@ -197,6 +240,7 @@ impl BrowseSort {
             Self::BudgetDesc => "budget_desc",
             Self::BudgetAsc => "budget_asc",
             Self::DueSoonest => "due_soonest",
+            Self::BestMatch => "best_match",
         }
     }
 
@@ -207,6 +251,7 @@ impl BrowseSort {
             Self::BudgetDesc => ("t.budget_cents", "desc"),
             Self::BudgetAsc => ("t.budget_cents", "asc"),
             Self::DueSoonest => ("t.due_date", "asc"),
+            Self::BestMatch => ("search_rank", "desc"),
         }
     }
 
@@ -216,6 +261,7 @@ impl BrowseSort {
             Self::Newest => SortKey::Int(row.created_at.0),
             Self::BudgetDesc | Self::BudgetAsc => SortKey::Int(row.budget_cents),
             Self::DueSoonest => SortKey::Text(row.due_date.clone()),
+            Self::BestMatch => SortKey::Int(row.search_rank),
         }
     }
 }
@@ -236,8 +282,9 @@ pub struct After {
 
 #[derive(Clone, Debug, Default)]
 pub struct BrowseFilter {
-    /// Lower-cased search term.
-    pub q: Option<String>,
+    /// The search's words ([`search_words`]): tasks whose title or description has a word
+    /// starting with each of them, after stemming.
+    pub words: Option<Vec<String>>,
     pub category_id: Option<i64>,
     /// Location fragment, lower-cased with [`location_search`].
     pub location: Option<String>,
@@ -281,9 +328,17 @@ pub async fn open_tasks_page(
     let now = arg(Arg::Int(Timestamp::now().0), &mut args);
     conditions
         .push(format!("not exists ({SUSPENDED_POSTER} and (u.suspended_until is null or u.suspended_until > {now}))"));
-    if let Some(q) = &filter.q {
-        let p = arg(Arg::Text(contains_pattern(q)), &mut args);
-        conditions.push(format!("t.search_text like {p} escape '\\'"));
+    let mut join = String::new();
+    let mut rank = "cast(0 as bigint)".to_owned();
+    match filter.words.as_deref() {
+        None => {}
+        // Nothing searchable (only punctuation) finds nothing.
+        Some([]) => conditions.push("1 = 0".into()),
+        Some(words) => {
+            let text = full_text(db, words, &mut args);
+            (join, rank) = (text.join, text.rank);
+            conditions.push(text.condition);
+        }
     }
     if let Some(category_id) = filter.category_id {
         let p = arg(Arg::Int(category_id), &mut args);
@@ -307,6 +362,9 @@ pub async fn open_tasks_page(
         conditions.push(format!("t.lat between {min_lat} and {max_lat} and t.lon between {min_lon} and {max_lon}"));
     }
     let (column, direction) = sort.key();
+    // The keyset condition on the rank goes outside the query that computes it (SQLite allows
+    // bm25 only where the full-text query is answered).
+    let mut outer = Vec::new();
     if let Some(after) = after {
         let key = match &after.key {
             SortKey::Int(value) => arg(Arg::Int(*value), &mut args),
@@ -315,16 +373,30 @@ pub async fn open_tasks_page(
         let id = arg(Arg::Id(after.id), &mut args);
         let op = if direction == "desc" { "<" } else { ">" };
         // Spelled out rather than as a row value so SQLite's planner keeps a range on the index.
-        conditions.push(format!("{column} {op}= {key} and ({column} {op} {key} or t.id {op} {id})"));
+        let keyset = |column: &str, id_column: &str| {
+            format!("{column} {op}= {key} and ({column} {op} {key} or {id_column} {op} {id})")
+        };
+        match sort {
+            BrowseSort::BestMatch => outer.push(keyset(column, "id")),
+            _ => conditions.push(keyset(column, "t.id")),
+        }
     }
     let limit = arg(Arg::Int(limit), &mut args);
-    let sql = format!(
-        "select {TASK_COLUMNS} from tasks t join profiles p on p.id = t.poster_id
-         where {}
-         order by {column} {direction}, t.id {direction}
-         limit {limit}",
+    let matching = format!(
+        "select {TASK_COLUMNS}, {rank} as search_rank from tasks t join profiles p on p.id = t.poster_id {join}
+         where {}",
         conditions.join(" and ")
     );
+    let sql = match sort {
+        BrowseSort::BestMatch => format!(
+            "with ranked as materialized ({matching})
+             select * from ranked {}
+             order by search_rank desc, id desc
+             limit {limit}",
+            if outer.is_empty() { String::new() } else { format!("where {}", outer.join(" and ")) }
+        ),
+        _ => format!("{matching} order by {column} {direction}, t.id {direction} limit {limit}"),
+    };
     on_pool!(db, |pool| {
         let mut query = sqlx::query_as::<_, TaskRow>(sqlx::AssertSqlSafe(sql));
         for value in args {
@@ -491,4 +563,18 @@ pub async fn tasks_offered_on_by(db: &Db, tasker_id: Uuid) -> sqlx::Result<Vec<T
         .fetch_all(pool)
         .await
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::search_words;
+
+    #[test]
+    fn search_words_keep_letters_and_digits_only() {
+        assert_eq!(search_words("  Window CLEANER, 2-storey!"), ["window", "cleaner", "2", "storey"]);
+        assert_eq!(search_words("\"tap\" OR * (sink) -drain:*"), ["tap", "or", "sink", "drain"]);
+        assert_eq!(search_words("Café Zürich"), ["café", "zürich"]);
+        assert!(search_words("*** ---").is_empty());
+        assert_eq!(search_words("a b c d e f g h i j").len(), 8);
+    }
 }

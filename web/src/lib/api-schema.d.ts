@@ -5711,7 +5711,10 @@ export interface operations {
     browse_tasks: {
         parameters: {
             query?: {
-                /** @description Case-insensitive match in title or description. */
+                /**
+                 * @description Words to find in the title or description: each word matches words that start with it,
+                 *     after stemming ("clean" finds "cleaner" and "cleaning"); every word must match.
+                 */
                 q?: string;
                 /** @description Category id (1-16). */
                 category?: string;
@@ -5725,7 +5728,7 @@ export interface operations {
                 near?: string;
                 /** @description 1-100 (default 10), with `near`. */
                 radius_km?: string;
-                /** @description newest (default) | budget_desc | budget_asc | due_soonest */
+                /** @description best_match (the default with `q`) | newest (the default without) | budget_desc | budget_asc | due_soonest */
                 sort?: string;
                 /** @description 1-100, default 20. */
                 limit?: string;

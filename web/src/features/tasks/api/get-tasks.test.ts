@@ -1,4 +1,4 @@
-import { filtersFromSearch, filtersToSearch } from '@/features/tasks/api/get-tasks';
+import { defaultSort, filtersFromSearch, filtersToSearch, sortOptionsFor } from '@/features/tasks/api/get-tasks';
 
 describe('browse filters in the URL', () => {
   it('reads every filter, trimmed and typed', () => {
@@ -54,5 +54,19 @@ describe('browse filters in the URL', () => {
     const filters = filtersFromSearch(new URLSearchParams('q=tap&category=4&radius_km=10&near=1.5,2'));
     expect(filtersFromSearch(filtersToSearch(filters))).toEqual(filters);
     expect(filtersToSearch(filters).toString()).toBe('q=tap&category=4&near=1.5%2C2&radius_km=10');
+  });
+});
+
+describe('the sort of a search', () => {
+  it('is Best match by default with search words, Newest without', () => {
+    expect(defaultSort({ q: 'fence' })).toBe('best_match');
+    expect(defaultSort({ q: '   ' })).toBe('newest');
+    expect(defaultSort({})).toBe('newest');
+  });
+
+  it('offers Best match only when there is something to match', () => {
+    expect(sortOptionsFor({ q: 'fence' }).map((option) => option.value)).toContain('best_match');
+    expect(sortOptionsFor({}).map((option) => option.value)).not.toContain('best_match');
+    expect(filtersFromSearch(new URLSearchParams({ q: 'tap', sort: 'best_match' })).sort).toBe('best_match');
   });
 });

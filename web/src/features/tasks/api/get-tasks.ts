@@ -6,6 +6,7 @@ import { queryClient } from '@/lib/query-client';
 import { queryKeys } from '@/lib/query-keys';
 
 export const SORT_OPTIONS = [
+  { value: 'best_match', label: 'Best match' },
   { value: 'newest', label: 'Newest first' },
   { value: 'budget_desc', label: 'Budget: high to low' },
   { value: 'budget_asc', label: 'Budget: low to high' },
@@ -13,6 +14,16 @@ export const SORT_OPTIONS = [
 ] as const;
 
 export type SortOption = (typeof SORT_OPTIONS)[number]['value'];
+
+/** What the server sorts by when the filters name no sort: relevance for a search, else newest. */
+export function defaultSort(filters: Pick<TaskFilters, 'q'>): SortOption {
+  return filters.q?.trim() ? 'best_match' : 'newest';
+}
+
+/** The sorts that mean something for these filters (Best match needs search words). */
+export function sortOptionsFor(filters: Pick<TaskFilters, 'q'>) {
+  return SORT_OPTIONS.filter((option) => option.value !== 'best_match' || defaultSort(filters) === 'best_match');
+}
 
 export interface TaskFilters {
   q?: string;

@@ -4,7 +4,13 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { LocationInput } from '@/components/location/location-input';
 import { Button } from '@/components/ui/button';
 import { inputClasses } from '@/components/ui/field';
-import { DEFAULT_RADIUS_KM, RADIUS_OPTIONS, SORT_OPTIONS, type TaskFilters } from '@/features/tasks/api/get-tasks';
+import {
+  DEFAULT_RADIUS_KM,
+  RADIUS_OPTIONS,
+  defaultSort,
+  sortOptionsFor,
+  type TaskFilters,
+} from '@/features/tasks/api/get-tasks';
 
 export type CategoryOption = { id: number; name: string };
 
@@ -132,11 +138,13 @@ export function BrowseFilters({ filters, categories, onApply }: {
               </label>
               <select
                 id="browse-sort"
-                value={draft.sort ?? 'newest'}
-                onChange={(e) => set('sort', e.target.value === 'newest' ? undefined : (e.target.value as TaskFilters['sort']))}
+                value={draft.sort ?? defaultSort(draft)}
+                onChange={(e) =>
+                  set('sort', e.target.value === defaultSort(draft) ? undefined : (e.target.value as TaskFilters['sort']))
+                }
                 className={inputClasses(false, 'mt-2')}
               >
-                {SORT_OPTIONS.map((o) => (
+                {sortOptionsFor(draft).map((o) => (
                   <option key={o.value} value={o.value}>
                     {o.label}
                   </option>

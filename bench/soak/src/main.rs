@@ -8,6 +8,7 @@ mod api;
 mod audit;
 mod faults;
 mod metrics;
+mod server_times;
 mod session;
 mod socket;
 mod world;
@@ -141,6 +142,11 @@ async fn run() -> anyhow::Result<bool> {
     }
     println!("--- figures ({:.0} s) ---", elapsed.as_secs_f64());
     metrics.report(elapsed).print();
+    let node_urls: Vec<String> = ["NODE_1_PORT", "NODE_2_PORT"]
+        .iter()
+        .filter_map(|key| env.get(*key).map(|port| format!("http://127.0.0.1:{port}")))
+        .collect();
+    server_times::print(&node_urls).await?;
     println!("--- audit ---");
     audit::run(&world, &database_url).await
 }

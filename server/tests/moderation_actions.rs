@@ -197,7 +197,8 @@ async fn a_removed_task_leaves_browse_and_the_sitemap_and_its_offers_close(app: 
     let removed = resolve(&app, &operator, &id(&filed), json!({ "action": "remove", "note": "Deposit scam" })).await;
     assert_eq!(removed.status, StatusCode::OK, "{:?}", removed.body);
     let page = app.get(&format!("/api/tasks/{task}"), None).await;
-    assert_eq!(page.body["status"], "removed");
+    assert_eq!(page.status, StatusCode::NOT_FOUND, "only operators read a removed task: {:?}", page.body);
+    assert_eq!(app.get(&format!("/api/tasks/{task}"), Some(&operator)).await.body["status"], "removed");
     assert_eq!(browse_ids(&app).await, vec![kept.clone()]);
     let search = app.get("/api/tasks?q=deposit", None).await.body;
     assert!(search["items"].as_array().unwrap().is_empty());
@@ -254,7 +255,7 @@ async fn removal_racing_a_checkout_has_exactly_one_winner(app: TestApp) -> TestA
             json!({ "task_id": task.as_str(), "offer_id": offer.as_str() }),
         );
         let (removal, pay) = tokio::join!(removal, pay);
-        let status = app.get(&format!("/api/tasks/{task}"), Some(&owner)).await.body["status"].clone();
+        let status = app.get(&format!("/api/tasks/{task}"), Some(&operator)).await.body["status"].clone();
         match (removal.status, pay.status) {
             (StatusCode::OK, StatusCode::CONFLICT) => {
                 assert_eq!(status, "removed");

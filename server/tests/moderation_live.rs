@@ -11,7 +11,11 @@ use common::{
 };
 use reqwest::StatusCode;
 use serde_json::json;
-use server::config::Config;
+use server::{
+    config::Config,
+    db::Timestamp,
+    payments::sweep::{self, CANCELLATION_ANSWER_WINDOW},
+};
 
 const OPERATOR: &str = "operator@example.com";
 
@@ -24,6 +28,7 @@ on_both_backends_and_buses!(
     config = with_operator;
     an_operators_socket_hears_of_each_new_report_and_dispute,
     only_operators_may_watch_the_admin_topic,
+    a_dispute_the_sweep_opens_reaches_the_console_too,
 );
 
 async fn an_operators_socket_hears_of_each_new_report_and_dispute(app: TestApp) -> TestApp {
@@ -62,6 +67,35 @@ async fn an_operators_socket_hears_of_each_new_report_and_dispute(app: TestApp) 
     assert_eq!(opened.status, StatusCode::CREATED, "{:?}", opened.body);
     let event = next_event(&mut console, "admin", "dispute.created").await;
     assert_eq!(event, json!({ "id": opened.body["id"], "task_id": disputed }));
+    app
+}
+
+/// A poster's cancellation request left unanswered after the tasker asked to be paid becomes a
+/// dispute in the sweep, with nobody's request behind it: the console hears of it all the same.
+async fn a_dispute_the_sweep_opens_reaches_the_console_too(app: TestApp) -> TestApp {
+    let operator = poster(&app, OPERATOR).await;
+    let mut console = connect(&app, Some(&operator)).await;
+    subscribe(&mut console, "admin").await;
+
+    let assigned = assigned_task(&app, 20_000).await;
+    let task = &assigned.task;
+    let requested = app.post(&format!("/api/tasks/{task}/request-payment"), Some(&assigned.tasker), json!({})).await;
+    assert_eq!(requested.status, StatusCode::OK, "{:?}", requested.body);
+    let asked = app
+        .post(
+            &format!("/api/tasks/{task}/cancellation"),
+            Some(&assigned.poster),
+            json!({ "reason": "Changed my mind" }),
+        )
+        .await;
+    assert_eq!(asked.status, StatusCode::CREATED, "{:?}", asked.body);
+
+    let lapsed = Timestamp::now().plus(CANCELLATION_ANSWER_WINDOW + std::time::Duration::from_secs(60));
+    let report = sweep::sweep(&app.server.state, lapsed).await.unwrap();
+    assert_eq!(report.cancellations_escalated, 1, "{report:?}");
+    let dispute = app.get(&format!("/api/tasks/{task}/dispute"), Some(&assigned.poster)).await.body;
+    let event = next_event(&mut console, "admin", "dispute.created").await;
+    assert_eq!(event, json!({ "id": dispute["id"], "task_id": task }));
     app
 }
 

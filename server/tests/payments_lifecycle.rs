@@ -580,8 +580,11 @@ async fn reviews_go_both_ways_after_completion_and_stay_hidden_until_both_are_in
     let task_id: Uuid = task.parse().unwrap();
     let soon = Timestamp::now().plus(Duration::from_secs(13 * 24 * 3600));
     let later = Timestamp::now().plus(Duration::from_secs(14 * 24 * 3600 + 60));
-    assert!(server::store::reviews::visible_reviews_for_task(db, task_id, None, soon).await.unwrap().is_empty());
-    assert_eq!(server::store::reviews::visible_reviews_for_task(db, task_id, None, later).await.unwrap().len(), 1);
+    assert!(server::store::reviews::visible_reviews_for_task(db, task_id, None, false, soon).await.unwrap().is_empty());
+    assert_eq!(
+        server::store::reviews::visible_reviews_for_task(db, task_id, None, false, later).await.unwrap().len(),
+        1
+    );
     app
 }
 

@@ -24,6 +24,7 @@ use crate::{
         Position,
         audit_log::{self, AuditRow},
         reports::{self, ReportRow},
+        user_record::{self, RecordDispute, RecordOffer, RecordPayment, RecordTask},
     },
 };
 
@@ -138,12 +139,17 @@ impl From<AuditRow> for AuditItem {
     }
 }
 
-/// Everything an operator needs about one person: who they are, the reports by and about
-/// them, and the actions taken on them.
+/// Everything an operator needs about one person: who they are, their tasks (posted or
+/// assigned), offers, disputes and payments, the reports by and about them, and the actions
+/// taken on them. Each list newest first, at most 100.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct UserRecord {
     pub user: AuthorSummary,
     pub suspension_reason: Option<String>,
+    pub tasks: Vec<RecordTask>,
+    pub offers: Vec<RecordOffer>,
+    pub disputes: Vec<RecordDispute>,
+    pub payments: Vec<RecordPayment>,
     pub reports: Vec<ReportRecord>,
     pub actions: Vec<AuditItem>,
 }
@@ -162,6 +168,10 @@ pub async fn user_record(
     Ok(ApiJson(UserRecord {
         user: AuthorSummary::new(facts, now),
         suspension_reason: suspension.and_then(|s| s.suspension_reason),
+        tasks: user_record::tasks_of(&state.db, id, HISTORY_LIMIT).await?,
+        offers: user_record::offers_of(&state.db, id, HISTORY_LIMIT).await?,
+        disputes: user_record::disputes_of(&state.db, id, HISTORY_LIMIT).await?,
+        payments: user_record::payments_of(&state.db, id, now, HISTORY_LIMIT).await?,
         reports: reports::reports_involving(&state.db, id, HISTORY_LIMIT)
             .await?
             .into_iter()
@@ -205,7 +215,8 @@ pub struct ReinstateInput {
     pub note: Option<String>,
 }
 
-/// Ends a suspension in force (409 when there is none).
+/// Ends a suspension in force and lifts the holds on the user's transfers, which outlive a
+/// suspension that ended by itself (409 when there is neither).
 #[utoipa::path(post, path = "/api/admin/users/{id}/reinstate", tag = "admin", request_body = ReinstateInput,
     params(("id" = Uuid, Path, description = "The user")), security(("bearer" = [])),
     responses((status = 204), (status = 400), (status = 401), (status = 403), (status = 404), (status = 409), (status = 422)))]

@@ -88,6 +88,8 @@ pub struct EarningLine {
     pub released_at: Option<Timestamp>,
     /// When the transfer was made (`paid_out` only).
     pub paid_out_at: Option<Timestamp>,
+    /// The transfer is held by an operator (after a suspension): "On hold: contact support".
+    pub on_hold: bool,
 }
 
 /// Sums of `payout_cents` by state, and the fees taken from released payments.
@@ -125,7 +127,7 @@ pub async fn my_earnings(
     let (after, limit) = query.parse()?;
     let account = payments::payout_account(&state.db, caller.id).await?;
     let account_ready = account.as_ref().is_some_and(|(_, ready)| *ready);
-    let rows = earnings::earnings_of(&state.db, caller.id).await?;
+    let rows = earnings::earnings_of(&state.db, caller.id, Timestamp::now()).await?;
     let mut totals = EarningTotals::default();
     for row in &rows {
         totals.add(row, payouts::earning_state(row, account_ready));
@@ -177,6 +179,7 @@ impl EarningLine {
             held_at: row.held_at,
             released_at: row.released_at,
             paid_out_at: (state == EarningState::PaidOut).then_some(row.transfer_updated_at).flatten(),
+            on_hold: row.transfer_on_hold,
         }
     }
 }

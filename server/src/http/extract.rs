@@ -123,6 +123,14 @@ impl Operator {
         Ok(user.is_some_and(|user| Operator::user_is(&state.config, &user)))
     }
 
+    /// Whether the (possibly signed-out) caller is an operator: they read removed content.
+    pub async fn reading(state: &AppState, caller: Option<AuthUser>) -> Result<bool, ApiError> {
+        match caller {
+            Some(caller) => Operator::is(state, caller.id).await,
+            None => Ok(false),
+        }
+    }
+
     /// Operator status needs the address proven: with `REQUIRE_EMAIL_VERIFICATION` off, anyone
     /// could otherwise sign up as an `ADMIN_EMAILS` address nobody had registered yet.
     pub fn user_is(config: &crate::config::Config, user: &crate::store::users::UserRow) -> bool {

@@ -123,7 +123,8 @@ pub struct OfferView {
     pub tasker: PersonSummary,
     /// Null unless the caller is the task's poster or the offer's tasker.
     pub amount_cents: Option<i64>,
-    /// Null unless the caller is the task's poster or the offer's tasker, and once removed.
+    /// Null unless the caller is the task's poster or the offer's tasker (or an operator), and
+    /// once removed (except to operators).
     pub message: Option<String>,
     /// The message was removed by a moderator.
     pub removed: bool,
@@ -151,9 +152,15 @@ impl OfferView {
         }
     }
 
-    /// The poster and the offer's own tasker see everything; others do not.
-    pub fn for_viewer(row: &OfferRow, poster_id: Uuid, viewer: Option<Uuid>) -> Self {
-        Self::new(row, viewer.is_some_and(|viewer| viewer == poster_id || viewer == row.tasker_id))
+    /// The poster and the offer's own tasker see everything but a removed message; an operator
+    /// sees everything, a removed message marked removed; others see neither.
+    pub fn for_viewer(row: &OfferRow, poster_id: Uuid, viewer: Option<Uuid>, operator: bool) -> Self {
+        let mut view =
+            Self::new(row, operator || viewer.is_some_and(|viewer| viewer == poster_id || viewer == row.tasker_id));
+        if operator {
+            view.message = Some(row.message.clone());
+        }
+        view
     }
 }
 
@@ -170,7 +177,7 @@ pub struct QuestionView {
     pub id: Uuid,
     pub task_id: Uuid,
     pub asker: PersonSummary,
-    /// Null once a moderator removed the question (and its answer).
+    /// Null once a moderator removed the question (and its answer), except to operators.
     pub body: Option<String>,
     pub answer: Option<String>,
     pub removed: bool,
@@ -180,6 +187,14 @@ pub struct QuestionView {
 
 impl From<&QuestionRow> for QuestionView {
     fn from(row: &QuestionRow) -> Self {
+        Self::as_read(row, false)
+    }
+}
+
+impl QuestionView {
+    /// An operator (`operator`) reads a removed question's text, marked removed; nobody else does.
+    pub fn as_read(row: &QuestionRow, operator: bool) -> Self {
+        let shown = !row.removed || operator;
         Self {
             id: row.id,
             task_id: row.task_id,
@@ -189,8 +204,8 @@ impl From<&QuestionRow> for QuestionView {
                 &row.asker_last_name,
                 row.asker_avatar_url.as_ref(),
             ),
-            body: (!row.removed).then(|| row.body.clone()),
-            answer: row.answer.clone().filter(|_| !row.removed),
+            body: shown.then(|| row.body.clone()),
+            answer: row.answer.clone().filter(|_| shown),
             removed: row.removed,
             answered_at: row.answered_at,
             created_at: row.created_at,

@@ -7,7 +7,7 @@ use uuid::Uuid;
 use crate::{
     db::{Timestamp, new_id},
     error::{ApiError, ApiResult},
-    http::extract::{ApiJson, ApiPath, AuthUser, task_or_404},
+    http::extract::{ApiJson, ApiPath, AuthUser, Operator, task_or_404},
     live,
     payments::rules::{self, Party},
     state::AppState,
@@ -41,7 +41,8 @@ pub async fn list_messages(
     ApiPath(id): ApiPath<Uuid>,
 ) -> ApiResult<ApiJson<Vec<MessageRow>>> {
     party_task(&state, caller, id).await?;
-    Ok(ApiJson(messages::messages_for_task(&state.db, id, CONVERSATION_LIMIT).await?))
+    let operator = Operator::is(&state, caller.id).await?;
+    Ok(ApiJson(messages::messages_for_task(&state.db, id, CONVERSATION_LIMIT, operator).await?))
 }
 
 #[derive(Debug, Default, Deserialize, utoipa::ToSchema)]

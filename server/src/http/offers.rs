@@ -14,7 +14,7 @@ use crate::{
     db::Timestamp,
     error::{ApiError, ApiResult},
     http::{
-        extract::{ApiJson, ApiPath, ApiQuery, AuthUser, TaskFromPath, VerifiedUser, task_or_404},
+        extract::{ApiJson, ApiPath, ApiQuery, AuthUser, Operator, TaskFromPath, VerifiedUser, task_or_404},
         marketplace_views::{Items, MyOfferView, OfferView, Page, TaskSummary, fill_ratings},
         paging::{self, PageQuery},
     },
@@ -64,9 +64,11 @@ pub async fn list_offers(
 ) -> ApiResult<ApiJson<Page<OfferView>>> {
     let (after, limit) = query.parse()?;
     let viewer = caller.map(|caller| caller.id);
+    let operator = Operator::reading(&state, caller).await?;
     let rows = offers::offers_page(&state.db, task.id, after, limit + 1).await?;
     let (rows, next_cursor) = paging::finish(rows, limit, |row| Position { created_at: row.created_at, id: row.id });
-    let mut items: Vec<OfferView> = rows.iter().map(|row| OfferView::for_viewer(row, task.poster_id, viewer)).collect();
+    let mut items: Vec<OfferView> =
+        rows.iter().map(|row| OfferView::for_viewer(row, task.poster_id, viewer, operator)).collect();
     fill_ratings(&state.db, items.iter_mut().map(|offer| &mut offer.tasker).collect()).await?;
     Ok(ApiJson(Page::new(items, next_cursor)))
 }

@@ -5,7 +5,7 @@ use crate::{
     db::Timestamp,
     error::{ApiError, ApiResult},
     http::{
-        extract::{ApiJson, ApiPath, ApiQuery},
+        extract::{ApiJson, ApiPath, ApiQuery, AuthUser, Operator},
         marketplace_views::Page,
         paging::{self, PageQuery},
         views::{ProfileFacts, ProfileReview, PublicProfileView},
@@ -22,11 +22,12 @@ pub fn router() -> Router<AppState> {
 }
 
 /// Anyone's public profile: no email or phone.
-#[utoipa::path(get, path = "/api/profiles/{id}", tag = "accounts",
+#[utoipa::path(get, path = "/api/profiles/{id}", tag = "accounts", security((), ("bearer" = [])),
     params(("id" = Uuid, Path, description = "The person's id")),
     responses((status = 200, body = PublicProfileView), (status = 404)))]
 pub async fn public_profile(
     State(state): State<AppState>,
+    caller: Option<AuthUser>,
     ApiPath(id): ApiPath<Uuid>,
 ) -> ApiResult<ApiJson<PublicProfileView>> {
     let row = profiles::profile(&state.db, id).await?.ok_or_else(|| ApiError::not_found("Profile"))?;
@@ -37,7 +38,8 @@ pub async fn public_profile(
         responsiveness: responsiveness(&profile_facts::conversations_with(&state.db, id).await?, now),
         payment_verified: profile_facts::has_payment_method(&state.db, id).await?,
     };
-    let rows = reviews::visible_reviews_about(&state.db, id, now, None, LATEST_REVIEWS + 1).await?;
+    let operator = Operator::reading(&state, caller).await?;
+    let rows = reviews::visible_reviews_about(&state.db, id, now, None, LATEST_REVIEWS + 1, operator).await?;
     let (rows, next_cursor) = paging::finish(rows, LATEST_REVIEWS, review_position);
     Ok(ApiJson(PublicProfileView::new(&row, &stats, facts, &rows, next_cursor)))
 }
@@ -47,17 +49,19 @@ fn review_position(row: &reviews::ProfileReviewRow) -> Position {
 }
 
 /// The visible reviews about someone, newest first, a page at a time (after the profile's first 20).
-#[utoipa::path(get, path = "/api/profiles/{id}/reviews", tag = "accounts",
+#[utoipa::path(get, path = "/api/profiles/{id}/reviews", tag = "accounts", security((), ("bearer" = [])),
     params(("id" = Uuid, Path, description = "The person's id"), PageQuery),
     responses((status = 200, body = Page<ProfileReview>), (status = 400), (status = 404), (status = 422)))]
 pub async fn profile_reviews(
     State(state): State<AppState>,
+    caller: Option<AuthUser>,
     ApiPath(id): ApiPath<Uuid>,
     ApiQuery(query): ApiQuery<PageQuery>,
 ) -> ApiResult<ApiJson<Page<ProfileReview>>> {
     let (before, limit) = query.parse()?;
     profiles::profile(&state.db, id).await?.ok_or_else(|| ApiError::not_found("Profile"))?;
-    let rows = reviews::visible_reviews_about(&state.db, id, Timestamp::now(), before, limit + 1).await?;
+    let operator = Operator::reading(&state, caller).await?;
+    let rows = reviews::visible_reviews_about(&state.db, id, Timestamp::now(), before, limit + 1, operator).await?;
     let (rows, next_cursor) = paging::finish(rows, limit, review_position);
     Ok(ApiJson(Page::new(rows.iter().map(ProfileReview::from).collect(), next_cursor)))
 }

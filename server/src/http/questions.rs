@@ -13,7 +13,7 @@ use crate::{
     db::Timestamp,
     error::{ApiError, ApiResult},
     http::{
-        extract::{ApiJson, ApiPath, ApiQuery, AuthUser, TaskFromPath, VerifiedUser, task_or_404},
+        extract::{ApiJson, ApiPath, ApiQuery, AuthUser, Operator, TaskFromPath, VerifiedUser, task_or_404},
         marketplace_views::{Page, QuestionView},
         paging::{self, PageQuery},
     },
@@ -37,18 +37,20 @@ pub struct BodyInput {
 }
 
 /// A task's questions, oldest first, a page at a time.
-#[utoipa::path(get, path = "/api/tasks/{id}/questions", tag = "marketplace",
+#[utoipa::path(get, path = "/api/tasks/{id}/questions", tag = "marketplace", security((), ("bearer" = [])),
     params(("id" = Uuid, Path, description = "Task id"), PageQuery),
     responses((status = 200, body = Page<QuestionView>), (status = 400), (status = 404), (status = 422)))]
 pub async fn list_questions(
     State(state): State<AppState>,
+    caller: Option<AuthUser>,
     TaskFromPath(task): TaskFromPath,
     ApiQuery(query): ApiQuery<PageQuery>,
 ) -> ApiResult<ApiJson<Page<QuestionView>>> {
     let (after, limit) = query.parse()?;
     let rows = questions::questions_page(&state.db, task.id, after, limit + 1).await?;
     let (rows, next_cursor) = paging::finish(rows, limit, |row| Position { created_at: row.created_at, id: row.id });
-    Ok(ApiJson(Page::new(rows.iter().map(QuestionView::from).collect(), next_cursor)))
+    let operator = Operator::reading(&state, caller).await?;
+    Ok(ApiJson(Page::new(rows.iter().map(|row| QuestionView::as_read(row, operator)).collect(), next_cursor)))
 }
 
 /// Asks a public question on an open task; the poster answers rather than asks.

@@ -7,7 +7,7 @@ use serde::Deserialize;
 use crate::{
     db::{Timestamp, new_id},
     error::{ApiError, ApiResult, FieldErrors},
-    http::extract::{ApiJson, AuthUser, TaskFromPath},
+    http::extract::{ApiJson, AuthUser, Operator, TaskFromPath},
     live,
     payments::rules::{self, Party},
     state::AppState,
@@ -31,7 +31,9 @@ pub async fn list_reviews(
     caller: Option<AuthUser>,
     TaskFromPath(task): TaskFromPath,
 ) -> ApiResult<ApiJson<Vec<ReviewRow>>> {
-    let rows = reviews::visible_reviews_for_task(&state.db, task.id, caller.map(|c| c.id), Timestamp::now()).await?;
+    let operator = Operator::reading(&state, caller).await?;
+    let rows =
+        reviews::visible_reviews_for_task(&state.db, task.id, caller.map(|c| c.id), operator, Timestamp::now()).await?;
     Ok(ApiJson(rows))
 }
 

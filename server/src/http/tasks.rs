@@ -20,7 +20,7 @@ use crate::{
     error::{ApiError, ApiResult},
     geo,
     http::{
-        extract::{ApiJson, ApiPath, ApiQuery, AuthUser, ClientIp, TaskFromPath, VerifiedUser, task_or_404},
+        extract::{ApiJson, ApiPath, ApiQuery, AuthUser, ClientIp, Operator, TaskFromPath, VerifiedUser, task_or_404},
         marketplace_views::{
             Items, Page, PersonSummary, PosterStats, QuestionView, TaskDetail, TaskSummary, fill_ratings,
         },
@@ -29,7 +29,7 @@ use crate::{
     live,
     marketplace::{
         categories::{CATEGORIES, Category},
-        rules::{self, TaskInput},
+        rules::{self, TASK_REMOVED, TaskInput},
     },
     moderation::guard,
     rate_limit::{Limit, client_key},
@@ -276,11 +276,11 @@ async fn detail(
 }
 
 /// The questions the detail screen embeds: the first page only, however many there are.
-async fn first_questions(state: &AppState, task_id: Uuid) -> ApiResult<Page<QuestionView>> {
+async fn first_questions(state: &AppState, task_id: Uuid, operator: bool) -> ApiResult<Page<QuestionView>> {
     let rows = questions::questions_page(&state.db, task_id, None, paging::DEFAULT_LIMIT + 1).await?;
     let (rows, next_cursor) =
         paging::finish(rows, paging::DEFAULT_LIMIT, |row| Position { created_at: row.created_at, id: row.id });
-    Ok(Page::new(rows.iter().map(QuestionView::from).collect(), next_cursor))
+    Ok(Page::new(rows.iter().map(|row| QuestionView::as_read(row, operator)).collect(), next_cursor))
 }
 
 /// Who a view is counted for: the signed-in user, else the (hashed) address.
@@ -292,6 +292,8 @@ fn viewer_key(caller: Option<AuthUser>, ip: std::net::IpAddr) -> String {
 }
 
 /// Everything the detail screen shows; counts one view per viewer per day (not the poster's own).
+/// A task a moderator removed is 404 "This task was removed" to everyone but operators, who read
+/// it in full (removed questions too, marked removed).
 #[utoipa::path(get, path = "/api/tasks/{id}", tag = "marketplace", security((), ("bearer" = [])), params(("id" = Uuid, Path, description = "The task")),
     responses((status = 200, body = TaskDetail), (status = 404)))]
 pub async fn task_detail(
@@ -300,18 +302,22 @@ pub async fn task_detail(
     ClientIp(ip): ClientIp,
     TaskFromPath(row): TaskFromPath,
 ) -> ApiResult<ApiJson<TaskDetail>> {
+    let operator = Operator::reading(&state, caller).await?;
+    if row.status == rules::status::REMOVED && !operator {
+        return Err(ApiError::NotFound(TASK_REMOVED.into()));
+    }
     if caller.is_none_or(|caller| caller.id != row.poster_id) {
         let day = Timestamp::now().0.div_euclid(DAY_MS);
         tasks::record_view(&state.db, row.id, &viewer_key(caller, ip), day).await?;
     }
-    Ok(ApiJson(detail_as_shown(&state, row).await?))
+    Ok(ApiJson(detail_as_shown(&state, row, operator).await?))
 }
 
 /// The task as `GET /api/tasks/{id}` shows it (views so far, the first page of questions), without
 /// counting a view: also written into the task's web page, so the app can render it at once.
-pub async fn detail_as_shown(state: &AppState, row: TaskRow) -> ApiResult<TaskDetail> {
+pub async fn detail_as_shown(state: &AppState, row: TaskRow, operator: bool) -> ApiResult<TaskDetail> {
     let view_count = tasks::view_count(&state.db, row.id).await?;
-    let questions = first_questions(state, row.id).await?;
+    let questions = first_questions(state, row.id, operator).await?;
     detail(state, row, view_count, questions).await
 }
 
@@ -375,7 +381,7 @@ pub async fn update_task(
     }
     let row = task_or_404(&state, id).await?;
     live::task_edited(&state, &row).await;
-    let questions = first_questions(&state, id).await?;
+    let questions = first_questions(&state, id, false).await?;
     let view_count = tasks::view_count(&state.db, id).await?;
     Ok(ApiJson(detail(&state, row, view_count, questions).await?))
 }

@@ -98,7 +98,8 @@ struct IndexHtml(Arc<str>);
 
 /// `/task/{id}`: the app's page with the task's title, description and Open Graph tags, so a
 /// shared link previews without running JavaScript, and the task itself for the app's first
-/// render. An unknown task gets the plain page (the app shows its not-found screen). Revalidated
+/// render. An unknown task, or one a moderator removed, gets the plain page (the app shows its
+/// not-found or removed screen). Revalidated
 /// by ETag, as the task can change.
 async fn task_page(
     State(state): State<AppState>,
@@ -111,11 +112,11 @@ async fn task_page(
         Err(_) => None,
     };
     let html = match task {
-        Some(task) => {
+        Some(task) if task.status != crate::marketplace::rules::status::REMOVED => {
             let html = with_task_preview(&index, &state.link(&format!("/task/{}", task.id)), &task);
-            with_embedded_task(&html, &detail_as_shown(&state, task).await?)?
+            with_embedded_task(&html, &detail_as_shown(&state, task, false).await?)?
         }
-        None => index.to_string(),
+        _ => index.to_string(),
     };
     // Weak: the same page is sent with different content encodings.
     let etag = format!("W/\"{}\"", hex::encode(&Sha256::digest(html.as_bytes())[..16]));

@@ -33,7 +33,12 @@ pub mod status {
     pub const COMPLETION_REQUESTED: &str = "completion_requested";
     pub const COMPLETED: &str = "completed";
     pub const CANCELLED: &str = "cancelled";
+    /// Taken down by a moderator: only operators read it.
+    pub const REMOVED: &str = "removed";
 }
+
+/// What a removed task's page and API say to everyone but operators.
+pub const TASK_REMOVED: &str = "This task was removed";
 
 pub mod offer_status {
     pub const PENDING: &str = "pending";

@@ -140,7 +140,8 @@ pub async fn suspend(
     Ok(())
 }
 
-/// Ends `user_id`'s suspension; 409-worthy when there is none in force.
+/// Ends `user_id`'s suspension and lifts the holds on their transfers; 409-worthy when there is
+/// neither.
 pub async fn reinstate(state: &AppState, operator_id: Uuid, user_id: Uuid, note: &str) -> Result<(), ActionError> {
     crate::store::users::user_by_id(&state.db, user_id).await?.ok_or(ActionError::UserNotFound)?;
     let note = note.trim();

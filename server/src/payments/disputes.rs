@@ -112,10 +112,11 @@ pub async fn escalate_cancellation(state: &AppState, task: &TaskRow, request: &C
         reason: "other",
         message: &request.reason,
     };
-    let Some(_) = disputes::escalate_cancellation(&state.db, request.id, &dispute, &notifications, now).await? else {
+    let Some(row) = disputes::escalate_cancellation(&state.db, request.id, &dispute, &notifications, now).await? else {
         return Ok(false);
     };
     live::notifications_created(state, &notifications).await;
+    live::dispute_opened(state, row.id, task.id).await;
     lifecycle::publish_task(state, task.id).await;
     Ok(true)
 }

@@ -68,6 +68,7 @@ pub async fn sweep(state: &AppState, now: Timestamp) -> anyhow::Result<SweepRepo
     }
     auto_release_due(state, now, &mut report).await?;
     answer_lapsed_cancellations(state, now, &mut report).await?;
+    provider_calls::mark_holds(&state.db, now).await?;
     for call in provider_calls::due(&state.db, now, BATCH).await? {
         report.provider_calls_retried += 1;
         if calls::run(state, &call).await {

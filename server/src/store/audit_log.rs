@@ -92,7 +92,8 @@ pub async fn audit_page(db: &Db, before: Option<Uuid>, limit: i64) -> sqlx::Resu
     })
 }
 
-/// The actions taken on `target_id` (e.g. a user's suspensions), newest first.
+/// The actions taken on `target_id` (e.g. a user's suspensions) and, for a user, on the content
+/// of theirs that was reported (a removal, a warning), newest first.
 #[instrument(skip_all)]
 pub async fn actions_on(db: &Db, target_id: Uuid, limit: i64) -> sqlx::Result<Vec<AuditRow>> {
     on_pool!(db, |pool| {
@@ -101,6 +102,8 @@ pub async fn actions_on(db: &Db, target_id: Uuid, limit: i64) -> sqlx::Result<Ve
                     a.created_at
              from audit_log a join users u on u.id = a.operator_id
              where a.target_id = $1
+                or exists (select 1 from reports r
+                           where r.author_id = $1 and r.target_id = a.target_id and r.target_type = a.target_type)
              order by a.id desc
              limit $2",
         )

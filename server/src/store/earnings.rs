@@ -29,24 +29,29 @@ pub struct EarningRow {
     pub transfer_status: Option<String>,
     /// When the transfer was last tried or made.
     pub transfer_updated_at: Option<Timestamp>,
+    /// The pending transfer waits on an operator's hold (the tasker is or was suspended).
+    pub transfer_on_hold: bool,
 }
 
 /// Every payment held for the tasker, newest first (by `held_at`, then id): the totals add them all,
 /// and the list is answered a page at a time from them. Only payments that were charged count.
 #[instrument(skip_all)]
-pub async fn earnings_of(db: &Db, tasker_id: Uuid) -> sqlx::Result<Vec<EarningRow>> {
+pub async fn earnings_of(db: &Db, tasker_id: Uuid, now: Timestamp) -> sqlx::Result<Vec<EarningRow>> {
     on_pool!(db, |pool| {
-        sqlx::query_as::<_, EarningRow>(
+        sqlx::query_as::<_, EarningRow>(sqlx::AssertSqlSafe(format!(
             "select p.id as payment_id, p.task_id, t.title as task_title, p.status, p.amount_cents, p.fee_cents, p.refunded_cents,
                     p.currency, p.completion_requested_at, p.held_at, p.released_at,
-                    c.status as transfer_status, c.updated_at as transfer_updated_at
+                    c.status as transfer_status, c.updated_at as transfer_updated_at,
+                    coalesce(c.status = 'pending' and {hold}, false) as transfer_on_hold
              from payments p
              join tasks t on t.id = p.task_id
              left join provider_calls c on c.payment_id = p.id and c.kind = 'transfer'
              where p.tasker_id = $1 and p.held_at is not null
              order by p.held_at desc, p.id desc",
-        )
+            hold = crate::store::provider_calls::transfer_on_hold_of("c", "$2"),
+        )))
         .bind(tasker_id)
+        .bind(now)
         .fetch_all(pool)
         .await
     })

@@ -48,17 +48,24 @@ pub async fn insert_message(db: &Db, message: &MessageRow, notification: &Notifi
     })
 }
 
-/// The conversation of a task, oldest first (the newest `limit`).
+/// The conversation of a task, oldest first (the newest `limit`); a removed message's text only
+/// `with_removed` (for an operator).
 #[instrument(skip_all)]
-pub async fn messages_for_task(db: &Db, task_id: Uuid, limit: i64) -> sqlx::Result<Vec<MessageRow>> {
+pub async fn messages_for_task(
+    db: &Db,
+    task_id: Uuid,
+    limit: i64,
+    with_removed: bool,
+) -> sqlx::Result<Vec<MessageRow>> {
     let mut rows = on_pool!(db, |pool| {
         sqlx::query_as::<_, MessageRow>(
-            "select id, task_id, sender_id, recipient_id, case when removed_at is null then body end as body,
+            "select id, task_id, sender_id, recipient_id, case when removed_at is null or $3 then body end as body,
                     removed_at is not null as removed, created_at from messages
              where task_id = $1 order by id desc limit $2",
         )
         .bind(task_id)
         .bind(limit)
+        .bind(with_removed)
         .fetch_all(pool)
         .await
     })?;

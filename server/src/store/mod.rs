@@ -31,6 +31,7 @@ pub mod reports;
 pub mod reviews;
 pub mod sandbox_sessions;
 pub mod tasks;
+pub mod user_record;
 pub mod users;
 
 /// Where a page ended: the last item's time and id. Ordered as the lists are, by time, then id.

@@ -67,6 +67,16 @@ macro_rules! suspend_account {
             .execute(&mut *$tx)
             .await?;
             let sessions = revoke_every_family!($tx, suspension.user_id, $now).await?;
+            // What the platform owes the tasker waits for an operator (see `provider_calls::mark_holds`).
+            sqlx::query(
+                "update provider_calls set held_at = $2
+                 where kind = 'transfer' and status = 'pending' and held_at is null
+                   and payment_id in (select id from payments where tasker_id = $1)",
+            )
+            .bind(suspension.user_id)
+            .bind($now)
+            .execute(&mut *$tx)
+            .await?;
             let offers: Vec<(Uuid, Uuid)> = sqlx::query_as(
                 "update offers set status = 'withdrawn', updated_at = $2
                  where tasker_id = $1 and status = 'pending' and frozen_at is null
@@ -222,7 +232,8 @@ pub async fn suspend(
     })
 }
 
-/// Ends a suspension that is in force at `now`; false when there is none.
+/// Ends a suspension that is in force at `now` and lifts the holds on the user's transfers (which
+/// outlive a suspension that ended by itself); false when there is neither.
 #[instrument(skip_all)]
 pub async fn reinstate(
     db: &Db,
@@ -243,7 +254,15 @@ pub async fn reinstate(
             .execute(&mut *tx)
             .await?
             .rows_affected();
-            if ended == 0 {
+            let lifted = sqlx::query(
+                "update provider_calls set held_at = null
+                 where held_at is not null and payment_id in (select id from payments where tasker_id = $1)",
+            )
+            .bind(user_id)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+            if ended == 0 && lifted == 0 {
                 return Ok(false);
             }
             insert_notification!(tx, notification)?;

@@ -85,12 +85,39 @@ macro_rules! insert_provider_call {
     }};
 }
 
-/// A transfer to a tasker whose account is suspended at `$1` waits in the outbox (an
-/// operator's hold) until the suspension ends or an operator refunds through a dispute.
-const TRANSFER_ON_HOLD: &str = "provider_calls.kind = 'transfer'
-    and exists (select 1 from payments p join users u on u.id = p.tasker_id
-                where p.id = provider_calls.payment_id and u.suspended_at is not null
-                  and (u.suspended_until is null or u.suspended_until > $1))";
+/// Whether the transfer call `call` (a table alias) pays a tasker suspended at `now` (a bind
+/// parameter).
+fn tasker_suspended(call: &str, now: &str) -> String {
+    format!(
+        "exists (select 1 from payments hold_p join users hold_u on hold_u.id = hold_p.tasker_id
+                 where hold_p.id = {call}.payment_id and hold_u.suspended_at is not null
+                   and (hold_u.suspended_until is null or hold_u.suspended_until > {now}))"
+    )
+}
+
+/// SQL true when the call `call` is a transfer on an operator's hold at `now`: its tasker is
+/// suspended, or was and no operator has reinstated them yet (`held_at`). It waits in the
+/// outbox, its attempts untouched, until reinstatement (or an operator's refund).
+pub fn transfer_on_hold_of(call: &str, now: &str) -> String {
+    format!("({call}.kind = 'transfer' and ({call}.held_at is not null or {}))", tasker_suspended(call, now))
+}
+
+/// Marks every pending transfer to a tasker suspended at `now` as held, so the hold outlives a
+/// suspension that ends by itself. The number marked.
+#[instrument(skip_all)]
+pub async fn mark_holds(db: &Db, now: Timestamp) -> sqlx::Result<u64> {
+    on_pool!(db, |pool| {
+        sqlx::query(sqlx::AssertSqlSafe(format!(
+            "update provider_calls set held_at = $1
+             where kind = 'transfer' and status = 'pending' and held_at is null and {}",
+            tasker_suspended("provider_calls", "$1")
+        )))
+        .bind(now)
+        .execute(pool)
+        .await
+        .map(|done| done.rows_affected())
+    })
+}
 
 /// Pending calls due by `now`, longest-waiting first (held transfers wait). A failing call
 /// is pushed back by its backoff, so it never keeps others from their turn.
@@ -99,8 +126,9 @@ pub async fn due(db: &Db, now: Timestamp, limit: i64) -> sqlx::Result<Vec<Provid
     on_pool!(db, |pool| {
         sqlx::query_as::<_, ProviderCallRow>(sqlx::AssertSqlSafe(format!(
             "select {CALL_COLUMNS} from provider_calls
-             where status = 'pending' and next_attempt_at <= $1 and not ({TRANSFER_ON_HOLD})
-             order by next_attempt_at, id limit $2"
+             where status = 'pending' and next_attempt_at <= $1 and not {hold}
+             order by next_attempt_at, id limit $2",
+            hold = transfer_on_hold_of("provider_calls", "$1")
         )))
         .bind(now)
         .bind(limit)
@@ -261,7 +289,8 @@ pub async fn unpark_by_operator(db: &Db, id: Uuid, audit: &AuditEntry<'_>) -> sq
 pub async fn on_hold(db: &Db, id: Uuid, now: Timestamp) -> sqlx::Result<bool> {
     on_pool!(db, |pool| {
         sqlx::query_scalar::<_, bool>(sqlx::AssertSqlSafe(format!(
-            "select {TRANSFER_ON_HOLD} from provider_calls where id = $2"
+            "select {} from provider_calls where id = $2",
+            transfer_on_hold_of("provider_calls", "$1")
         )))
         .bind(now)
         .bind(id)

@@ -65,18 +65,20 @@ pub async fn insert_review(db: &Db, review: &ReviewRow, notification: &Notificat
     }
 }
 
-/// The task's reviews anyone may read as of `now`, plus `viewer`'s own.
+/// The task's reviews anyone may read as of `now`, plus `viewer`'s own; a removed review's text
+/// only `with_removed` (for an operator).
 #[instrument(skip_all)]
 pub async fn visible_reviews_for_task(
     db: &Db,
     task_id: Uuid,
     viewer: Option<Uuid>,
+    with_removed: bool,
     now: Timestamp,
 ) -> sqlx::Result<Vec<ReviewRow>> {
     on_pool!(db, |pool| {
         sqlx::query_as::<_, ReviewRow>(sqlx::AssertSqlSafe(format!(
             "select r.id, r.task_id, r.reviewer_id, r.reviewee_id, r.rating,
-                    case when r.removed_at is null then r.body end as body, r.removed_at is not null as removed,
+                    case when r.removed_at is null or $4 then r.body end as body, r.removed_at is not null as removed,
                     r.created_at
              from reviews r
              where r.task_id = $1 and ({VISIBLE} or r.reviewer_id = $3)
@@ -85,6 +87,7 @@ pub async fn visible_reviews_for_task(
         .bind(task_id)
         .bind(now.minus(HIDDEN_FOR))
         .bind(viewer.unwrap_or_default())
+        .bind(with_removed)
         .fetch_all(pool)
         .await
     })
@@ -152,7 +155,8 @@ pub struct ProfileReviewRow {
 }
 
 /// The visible reviews about `user_id`, newest first, older than `before`
-/// (from the newest when `None`), for their public profile.
+/// (from the newest when `None`), for their public profile; a removed review's text only
+/// `with_removed` (for an operator).
 #[instrument(skip_all)]
 pub async fn visible_reviews_about(
     db: &Db,
@@ -160,11 +164,12 @@ pub async fn visible_reviews_about(
     now: Timestamp,
     before: Option<Position>,
     limit: i64,
+    with_removed: bool,
 ) -> sqlx::Result<Vec<ProfileReviewRow>> {
     let before = before.unwrap_or(Position { created_at: Timestamp(i64::MAX), id: Uuid::max() });
     on_pool!(db, |pool| {
         sqlx::query_as::<_, ProfileReviewRow>(sqlx::AssertSqlSafe(format!(
-            "select r.id, r.rating, case when r.removed_at is null then r.body end as body,
+            "select r.id, r.rating, case when r.removed_at is null or $6 then r.body end as body,
                     r.removed_at is not null as removed, r.created_at, t.title as task_title, r.reviewer_id,
                     p.first_name as reviewer_first_name, p.last_name as reviewer_last_name,
                     p.avatar_url as reviewer_avatar_url
@@ -181,6 +186,7 @@ pub async fn visible_reviews_about(
         .bind(limit)
         .bind(before.created_at)
         .bind(before.id)
+        .bind(with_removed)
         .fetch_all(pool)
         .await
     })

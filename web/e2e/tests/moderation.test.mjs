@@ -2,8 +2,9 @@
 // disguised phone number is refused with the guard's message; the poster reports the tasker's
 // offer from the task page; the operator's open console (ADMIN_EMAILS, set by run.mjs) shows the
 // report without a reload and suspends the tasker from it; the poster's open page drops the
-// withdrawn offer; the tasker's sign-in then shows the suspension message, and the console's
-// audit log lists the action.
+// withdrawn offer; the tasker's open page signs out when the server closes its socket (4003, the
+// close code of a suspended account) and its sign-in then shows the suspension message; the
+// console's audit log lists the action.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
@@ -14,13 +15,11 @@ import {
   inDays,
   launch,
   login,
-  newPage,
   OPERATOR_EMAIL,
   operatorAccount,
   screenshot,
   signedInPage,
   signInThroughUi,
-  VIEWPORTS,
   waitForTopic,
 } from '../browser.mjs';
 
@@ -103,13 +102,18 @@ test('a reported offer reaches the open console live and the operator suspends i
   // The suspension withdrew the tasker's pending offer: the poster's open page drops it live.
   await offerItem.waitFor({ state: 'detached' });
 
-  // The tasker's sign-in is refused with the suspension message.
-  const again = await newPage(browser, VIEWPORTS.mobile);
-  await again.goto('/login');
-  await signInThroughUi(again, tasker);
-  await again.getByRole('alert').filter({ hasText: /Your account is suspended/ }).first().waitFor();
-  await screenshot(again, 'moderation-suspended-login');
-  await again.context().close();
+  // The tasker's page, open on the task all along, is signed out the moment the server closes its
+  // socket with 4003 (only that close code says so), and its sign-in shows the suspension message.
+  await taskerPage.getByText('Your account is suspended', { exact: true }).waitFor();
+  await taskerPage.getByRole('link', { name: 'Sign In' }).first().waitFor();
+  assert.equal(await taskerPage.evaluate(() => localStorage.getItem('taskhub.session')), null, 'the session is gone');
+  await screenshot(taskerPage, 'moderation-suspended-signed-out');
+  await taskerPage.getByRole('link', { name: 'Sign In' }).first().click();
+  await signInThroughUi(taskerPage, tasker);
+  // The login form's message (not the toast above): the 30-day suspension's end date.
+  await taskerPage.getByRole('alert').filter({ hasText: /Your account is suspended until \d+ \w+ \d{4}\./ }).first().waitFor();
+  await screenshot(taskerPage, 'moderation-suspended-login');
+  assert.equal(await taskerPage.evaluate(() => localStorage.getItem('taskhub.session')), null, 'still signed out');
 
   // The audit log lists the suspension with its note.
   await operatorPage.getByRole('tab', { name: 'Audit log' }).click();

@@ -4,6 +4,7 @@ import { useEffect, type ReactNode } from 'react';
 
 import { ReportActionProvider, type ReportTarget } from '@/components/moderation/report-action';
 import { onAuthStateChange } from '@/lib/auth/session';
+import { onDeferredPush } from '@/lib/push-subscription';
 import { queryClient } from '@/lib/query-client';
 import { queryKeys } from '@/lib/query-keys';
 import { appStore } from '@/lib/store';
@@ -26,6 +27,8 @@ export function AppProvider({ children }: { children: ReactNode }) {
       }),
     [],
   );
+  // A push the worker left to this tab: the in-app list catches up if the socket missed it.
+  useEffect(() => onDeferredPush(() => void queryClient.invalidateQueries({ queryKey: queryKeys.notifications })), []);
 
   return (
     <JotaiProvider store={appStore}>

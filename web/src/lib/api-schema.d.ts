@@ -174,7 +174,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Ends a suspension in force (409 when there is none). */
+        /**
+         * Ends a suspension in force and lifts the holds on the user's transfers, which outlive a
+         *     suspension that ended by itself (409 when there is neither).
+         */
         post: operations["reinstate_user"];
         delete?: never;
         options?: never;
@@ -963,7 +966,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Everything the detail screen shows; counts one view per viewer per day (not the poster's own). */
+        /**
+         * Everything the detail screen shows; counts one view per viewer per day (not the poster's own).
+         *     A task a moderator removed is 404 "This task was removed" to everyone but operators, who read
+         *     it in full (removed questions too, marked removed).
+         */
         get: operations["task_detail"];
         put?: never;
         post?: never;
@@ -1501,6 +1508,8 @@ export interface components {
             /** Format: int64 */
             fee_cents: number;
             held_at: null | components["schemas"]["Timestamp"];
+            /** @description The transfer is held by an operator (after a suspension): "On hold: contact support". */
+            on_hold: boolean;
             paid_out_at: null | components["schemas"]["Timestamp"];
             /**
              * Format: int64
@@ -1727,7 +1736,10 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             /** Format: uuid */
             id: string;
-            /** @description Null unless the caller is the task's poster or the offer's tasker, and once removed. */
+            /**
+             * @description Null unless the caller is the task's poster or the offer's tasker (or an operator), and
+             *     once removed (except to operators).
+             */
             message: string | null;
             /** @description The message was removed by a moderator. */
             removed: boolean;
@@ -1796,7 +1808,10 @@ export interface components {
                 created_at: components["schemas"]["Timestamp"];
                 /** Format: uuid */
                 id: string;
-                /** @description Null unless the caller is the task's poster or the offer's tasker, and once removed. */
+                /**
+                 * @description Null unless the caller is the task's poster or the offer's tasker (or an operator), and
+                 *     once removed (except to operators).
+                 */
                 message: string | null;
                 /** @description The message was removed by a moderator. */
                 removed: boolean;
@@ -1835,7 +1850,7 @@ export interface components {
                 answer: string | null;
                 answered_at: null | components["schemas"]["Timestamp"];
                 asker: components["schemas"]["PersonSummary"];
-                /** @description Null once a moderator removed the question (and its answer). */
+                /** @description Null once a moderator removed the question (and its answer), except to operators. */
                 body: string | null;
                 created_at: components["schemas"]["Timestamp"];
                 /** Format: uuid */
@@ -2132,7 +2147,7 @@ export interface components {
             answer: string | null;
             answered_at: null | components["schemas"]["Timestamp"];
             asker: components["schemas"]["PersonSummary"];
-            /** @description Null once a moderator removed the question (and its answer). */
+            /** @description Null once a moderator removed the question (and its answer), except to operators. */
             body: string | null;
             created_at: components["schemas"]["Timestamp"];
             /** Format: uuid */
@@ -2178,6 +2193,70 @@ export interface components {
             /** Format: uuid */
             task_id: string;
             task_title: string;
+        };
+        /** @description A dispute on a task the person posted or was assigned. */
+        RecordDispute: {
+            created_at: components["schemas"]["Timestamp"];
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            opened_by: string;
+            /** @description `release` | `partial_refund` | `refund` once resolved. */
+            outcome: string | null;
+            reason: string;
+            /** @description `open` | `resolved`. */
+            status: string;
+            /** Format: uuid */
+            task_id: string;
+            task_title: string;
+        };
+        RecordOffer: {
+            /** Format: int64 */
+            amount_cents: number;
+            created_at: components["schemas"]["Timestamp"];
+            /** Format: uuid */
+            id: string;
+            message: string;
+            message_removed: boolean;
+            status: string;
+            /** Format: uuid */
+            task_id: string;
+            task_title: string;
+        };
+        /** @description A payment the person made (as poster) or was owed (as tasker). */
+        RecordPayment: {
+            /** Format: int64 */
+            amount_cents: number;
+            created_at: components["schemas"]["Timestamp"];
+            currency: string;
+            /** Format: int64 */
+            fee_cents: number;
+            /** Format: uuid */
+            id: string;
+            /** Format: int64 */
+            refunded_cents: number;
+            /** @description `poster` | `tasker`. */
+            role: string;
+            status: string;
+            /** Format: uuid */
+            task_id: string;
+            task_title: string;
+            /** @description The transfer waits on an operator's hold (see `store::provider_calls`). */
+            transfer_on_hold: boolean;
+            /** @description The transfer to the tasker: `pending` | `done` | `parked`; null when none is owed. */
+            transfer_status: string | null;
+        };
+        /** @description A task the person posted or was assigned, with its text as written (removed ones too). */
+        RecordTask: {
+            /** Format: int64 */
+            budget_cents: number;
+            created_at: components["schemas"]["Timestamp"];
+            /** Format: uuid */
+            id: string;
+            /** @description `poster` | `tasker`. */
+            role: string;
+            status: string;
+            title: string;
         };
         RefreshRequest: {
             /** @default  */
@@ -2562,13 +2641,18 @@ export interface components {
             message: string;
         };
         /**
-         * @description Everything an operator needs about one person: who they are, the reports by and about
-         *     them, and the actions taken on them.
+         * @description Everything an operator needs about one person: who they are, their tasks (posted or
+         *     assigned), offers, disputes and payments, the reports by and about them, and the actions
+         *     taken on them. Each list newest first, at most 100.
          */
         UserRecord: {
             actions: components["schemas"]["AuditItem"][];
+            disputes: components["schemas"]["RecordDispute"][];
+            offers: components["schemas"]["RecordOffer"][];
+            payments: components["schemas"]["RecordPayment"][];
             reports: components["schemas"]["ReportRecord"][];
             suspension_reason: string | null;
+            tasks: components["schemas"]["RecordTask"][];
             user: components["schemas"]["AuthorSummary"];
         };
         UserResponse: {
@@ -5403,6 +5487,15 @@ export interface operations {
                     "application/json": components["schemas"]["PublicProfileView"];
                 };
             };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Not found (or the id is not a UUID) */
             404: {
                 headers: {
@@ -5441,6 +5534,15 @@ export interface operations {
             };
             /** @description Malformed request (body, query string or content type) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6915,6 +7017,15 @@ export interface operations {
             };
             /** @description Malformed request (body, query string or content type) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -38,8 +38,13 @@ async function appWindows() {
 
 async function showUnlessLooking(payload: PushPayload) {
   const windows = await appWindows();
-  // A focused, visible tab already shows it live (socket + in-app list).
-  if (windows.some((client) => client.focused && client.visibilityState === 'visible')) return;
+  // A focused, visible tab already shows it live (socket + in-app list); it is told, so its list
+  // catches up should its socket have missed the event.
+  const looking = windows.filter((client) => client.focused && client.visibilityState === 'visible');
+  if (looking.length > 0) {
+    for (const client of looking) client.postMessage({ type: 'push.deferred', id: payload.id ?? null });
+    return;
+  }
   await self.registration.showNotification(payload.title || 'Taskhub', {
     body: payload.message ?? '',
     tag: payload.id,

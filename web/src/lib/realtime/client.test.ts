@@ -34,10 +34,10 @@ class TestSocket extends EventTarget {
     this.dispatchEvent(new Event('open'));
   }
 
-  /** The connection is lost (the server restarted, the network went away). */
-  drop() {
+  /** The connection is lost (the server restarted, the network went away), or closed by the server with `code`. */
+  drop(code = 1006) {
     this.readyState = 3;
-    this.dispatchEvent(Object.assign(new Event('close'), { code: 1006, reason: '', wasClean: false }));
+    this.dispatchEvent(Object.assign(new Event('close'), { code, reason: '', wasClean: code !== 1006 }));
   }
 
   subscribes() {
@@ -101,6 +101,26 @@ describe('RealtimeClient after a reconnect', () => {
       ]),
     );
     expect(second.subscribes()).toHaveLength(3);
+  });
+
+  it('tells the app when the server closes the socket of a suspended account (4003), and not on an outage', async () => {
+    signIn('u1');
+    const onSuspended = vi.fn();
+    client = new RealtimeClient(new QueryClient(), {
+      baseUrl: () => 'ws://taskhub.test/ws',
+      ticket: async () => 'ticket',
+      WebSocket: TestSocket,
+      onSuspended,
+    });
+    client.start();
+    const first = await nextSocket(1);
+    first.open();
+    first.drop();
+    const second = await nextSocket(2);
+    second.open();
+    expect(onSuspended).not.toHaveBeenCalled();
+    second.drop(4003);
+    await vi.waitFor(() => expect(onSuspended).toHaveBeenCalledTimes(1));
   });
 
   it('refetches a topic whose gap the hub could not replay, and not one it replayed', async () => {

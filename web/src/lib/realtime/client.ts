@@ -2,7 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { atom } from 'jotai';
 import ReconnectingWebSocket from 'partysocket/ws';
 
-import { authorizedRequest, getSession, onAuthStateChange } from '@/lib/auth/session';
+import { authorizedRequest, getSession, onAuthStateChange, setSession } from '@/lib/auth/session';
 import { queryClient as appQueryClient } from '@/lib/query-client';
 import { queryKeys } from '@/lib/query-keys';
 import { backoffDelay, BACKOFF_MAX_MS, BACKOFF_MIN_MS } from '@/lib/realtime/backoff';
@@ -10,10 +10,14 @@ import { applyRealtimeEvent, closeSubscribeGap, refetchTopic } from '@/lib/realt
 import { DegradedPolling } from '@/lib/realtime/degraded-polling';
 import type { ConnectionStatus, LiveStatus, RealtimeEvent, ServerMessage } from '@/lib/realtime/types';
 import { appStore } from '@/lib/store';
+import { toast } from '@/lib/toast';
 
 export const connectionStatusAtom = atom<ConnectionStatus>('connecting');
 /** 'degraded' while the server says events from its other nodes are not reaching this socket. */
 export const liveStatusAtom = atom<LiveStatus>('ok');
+
+/** The close code of every socket of an account an operator suspended (server `CLOSE_SUSPENDED`). */
+export const CLOSE_SUSPENDED = 4003;
 
 /** How far apart the clients watching one topic refetch it after a resync (`refetchSharedTopic`). */
 export const RESYNC_SPREAD_MS = 2_000;
@@ -49,6 +53,8 @@ export class RealtimeClient {
       setLive?: (live: LiveStatus) => void;
       pollIntervalMs?: number;
       random?: () => number;
+      /** The server closed the socket because the account was suspended. */
+      onSuspended?: () => void;
     } = {},
   ) {
     this.random = options.random ?? Math.random;
@@ -70,7 +76,8 @@ export class RealtimeClient {
     socket.addEventListener('open', () => this.onOpen());
     socket.addEventListener('message', (event) => this.onMessage(String((event as MessageEvent).data)));
     // A reconnect we asked for (sign-in, sign-out) is not an outage: the indicator stays put.
-    socket.addEventListener('close', () => {
+    socket.addEventListener('close', (event) => {
+      if ((event as CloseEvent).code === CLOSE_SUSPENDED && getSession()) this.options.onSuspended?.();
       if (!this.intentional) this.setStatus('offline');
     });
     this.socket = socket;
@@ -262,6 +269,15 @@ export function realtime(): RealtimeClient {
     shared = new RealtimeClient(appQueryClient, {
       setStatus: (status) => appStore.set(connectionStatusAtom, status),
       setLive: (live) => appStore.set(liveStatusAtom, live),
+      // Suspended: the account's sessions have ended, so this tab signs out at once and says why.
+      onSuspended: () => {
+        setSession(null, 'SIGNED_OUT');
+        toast({
+          title: 'Your account is suspended',
+          description: 'You have been signed out. Sign in again to see the details, or contact support.',
+          variant: 'error',
+        });
+      },
     });
     shared.start();
     let lastUser = getSession()?.user.id ?? null;

@@ -158,3 +158,30 @@ describe('confirmations on the task page', () => {
     expect(confirm).not.toHaveBeenCalled();
   });
 });
+
+describe('a task a moderator removed', () => {
+  it('says so to everyone but operators, from the 404 or from a copy already loaded', async () => {
+    signInForTest('k9');
+    serve({ 'GET /api/tasks/t1': { status: 404, body: { error: { code: 'not_found', message: 'This task was removed' } } } });
+    render();
+    expect(await screen.findByRole('heading', { name: 'Task removed' }, { timeout: 5000 })).toBeInTheDocument();
+    expect(screen.getByText('This task was removed')).toBeInTheDocument();
+    expect(screen.queryByText('Assemble a wardrobe')).not.toBeInTheDocument();
+  });
+
+  it('shows an operator the task, marked removed', async () => {
+    signInForTest({ id: 'op', email: 'op@example.com', is_operator: true });
+    serve({ 'GET /api/tasks/t1': { body: { ...task, status: 'removed', assigned_tasker: null } } });
+    render();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Assemble a wardrobe' }, { timeout: 5000 })).toBeInTheDocument();
+    expect(screen.getByText('Removed by a moderator: only operators see this task.')).toBeInTheDocument();
+  });
+
+  it('hides a removed copy from anyone else (the live update after removal)', async () => {
+    signInForTest('k9');
+    serve({ 'GET /api/tasks/t1': { body: { ...task, status: 'removed', assigned_tasker: null } } });
+    render();
+    expect(await screen.findByRole('heading', { name: 'Task removed' }, { timeout: 5000 })).toBeInTheDocument();
+    expect(screen.queryByText('Assemble a wardrobe')).not.toBeInTheDocument();
+  });
+});

@@ -39,6 +39,7 @@ const EditTaskDialog = lazyWhenIdle(() => import('@/features/post-task/component
 const ReportDialog = lazyWhenIdle(() => import('@/features/moderation/components/report-dialog').then((module) => module.ReportDialog));
 
 const AFTER_PAYMENT = ['assigned', 'completion_requested', 'completed', 'cancelled'];
+const TASK_REMOVED = 'This task was removed';
 
 export function TaskDetailRoute() {
   const { taskId = '' } = useParams();
@@ -53,7 +54,12 @@ export function TaskDetailRoute() {
   const [editing, setEditing] = useState(false);
   const askRef = useRef<HTMLTextAreaElement>(null);
   useTopic(taskId ? `task:${taskId}` : null);
-  usePageTitle(task.data?.title ?? 'Task details', task.data?.description.slice(0, 160));
+  // A task a moderator removed is 404 "This task was removed" to all but operators; a page open when
+  // it happened hears `task.updated` with status `removed` and says the same.
+  const removed =
+    (task.isError && task.error instanceof ApiError && task.error.message === TASK_REMOVED) ||
+    (task.data?.status === 'removed' && !user?.is_operator);
+  usePageTitle(removed ? 'Task removed' : (task.data?.title ?? 'Task details'), removed ? undefined : task.data?.description.slice(0, 160));
   // The lifecycle after payment (payment, dispute, cancellation) is only for the task's two parties.
   const loaded = task.data;
   const isParty = Boolean(user && loaded && (loaded.poster.id === user.id || loaded.assigned_tasker?.id === user.id));
@@ -62,13 +68,17 @@ export function TaskDetailRoute() {
   const dispute = useDispute(taskId, isParty && afterPayment);
 
   if (task.isPending) return <PageSpinner label="Loading task" />;
-  if (task.isError) {
+  if (task.isError || removed) {
     const missing = task.error instanceof ApiError && task.error.status === 404;
     return (
       <div className="mx-auto max-w-3xl px-4 py-16 text-center">
-        <h1 className="text-2xl font-bold text-slate-900">{missing ? 'Task not found' : 'Error loading task'}</h1>
+        <h1 className="text-2xl font-bold text-slate-900">{removed ? 'Task removed' : missing ? 'Task not found' : 'Error loading task'}</h1>
         <p className="mt-2 text-slate-600">
-          {missing ? 'This task does not exist or was removed.' : errorMessage(task.error, 'Something went wrong while loading this task')}
+          {removed
+            ? TASK_REMOVED
+            : missing
+              ? 'This task does not exist or was removed.'
+              : errorMessage(task.error, 'Something went wrong while loading this task')}
         </p>
         <Link to="/tasks" className={buttonClasses('primary', 'md', 'mt-6')}>
           Back to tasks
@@ -100,6 +110,11 @@ export function TaskDetailRoute() {
       {/* One column on phones, ordered so a tasker meets Make an Offer right after the task; two columns from lg. */}
       <div className="flex flex-col gap-6 lg:grid lg:grid-cols-[minmax(0,1fr)_22rem]">
         <div className="contents lg:block lg:space-y-6">
+          {t.status === 'removed' && (
+            <p role="status" className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 max-lg:order-1">
+              Removed by a moderator: only operators see this task.
+            </p>
+          )}
           <div className="max-lg:order-1">
             <TaskOverview task={t} onAsk={ask} onReport={() => (user ? setReporting(true) : navigate('/login', { state: fromLocation(location) }))} />
           </div>

@@ -23,6 +23,8 @@ export type EarningLine = {
   held_at: string | null;
   released_at: string | null;
   paid_out_at: string | null;
+  /** The transfer is held by an operator (after a suspension) until support lifts it. */
+  on_hold: boolean;
 };
 
 export type Earnings = {

@@ -17,6 +17,7 @@ const line = {
   held_at: '2026-11-01T00:00:00Z',
   released_at: '2026-11-03T00:00:00Z',
   paid_out_at: null,
+  on_hold: false,
 };
 const zero = { held_cents: 0, awaiting_release_cents: 0, released_cents: 0, paid_out_cents: 0, fees_cents: 0 };
 
@@ -69,6 +70,23 @@ describe('earnings', () => {
     expect(screen.getByText('Paid out', { selector: 'dt' }).parentElement).toHaveTextContent('$180.00');
     expect(screen.queryByText('A transfer is waiting for your payout setup')).not.toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Update bank details' })).toBeInTheDocument();
+  });
+
+  it('says a transfer held by an operator is on hold, with the way to support', async () => {
+    const earnings: Earnings = {
+      currency: 'aud',
+      payout_account: 'ready',
+      totals: { ...zero, released_cents: 18000, fees_cents: 2000 },
+      items: [{ ...line, state: 'transfer_pending', on_hold: true }],
+      next_cursor: null,
+      has_more: false,
+    };
+    vi.stubGlobal('fetch', mockFetch({ 'GET /api/me/earnings': { body: earnings } }).fn);
+    renderWithRouter(<EarningsOverview navigate={vi.fn()} />, '/earnings');
+    const item = (await screen.findByRole('link', { name: 'Fix the fence' })).closest('li')!;
+    expect(within(item).getByText('On hold: contact support')).toBeInTheDocument();
+    expect(within(item).queryByText('Transfer on its way')).not.toBeInTheDocument();
+    expect(within(item).getByRole('link', { name: 'Contact support' })).toHaveAttribute('href', '/contact');
   });
 
   it('invites a tasker with nothing yet to browse tasks', async () => {

@@ -17,6 +17,12 @@ const stateLabels: Record<EarningState, { label: string; tone: string }> = {
   refunded: { label: 'Refunded to the poster', tone: 'bg-slate-100 text-slate-700' },
 };
 
+const ON_HOLD = { label: 'On hold: contact support', tone: 'bg-red-50 text-red-800' };
+
+function lineLabel(line: EarningLine) {
+  return line.on_hold ? ON_HOLD : stateLabels[line.state];
+}
+
 function lineDate(line: EarningLine) {
   if (line.state === 'paid_out' && line.paid_out_at) return `Paid out ${formatDate(line.paid_out_at)}`;
   if (line.released_at) return `Released ${formatDate(line.released_at)}`;
@@ -95,9 +101,14 @@ export function EarningsOverview({ navigate }: { navigate?: (url: string) => voi
                 </div>
                 <div className="flex items-center gap-3 sm:flex-col sm:items-end sm:gap-1">
                   <span className="text-base font-semibold text-slate-900">{formatMoney(line.payout_cents, line.currency, true)}</span>
-                  <span className={`rounded-full px-2.5 py-0.5 text-xs font-medium ${stateLabels[line.state].tone}`}>
-                    {stateLabels[line.state].label}
+                  <span className={`rounded-full px-2.5 py-0.5 text-xs font-medium ${lineLabel(line).tone}`}>
+                    {lineLabel(line).label}
                   </span>
+                  {line.on_hold && (
+                    <Link to="/contact" className="text-xs font-medium text-brand-700 underline">
+                      Contact support
+                    </Link>
+                  )}
                 </div>
               </li>
             ))}

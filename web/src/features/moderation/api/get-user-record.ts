@@ -23,7 +23,69 @@ export type ReportRecord = {
   resolved_at: string | null;
 };
 
-export type UserRecord = { user: AuthorSummary; suspension_reason: string | null; reports: ReportRecord[]; actions: AuditItem[] };
+export type RecordTask = {
+  id: string;
+  title: string;
+  status: string;
+  budget_cents: number;
+  /** `poster` | `tasker`. */
+  role: string;
+  created_at: string;
+};
+
+export type RecordOffer = {
+  id: string;
+  task_id: string;
+  task_title: string;
+  amount_cents: number;
+  message: string;
+  message_removed: boolean;
+  status: string;
+  created_at: string;
+};
+
+export type RecordDispute = {
+  id: string;
+  task_id: string;
+  task_title: string;
+  opened_by: string;
+  reason: string;
+  /** `open` | `resolved`. */
+  status: string;
+  /** `release` | `partial_refund` | `refund` once resolved. */
+  outcome: string | null;
+  created_at: string;
+};
+
+export type RecordPayment = {
+  id: string;
+  task_id: string;
+  task_title: string;
+  /** `poster` | `tasker`. */
+  role: string;
+  status: string;
+  amount_cents: number;
+  fee_cents: number;
+  refunded_cents: number;
+  currency: string;
+  /** `pending` | `done` | `parked`; null when no transfer is owed. */
+  transfer_status: string | null;
+  /** The transfer waits on an operator's hold; Reinstate lifts it. */
+  transfer_on_hold: boolean;
+  created_at: string;
+};
+
+/** A person's record for operators: each list newest first, at most 100. */
+export type UserRecord = {
+  user: AuthorSummary;
+  suspension_reason: string | null;
+  tasks: RecordTask[];
+  offers: RecordOffer[];
+  disputes: RecordDispute[];
+  payments: RecordPayment[];
+  reports: ReportRecord[];
+  actions: AuditItem[];
+};
 
 export function getUserRecord(id: string) {
   return authorizedRequest<UserRecord>(`/api/admin/users/${encodeURIComponent(id)}`);

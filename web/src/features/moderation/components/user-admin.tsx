@@ -9,6 +9,7 @@ import { useUserSearch } from '@/features/moderation/api/search-users';
 import { useSuspendUser } from '@/features/moderation/api/suspend-user';
 import { useUserRecord, type UserRecord } from '@/features/moderation/api/get-user-record';
 import { ACTION_LABELS, date, dateTime, reasonLabel, TARGET_LABELS } from '@/features/moderation/components/labels';
+import { UserHistory } from '@/features/moderation/components/user-history';
 import { ApiError, errorMessage } from '@/lib/http';
 
 /** Find a person by name or email, read their record, suspend or reinstate them. */
@@ -79,6 +80,7 @@ function UserRecordPanel({ userId }: { userId: string }) {
         </Alert>
       )}
       <SuspensionControls record={record.data} />
+      <UserHistory record={record.data} />
       <div>
         <h3 className="text-sm font-semibold text-slate-900">Reports about them</h3>
         {reports.length === 0 ? (
@@ -123,7 +125,8 @@ function SuspensionControls({ record }: { record: UserRecord }) {
   const failed = suspend.error ?? reinstate.error;
   const fields = failed instanceof ApiError ? failed.fields : {};
 
-  if (record.user.suspended) {
+  // A hold on a transfer outlives a suspension that ended by itself: Reinstate lifts it too.
+  if (record.user.suspended || record.payments.some((p) => p.transfer_on_hold)) {
     return (
       <div className="space-y-2">
         <TextAreaField label="Note" optional rows={2} value={reason} onChange={(e) => setReason(e.target.value)} />

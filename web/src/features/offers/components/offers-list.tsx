@@ -68,7 +68,7 @@ export function OffersList({ taskId, currency, userId, renderActions }: {
                 </div>
                 {offer.removed && <p className="mt-3 text-sm italic text-slate-500">{REMOVED_BY_MODERATOR}</p>}
                 {offer.message && <p className="mt-3 whitespace-pre-line text-sm text-slate-700">{offer.message}</p>}
-                {offer.message !== null && offer.tasker.id !== userId && (
+                {offer.message !== null && !offer.removed && offer.tasker.id !== userId && (
                   <div className="mt-2 flex justify-end">
                     <ReportAction target={{ type: 'offer', id: offer.id }} />
                   </div>

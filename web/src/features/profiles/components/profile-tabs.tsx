@@ -1,5 +1,6 @@
 import { useState } from 'react';
 
+import { RemovedText } from '@/components/moderation/removed-text';
 import { ReportAction } from '@/components/moderation/report-action';
 import { skillLevelLabel } from '@/components/skills/common-skills';
 import { Alert } from '@/components/ui/alert';
@@ -9,7 +10,6 @@ import { Tabs } from '@/components/ui/tabs';
 import type { PublicProfile, ProfileReview } from '@/features/profiles/api/get-profile';
 import { useMoreProfileReviews } from '@/features/profiles/api/get-profile-reviews';
 import { formatDate } from '@/lib/format';
-import { REMOVED_BY_MODERATOR } from '@/lib/marketplace';
 
 /** Spec §2: four skills show by default, expandable to all. */
 export const SKILLS_SHOWN_ON_PROFILE = 4;
@@ -78,7 +78,7 @@ export function ProfileTabs({ profile, name }: { profile: PublicProfile; name: s
                       <Stars rating={review.rating} />
                     </span>
                   </div>
-                  <p className="mt-3 text-sm leading-relaxed text-slate-700">{review.removed ? <em>{REMOVED_BY_MODERATOR}</em> : (review.body ?? review.content)}</p>
+                  <p className="mt-3 text-sm leading-relaxed text-slate-700">{review.removed ? <RemovedText text={review.body} /> : (review.body ?? review.content)}</p>
                   {!review.removed && (
                     <div className="mt-1 flex justify-end">
                       <ReportAction target={{ type: 'review', id: review.id }} />

@@ -2,13 +2,14 @@ import { AnimatePresence, m } from 'framer-motion';
 import { forwardRef, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 
+import { RemovedText } from '@/components/moderation/removed-text';
 import { ReportAction } from '@/components/moderation/report-action';
 import { Avatar } from '@/components/ui/avatar';
 import { Button } from '@/components/ui/button';
 import { inputClasses } from '@/components/ui/field';
 import { useAnswerQuestion } from '@/features/questions/api/answer-question';
 import { fromLocation } from '@/lib/auth/redirect';
-import { initialsOf, REMOVED_BY_MODERATOR, relativeTime, type Question } from '@/lib/marketplace';
+import { initialsOf, relativeTime, type Question } from '@/lib/marketplace';
 import { lazyOnMount } from '@/lib/when-idle';
 
 /** Only signed-in taskers ask, and the form brings zod: it loads when shown. */
@@ -59,7 +60,7 @@ export const QuestionsSection = forwardRef<HTMLTextAreaElement, { taskId: string
                     <span className="text-slate-500">· {relativeTime(q.created_at)}</span>
                     {!q.removed && q.asker.id !== userId && <ReportAction target={{ type: 'question', id: q.id }} />}
                   </p>
-                  <p className="text-sm text-slate-800">{q.removed ? <em>{REMOVED_BY_MODERATOR}</em> : q.body}</p>
+                  <p className="text-sm text-slate-800">{q.removed ? <RemovedText text={q.body} /> : q.body}</p>
                   {q.answer ? (
                     <p className="mt-2 rounded-lg bg-slate-50 p-3 text-sm text-slate-800">
                       <span className="font-semibold">Poster's answer: </span>

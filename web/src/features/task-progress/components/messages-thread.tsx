@@ -1,13 +1,14 @@
 import { AnimatePresence, m } from 'framer-motion';
 import { useEffect, useRef, useState } from 'react';
 
+import { RemovedText } from '@/components/moderation/removed-text';
 import { ReportAction } from '@/components/moderation/report-action';
 import { Button } from '@/components/ui/button';
 import { inputClasses } from '@/components/ui/field';
 import { useMessages } from '@/features/task-progress/api/get-messages';
 import { useSendMessage } from '@/features/task-progress/api/send-message';
 import { ApiError, errorMessage } from '@/lib/http';
-import { REMOVED_BY_MODERATOR, relativeTime } from '@/lib/marketplace';
+import { relativeTime } from '@/lib/marketplace';
 
 export function MessagesThread({ taskId, userId }: { taskId: string; userId: string }) {
   const { data = [], isError, error } = useMessages(taskId, true);
@@ -35,7 +36,7 @@ export function MessagesThread({ taskId, userId }: { taskId: string; userId: str
               <m.div key={msg.id} initial={{ opacity: 0, y: 8 }} animate={{ opacity: 1, y: 0 }} className={`flex ${mine ? 'justify-end' : 'justify-start'}`}>
                 <div className={`max-w-[80%] rounded-2xl px-3 py-2 text-sm ${mine ? 'bg-brand-700 text-white' : 'bg-white text-slate-800 shadow-sm'}`}>
                   {!mine && msg.sender?.name && <p className="text-xs font-semibold">{msg.sender.name}</p>}
-                  <p className="whitespace-pre-line">{msg.removed ? <em>{REMOVED_BY_MODERATOR}</em> : msg.body}</p>
+                  <p className="whitespace-pre-line">{msg.removed ? <RemovedText text={msg.body} /> : msg.body}</p>
                   <p className={`mt-0.5 text-[11px] ${mine ? 'text-white/90' : 'text-slate-500'}`}>{relativeTime(msg.created_at)}</p>
                   {!mine && !msg.removed && <ReportAction target={{ type: 'message', id: msg.id }} />}
                 </div>

@@ -22,6 +22,8 @@ mod marketplace_live;
 mod moderation_actions;
 mod moderation_guard;
 mod moderation_live;
+mod moderation_records;
+mod moderation_removed;
 mod moderation_reports;
 mod notification_batches;
 mod offers;

@@ -3,7 +3,7 @@
 //! a suspended tasker's owed transfer is held by the operator, outlives a suspension that ends by
 //! itself ("On hold: contact support" on Earnings) and goes out once an operator reinstates them.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -3,7 +3,7 @@
 //! page; a removed question, answer, offer message, message or review answers
 //! `{removed: true, body: null}` to all but operators, who read the text marked removed.
 
-mod common;
+use crate::common;
 
 use common::{
     TestApp,

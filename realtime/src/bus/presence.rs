@@ -95,7 +95,7 @@ pub(super) fn spawn(
             tick.tick().await;
             ticks += 1;
             let mut topics = registry.presence.take_dirty();
-            if ticks % refresh_every == 0 {
+            if ticks.is_multiple_of(refresh_every) {
                 topics.extend(registry.counted_topics());
                 topics.sort_unstable();
                 topics.dedup();

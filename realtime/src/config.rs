@@ -12,6 +12,13 @@ pub type Authorize = Arc<dyn Fn(Option<&str>, &str) -> bool + Send + Sync>;
 /// a cache).
 pub type TopicExists = Arc<dyn Fn(&str) -> BoxFuture<'static, bool> + Send + Sync>;
 
+/// Which topics count their viewers (`presence` frames): `task:{id}` by default.
+pub type CountViewers = Arc<dyn Fn(&str) -> bool + Send + Sync>;
+
+/// Whom a `typing` message reaches: `(user id of the typing socket, task id) -> the other party's
+/// user id`, None when the user is not one of the task's two parties (answered `forbidden`).
+pub type TypingPeer = Arc<dyn Fn(&str, &str) -> BoxFuture<'static, Option<String>> + Send + Sync>;
+
 /// Tuning of the hub. `Default` gives production values (25 s ping, 60 s idle timeout).
 #[derive(Clone)]
 pub struct HubConfig {
@@ -46,6 +53,15 @@ pub struct HubConfig {
     pub max_message_size: usize,
     pub authorize: Authorize,
     pub topic_exists: TopicExists,
+    pub count_viewers: CountViewers,
+    /// `presence` frames go out at most once per this period per topic (and only on change).
+    pub presence_interval: Duration,
+    /// With Redis, each node's count of a topic expires this long after its last report (nodes
+    /// report every third of it), so a dead node's viewers vanish within about 4/3 of it.
+    pub presence_ttl: Duration,
+    /// A socket's `typing` messages past one per this period are ignored.
+    pub typing_interval: Duration,
+    pub typing_peer: TypingPeer,
 }
 
 impl Default for HubConfig {
@@ -68,6 +84,11 @@ impl Default for HubConfig {
             max_message_size: 16 * 1024,
             authorize: Arc::new(default_authorize),
             topic_exists: Arc::new(|_| Box::pin(std::future::ready(true))),
+            count_viewers: Arc::new(|topic| topic.starts_with("task:")),
+            presence_interval: Duration::from_secs(1),
+            presence_ttl: Duration::from_secs(20),
+            typing_interval: Duration::from_secs(2),
+            typing_peer: Arc::new(|_, _| Box::pin(std::future::ready(None))),
         }
     }
 }
@@ -90,6 +111,9 @@ impl fmt::Debug for HubConfig {
             .field("write_buffer_size", &self.write_buffer_size)
             .field("max_write_buffer_size", &self.max_write_buffer_size)
             .field("max_message_size", &self.max_message_size)
+            .field("presence_interval", &self.presence_interval)
+            .field("presence_ttl", &self.presence_ttl)
+            .field("typing_interval", &self.typing_interval)
             .finish_non_exhaustive()
     }
 }

@@ -16,15 +16,13 @@ use futures_util::{
     SinkExt, StreamExt,
     stream::{SplitSink, SplitStream},
 };
-use tokio::{
-    sync::{Notify, mpsc},
-    time::{Instant, MissedTickBehavior},
-};
+use tokio::{sync::Notify, time::Instant};
 
 use crate::{
     CLOSE_GOING_AWAY, CLOSE_HEARTBEAT_TIMEOUT, CLOSE_SLOW_CONSUMER, CLOSE_UNAUTHORIZED,
     hub::Hub,
     protocol::{self, ClientMessage},
+    queue::{Pushed, SendQueue},
     rate::TokenBucket,
     sockets::SocketOwner,
     stats::Stats,
@@ -48,28 +46,35 @@ pub(crate) enum Outbound {
 pub(crate) struct ConnHandle {
     pub id: u64,
     pub owner: Option<SocketOwner>,
-    tx: mpsc::Sender<Outbound>,
+    queue: SendQueue,
     close_code: AtomicU16,
     kill: Notify,
 }
 
 impl ConnHandle {
-    pub(crate) fn new(id: u64, owner: Option<SocketOwner>, tx: mpsc::Sender<Outbound>) -> Self {
-        Self { id, owner, tx, close_code: AtomicU16::new(0), kill: Notify::new() }
+    /// A socket that may have `queue_capacity` frames waiting to be written.
+    pub(crate) fn new(id: u64, owner: Option<SocketOwner>, queue_capacity: usize) -> Self {
+        Self { id, owner, queue: SendQueue::new(queue_capacity), close_code: AtomicU16::new(0), kill: Notify::new() }
     }
 
     /// Queues without waiting; a full queue closes the socket as a slow consumer.
     pub fn deliver(&self, out: Outbound, stats: &Stats) -> bool {
-        match self.tx.try_send(out) {
-            Ok(()) => true,
-            Err(mpsc::error::TrySendError::Full(_)) => {
+        match self.queue.push(out) {
+            Pushed::Queued => true,
+            Pushed::Full => {
                 if self.close(CLOSE_SLOW_CONSUMER) {
                     stats.closed_slow_consumer();
                 }
                 false
             }
-            Err(mpsc::error::TrySendError::Closed(_)) => false,
+            Pushed::Closed => false,
         }
+    }
+
+    /// The next queued frame, if any (tests look at what a socket was sent).
+    #[cfg(test)]
+    pub fn try_take(&self) -> Option<Outbound> {
+        self.queue.try_pop()
     }
 
     /// Asks the send loop to close with `code`; true for the first caller.
@@ -109,16 +114,14 @@ impl LastSeen {
 }
 
 pub(crate) async fn serve(hub: Hub, socket: WebSocket, owner: Option<SocketOwner>) {
-    let config = hub.config();
-    let (tx, rx) = mpsc::channel(config.send_queue_capacity.max(2));
-    let conn = hub.register(tx, owner);
+    let conn = hub.register(owner);
     let user_id = conn.owner.as_ref().map(|owner| owner.user_id.as_str());
     let last_seen = LastSeen { opened: Instant::now(), at_ms: AtomicU64::new(0) };
     let mut topics = HashSet::new();
 
     let (sink, stream) = socket.split();
     tokio::select! {
-        () = send_loop(sink, rx, &conn, &hub, &last_seen) => {}
+        () = send_loop(sink, &conn, &hub, &last_seen) => {}
         () = async {
             if let Some(user) = user_id {
                 let topic = format!("user:{user}");
@@ -130,30 +133,26 @@ pub(crate) async fn serve(hub: Hub, socket: WebSocket, owner: Option<SocketOwner
         } => {}
     }
 
+    conn.queue.close();
     for topic in &topics {
         hub.leave(topic, conn.id);
     }
     hub.unregister(&conn);
 }
 
-async fn send_loop(
-    mut sink: SplitSink<WebSocket, Message>,
-    mut rx: mpsc::Receiver<Outbound>,
-    conn: &ConnHandle,
-    hub: &Hub,
-    last_seen: &LastSeen,
-) {
+async fn send_loop(mut sink: SplitSink<WebSocket, Message>, conn: &ConnHandle, hub: &Hub, last_seen: &LastSeen) {
     let config = hub.config();
-    let mut ping = tokio::time::interval_at(Instant::now() + config.ping_interval, config.ping_interval);
-    ping.set_missed_tick_behavior(MissedTickBehavior::Delay);
-    let idle = tokio::time::sleep(config.idle_timeout);
-    tokio::pin!(idle);
+    // One timer for both heartbeats (an idle socket keeps one timer entry, not two): it fires
+    // at the next ping or when the client has been silent for `idle_timeout`, whichever is first.
+    let mut next_ping = Instant::now() + config.ping_interval;
+    let timer = tokio::time::sleep_until(next_ping.min(Instant::now() + config.idle_timeout));
+    tokio::pin!(timer);
 
     loop {
         let first = tokio::select! {
             biased;
             () = conn.kill.notified() => break,
-            () = &mut idle => {
+            () = &mut timer => {
                 let silent = last_seen.silent_for();
                 if silent >= config.idle_timeout {
                     if conn.close(CLOSE_HEARTBEAT_TIMEOUT) {
@@ -161,21 +160,28 @@ async fn send_loop(
                     }
                     break;
                 }
-                idle.as_mut().reset(Instant::now() + (config.idle_timeout - silent));
-                continue;
+                let now = Instant::now();
+                let ping_due = now >= next_ping;
+                if ping_due {
+                    next_ping = now + config.ping_interval;
+                }
+                timer.as_mut().reset(next_ping.min(now + (config.idle_timeout - silent)));
+                if !ping_due {
+                    continue;
+                }
+                Outbound::Ping
             }
-            out = rx.recv() => match out {
+            out = conn.queue.pop() => match out {
                 Some(out) => out,
                 None => break,
             },
-            _ = ping.tick() => Outbound::Ping,
         };
         let write = async {
             feed(&mut sink, first).await?;
             for _ in 0..MAX_FRAMES_PER_FLUSH {
-                match rx.try_recv() {
-                    Ok(out) => feed(&mut sink, out).await?,
-                    Err(_) => break,
+                match conn.queue.try_pop() {
+                    Some(out) => feed(&mut sink, out).await?,
+                    None => break,
                 }
             }
             sink.flush().await
@@ -185,6 +191,7 @@ async fn send_loop(
             () = conn.kill.notified() => break,
             result = write => if result.is_err() { return },
         }
+        conn.queue.release_if_empty();
     }
 
     let code = conn.close_code.load(Relaxed);
@@ -219,6 +226,7 @@ async fn recv_loop(
     let config = hub.config();
     let reply = |frame: Utf8Bytes| conn.deliver(Outbound::Frame(frame), stats);
     let mut subscribe_budget = TokenBucket::new(config.subscribe_burst, config.subscribes_per_second);
+    let mut last_typing: Option<Instant> = None;
     while let Some(Ok(message)) = stream.next().await {
         last_seen.touch();
         let text = match message {
@@ -263,6 +271,26 @@ async fn recv_loop(
                 // Boxed: subscribing is rare, and an idle socket should not carry its state.
                 if Box::pin(hub.join(conn, &topic, since)).await {
                     topics.insert(topic);
+                }
+            }
+            Ok(ClientMessage::Typing { task_id }) => {
+                let Some(user) = user_id else {
+                    reply(protocol::error("forbidden", "sign in to type in a conversation", None));
+                    continue;
+                };
+                if last_typing.is_some_and(|at| at.elapsed() < config.typing_interval) {
+                    continue;
+                }
+                last_typing = Some(Instant::now());
+                match (config.typing_peer)(user, &task_id).await {
+                    // Boxed, as subscribing is: an idle socket should not carry this state.
+                    Some(peer) => {
+                        let frame = protocol::typing(&task_id, user);
+                        Box::pin(hub.send_ephemeral(&format!("user:{peer}"), frame)).await;
+                    }
+                    None => {
+                        reply(protocol::error("forbidden", "you are not a party to this task's conversation", None));
+                    }
                 }
             }
             Ok(ClientMessage::Unsubscribe { topic }) => {

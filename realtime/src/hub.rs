@@ -7,7 +7,7 @@ use std::{
 };
 
 use axum::{
-    extract::ws::{CloseFrame, Message, WebSocketUpgrade},
+    extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocketUpgrade},
     http::{StatusCode, header},
     response::{IntoResponse, Response},
 };
@@ -60,8 +60,8 @@ impl Hub {
     /// sockets, and `is_bus_healthy` stays false until it answers.
     pub async fn start(config: HubConfig, bus: BusConfig) -> anyhow::Result<Hub> {
         let stats = Arc::new(Stats::default());
-        let registry =
-            Arc::new(Registry::new(config.history_len, config.history_max_age, config.max_idle_topics, stats.clone()));
+        let registry = Registry::new(config.history_len, config.history_max_age, config.max_idle_topics, stats.clone());
+        let registry = Arc::new(registry.with_counted(config.count_viewers.clone()));
         let sockets = Arc::new(OpenSockets::new(stats.clone()));
         let (bus, tasks) = bus::start(bus, &config, registry.clone(), sockets.clone()).await?;
         let permits = Arc::new(Semaphore::new(config.max_connections));
@@ -99,6 +99,19 @@ impl Hub {
                     inner.registry.publish_local(topic, &template, true);
                 }
             }
+        }
+    }
+
+    /// Hands `frame` to the topic's sockets on every node without numbering or keeping it
+    /// (typing indicators): a socket that subscribes later never sees it.
+    pub(crate) async fn send_ephemeral(&self, topic: &str, frame: Utf8Bytes) {
+        let inner = &self.inner;
+        let sent = match &inner.bus {
+            Bus::Local => false,
+            Bus::Redis(redis) => redis.publish_ephemeral(topic, &frame).await,
+        };
+        if !sent {
+            inner.registry.deliver_ephemeral(topic, &frame);
         }
     }
 
@@ -222,13 +235,9 @@ impl Hub {
         &self.inner.stats
     }
 
-    pub(crate) fn register(
-        &self,
-        tx: tokio::sync::mpsc::Sender<connection::Outbound>,
-        owner: Option<SocketOwner>,
-    ) -> Arc<ConnHandle> {
+    pub(crate) fn register(&self, owner: Option<SocketOwner>) -> Arc<ConnHandle> {
         let id = self.inner.next_connection_id.fetch_add(1, Relaxed);
-        let conn = Arc::new(ConnHandle::new(id, owner, tx));
+        let conn = Arc::new(ConnHandle::new(id, owner, self.inner.config.send_queue_capacity.max(2)));
         self.inner.sockets.add(conn.clone());
         self.inner.stats.connection_opened();
         if self.inner.shutting_down.load(Relaxed) {

@@ -32,6 +32,23 @@
 //!   back off), 1001 server shutting down ([`Hub::shutdown`]). Past `max_connections` (all
 //!   clients together) the upgrade is refused with HTTP 503 and `Retry-After`.
 //!
+//! # Presence and typing (ephemeral: never numbered, never in history)
+//! - `{"type":"presence","topic","viewers","taskers"}` on topics `HubConfig::count_viewers`
+//!   names (`task:{id}`): `viewers` = distinct signed-in users + anonymous sockets watching the
+//!   topic on every node, `taskers` = the signed-in among them. One right after `subscribed`
+//!   (and any replay), then at most one per `presence_interval` per topic, only on change. A
+//!   resubscribe gets the current count, never a past one. In-process the count is the node's;
+//!   with Redis each node reports its own count per topic into a hash (field per node, value
+//!   `viewers:taskers:expires_ms`) every time it changes and every third of `presence_ttl`; a
+//!   script drops expired fields, sums the rest and publishes a changed total on the topic's
+//!   channel as `presence:viewers:taskers`, so a dead node's viewers vanish within about
+//!   `presence_ttl` + a third of it.
+//! - Client → server `{"type":"typing","task_id"}` (signed-in sockets only; at most one per
+//!   `typing_interval` per socket is forwarded, the rest are dropped silently): the server's
+//!   `HubConfig::typing_peer` names the other party, whose `user:{id}` sockets get
+//!   `{"type":"typing","task_id","user_id"}` (through Redis as an `ephemeral:` message on that
+//!   channel, never recorded). Not a party: `error` `forbidden`.
+//!
 //! # Memory per topic
 //! A topic's state lives while a local socket watches it. Once unwatched: with Redis it is
 //! dropped at once (history and sequence stay in Redis, so `since` recovery still works on
@@ -62,9 +79,10 @@
 //! # Memory per idle connection
 //! tungstenite's default buffers (128 KiB each way) are replaced by `read_buffer_size`
 //! (1 KiB) and a 4 KiB write target; the write buffer grows only while frames are sent. The
-//! send queue is bounded by `send_queue_capacity` frames; frames are reference-counted, so a
-//! queued event costs a pointer, not a copy. Measured: about 7.6 KB of server RSS per idle,
-//! subscribed socket (`bench/ws-load/README.md`).
+//! send queue is bounded by `send_queue_capacity` frames and allocated only while frames wait
+//! (`queue.rs`; a tokio channel would hold a 32-slot block per socket); frames are
+//! reference-counted, so a queued event costs a pointer, not a copy. Figures:
+//! `bench/ws-load/README.md`.
 
 mod bus;
 mod clients;
@@ -72,13 +90,15 @@ mod config;
 mod connection;
 mod history;
 mod hub;
+mod presence;
 mod protocol;
+mod queue;
 mod rate;
 mod sockets;
 mod stats;
 mod topics;
 
-pub use config::{Authorize, BusConfig, HubConfig, TopicExists, default_authorize};
+pub use config::{Authorize, BusConfig, CountViewers, HubConfig, TopicExists, TypingPeer, default_authorize};
 pub use hub::Hub;
 pub use sockets::{Disconnect, SocketOwner};
 pub use stats::HubStats;

@@ -12,15 +12,25 @@ pub(crate) const MAX_TOPIC_LEN: usize = 128;
 #[derive(Debug, Deserialize, PartialEq)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub(crate) enum ClientMessage {
-    Subscribe { topic: String, since: Option<u64> },
-    Unsubscribe { topic: String },
+    Subscribe {
+        topic: String,
+        since: Option<u64>,
+    },
+    Unsubscribe {
+        topic: String,
+    },
     Ping,
+    /// The user is typing in the task's conversation; forwarded to the other party only.
+    Typing {
+        task_id: String,
+    },
 }
 
 pub(crate) fn parse_client_message(text: &str) -> Result<ClientMessage, String> {
     let message: ClientMessage = serde_json::from_str(text).map_err(|e| e.to_string())?;
     match &message {
         ClientMessage::Subscribe { topic, .. } | ClientMessage::Unsubscribe { topic } => check_topic(topic)?,
+        ClientMessage::Typing { task_id } => check_topic(task_id)?,
         ClientMessage::Ping => {}
     }
     Ok(message)
@@ -79,6 +89,10 @@ pub(crate) fn status(live: bool) -> Utf8Bytes {
         true => Utf8Bytes::from_static(r#"{"type":"status","live":"ok"}"#),
         false => Utf8Bytes::from_static(r#"{"type":"status","live":"degraded"}"#),
     }
+}
+
+pub(crate) fn typing(task_id: &str, user_id: &str) -> Utf8Bytes {
+    json!({"type": "typing", "task_id": task_id, "user_id": user_id}).to_string().into()
 }
 
 pub(crate) fn pong() -> Utf8Bytes {

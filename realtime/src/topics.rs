@@ -18,6 +18,7 @@ use dashmap::DashMap;
 use crate::{
     connection::{ConnHandle, Outbound},
     history::{self, Entry, History},
+    presence::{self, Counts, PresenceQueues, TopicPresence},
     protocol::{self, EventTemplate},
     stats::Stats,
 };
@@ -48,6 +49,8 @@ struct TopicState {
     active_ms: u64,
     /// Its latest place in the registry's idle queue (0: never queued).
     idle_stamp: u64,
+    /// Viewer counts, for counted topics (`HubConfig::count_viewers`) once watched.
+    presence: Option<Box<TopicPresence>>,
 }
 
 impl TopicState {
@@ -83,6 +86,7 @@ pub(crate) struct Registry {
     max_idle: usize,
     next_stamp: AtomicU64,
     stats: Arc<Stats>,
+    pub(crate) presence: PresenceQueues,
 }
 
 fn lock(state: &Mutex<TopicState>) -> MutexGuard<'_, TopicState> {
@@ -99,7 +103,14 @@ impl Registry {
             max_idle,
             next_stamp: AtomicU64::new(1),
             stats,
+            presence: PresenceQueues::new(Arc::new(|_| false)),
         }
+    }
+
+    /// Counts the viewers of the topics `counted` names.
+    pub fn with_counted(mut self, counted: crate::CountViewers) -> Self {
+        self.presence = PresenceQueues::new(counted);
+        self
     }
 
     /// Queues an unwatched topic (under its lock) for [`Registry::evict_idle`].
@@ -230,11 +241,24 @@ impl Registry {
             let recovered = replayed.is_some();
             let mut frames = vec![protocol::subscribed(topic, current, recovered)];
             frames.extend(replayed.unwrap_or_default());
+            let newcomer = !state.subscribers.contains_key(&conn.id);
+            let user = conn.owner.as_ref().map(|owner| owner.user_id.as_str());
+            if (self.presence.counted)(topic) {
+                let presence = state.presence.get_or_insert_default();
+                if newcomer {
+                    presence.join(user);
+                    self.presence.mark_dirty(topic);
+                }
+                frames.push(presence::frame(topic, presence.for_newcomer()));
+            }
             if !conn.deliver(Outbound::Batch(frames), &self.stats) {
+                if let (true, Some(presence)) = (newcomer, state.presence.as_mut()) {
+                    presence.leave(user);
+                }
                 return false;
             }
-            let previous = state.subscribers.insert(conn.id, Subscriber { conn: conn.clone(), after_seq: current });
-            if previous.is_none() {
+            state.subscribers.insert(conn.id, Subscriber { conn: conn.clone(), after_seq: current });
+            if newcomer {
                 self.stats.subscribed();
             }
             true
@@ -252,8 +276,12 @@ impl Registry {
     /// here watches any more is forgotten; returns true when that happened.
     pub fn unsubscribe(&self, topic: &str, conn_id: u64, drop_when_unwatched: bool) -> bool {
         self.remove_if(topic, drop_when_unwatched, |state| {
-            if state.subscribers.remove(&conn_id).is_some() {
+            if let Some(gone) = state.subscribers.remove(&conn_id) {
                 self.stats.unsubscribed();
+                if let Some(presence) = state.presence.as_mut() {
+                    presence.leave(gone.conn.owner.as_ref().map(|owner| owner.user_id.as_str()));
+                    self.presence.mark_dirty(topic);
+                }
             }
         })
     }
@@ -310,146 +338,62 @@ impl Registry {
         });
     }
 
+    /// A frame for the topic's sockets that is neither numbered nor kept (typing).
+    pub fn deliver_ephemeral(&self, topic: &str, frame: &Utf8Bytes) {
+        if let Some(state) = self.topics.get(topic) {
+            self.deliver_to_all(&lock(&state), frame);
+        }
+    }
+
+    /// Presence and typing frames: not events, so not in the delivery counters.
+    fn deliver_to_all(&self, state: &TopicState, frame: &Utf8Bytes) {
+        for sub in state.subscribers.values() {
+            sub.conn.deliver(Outbound::Frame(frame.clone()), &self.stats);
+        }
+    }
+
+    /// This node's viewer count of the topic ((0, 0) once nobody here watches it).
+    pub fn local_counts(&self, topic: &str) -> Counts {
+        let Some(state) = self.topics.get(topic) else { return (0, 0) };
+        lock(&state).presence.as_ref().map_or((0, 0), |presence| presence.local())
+    }
+
+    /// The counted topics watched here.
+    pub fn counted_topics(&self) -> Vec<String> {
+        self.topics
+            .iter()
+            .filter(|entry| {
+                let state = lock(entry.value());
+                state.presence.is_some() && !state.subscribers.is_empty()
+            })
+            .map(|entry| entry.key().clone())
+            .collect()
+    }
+
+    /// Records the topic's total over every node, for the next [`Registry::flush_presence`].
+    pub fn set_presence_total(&self, topic: &str, total: Counts) {
+        let Some(state) = self.topics.get(topic) else { return };
+        if let Some(presence) = lock(&state).presence.as_mut() {
+            presence.set_total(total);
+            self.presence.mark_changed(topic);
+        }
+    }
+
+    /// Sends each topic whose total changed a `presence` frame: once per call at most.
+    pub fn flush_presence(&self) {
+        for topic in self.presence.take_changed() {
+            let Some(state) = self.topics.get(&topic) else { continue };
+            let state = &mut lock(&state);
+            let Some(counts) = state.presence.as_mut().and_then(|presence| presence.take_change()) else { continue };
+            self.deliver_to_all(state, &presence::frame(&topic, counts));
+        }
+    }
+
     pub fn topic_count(&self) -> usize {
         self.topics.len()
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use tokio::sync::mpsc;
-
-    use super::*;
-
-    fn registry() -> Registry {
-        Registry::new(8, Duration::from_secs(60), 4, Arc::new(Stats::default()))
-    }
-
-    fn socket(id: u64) -> (Arc<ConnHandle>, mpsc::Receiver<Outbound>) {
-        let (tx, rx) = mpsc::channel(8);
-        (Arc::new(ConnHandle::new(id, None, tx)), rx)
-    }
-
-    fn entry(seq: u64) -> Entry {
-        Entry { seq, at_ms: protocol::now_ms(), frame: format!("e{seq}").into() }
-    }
-
-    fn frames(out: Outbound) -> Vec<String> {
-        match out {
-            Outbound::Frame(frame) => vec![frame.to_string()],
-            Outbound::Batch(frames) => frames.iter().map(|f| f.to_string()).collect(),
-            Outbound::Ping => vec!["ping".into()],
-        }
-    }
-
-    #[test]
-    fn clustered_join_merges_redis_history_with_events_that_arrived_meanwhile() {
-        let registry = registry();
-        let (conn, mut rx) = socket(1);
-        registry.begin_subscribe("t");
-        // Published after Redis was read, received through the subscription before joining.
-        for seq in [11, 12] {
-            let e = entry(seq);
-            registry.deliver_remote("t", e.seq, e.at_ms, e.frame);
-        }
-        let remote = RemoteSnapshot { current: 10, entries: vec![entry(9), entry(10)] };
-        assert!(registry.subscribe("t", &conn, Some(8), Some(remote), true));
-
-        let joined = frames(rx.try_recv().unwrap());
-        let subscribed: serde_json::Value = serde_json::from_str(&joined[0]).unwrap();
-        assert_eq!((subscribed["seq"].as_u64(), subscribed["recovered"].as_bool()), (Some(12), Some(true)));
-        assert_eq!(joined[1..], ["e9", "e10", "e11", "e12"]);
-
-        let again = entry(12);
-        registry.deliver_remote("t", again.seq, again.at_ms, again.frame);
-        let next = entry(13);
-        registry.deliver_remote("t", next.seq, next.at_ms, next.frame);
-        assert_eq!(frames(rx.try_recv().unwrap()), ["e13"], "no duplicate, then live");
-        assert!(rx.try_recv().is_err());
-    }
-
-    #[test]
-    fn clustered_join_with_a_hole_is_not_recovered() {
-        let registry = registry();
-        let (conn, mut rx) = socket(1);
-        registry.begin_subscribe("t");
-        let remote = RemoteSnapshot { current: 10, entries: vec![entry(8), entry(10)] };
-        assert!(registry.subscribe("t", &conn, Some(7), Some(remote), true));
-        let joined = frames(rx.try_recv().unwrap());
-        assert_eq!(joined.len(), 1, "nothing replayed");
-        assert!(joined[0].contains(r#""recovered":false"#));
-    }
-
-    #[test]
-    fn last_clustered_subscriber_leaving_forgets_the_topic() {
-        let registry = registry();
-        let (first, _rx1) = socket(1);
-        let (second, _rx2) = socket(2);
-        for conn in [&first, &second] {
-            registry.begin_subscribe("t");
-            registry.subscribe("t", conn, None, Some(RemoteSnapshot::default()), true);
-        }
-        assert!(!registry.unsubscribe("t", 1, true));
-        assert!(registry.is_watched("t"));
-        assert!(registry.unsubscribe("t", 2, true));
-        assert!(!registry.is_watched("t"));
-        assert_eq!(registry.topic_count(), 0);
-    }
-
-    #[test]
-    fn publishing_again_to_an_idle_topic_does_not_push_out_the_others() {
-        let registry = registry();
-        let template = EventTemplate::new("busy", "e", &serde_json::json!({}));
-        for topic in ["quiet-1", "quiet-2", "quiet-3"] {
-            registry.publish_local(topic, &template, false);
-        }
-        for _ in 0..50 {
-            registry.publish_local("busy", &template, false);
-        }
-        for kept in ["quiet-1", "quiet-2", "quiet-3", "busy"] {
-            assert!(registry.topics.contains_key(kept), "{kept} was evicted by another topic's events");
-        }
-        assert_eq!(registry.idle.lock().unwrap().len(), 4, "one queue entry per idle topic");
-    }
-
-    #[test]
-    fn at_most_max_idle_unwatched_topics_are_kept_longest_unwatched_first() {
-        let registry = registry();
-        let (watcher, _rx) = socket(1);
-        registry.subscribe("watched", &watcher, None, None, false);
-        for n in 0..100 {
-            let (conn, _rx) = socket(100 + n);
-            let topic = format!("t{n}");
-            registry.subscribe(&topic, &conn, None, None, false);
-            registry.unsubscribe(&topic, conn.id, false);
-        }
-        let template = EventTemplate::new("published", "e", &serde_json::json!({}));
-        registry.publish_local("published", &template, false);
-        assert_eq!(registry.topic_count(), 1 + 4, "the watched topic and 4 unwatched");
-        assert!(registry.is_watched("watched"));
-        for kept in ["t97", "t98", "t99", "published"] {
-            assert!(registry.topics.contains_key(kept), "{kept} was unwatched last");
-        }
-    }
-
-    #[test]
-    fn full_queue_closes_the_subscriber_as_slow_without_blocking_others() {
-        let stats = Arc::new(Stats::default());
-        let registry = Registry::new(8, Duration::from_secs(60), 4, stats.clone());
-        let (tx, _stalled_rx) = mpsc::channel(2);
-        let stalled = Arc::new(ConnHandle::new(1, None, tx));
-        let (healthy, mut healthy_rx) = socket(2);
-        registry.subscribe("t", &stalled, None, None, false);
-        registry.subscribe("t", &healthy, None, None, false);
-        healthy_rx.try_recv().unwrap();
-        for n in 0..4 {
-            let template = EventTemplate::new("t", "e", &serde_json::json!({"n": n}));
-            registry.publish_local("t", &template, false);
-            assert!(healthy_rx.try_recv().is_ok());
-        }
-        let snapshot = stats.snapshot();
-        assert_eq!(snapshot.slow_consumer_closes, 1);
-        assert!(snapshot.dropped >= 2);
-        assert_eq!(snapshot.delivered, 4 + 1);
-    }
-}
+#[path = "topics_tests.rs"]
+mod tests;

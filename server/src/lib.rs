@@ -113,6 +113,7 @@ pub async fn start(config: Config) -> anyhow::Result<RunningServer> {
         max_connections_per_client: config.ws_max_connections_per_client,
         subscribes_per_second: config.ws_subscribes_per_second,
         topic_exists: live_topics::topic_exists(db.clone()),
+        typing_peer: live_topics::typing_peer(db.clone()),
         authorize: operator_sockets.authorize(),
         ..realtime::HubConfig::default()
     };

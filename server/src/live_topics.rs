@@ -71,3 +71,24 @@ impl OperatorSockets {
         })
     }
 }
+
+/// Whom a `typing` message reaches: the other party of an assigned task, for its poster or its
+/// assigned tasker; nobody (refused) for anyone else or an unassigned task. One indexed read per
+/// accepted message (the hub lets a socket type at most once every 2 s).
+pub fn typing_peer(db: Db) -> realtime::TypingPeer {
+    Arc::new(move |user_id, task_id| {
+        let (Ok(user_id), Ok(task_id)) = (Uuid::parse_str(user_id), Uuid::parse_str(task_id)) else {
+            return Box::pin(std::future::ready(None));
+        };
+        let db = db.clone();
+        Box::pin(async move {
+            let task = tasks::task(&db, task_id).await.ok().flatten()?;
+            let tasker_id = task.assigned_tasker_id?;
+            match user_id {
+                id if id == task.poster_id => Some(tasker_id.to_string()),
+                id if id == tasker_id => Some(task.poster_id.to_string()),
+                _ => None,
+            }
+        })
+    })
+}

@@ -299,8 +299,8 @@ async fn removed_content_is_kept_but_marked(app: TestApp) -> TestApp {
     assert!(titles(&app, &assigned.tasker).await.contains(&"Removed by a moderator".to_owned()));
     for token in [&assigned.poster, &assigned.tasker] {
         let conversation = app.get(&format!("/api/tasks/{}/messages", assigned.task), Some(token)).await.body;
-        assert_eq!(conversation[0]["removed"], true);
-        assert_eq!(conversation[0]["body"], Value::Null, "{conversation}");
+        assert_eq!(conversation["items"][0]["removed"], true);
+        assert_eq!(conversation["items"][0]["body"], Value::Null, "{conversation}");
     }
 
     let owner = poster(&app, "poster@example.com").await;

@@ -519,7 +519,8 @@ async fn messages_flow_between_the_poster_and_the_assigned_tasker_only(app: Test
     assert_eq!(reply.status, StatusCode::CREATED);
     assert_eq!(sent.body["recipient_id"], reply.body["sender_id"]);
     let conversation = app.get(&path, Some(&tasker)).await.body;
-    let bodies: Vec<&str> = conversation.as_array().unwrap().iter().map(|m| m["body"].as_str().unwrap()).collect();
+    let bodies: Vec<&str> =
+        conversation["items"].as_array().unwrap().iter().map(|m| m["body"].as_str().unwrap()).collect();
     assert_eq!(bodies, vec!["Gate code is 1234", "Thanks, see you at 9"]);
     assert_eq!(app.get(&path, Some(&stranger)).await.status, StatusCode::FORBIDDEN);
     assert_eq!(app.post(&path, Some(&stranger), json!({ "body": "Hello?" })).await.status, StatusCode::FORBIDDEN);

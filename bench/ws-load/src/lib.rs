@@ -23,6 +23,18 @@ pub fn raise_fd_limit() {
     }
 }
 
+/// The descriptors this process may hold now (after [`raise_fd_limit`]).
+pub fn fd_limit() -> u64 {
+    // SAFETY: getrlimit only writes the struct passed in.
+    unsafe {
+        let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) != 0 {
+            return 1024;
+        }
+        limit.rlim_cur
+    }
+}
+
 /// Resident memory of a process, in bytes, from /proc.
 pub fn rss_bytes(pid: u32) -> u64 {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();

@@ -26,11 +26,19 @@ use tokio::{
     net::TcpStream,
     process::{Child, ChildStdin, ChildStdout, Command},
 };
-use ws_load::{cpu_seconds, raise_fd_limit, rss_bytes};
+use ws_load::{cpu_seconds, fd_limit, raise_fd_limit, rss_bytes};
 
 use crate::{tally::Tally, worker::TOPIC_PREFIX};
 
-const SOCKETS_PER_PROCESS: usize = 18_000;
+/// Descriptors a process keeps for everything but sockets (listeners, Redis, /proc, pipes).
+const SPARE_DESCRIPTORS: u64 = 2_000;
+
+/// Sockets one process (a hub node, a client worker) may hold: its raised descriptor limit
+/// less a margin. 18k where the hard limit is 20k; 50k and more on one node where root may raise
+/// it (`ulimit -Hn`, `LimitNOFILE=`); children inherit the raised limit.
+fn sockets_per_process() -> usize {
+    fd_limit().saturating_sub(SPARE_DESCRIPTORS).max(1_000) as usize
+}
 
 struct Options {
     conns: Vec<usize>,
@@ -143,10 +151,12 @@ async fn main() -> anyhow::Result<()> {
     }
     let o = options()?;
     let most = o.conns.iter().copied().max().unwrap_or(0);
-    if most.div_ceil(o.nodes) > SOCKETS_PER_PROCESS {
+    let per_process = sockets_per_process();
+    if most.div_ceil(o.nodes) > per_process {
         bail!(
-            "{most} sockets need at least {} nodes here (a process may hold ~20k descriptors)",
-            most.div_ceil(SOCKETS_PER_PROCESS)
+            "{most} sockets need at least {} nodes here (a process may hold {} descriptors; raise `ulimit -Hn`)",
+            most.div_ceil(per_process),
+            fd_limit()
         );
     }
     let redis = (o.nodes > 1).then_some(o.redis.as_str());
@@ -156,7 +166,7 @@ async fn main() -> anyhow::Result<()> {
     }
     let addrs: Vec<String> = nodes.iter().map(|n| n.addr.to_string()).collect();
     let mut workers = Vec::new();
-    for _ in 0..most.div_ceil(SOCKETS_PER_PROCESS) {
+    for _ in 0..most.div_ceil(per_process) {
         workers.push(Worker::start()?);
     }
     tokio::time::sleep(Duration::from_millis(500)).await;
@@ -177,8 +187,8 @@ async fn main() -> anyhow::Result<()> {
         let mut from = open;
         let mut requests = Vec::new();
         for (w, worker) in workers.iter_mut().enumerate() {
-            let capacity_end = ((w + 1) * SOCKETS_PER_PROCESS).min(target);
-            let start = from.max(w * SOCKETS_PER_PROCESS);
+            let capacity_end = ((w + 1) * per_process).min(target);
+            let start = from.max(w * per_process);
             if start < capacity_end {
                 requests.push((worker, format!("open {start} {capacity_end} {per_topic} {}", addrs.join(","))));
                 from = capacity_end;

@@ -1,5 +1,6 @@
 //! The in-process bus: the registry is the whole story; topics are kept for their history
-//! after their last subscriber leaves, and swept once it has expired.
+//! after their last subscriber leaves, and swept once it has expired. Viewer counts are this
+//! node's own.
 
 use std::{sync::Arc, time::Duration};
 
@@ -15,6 +16,21 @@ pub(super) fn spawn_sweeper(registry: Arc<Registry>, history_max_age: Duration) 
         loop {
             tick.tick().await;
             registry.sweep();
+        }
+    })
+}
+
+/// Every `period`: the topics whose count changed tell their sockets the new one.
+pub(super) fn spawn_presence(registry: Arc<Registry>, period: Duration) -> JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(period);
+        tick.set_missed_tick_behavior(MissedTickBehavior::Delay);
+        loop {
+            tick.tick().await;
+            for topic in registry.presence.take_dirty() {
+                registry.set_presence_total(&topic, registry.local_counts(&topic));
+            }
+            registry.flush_presence();
         }
     })
 }

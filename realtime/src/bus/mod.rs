@@ -2,6 +2,7 @@
 
 mod control;
 mod local;
+mod presence;
 mod redis;
 mod subscriber;
 
@@ -25,12 +26,13 @@ pub(crate) async fn start(
 ) -> anyhow::Result<(Bus, Vec<JoinHandle<()>>)> {
     match config {
         BusConfig::Local => {
-            let sweeper = local::spawn_sweeper(registry, hub.history_max_age);
-            Ok((Bus::Local, vec![sweeper]))
+            let sweeper = local::spawn_sweeper(registry.clone(), hub.history_max_age);
+            let presence = local::spawn_presence(registry, hub.presence_interval);
+            Ok((Bus::Local, vec![sweeper, presence]))
         }
         BusConfig::Redis { url } => {
-            let (bus, task) = RedisBus::start(&url, hub, registry, sockets).await?;
-            Ok((Bus::Redis(bus), vec![task]))
+            let (bus, tasks) = RedisBus::start(&url, hub, registry, sockets).await?;
+            Ok((Bus::Redis(bus), tasks))
         }
     }
 }

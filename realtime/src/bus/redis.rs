@@ -26,11 +26,13 @@ use tokio::{
 
 use super::{
     control::{self, Queued},
+    presence::{self, PRESENCE_PREFIX, parse_counts},
     subscriber::{self, Command},
 };
 use crate::{
     Disconnect, HubConfig,
     history::Entry,
+    presence::Counts,
     protocol::{self, EventTemplate},
     sockets::OpenSockets,
     topics::{Registry, RemoteSnapshot},
@@ -40,6 +42,7 @@ use crate::{
 pub(super) const OP_TIMEOUT: Duration = Duration::from_millis(1000);
 pub(super) const CHANNEL_PREFIX: &str = "taskhub:rt:";
 const RESYNC_PREFIX: &[u8] = b"resync:";
+const EPHEMERAL_PREFIX: &[u8] = b"ephemeral:";
 
 /// KEYS: seq, history, channel. ARGV: sequence base, at_ms, frame prefix, frame suffix,
 /// history length, ttl ms. The sequence number is read back with GET because Lua would print a
@@ -93,9 +96,19 @@ fn history_key(topic: &str) -> String {
 pub(super) enum Payload {
     Event(Entry),
     Resync(u64),
+    /// The topic's viewer total over every node ([`super::presence`]).
+    Presence(Counts),
+    /// A frame for the topic's sockets, neither numbered nor kept (typing).
+    Ephemeral(Utf8Bytes),
 }
 
 pub(super) fn parse_payload(payload: &[u8]) -> Option<Payload> {
+    if let Some(counts) = payload.strip_prefix(PRESENCE_PREFIX) {
+        return parse_counts(counts).map(Payload::Presence);
+    }
+    if let Some(frame) = payload.strip_prefix(EPHEMERAL_PREFIX) {
+        return Utf8Bytes::try_from(Bytes::copy_from_slice(frame)).ok().map(Payload::Ephemeral);
+    }
     if let Some(seq) = payload.strip_prefix(RESYNC_PREFIX) {
         return std::str::from_utf8(seq).ok()?.parse().ok().map(Payload::Resync);
     }
@@ -180,7 +193,7 @@ impl RedisBus {
         hub: &HubConfig,
         registry: Arc<Registry>,
         sockets: Arc<OpenSockets>,
-    ) -> anyhow::Result<(Self, JoinHandle<()>)> {
+    ) -> anyhow::Result<(Self, Vec<JoinHandle<()>>)> {
         let client = redis::Client::open(url).context("invalid Redis URL")?;
         let config = ConnectionManagerConfig::new()
             .set_connection_timeout(Some(OP_TIMEOUT))
@@ -198,6 +211,7 @@ impl RedisBus {
         let unreachable = Arc::new(AtomicBool::new(false));
         let diverged = Arc::new(Mutex::new(HashSet::new()));
         let queued_disconnects = Arc::new(Queued::default());
+        let presence = presence::spawn(keys.conn.clone(), registry.clone(), hub.presence_interval, hub.presence_ttl);
         let task = tokio::spawn(subscriber::run(subscriber::Subscriber {
             client,
             keys: keys.clone(),
@@ -209,7 +223,7 @@ impl RedisBus {
             diverged: diverged.clone(),
             queued_disconnects: queued_disconnects.clone(),
         }));
-        Ok((Self { keys, commands, connected, unreachable, diverged, queued_disconnects }, task))
+        Ok((Self { keys, commands, connected, unreachable, diverged, queued_disconnects }, vec![task, presence]))
     }
 
     /// False when Redis did not take the event; the caller then delivers it locally.
@@ -240,6 +254,21 @@ impl RedisBus {
                 false
             }
         }
+    }
+
+    /// Hands a frame to the topic's sockets on every node, outside its history; false when
+    /// Redis did not take it (the caller then delivers it locally).
+    pub async fn publish_ephemeral(&self, topic: &str, frame: &Utf8Bytes) -> bool {
+        if self.unreachable.load(Relaxed) {
+            return false;
+        }
+        let mut payload = Vec::with_capacity(EPHEMERAL_PREFIX.len() + frame.len());
+        payload.extend_from_slice(EPHEMERAL_PREFIX);
+        payload.extend_from_slice(frame.as_bytes());
+        let mut conn = self.keys.conn.clone();
+        let mut publish = redis::cmd("PUBLISH");
+        publish.arg(channel(topic)).arg(payload);
+        matches!(timeout(OP_TIMEOUT, publish.query_async::<i64>(&mut conn)).await, Ok(Ok(_)))
     }
 
     /// Tells the other nodes to close the matching sockets (this node closed its own already).

@@ -196,6 +196,8 @@ impl Subscriber {
         match parse_payload(message.get_payload_bytes()) {
             Some(Payload::Event(entry)) => self.registry.deliver_remote(topic, entry.seq, entry.at_ms, entry.frame),
             Some(Payload::Resync(current)) => self.registry.resync(topic, current),
+            Some(Payload::Presence(total)) => self.registry.set_presence_total(topic, total),
+            Some(Payload::Ephemeral(frame)) => self.registry.deliver_ephemeral(topic, &frame),
             None => tracing::warn!(topic, "redis bus: unreadable message"),
         }
     }

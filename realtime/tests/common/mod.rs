@@ -34,6 +34,8 @@ pub fn test_config() -> HubConfig {
         idle_timeout: Duration::from_secs(60),
         history_len: 8,
         history_max_age: Duration::from_secs(60),
+        presence_interval: Duration::from_millis(300),
+        presence_ttl: Duration::from_millis(1500),
         ..HubConfig::default()
     }
 }
@@ -105,8 +107,33 @@ impl Client {
         reply
     }
 
-    /// The next JSON message (protocol-level pings and pongs skipped).
+    /// The next JSON message (protocol-level pings and pongs, and `presence` frames, skipped).
     pub async fn next(&mut self) -> Value {
+        loop {
+            let message = self.next_any().await;
+            if message["type"] != "presence" {
+                return message;
+            }
+        }
+    }
+
+    /// The next `presence` frame, skipping anything else.
+    pub async fn next_presence(&mut self) -> Value {
+        loop {
+            let message = self.next_any().await;
+            if message["type"] == "presence" {
+                return message;
+            }
+        }
+    }
+
+    /// The next JSON message within `wait`, None when nothing came.
+    pub async fn next_within(&mut self, wait: Duration) -> Option<Value> {
+        timeout(wait, self.next_any()).await.ok()
+    }
+
+    /// The next JSON message of any type (protocol-level pings and pongs skipped).
+    pub async fn next_any(&mut self) -> Value {
         loop {
             let message = timeout(WAIT, self.ws.next())
                 .await

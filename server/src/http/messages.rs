@@ -1,19 +1,23 @@
 //! Private messages between the poster and the assigned tasker, from assignment on.
 
 use axum::{Router, extract::State, http::StatusCode, routing::get};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use crate::{
     db::{Timestamp, new_id},
     error::{ApiError, ApiResult},
-    http::extract::{ApiJson, ApiPath, AuthUser, Operator, task_or_404},
+    http::{
+        extract::{ApiJson, ApiPath, AuthUser, Operator, task_or_404},
+        receipts,
+    },
     live,
     payments::rules::{self, Party},
     state::AppState,
     store::{
         messages::{self, MessageRow},
         notifications::{NotificationRow, kind},
+        receipts as read_marks,
         tasks::TaskRow,
     },
 };
@@ -25,24 +29,41 @@ pub fn router() -> Router<AppState> {
     Router::new().route("/tasks/{id}/messages", get(list_messages).post(send_message))
 }
 
-async fn party_task(state: &AppState, caller: AuthUser, id: Uuid) -> ApiResult<(TaskRow, Party)> {
+pub(crate) async fn party_task(state: &AppState, caller: AuthUser, id: Uuid) -> ApiResult<(TaskRow, Party)> {
     let task = task_or_404(state, id).await?;
     let party = Party::of(caller.id, task.poster_id, task.assigned_tasker_id);
     rules::may_message(party, task.assigned_tasker_id)?;
     Ok((task, party))
 }
 
-/// The conversation, oldest first.
+/// The conversation and how far the other party has read it.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct Conversation {
+    /// Oldest first.
+    items: Vec<MessageRow>,
+    /// The newest message the other party has read; null when they have read none, or when
+    /// either party turned read receipts off.
+    read_up_to: Option<Uuid>,
+    read_at: Option<Timestamp>,
+}
+
+/// The conversation, oldest first, with the other party's read mark.
 #[utoipa::path(get, path = "/api/tasks/{id}/messages", tag = "payments", params(("id" = Uuid, Path, description = "The task")), security(("bearer" = [])),
-    responses((status = 200, body = [MessageRow]), (status = 401), (status = 403), (status = 404), (status = 409)))]
+    responses((status = 200, body = Conversation), (status = 401), (status = 403), (status = 404), (status = 409)))]
 pub async fn list_messages(
     State(state): State<AppState>,
     caller: AuthUser,
     ApiPath(id): ApiPath<Uuid>,
-) -> ApiResult<ApiJson<Vec<MessageRow>>> {
-    party_task(&state, caller, id).await?;
+) -> ApiResult<ApiJson<Conversation>> {
+    let (task, party) = party_task(&state, caller, id).await?;
     let operator = Operator::is(&state, caller.id).await?;
-    Ok(ApiJson(messages::messages_for_task(&state.db, id, CONVERSATION_LIMIT, operator).await?))
+    let items = messages::messages_for_task(&state.db, id, CONVERSATION_LIMIT, operator).await?;
+    let other = receipts::other_party(&task, party);
+    let read = match receipts::receipts_shared(&state, caller.id, other).await? {
+        true => read_marks::read_up_to(&state.db, id, other).await?,
+        false => None,
+    };
+    Ok(ApiJson(Conversation { items, read_up_to: read.map(|(up_to, _)| up_to), read_at: read.map(|(_, at)| at) }))
 }
 
 #[derive(Debug, Default, Deserialize, utoipa::ToSchema)]

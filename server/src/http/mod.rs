@@ -32,6 +32,7 @@ pub mod profiles;
 pub mod push;
 pub mod questions;
 pub mod realtime;
+pub mod receipts;
 pub mod reports;
 pub mod reviews;
 pub mod security_headers;
@@ -88,6 +89,7 @@ pub fn router(state: AppState) -> Router {
         .merge(admin_reports::router())
         .merge(admin_users::router())
         .merge(messages::router())
+        .merge(receipts::router())
         .merge(reviews::router())
         .merge(reports::router())
         .merge(openapi::router())

@@ -26,6 +26,7 @@ pub mod provider_calls;
 pub mod push_subscriptions;
 pub mod questions;
 pub mod realtime_tickets;
+pub mod receipts;
 pub mod refresh_tokens;
 pub mod reports;
 pub mod reviews;

@@ -10,7 +10,7 @@ use uuid::Uuid;
 use super::TestApp;
 
 /// Every table holding a task's state, with the column naming the task.
-const TASK_TABLES: [(&str, &str); 9] = [
+const TASK_TABLES: [(&str, &str); 10] = [
     ("tasks", "id"),
     ("offers", "task_id"),
     ("questions", "task_id"),
@@ -19,6 +19,7 @@ const TASK_TABLES: [(&str, &str); 9] = [
     ("cancellation_requests", "task_id"),
     ("disputes", "task_id"),
     ("messages", "task_id"),
+    ("message_reads", "task_id"),
     ("reviews", "task_id"),
 ];
 

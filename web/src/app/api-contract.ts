@@ -80,7 +80,7 @@ export type ApiContract = [
   Check<Fits<VerifyParams, ApiRequest<'/api/payments/verify', 'post'>>>,
   Check<Fits<ApiResponse<'/api/payments/verify', 'post'>, VerifyResult>>,
   Check<Fits<ApiResponse<'/api/tasks/{id}/payment', 'get'>, TaskPayment>>,
-  Check<Fits<ApiResponse<'/api/tasks/{id}/messages', 'get'>, TaskMessage[]>>,
+  Check<Fits<ApiResponse<'/api/tasks/{id}/messages', 'get'>, { items: TaskMessage[]; read_up_to: string | null; read_at: string | null }>>,
   Check<Fits<ApiResponse<'/api/tasks/{id}/messages', 'post', 201>, TaskMessage>>,
   Check<Fits<ApiResponse<'/api/tasks/{id}/cancellation', 'post', 201>, CancellationRequest>>,
   Check<Fits<ApiResponse<'/api/tasks/{id}/dispute', 'post', 201>, Dispute>>,

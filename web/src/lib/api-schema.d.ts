@@ -599,6 +599,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/privacy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the caller shares with the other party of their tasks. */
+        get: operations["privacy"];
+        /**
+         * Turns sharing of online state and read receipts on or off; a field left out keeps its
+         *     setting. Answers the settings now in force.
+         */
+        put: operations["save_privacy"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/profile": {
         parameters: {
             query?: never;
@@ -1102,11 +1123,32 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The conversation, oldest first. */
+        /** The conversation, oldest first, with the other party's read mark. */
         get: operations["list_messages"];
         put?: never;
         /** Sends a message to the other party; `message.created` reaches both, the recipient is notified. */
         post: operations["send_message"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tasks/{id}/messages/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Records that the caller has read the conversation up to a message. A mark older than the
+         *     stored one changes nothing. The other party hears `message.read` unless either of them has
+         *     turned read receipts off.
+         */
+        post: operations["mark_read"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1436,6 +1478,18 @@ export interface components {
             name?: string | null;
             /** @default null */
             subject?: string | null;
+        };
+        /** @description The conversation and how far the other party has read it. */
+        Conversation: {
+            /** @description Oldest first. */
+            items: components["schemas"]["MessageRow"][];
+            read_at: null | components["schemas"]["Timestamp"];
+            /**
+             * Format: uuid
+             * @description The newest message the other party has read; null when they have read none, or when
+             *     either party turned read receipts off.
+             */
+            read_up_to: string | null;
         };
         /** @description The reported thing now: its text (null once it is gone) and whether a moderator removed it. */
         CurrentState: {
@@ -2035,6 +2089,17 @@ export interface components {
             /** Format: int64 */
             tasks_completed: number;
         };
+        /** @description What a user shares with the other party of their tasks. Without a row: both. */
+        Privacy: {
+            share_online: boolean;
+            share_read_receipts: boolean;
+        };
+        PrivacyInput: {
+            /** @default null */
+            share_online?: boolean | null;
+            /** @default null */
+            share_read_receipts?: boolean | null;
+        };
         ProfilePatch: {
             /** @default null */
             bio?: string | null;
@@ -2170,6 +2235,14 @@ export interface components {
             reporters: number;
             status: components["schemas"]["ReportStatus"];
             target: components["schemas"]["ReportedTarget"];
+        };
+        ReadInput: {
+            /**
+             * Format: uuid
+             * @description The newest message read (any message of the conversation).
+             * @default null
+             */
+            up_to?: string | null;
         };
         /** @description A charge the poster made for a task, and what became of it. */
         ReceiptRow: {
@@ -4687,6 +4760,93 @@ export interface operations {
             };
         };
     };
+    privacy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Privacy"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    save_privacy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PrivacyInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Privacy"];
+                };
+            };
+            /** @description Malformed request (body, query string or content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation failed; `fields` names the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     update_profile: {
         parameters: {
             query?: never;
@@ -6650,7 +6810,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MessageRow"][];
+                    "application/json": components["schemas"]["Conversation"];
                 };
             };
             /** @description Not signed in, or the session has expired or ended */
@@ -6714,6 +6874,93 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["MessageRow"];
                 };
+            };
+            /** @description Malformed request (body, query string or content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or the id is not a UUID) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation failed; `fields` names the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    mark_read: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The task */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReadInput"];
+            };
+        };
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed request (body, query string or content type) */
             400: {

@@ -31,6 +31,9 @@ export const queryKeys = {
   offers: (id: string) => ['tasks', 'offers', id] as const,
   allMessages: ['tasks', 'messages'] as const,
   messages: (id: string) => ['tasks', 'messages', id] as const,
+  /** How far the other party has read a task's conversation (from the list, then `message.read`). */
+  messageRead: (id: string) => ['message-read', id] as const,
+  privacy: ['me', 'privacy'] as const,
   incoming: ['tasks', 'incoming'] as const,
   cancellation: (id: string) => ['tasks', 'cancellation', id] as const,
   dispute: (id: string) => ['tasks', 'dispute', id] as const,

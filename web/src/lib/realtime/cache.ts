@@ -129,6 +129,12 @@ export function applyRealtimeEvent(client: QueryClient, message: RealtimeEvent):
       client.setQueryData<WithId[]>(queryKeys.messages(taskId), (list) => (list ? upsert(list, data as unknown as WithId) : list));
       return true;
     }
+    case 'message.read': {
+      const taskId = data.task_id as string | undefined;
+      if (!taskId || !data.up_to) return false;
+      client.setQueryData(queryKeys.messageRead(taskId), { up_to: data.up_to as string, at: data.at as string });
+      return true;
+    }
     case 'notification.created': {
       const notification = data as WithId & { is_read?: boolean };
       if (!notification.id) return false;

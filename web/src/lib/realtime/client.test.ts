@@ -159,3 +159,47 @@ describe('RealtimeClient after a reconnect', () => {
     }
   });
 });
+
+describe('RealtimeClient presence and typing', () => {
+  let client: RealtimeClient | null = null;
+
+  afterEach(() => {
+    client?.stop();
+    client = null;
+    TestSocket.opened = [];
+  });
+
+  it('keeps the latest count per topic, forgets it on unsubscribe, and hands typing to listeners', async () => {
+    client = new RealtimeClient(new QueryClient(), { baseUrl: () => 'ws://taskhub.test/ws', WebSocket: TestSocket });
+    client.start();
+    const unsubscribe = client.subscribe('task:t1');
+    (await nextSocket(1)).open();
+    const counts: unknown[] = [];
+    const typing: unknown[] = [];
+    client.onPresence((topic, presence) => counts.push([topic, presence]));
+    client.onTyping((frame) => typing.push(frame));
+
+    client.onMessage(frame({ type: 'presence', topic: 'task:t1', viewers: 3, taskers: 1 }));
+    client.onMessage(frame({ type: 'typing', task_id: 't1', user_id: 'u2' }));
+    expect(client.presenceOf('task:t1')).toEqual({ viewers: 3, taskers: 1 });
+    expect(counts).toEqual([['task:t1', { viewers: 3, taskers: 1 }]]);
+    expect(typing).toEqual([{ task_id: 't1', user_id: 'u2' }]);
+
+    unsubscribe();
+    expect(client.presenceOf('task:t1')).toBeNull();
+  });
+
+  it('sends at most one typing message every two seconds', async () => {
+    client = new RealtimeClient(new QueryClient(), { baseUrl: () => 'ws://taskhub.test/ws', WebSocket: TestSocket });
+    client.start();
+    const socket = await nextSocket(1);
+    socket.open();
+    client.typing('t1', 10_000);
+    client.typing('t1', 11_000);
+    client.typing('t1', 12_000);
+    expect(socket.sent.filter((message) => message.type === 'typing')).toEqual([
+      { type: 'typing', task_id: 't1' },
+      { type: 'typing', task_id: 't1' },
+    ]);
+  });
+});

@@ -8,7 +8,7 @@ import { queryKeys } from '@/lib/query-keys';
 import { backoffDelay, BACKOFF_MAX_MS, BACKOFF_MIN_MS } from '@/lib/realtime/backoff';
 import { applyRealtimeEvent, closeSubscribeGap, refetchTopic } from '@/lib/realtime/cache';
 import { DegradedPolling } from '@/lib/realtime/degraded-polling';
-import type { ConnectionStatus, LiveStatus, RealtimeEvent, ServerMessage } from '@/lib/realtime/types';
+import type { ConnectionStatus, LiveStatus, Presence, RealtimeEvent, ServerMessage, Typing } from '@/lib/realtime/types';
 import { appStore } from '@/lib/store';
 import { toast } from '@/lib/toast';
 
@@ -21,6 +21,8 @@ export const CLOSE_SUSPENDED = 4003;
 
 /** How far apart the clients watching one topic refetch it after a resync (`refetchSharedTopic`). */
 export const RESYNC_SPREAD_MS = 2_000;
+/** The hub forwards one `typing` per socket every 2 s at most; sending more is wasted. */
+export const TYPING_EVERY_MS = 2_000;
 
 type Listener = (event: RealtimeEvent) => void;
 type TopicState = { refs: number; seq: number | null };
@@ -42,6 +44,10 @@ export class RealtimeClient {
   private readonly polling: DegradedPolling;
   private readonly resyncTimers = new Set<ReturnType<typeof setTimeout>>();
   private readonly random: () => number;
+  private readonly presence = new Map<string, Presence>();
+  private readonly presenceListeners = new Set<(topic: string, presence: Presence) => void>();
+  private readonly typingListeners = new Set<(typing: Typing) => void>();
+  private lastTypingAt = 0;
 
   constructor(
     private readonly client: QueryClient,
@@ -115,6 +121,7 @@ export class RealtimeClient {
       if (current.refs <= 0) {
         this.topics.delete(topic);
         this.acked.delete(topic);
+        this.presence.delete(topic);
         this.publishAcked();
         this.send({ type: 'unsubscribe', topic });
       }
@@ -129,6 +136,34 @@ export class RealtimeClient {
     };
   }
 
+  /** The latest viewer count of a topic, if the hub sent one. */
+  presenceOf(topic: string): Presence | null {
+    return this.presence.get(topic) ?? null;
+  }
+
+  /** Every `presence` frame (viewer counts of `task:{id}` topics). */
+  onPresence(listener: (topic: string, presence: Presence) => void): () => void {
+    this.presenceListeners.add(listener);
+    return () => {
+      this.presenceListeners.delete(listener);
+    };
+  }
+
+  /** Every `typing` frame: the other party of one of the user's tasks is typing. */
+  onTyping(listener: (typing: Typing) => void): () => void {
+    this.typingListeners.add(listener);
+    return () => {
+      this.typingListeners.delete(listener);
+    };
+  }
+
+  /** Tells the other party of the task that the user is typing (at most once per TYPING_EVERY_MS). */
+  typing(taskId: string, now = Date.now()) {
+    if (now - this.lastTypingAt < TYPING_EVERY_MS) return;
+    this.lastTypingAt = now;
+    this.send({ type: 'typing', task_id: taskId });
+  }
+
   /** Test hook and the message path: handles one raw server frame. */
   onMessage(raw: string) {
     let message: ServerMessage;
@@ -139,6 +174,16 @@ export class RealtimeClient {
     }
     if (message.type === 'status') {
       this.setLive(message.live === 'degraded' ? 'degraded' : 'ok');
+      return;
+    }
+    if (message.type === 'presence') {
+      const presence = { viewers: message.viewers, taskers: message.taskers };
+      this.presence.set(message.topic, presence);
+      for (const listener of this.presenceListeners) listener(message.topic, presence);
+      return;
+    }
+    if (message.type === 'typing') {
+      for (const listener of this.typingListeners) listener({ task_id: message.task_id, user_id: message.user_id });
       return;
     }
     if (message.type === 'subscribed') {

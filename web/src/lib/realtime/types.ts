@@ -4,7 +4,15 @@ export type ServerMessage =
   | { type: 'subscribed'; topic: string; seq: number; recovered: boolean }
   | { type: 'event'; topic: string; seq: number; event: string; data: unknown; at?: string }
   | { type: 'error'; code: string; message: string; topic?: string }
+  | { type: 'presence'; topic: string; viewers: number; taskers: number }
+  | { type: 'typing'; task_id: string; user_id: string }
   | { type: 'pong' };
+
+/** Who is on a `task:{id}` page: distinct signed-in users plus anonymous sockets, and the signed-in among them. */
+export type Presence = { viewers: number; taskers: number };
+
+/** The other party of an assigned task is typing in its conversation. */
+export type Typing = { task_id: string; user_id: string };
 
 export type RealtimeEvent = { topic: string; seq: number; event: string; data: unknown; at?: string };
 

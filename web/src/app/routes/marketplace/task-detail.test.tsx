@@ -7,7 +7,15 @@ import { appStore } from '@/lib/store';
 import { mockFetch, renderRoutes } from '@/testing/render';
 import { signInForTest } from '@/testing/sign-in';
 
-vi.mock('@/lib/realtime/use-realtime', () => ({ useTopic: () => {}, useRealtimeEvents: () => {}, useRealtimeConnection: () => {} }));
+vi.mock('@/lib/realtime/use-realtime', () => ({
+  useTopic: () => {},
+  useRealtimeEvents: () => {},
+  useRealtimeConnection: () => {},
+  // Four on the page: the poster and three others.
+  usePresence: () => ({ viewers: 4, taskers: 2 }),
+  useTypingFrames: () => {},
+  sendTyping: () => {},
+}));
 
 const task = {
   id: 't1',
@@ -90,6 +98,7 @@ describe('task page after assignment', () => {
     expect(screen.getByText(/Your payment of \$85\.00 is then refunded in full\./)).toBeInTheDocument();
     // The parties' panels load apart from the page, each when first shown.
     expect(await screen.findByRole('button', { name: 'Release payment' })).toBeEnabled();
+    expect(screen.getByText('3 taskers viewing')).toBeInTheDocument();
   });
 
   it('shows the tasker an open dispute and pauses payment requests and cancellation', async () => {
@@ -101,6 +110,7 @@ describe('task page after assignment', () => {
     expect(screen.getByRole('button', { name: 'Request payment' })).toBeDisabled();
     expect(await screen.findByText(/Cancelling isn't possible while a dispute is open/)).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Open a dispute' })).not.toBeInTheDocument();
+    expect(screen.getByText('4 people viewing')).toBeInTheDocument();
   });
 
   it('tells the poster a pending task is waiting for a processing payment', async () => {

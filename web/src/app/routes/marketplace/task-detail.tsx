@@ -13,6 +13,7 @@ import { QuestionsSection } from '@/features/questions/components/questions-sect
 import { useCancelTask } from '@/features/tasks/api/cancel-task';
 import { useTask } from '@/features/tasks/api/get-task';
 import { TaskOverview } from '@/features/tasks/components/task-overview';
+import { ViewersNote } from '@/features/tasks/components/viewers-note';
 import { PosterCard, SafetyTips, SimilarTasks, TaskStats } from '@/features/tasks/components/task-sidebar';
 import { fromLocation } from '@/lib/auth/redirect';
 import { useAuth } from '@/lib/auth/use-auth';
@@ -117,6 +118,9 @@ export function TaskDetailRoute() {
           )}
           <div className="max-lg:order-1">
             <TaskOverview task={t} onAsk={ask} onReport={() => (user ? setReporting(true) : navigate('/login', { state: fromLocation(location) }))} />
+            <div className="mt-3">
+              <ViewersNote taskId={t.id} isPoster={isPoster} />
+            </div>
           </div>
           {userId && isParty && (
             <div className="space-y-6 max-lg:order-3 empty:hidden">

@@ -1,20 +1,75 @@
 import { AnimatePresence, m } from 'framer-motion';
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 
 import { RemovedText } from '@/components/moderation/removed-text';
 import { ReportAction } from '@/components/moderation/report-action';
 import { Button } from '@/components/ui/button';
 import { inputClasses } from '@/components/ui/field';
-import { useMessages } from '@/features/task-progress/api/get-messages';
+import { markRead, type TaskMessage, useMessages, useReadMark } from '@/features/task-progress/api/get-messages';
 import { useSendMessage } from '@/features/task-progress/api/send-message';
 import { ApiError, errorMessage } from '@/lib/http';
 import { relativeTime } from '@/lib/marketplace';
+import type { Typing } from '@/lib/realtime/types';
+import { sendTyping, useTypingFrames } from '@/lib/realtime/use-realtime';
+
+/** A typing indicator goes away this long after the last `typing` frame (or with the message). */
+const TYPING_SHOWN_MS = 5_000;
+
+const senderOf = (msg: TaskMessage) => msg.sender?.id ?? msg.sender_id;
+
+/** "typing…" while the other party's typing frames keep coming; gone after 5 s or with their message. */
+function useOtherTyping(taskId: string, userId: string, messages: TaskMessage[]): boolean {
+  const [until, setUntil] = useState(0);
+  const onTyping = useCallback(
+    (typing: Typing) => {
+      if (typing.task_id === taskId && typing.user_id !== userId) setUntil(Date.now() + TYPING_SHOWN_MS);
+    },
+    [taskId, userId],
+  );
+  useTypingFrames(onTyping);
+  const last = messages[messages.length - 1];
+  const lastFromOther = last && senderOf(last) !== userId ? last.id : null;
+  useEffect(() => {
+    if (lastFromOther) setUntil(0);
+  }, [lastFromOther]);
+  useEffect(() => {
+    if (!until) return;
+    const timer = setTimeout(() => setUntil(0), Math.max(0, until - Date.now()));
+    return () => clearTimeout(timer);
+  }, [until]);
+  return until > 0;
+}
+
+/** Marks the other party's newest message read while this tab shows it. */
+function useMarkRead(taskId: string, userId: string, messages: TaskMessage[]) {
+  const marked = useRef<string | null>(null);
+  const newest = [...messages].reverse().find((msg) => senderOf(msg) !== userId)?.id ?? null;
+  useEffect(() => {
+    const mark = () => {
+      if (!newest || document.visibilityState !== 'visible' || (marked.current && marked.current >= newest)) return;
+      marked.current = newest;
+      markRead(taskId, newest).catch(() => {
+        marked.current = null;
+      });
+    };
+    mark();
+    document.addEventListener('visibilitychange', mark);
+    return () => document.removeEventListener('visibilitychange', mark);
+  }, [taskId, newest]);
+}
+
+const clock = (at: string) => new Date(at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
 
 export function MessagesThread({ taskId, userId }: { taskId: string; userId: string }) {
   const { data = [], isError, error } = useMessages(taskId, true);
   const send = useSendMessage(taskId);
   const [body, setBody] = useState('');
   const end = useRef<HTMLDivElement>(null);
+  const otherTyping = useOtherTyping(taskId, userId, data);
+  const readMark = useReadMark(taskId);
+  useMarkRead(taskId, userId, data);
+  // Message ids are UUIDv7: in time order as strings too.
+  const seenId = readMark ? [...data].reverse().find((msg) => senderOf(msg) === userId && msg.id <= readMark.up_to)?.id : undefined;
   useEffect(() => {
     if (data.length) end.current?.scrollIntoView?.({ block: 'nearest' });
   }, [data.length]);
@@ -31,7 +86,7 @@ export function MessagesThread({ taskId, userId }: { taskId: string; userId: str
         {!isError && !data.length && <p className="text-sm text-slate-500">No messages yet. Say hello and agree the details.</p>}
         <AnimatePresence initial={false}>
           {data.map((msg) => {
-            const mine = (msg.sender?.id ?? msg.sender_id) === userId;
+            const mine = senderOf(msg) === userId;
             return (
               <m.div key={msg.id} initial={{ opacity: 0, y: 8 }} animate={{ opacity: 1, y: 0 }} className={`flex ${mine ? 'justify-end' : 'justify-start'}`}>
                 <div className={`max-w-[80%] rounded-2xl px-3 py-2 text-sm ${mine ? 'bg-brand-700 text-white' : 'bg-white text-slate-800 shadow-sm'}`}>
@@ -39,11 +94,17 @@ export function MessagesThread({ taskId, userId }: { taskId: string; userId: str
                   <p className="whitespace-pre-line">{msg.removed ? <RemovedText text={msg.body} /> : msg.body}</p>
                   <p className={`mt-0.5 text-[11px] ${mine ? 'text-white/90' : 'text-slate-500'}`}>{relativeTime(msg.created_at)}</p>
                   {!mine && !msg.removed && <ReportAction target={{ type: 'message', id: msg.id }} />}
+                  {msg.id === seenId && readMark && <p className="mt-0.5 text-right text-[11px] text-white/90">Seen {clock(readMark.at)}</p>}
                 </div>
               </m.div>
             );
           })}
         </AnimatePresence>
+        {otherTyping && (
+          <p className="text-sm italic text-slate-500" role="status">
+            typing…
+          </p>
+        )}
         <div ref={end} />
       </div>
       <form
@@ -56,7 +117,16 @@ export function MessagesThread({ taskId, userId }: { taskId: string; userId: str
         <label htmlFor="message-body" className="sr-only">
           Message
         </label>
-        <input id="message-body" value={body} onChange={(e) => setBody(e.target.value)} placeholder="Write a message" className={inputClasses(false)} />
+        <input
+          id="message-body"
+          value={body}
+          onChange={(e) => {
+            setBody(e.target.value);
+            if (e.target.value.trim()) sendTyping(taskId);
+          }}
+          placeholder="Write a message"
+          className={inputClasses(false)}
+        />
         <Button type="submit" loading={send.isPending}>
           Send
         </Button>

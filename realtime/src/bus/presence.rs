@@ -1,0 +1,123 @@
+//! Viewer counts across nodes. Each node reports its own count of a topic into one Redis hash
+//! per topic (field: the node, value: `viewers:taskers:expires_ms`); a script drops the expired
+//! fields, sums the rest and, when the sum changed, publishes it on the topic's channel
+//! (`presence:viewers:taskers`, never recorded in its history). A node reports a topic when its
+//! count changed and every third of `presence_ttl` regardless, so a dead node's count expires
+//! and the next report of any other node publishes the lower total.
+
+use std::{
+    sync::{Arc, LazyLock},
+    time::Duration,
+};
+
+use redis::{Script, aio::ConnectionManager};
+use tokio::{
+    task::JoinHandle,
+    time::{MissedTickBehavior, timeout},
+};
+
+use super::{
+    control::now_ms,
+    redis::{CHANNEL_PREFIX, OP_TIMEOUT, channel},
+};
+use crate::{presence::Counts, topics::Registry};
+
+pub(super) const PRESENCE_PREFIX: &[u8] = b"presence:";
+
+/// KEYS: hash, channel. ARGV: node, viewers, taskers, now ms, ttl ms. Returns `viewers:taskers`.
+static REPORT: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+        local now = tonumber(ARGV[4])
+        if tonumber(ARGV[2]) == 0 then
+            redis.call('HDEL', KEYS[1], ARGV[1])
+        else
+            redis.call('HSET', KEYS[1], ARGV[1], ARGV[2] .. ':' .. ARGV[3] .. ':' .. (now + tonumber(ARGV[5])))
+        end
+        local viewers, taskers = 0, 0
+        local fields = redis.call('HGETALL', KEYS[1])
+        for i = 1, #fields, 2 do
+            if fields[i] ~= 'sent' then
+                local v, t, expires = string.match(fields[i + 1], '^(%d+):(%d+):(%d+)$')
+                if expires == nil or tonumber(expires) < now then
+                    redis.call('HDEL', KEYS[1], fields[i])
+                else
+                    viewers = viewers + tonumber(v)
+                    taskers = taskers + tonumber(t)
+                end
+            end
+        end
+        local total = viewers .. ':' .. taskers
+        if redis.call('HGET', KEYS[1], 'sent') ~= total then
+            redis.call('HSET', KEYS[1], 'sent', total)
+            redis.call('PUBLISH', KEYS[2], 'presence:' .. total)
+        end
+        redis.call('PEXPIRE', KEYS[1], 2 * tonumber(ARGV[5]))
+        return total
+        ",
+    )
+});
+
+fn hash_key(topic: &str) -> String {
+    format!("{CHANNEL_PREFIX}{{{topic}}}:viewers")
+}
+
+pub(super) fn parse_counts(text: &[u8]) -> Option<Counts> {
+    let text = std::str::from_utf8(text).ok()?;
+    let (viewers, taskers) = text.split_once(':')?;
+    Some((viewers.parse().ok()?, taskers.parse().ok()?))
+}
+
+async fn report(conn: &ConnectionManager, node: &str, topic: &str, counts: Counts, ttl: Duration) -> Option<Counts> {
+    let mut conn = conn.clone();
+    let mut invocation = REPORT.key(hash_key(topic));
+    invocation.key(channel(topic));
+    invocation.arg(node).arg(counts.0).arg(counts.1).arg(now_ms()).arg(ttl.as_millis() as u64);
+    let total: String = timeout(OP_TIMEOUT, invocation.invoke_async(&mut conn)).await.ok()?.ok()?;
+    parse_counts(total.as_bytes())
+}
+
+/// Reports changed counts every `period`, and every count every third of `ttl`; then tells the
+/// sockets of each topic whose total changed.
+pub(super) fn spawn(
+    conn: ConnectionManager,
+    registry: Arc<Registry>,
+    period: Duration,
+    ttl: Duration,
+) -> JoinHandle<()> {
+    let node = uuid::Uuid::new_v4().to_string();
+    let refresh_every = ((ttl / 3).as_millis() / period.as_millis().max(1)).max(1) as u64;
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(period);
+        tick.set_missed_tick_behavior(MissedTickBehavior::Delay);
+        let mut ticks = 0u64;
+        loop {
+            tick.tick().await;
+            ticks += 1;
+            let mut topics = registry.presence.take_dirty();
+            if ticks.is_multiple_of(refresh_every) {
+                topics.extend(registry.counted_topics());
+                topics.sort_unstable();
+                topics.dedup();
+            }
+            let mut reachable = true;
+            for topic in topics {
+                let local = registry.local_counts(&topic);
+                let total = match reachable {
+                    true => report(&conn, &node, &topic, local, ttl).await,
+                    false => None,
+                };
+                match total {
+                    Some(total) => registry.set_presence_total(&topic, total),
+                    // Redis is away: this node's own count, reported again when it is back.
+                    None => {
+                        reachable = false;
+                        registry.set_presence_total(&topic, local);
+                        registry.presence.mark_dirty(&topic);
+                    }
+                }
+            }
+            registry.flush_presence();
+        }
+    })
+}

@@ -1,0 +1,125 @@
+//! Read receipts in a task's conversation, and what a user shares with the other party of their
+//! tasks (online state, read receipts). Sharing is mutual: whoever turns a kind off sees the
+//! other's no more either.
+
+use axum::{
+    Router,
+    extract::State,
+    http::StatusCode,
+    routing::{get, post},
+};
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use crate::{
+    db::Timestamp,
+    error::{ApiError, ApiResult},
+    http::{
+        extract::{ApiJson, ApiPath, AuthUser},
+        messages::party_task,
+    },
+    live,
+    payments::rules::Party,
+    state::AppState,
+    store::{
+        receipts::{self, Privacy},
+        tasks::TaskRow,
+    },
+};
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/tasks/{id}/messages/read", post(mark_read))
+        .route("/me/privacy", get(privacy).put(save_privacy))
+}
+
+/// The other party of a task the caller is a party of.
+pub fn other_party(task: &TaskRow, party: Party) -> Uuid {
+    match party {
+        Party::Poster => task.assigned_tasker_id.unwrap_or_default(),
+        _ => task.poster_id,
+    }
+}
+
+/// Whether `a` and `b` see each other's read receipts: only when both share them.
+pub async fn receipts_shared(state: &AppState, a: Uuid, b: Uuid) -> ApiResult<bool> {
+    Ok(receipts::privacy(&state.db, a).await?.share_read_receipts
+        && receipts::privacy(&state.db, b).await?.share_read_receipts)
+}
+
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
+#[serde(default)]
+pub struct ReadInput {
+    /// The newest message read (any message of the conversation).
+    pub up_to: Option<Uuid>,
+}
+
+/// `message.read`, to the other party.
+#[derive(Serialize)]
+struct MessageRead {
+    task_id: Uuid,
+    user_id: Uuid,
+    up_to: Uuid,
+    at: Timestamp,
+}
+
+/// Records that the caller has read the conversation up to a message. A mark older than the
+/// stored one changes nothing. The other party hears `message.read` unless either of them has
+/// turned read receipts off.
+#[utoipa::path(post, path = "/api/tasks/{id}/messages/read", tag = "payments", params(("id" = Uuid, Path, description = "The task")), request_body = ReadInput, security(("bearer" = [])),
+    responses((status = 204), (status = 401), (status = 403), (status = 404), (status = 409), (status = 422)))]
+pub async fn mark_read(
+    State(state): State<AppState>,
+    caller: AuthUser,
+    ApiPath(id): ApiPath<Uuid>,
+    ApiJson(input): ApiJson<ReadInput>,
+) -> ApiResult<StatusCode> {
+    let (task, party) = party_task(&state, caller, id).await?;
+    let Some(up_to) = input.up_to else {
+        return Err(ApiError::field("up_to", "Say which message was read"));
+    };
+    if receipts::message_sender(&state.db, id, up_to).await?.is_none() {
+        return Err(ApiError::field("up_to", "There is no such message in this conversation"));
+    }
+    let at = Timestamp::now();
+    if receipts::mark_read(&state.db, id, caller.id, up_to, at).await? {
+        let other = other_party(&task, party);
+        if receipts_shared(&state, caller.id, other).await? {
+            let data = MessageRead { task_id: id, user_id: caller.id, up_to, at };
+            live::publish(&state, &live::user_topic(other), "message.read", &data).await;
+        }
+    }
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// What the caller shares with the other party of their tasks.
+#[utoipa::path(get, path = "/api/me/privacy", tag = "auth", security(("bearer" = [])),
+    responses((status = 200, body = Privacy), (status = 401)))]
+pub async fn privacy(State(state): State<AppState>, caller: AuthUser) -> ApiResult<ApiJson<Privacy>> {
+    Ok(ApiJson(receipts::privacy(&state.db, caller.id).await?))
+}
+
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
+#[serde(default)]
+pub struct PrivacyInput {
+    pub share_online: Option<bool>,
+    pub share_read_receipts: Option<bool>,
+}
+
+/// Turns sharing of online state and read receipts on or off; a field left out keeps its
+/// setting. Answers the settings now in force.
+#[utoipa::path(put, path = "/api/me/privacy", tag = "auth", request_body = PrivacyInput, security(("bearer" = [])),
+    responses((status = 200, body = Privacy), (status = 401), (status = 422)))]
+pub async fn save_privacy(
+    State(state): State<AppState>,
+    caller: AuthUser,
+    ApiJson(input): ApiJson<PrivacyInput>,
+) -> ApiResult<ApiJson<Privacy>> {
+    let current = receipts::privacy(&state.db, caller.id).await?;
+    let wanted = Privacy {
+        share_online: input.share_online.unwrap_or(current.share_online),
+        share_read_receipts: input.share_read_receipts.unwrap_or(current.share_read_receipts),
+    };
+    receipts::save_privacy(&state.db, caller.id, wanted, Timestamp::now()).await?;
+    Ok(ApiJson(wanted))
+}

@@ -89,6 +89,7 @@ mod tests {
             released_at: None,
             transfer_status: transfer.map(Into::into),
             transfer_updated_at: None,
+            purpose: "task".into(),
         }
     }
 

@@ -656,6 +656,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/task-changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's tasks (posted or assigned to them) with a price increase or a new date waiting
+         *     for an answer, for My Tasks' badges.
+         */
+        get: operations["my_task_changes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/tasks": {
         parameters: {
             query?: never;
@@ -810,6 +830,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/price-increases/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The poster approves a pending increase: the answer is a checkout of the
+         *     difference, exactly as Accept & Pay. Not the poster 403; no longer pending,
+         *     or the task released, cancelled or disputed meanwhile 409.
+         */
+        post: operations["approve_increase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/price-increases/{id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The poster declines a pending increase, with an optional reason. Not the
+         *     poster 403; no longer pending 409; a reason over 1,000 characters 422.
+         */
+        post: operations["decline_increase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/profiles/{id}": {
         parameters: {
             query?: never;
@@ -918,6 +979,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/reschedules/{id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The other party accepts: the task's due date changes (live to both parties and the task's
+         *     watchers). The proposer 403; no longer pending (or past its 48 hours) 409.
+         */
+        post: operations["accept_date"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reschedules/{id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The other party declines: the date stays. The proposer 403; no longer pending 409. */
+        post: operations["decline_date"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/site": {
         parameters: {
             query?: never;
@@ -983,7 +1081,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancels an open task (poster only); pending offers become `not_selected` and their taskers are told. */
+        /**
+         * Cancels an open task (poster only), with an optional reason from the list (attributed to the
+         *     poster); pending offers become `not_selected` and their taskers are told. An unknown reason 422.
+         */
         post: operations["cancel_task"];
         delete?: never;
         options?: never;
@@ -1147,6 +1248,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/tasks/{id}/price-increases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The task's price increases, oldest first (its poster and assigned tasker only: 403). */
+        get: operations["list_increases"];
+        put?: never;
+        /**
+         * The assigned tasker asks for more while the task is assigned (not disputed,
+         *     not waiting for release): not the tasker 403; wrong state or another
+         *     increase waiting 409; a bad amount, missing reason or over the cap (A$2,500
+         *     or the original amount, whichever is smaller, for all increases) 422.
+         */
+        post: operations["ask_increase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tasks/{id}/questions": {
         parameters: {
             query?: never;
@@ -1174,7 +1298,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The poster releases the escrow: task `completed`, payout of amount − fee to the tasker. */
+        /**
+         * The poster releases the escrow: task `completed`, payout of amount − fee to the tasker (and of
+         *     any price increases paid). With `tip_cents` a checkout of the tip is opened after the release,
+         *     which never waits for it. Not the poster 403; not assigned 409; a bad tip or body 422/400.
+         */
         post: operations["release_payment"];
         delete?: never;
         options?: never;
@@ -1193,6 +1321,43 @@ export interface paths {
         put?: never;
         /** The assigned tasker marks the work done and asks to be paid (`completion_requested`). */
         post: operations["request_payment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tasks/{id}/reschedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Either party of an assigned task proposes a new date; the other has 48 hours to answer. Anyone
+         *     else 403; not assigned, disputed, or a proposal already waiting 409; a bad or past date 422.
+         */
+        post: operations["propose_date"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tasks/{id}/reschedules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The task's date proposals, oldest first (its two parties only: 403). */
+        get: operations["list_reschedules"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1383,9 +1548,25 @@ export interface components {
             /** @default null */
             body?: string | null;
         };
+        CancelInput: {
+            /**
+             * @description A reason from the fixed list (`marketplace::cancellations::REASONS`); `other` when left out.
+             * @default null
+             */
+            reason_code?: string | null;
+        };
         CancellationInput: {
-            /** @default  */
+            /**
+             * @description In the requester's words.
+             * @default
+             */
             reason?: string;
+            /**
+             * @description A reason from the fixed list (`marketplace::cancellations::REASONS`); `other` when left out.
+             *     It decides whom the cancellation is attributed to.
+             * @default null
+             */
+            reason_code?: string | null;
         };
         CancellationRow: {
             answered_at: null | components["schemas"]["Timestamp"];
@@ -1393,6 +1574,8 @@ export interface components {
             /** Format: uuid */
             id: string;
             reason: string;
+            /** @description The reason from the fixed list (`other` for requests made before the list). */
+            reason_code: string | null;
             /** Format: uuid */
             requested_by: string;
             status: string;
@@ -1434,6 +1617,10 @@ export interface components {
         CurrentState: {
             removed: boolean;
             text: string | null;
+        };
+        DeclineInput: {
+            /** @default null */
+            reason?: string | null;
         };
         /** @description What the device list shows: never the keys. */
         Device: {
@@ -1502,11 +1689,15 @@ export interface components {
             fee_cents: number;
             held_at: null | components["schemas"]["Timestamp"];
             paid_out_at: null | components["schemas"]["Timestamp"];
+            /** Format: uuid */
+            payment_id: string;
             /**
              * Format: int64
              * @description What the tasker receives (0 when refunded in full).
              */
             payout_cents: number;
+            /** @description `task` (the amount that bought the task) or `increase` (a price increase paid later). */
+            purpose: string;
             released_at: null | components["schemas"]["Timestamp"];
             state: components["schemas"]["EarningState"];
             /** Format: uuid */
@@ -1565,6 +1756,19 @@ export interface components {
                 [key: string]: string;
             } | null;
             message: string;
+        };
+        IncreaseInput: {
+            /**
+             * Format: int64
+             * @description How much more, in cents (at least 100).
+             * @default null
+             */
+            amount_cents?: number | null;
+            /** @default  */
+            reason?: string;
+        };
+        IncreaseList: {
+            items: components["schemas"]["PriceIncreaseRow"][];
         };
         Invitation: {
             created_at: components["schemas"]["Timestamp"];
@@ -1884,6 +2088,8 @@ export interface components {
                 paid_at: components["schemas"]["Timestamp"];
                 /** Format: uuid */
                 payment_id: string;
+                /** @description `task` (the amount that bought the task) or `increase` (a price increase paid later). */
+                purpose: string;
                 refunded_at: null | components["schemas"]["Timestamp"];
                 /** Format: int64 */
                 refunded_cents: number;
@@ -1964,6 +2170,11 @@ export interface components {
             held_at: null | components["schemas"]["Timestamp"];
             /** Format: uuid */
             id: string;
+            /**
+             * Format: int64
+             * @description Price increases paid into this escrow (held or paid out with it), in cents.
+             */
+            increases_cents: number;
             /** Format: uuid */
             offer_id: string;
             /**
@@ -1981,6 +2192,11 @@ export interface components {
             status: string;
             /** Format: uuid */
             task_id: string;
+            /**
+             * Format: int64
+             * @description The whole escrow: the amount and the increases.
+             */
+            total_cents: number;
         };
         PayoutAccountView: {
             /** @description `none` (never started) | `pending` (started, not finished) | `ready` (can receive transfers). */
@@ -2019,6 +2235,23 @@ export interface components {
             review_count: number;
             /** Format: int64 */
             tasks_completed: number;
+        };
+        PriceIncreaseRow: {
+            /** Format: int64 */
+            amount_cents: number;
+            answered_at: null | components["schemas"]["Timestamp"];
+            created_at: components["schemas"]["Timestamp"];
+            decline_reason: string | null;
+            expires_at: components["schemas"]["Timestamp"];
+            /** Format: uuid */
+            id: string;
+            reason: string;
+            /** @description `pending` → `approved` (checkout open) → `paid` | `declined` | `lapsed` | `closed`. */
+            status: string;
+            /** Format: uuid */
+            task_id: string;
+            /** Format: uuid */
+            tasker_id: string;
         };
         ProfilePatch: {
             /** @default null */
@@ -2103,6 +2336,12 @@ export interface components {
             account_type: string;
             avatar_url: string | null;
             bio: string | null;
+            /**
+             * Format: int64
+             * @description Percent of the tasks assigned to them in the last 12 months that they completed (tasks
+             *     cancelled on their account count against it); null under 5 such tasks.
+             */
+            completion_rate: number | null;
             display_name: string;
             first_name: string;
             /** Format: uuid */
@@ -2169,6 +2408,8 @@ export interface components {
             paid_at: components["schemas"]["Timestamp"];
             /** Format: uuid */
             payment_id: string;
+            /** @description `task` (the amount that bought the task) or `increase` (a price increase paid later). */
+            purpose: string;
             refunded_at?: null | components["schemas"]["Timestamp"];
             /** Format: int64 */
             refunded_cents: number;
@@ -2186,6 +2427,22 @@ export interface components {
         ReinstateInput: {
             /** @default null */
             note?: string | null;
+        };
+        ReleaseInput: {
+            /**
+             * Format: int64
+             * @description A tip for the tasker, paid in full (no service fee), A$1 to A$500, in cents.
+             * @default null
+             */
+            tip_cents?: number | null;
+        };
+        Released: {
+            /** Format: uuid */
+            id: string;
+            status: string;
+            tip: null | components["schemas"]["CheckoutStarted"];
+            /** @description Why the tip's checkout could not be opened (the release went ahead regardless). */
+            tip_error: string | null;
         };
         RemoveDevice: {
             /** @default  */
@@ -2239,6 +2496,41 @@ export interface components {
             /** @description Its text when it was first reported. */
             snapshot: string;
             type: components["schemas"]["TargetType"];
+        };
+        RescheduleInput: {
+            /**
+             * @description `YYYY-MM-DD`, today or later.
+             * @default
+             */
+            due_date?: string;
+            /** @default null */
+            note?: string | null;
+            /**
+             * @description An optional time window on that day, e.g. "8am–12pm" (up to 40 characters).
+             * @default null
+             */
+            window?: string | null;
+        };
+        RescheduleList: {
+            items: components["schemas"]["RescheduleRow"][];
+        };
+        RescheduleRow: {
+            answered_at: null | components["schemas"]["Timestamp"];
+            created_at: components["schemas"]["Timestamp"];
+            /** @description `YYYY-MM-DD`. */
+            due_date: string;
+            expires_at: components["schemas"]["Timestamp"];
+            /** Format: uuid */
+            id: string;
+            note: string | null;
+            /** Format: uuid */
+            proposed_by: string;
+            /** @description `pending` → `accepted` | `declined` | `lapsed` | `closed` (the task was released or cancelled first). */
+            status: string;
+            /** Format: uuid */
+            task_id: string;
+            /** @description A time window on that day, as the proposer wrote it ("8am–12pm"). */
+            window: string | null;
         };
         ResetRequest: {
             /** @default  */
@@ -2436,6 +2728,17 @@ export interface components {
             id: string;
             status: string;
             title: string;
+        };
+        TaskChanges: {
+            /** @description A new date waits for an answer. */
+            new_date_proposed: boolean;
+            /** @description A price increase waits for the poster's answer. */
+            price_increase_waiting: boolean;
+            /** Format: uuid */
+            task_id: string;
+        };
+        TaskChangesList: {
+            items: components["schemas"]["TaskChanges"][];
         };
         /** @description Everything the task detail screen shows, in one answer. */
         TaskDetail: components["schemas"]["TaskSummary"] & {
@@ -4852,6 +5155,34 @@ export interface operations {
             };
         };
     };
+    my_task_changes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskChangesList"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     my_tasks: {
         parameters: {
             query?: never;
@@ -5383,6 +5714,171 @@ export interface operations {
             };
         };
     };
+    approve_increase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The price increase */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutStarted"];
+                };
+            };
+            /** @description Malformed request (body, query string or content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or the id is not a UUID) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    decline_increase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The price increase */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeclineInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PriceIncreaseRow"];
+                };
+            };
+            /** @description Malformed request (body, query string or content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or the id is not a UUID) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation failed; `fields` names the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     public_profile: {
         parameters: {
             query?: never;
@@ -5689,6 +6185,122 @@ export interface operations {
             };
         };
     };
+    accept_date: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The proposal */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RescheduleRow"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or the id is not a UUID) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    decline_date: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The proposal */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RescheduleRow"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or the id is not a UUID) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     site: {
         parameters: {
             query?: never;
@@ -5981,7 +6593,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Optional */
+        requestBody?: {
+            content: {
+                "application/json": null | components["schemas"]["CancelInput"];
+            };
+        };
         responses: {
             200: {
                 headers: {
@@ -5989,6 +6606,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TaskSummary"];
+                };
+            };
+            /** @description Malformed request (body, query string or content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not signed in, or the session has expired or ended */
@@ -6020,6 +6646,24 @@ export interface operations {
             };
             /** @description Conflicts with the current state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation failed; `fields` names the fields */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6885,6 +7529,144 @@ export interface operations {
             };
         };
     };
+    list_increases: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The task */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IncreaseList"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or the id is not a UUID) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ask_increase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The task */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IncreaseInput"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PriceIncreaseRow"];
+                };
+            };
+            /** @description Malformed request (body, query string or content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or the id is not a UUID) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation failed; `fields` names the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     list_questions: {
         parameters: {
             query?: {
@@ -7038,14 +7820,28 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Optional; an empty body releases without a tip */
+        requestBody?: {
+            content: {
+                "application/json": null | components["schemas"]["ReleaseInput"];
+            };
+        };
         responses: {
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TaskStatus"];
+                    "application/json": components["schemas"]["Released"];
+                };
+            };
+            /** @description Malformed request (body, query string or content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not signed in, or the session has expired or ended */
@@ -7077,6 +7873,24 @@ export interface operations {
             };
             /** @description Conflicts with the current state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation failed; `fields` names the fields */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7135,6 +7949,144 @@ export interface operations {
             };
             /** @description Conflicts with the current state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    propose_date: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The task */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RescheduleInput"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RescheduleRow"];
+                };
+            };
+            /** @description Malformed request (body, query string or content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or the id is not a UUID) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation failed; `fields` names the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_reschedules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The task */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RescheduleList"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or the id is not a UUID) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -82,6 +82,8 @@ async fn a_tip_is_paid_to_the_tasker_in_full(app: TestApp) -> TestApp {
         .collect();
     assert!(lines.contains(&("tip".to_owned(), 0, 1_000)), "{lines:?}");
     assert!(lines.contains(&("task".to_owned(), 1_000, 9_000)), "{lines:?}");
+    let escrow = app.get(&format!("/api/tasks/{}/payment", assigned.task), Some(&assigned.poster)).await.body;
+    assert_eq!(escrow["total_cents"], 10_000, "a tip is not part of the escrow");
     let second = release(&app, &assigned, json!({ "tip_cents": 1_000 })).await;
     assert_eq!(second.status, StatusCode::CONFLICT, "a task is released (and tipped) once");
     assert_ledger_audits(&app).await;

@@ -7,7 +7,7 @@
 
 mod common;
 
-use std::time::Duration;
+use std::{collections::BTreeMap, time::Duration};
 
 use common::{
     TestApp,
@@ -133,6 +133,9 @@ async fn a_paid_increase_joins_the_escrow_and_is_released_with_it(app: TestApp) 
         escrow_of(&app, &assigned.task).await,
         [row("task", "held", 10_000, 0), row("increase", "held", 4_000, 0)]
     );
+    let escrow = app.get(&format!("/api/tasks/{}/payment", assigned.task), Some(&assigned.tasker)).await.body;
+    let totals = (escrow["amount_cents"].as_i64(), escrow["increases_cents"].as_i64(), escrow["total_cents"].as_i64());
+    assert_eq!(totals, (Some(10_000), Some(4_000), Some(14_000)));
     assert_ledger_audits(&app).await;
     // Verifying again changes nothing.
     let before = task_snapshot(&app, &assigned.task).await;
@@ -449,31 +452,53 @@ async fn two_approvals_open_one_checkout(app: TestApp) -> TestApp {
 }
 
 /// An approval racing a release, a dispute or a cancellation's acceptance:
-/// whichever wins, the escrow ends consistent and no charge is stranded.
+/// whichever wins, the escrow ends consistent and no charge is stranded. The
+/// second request is held back by a head start that changes from round to
+/// round, so each side gets to win; the outcomes are recorded and both must occur.
 async fn an_approval_racing_the_end_of_the_escrow_never_strands_a_charge(app: TestApp) -> TestApp {
-    for round in 0..6 {
+    let mut outcomes: BTreeMap<String, usize> = BTreeMap::new();
+    for round in 0..12 {
         let assigned = assigned_task(&app, 10_000).await;
         let increase = asked(&app, &assigned, 2_000).await;
         let approve_path = increase_path(&increase, "approve");
-        let other = match round % 3 {
-            0 => (format!("/api/tasks/{}/release", assigned.task), json!({})),
-            1 => (format!("/api/tasks/{}/dispute", assigned.task), json!({ "reason": "other", "message": "Wait" })),
+        let (kind, other) = match round % 3 {
+            0 => ("release", (format!("/api/tasks/{}/release", assigned.task), json!({}))),
+            1 => (
+                "dispute",
+                (format!("/api/tasks/{}/dispute", assigned.task), json!({ "reason": "other", "message": "Wait" })),
+            ),
             _ => {
                 let path = format!("/api/tasks/{}/cancellation", assigned.task);
                 let requested = app.post(&path, Some(&assigned.tasker), json!({ "reason": "Ill" })).await;
                 assert_eq!(requested.status, StatusCode::CREATED);
-                (format!("{path}/accept"), json!({}))
+                ("cancellation", (format!("{path}/accept"), json!({})))
             }
         };
-        let (approved, ended) = tokio::join!(
-            app.post(&approve_path, Some(&assigned.poster), json!({})),
-            app.post(&other.0, Some(&assigned.poster), other.1.clone())
-        );
+        let head_start = Duration::from_millis(3 * (round / 2 % 4) as u64);
+        let approve = app.post(&approve_path, Some(&assigned.poster), json!({}));
+        let end = app.post(&other.0, Some(&assigned.poster), other.1.clone());
+        let (approved, ended) = if round % 2 == 0 {
+            tokio::join!(approve, async {
+                tokio::time::sleep(head_start).await;
+                end.await
+            })
+        } else {
+            tokio::join!(
+                async {
+                    tokio::time::sleep(head_start).await;
+                    approve.await
+                },
+                end
+            )
+        };
         assert!(ended.status.is_success(), "round {round}: the escrow's end always goes through: {:?}", ended.body);
-        let status = increase_status(&app, &increase).await;
-        assert_eq!(status, "closed", "round {round}: the end of the escrow closes the increase");
-        if approved.status == StatusCode::OK {
-            // The approval won: its checkout was expired by the end of the escrow, or is refused if paid.
+        assert_eq!(
+            increase_status(&app, &increase).await,
+            "closed",
+            "round {round}: the end of the escrow closes the increase"
+        );
+        let winner = if approved.status == StatusCode::OK {
+            // Its checkout was expired by the end of the escrow: it can no longer be paid.
             let url = approved.body["url"].as_str().unwrap();
             let late = app
                 .client
@@ -487,12 +512,18 @@ async fn an_approval_racing_the_end_of_the_escrow_never_strands_a_charge(app: Te
                 StatusCode::SEE_OTHER,
                 "round {round}: a closed increase's checkout is not payable"
             );
+            "the approval went first"
         } else {
             assert_eq!(approved.status, StatusCode::CONFLICT, "round {round}: {:?}", approved.body);
-        }
+            "the end of the escrow went first"
+        };
+        *outcomes.entry(format!("{winner} ({kind})")).or_default() += 1;
         let held: Vec<_> =
             escrow_of(&app, &assigned.task).await.into_iter().filter(|p| p.0 == "increase" && p.1 == "held").collect();
         assert!(held.is_empty(), "round {round}: {held:?}");
+    }
+    for side in ["the approval went first", "the end of the escrow went first"] {
+        assert!(outcomes.keys().any(|outcome| outcome.starts_with(side)), "{side} never happened: {outcomes:?}");
     }
     assert_ledger_audits(&app).await;
     app

@@ -279,7 +279,8 @@ pub async fn task_payment(
     let mut view = PaymentView::from(shown);
     view.increases_cents = all
         .iter()
-        .filter(|p| p.parent_payment_id == Some(shown.id) && p.status == shown.status)
+        .filter(|p| p.purpose == payments::purpose::INCREASE && p.parent_payment_id == Some(shown.id))
+        .filter(|p| p.status == shown.status)
         .map(|p| p.amount_cents)
         .sum();
     view.total_cents = view.amount_cents + view.increases_cents;

@@ -75,7 +75,10 @@ async fn provider_says_ready(state: &AppState, user_id: Uuid, account_ref: &str)
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct EarningLine {
+    pub payment_id: Uuid,
     pub task_id: Uuid,
+    /// `task` (the amount that bought the task) or `increase` (a price increase paid later).
+    pub purpose: String,
     pub task_title: String,
     pub state: EarningState,
     /// What the poster paid.
@@ -169,7 +172,9 @@ impl EarningLine {
     fn new(row: &EarningRow, account_ready: bool) -> Self {
         let state = payouts::earning_state(row, account_ready);
         EarningLine {
+            payment_id: row.payment_id,
             task_id: row.task_id,
+            purpose: row.purpose.clone(),
             task_title: row.task_title.clone(),
             state,
             amount_cents: row.amount_cents,

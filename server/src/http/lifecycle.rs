@@ -12,11 +12,12 @@ use uuid::Uuid;
 use crate::{
     db::Timestamp,
     error::{ApiError, ApiResult},
-    http::extract::{ApiJson, ApiPath, AuthUser, TaskFromPath, task_or_404},
+    http::extract::{ApiJson, ApiPath, AuthUser, RawBody, TaskFromPath, task_or_404},
     live,
     payments::{
-        lifecycle,
+        lifecycle::{self, CheckoutStarted},
         rules::{self, Party},
+        tips,
     },
     state::AppState,
     store::lifecycle::{self as store, Answer, CancellationError, CancellationRow},
@@ -66,23 +67,69 @@ pub async fn request_payment(
     status_of(&state, task.id).await
 }
 
-/// The poster releases the escrow: task `completed`, payout of amount − fee to the tasker.
-#[utoipa::path(post, path = "/api/tasks/{id}/release", tag = "payments", params(("id" = Uuid, Path, description = "The task")), security(("bearer" = [])),
-    responses((status = 200, body = TaskStatus), (status = 401), (status = 403), (status = 404), (status = 409)))]
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
+#[serde(default)]
+pub struct ReleaseInput {
+    /// A tip for the tasker, paid in full (no service fee), A$1 to A$500, in cents.
+    pub tip_cents: Option<i64>,
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct Released {
+    pub id: Uuid,
+    pub status: String,
+    /// The tip's checkout, when a tip was asked for and could be opened.
+    pub tip: Option<CheckoutStarted>,
+    /// Why the tip's checkout could not be opened (the release went ahead regardless).
+    pub tip_error: Option<String>,
+}
+
+/// The poster releases the escrow: task `completed`, payout of amount − fee to the tasker (and of
+/// any price increases paid). With `tip_cents` a checkout of the tip is opened after the release,
+/// which never waits for it. Not the poster 403; not assigned 409; a bad tip or body 422/400.
+#[utoipa::path(post, path = "/api/tasks/{id}/release", tag = "payments", params(("id" = Uuid, Path, description = "The task")),
+    request_body(content = Option<ReleaseInput>, description = "Optional; an empty body releases without a tip"), security(("bearer" = [])),
+    responses((status = 200, body = Released), (status = 401), (status = 403), (status = 404), (status = 409), (status = 422)))]
 pub async fn release_payment(
     State(state): State<AppState>,
     caller: AuthUser,
     TaskFromPath(task): TaskFromPath,
-) -> ApiResult<ApiJson<TaskStatus>> {
+    RawBody(body): RawBody,
+) -> ApiResult<ApiJson<Released>> {
+    let input: ReleaseInput = if body.iter().all(u8::is_ascii_whitespace) {
+        ReleaseInput::default()
+    } else {
+        serde_json::from_slice(&body).map_err(|_| ApiError::field("tip_cents", "Please enter a valid tip"))?
+    };
     rules::may_release(Party::of(caller.id, task.poster_id, task.assigned_tasker_id), &task.status)?;
+    if input.tip_cents.is_some_and(|cents| !tips::valid_tip(cents)) {
+        return Err(ApiError::field("tip_cents", "A tip must be between $1.00 and $500.00"));
+    }
     lifecycle::release(&state, &task, Some(caller.id), None).await?.ok_or_else(moved_on)?;
-    status_of(&state, task.id).await
+    let (tip, tip_error) = match input.tip_cents {
+        None => (None, None),
+        Some(cents) => {
+            match tips::start(&state, &task, cents).await {
+                Ok(checkout) => (Some(checkout), None),
+                Err(error) => {
+                    tracing::warn!(?error, task_id = %task.id, "could not open a tip's checkout after a release");
+                    (None, Some("The payment was released, but the tip could not be started. You have not been charged for it.".to_owned()))
+                }
+            }
+        }
+    };
+    let status = task_or_404(&state, task.id).await?.status;
+    Ok(ApiJson(Released { id: task.id, status, tip, tip_error }))
 }
 
 #[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
 #[serde(default)]
 pub struct CancellationInput {
+    /// In the requester's words.
     pub reason: String,
+    /// A reason from the fixed list (`marketplace::cancellations::REASONS`); `other` when left out.
+    /// It decides whom the cancellation is attributed to.
+    pub reason_code: Option<String>,
 }
 
 /// The pending cancellation request of a task, if any (its parties only).
@@ -116,17 +163,26 @@ pub async fn request_cancellation(
     if reason.is_empty() || reason.chars().count() > MAX_REASON_CHARS {
         return Err(ApiError::field("reason", "Please give a reason for cancelling"));
     }
+    let reason_code = crate::marketplace::cancellations::reason(input.reason_code.as_deref())?;
     rules::poster_asks_once(party, store::poster_asked_to_cancel(&state.db, task.id).await?)?;
     let notification = lifecycle::cancellation_requested_notice(&task, party, reason, Timestamp::now());
-    let row = store::request_cancellation(&state.db, task.id, caller.id, reason, &notification, Timestamp::now())
-        .await
-        .map_err(|error| match error {
-            CancellationError::WrongState => moved_on(),
-            CancellationError::AlreadyRequested => {
-                ApiError::Conflict("A cancellation request is already waiting for an answer".into())
-            }
-            CancellationError::Database(error) => error.into(),
-        })?;
+    let row = store::request_cancellation(
+        &state.db,
+        task.id,
+        caller.id,
+        reason,
+        reason_code,
+        &notification,
+        Timestamp::now(),
+    )
+    .await
+    .map_err(|error| match error {
+        CancellationError::WrongState => moved_on(),
+        CancellationError::AlreadyRequested => {
+            ApiError::Conflict("A cancellation request is already waiting for an answer".into())
+        }
+        CancellationError::Database(error) => error.into(),
+    })?;
     live::notifications_created(&state, &[notification]).await;
     Ok((axum::http::StatusCode::CREATED, ApiJson(row)))
 }

@@ -28,12 +28,14 @@ pub mod paging;
 pub mod payments;
 pub mod payments_sandbox;
 pub mod payouts_sandbox;
+pub mod price_increases;
 pub mod profiles;
 pub mod push;
 pub mod questions;
 pub mod realtime;
 pub mod receipts;
 pub mod reports;
+pub mod reschedules;
 pub mod reviews;
 pub mod security_headers;
 pub mod site;
@@ -84,6 +86,8 @@ pub fn router(state: AppState) -> Router {
         .merge(payments::router())
         .merge(earnings::router())
         .merge(lifecycle::router())
+        .merge(price_increases::router())
+        .merge(reschedules::router())
         .merge(disputes::router())
         .merge(admin::router())
         .merge(admin_reports::router())

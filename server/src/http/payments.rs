@@ -114,8 +114,17 @@ pub async fn verify_payment(
     rules::may_verify(if caller.id == payment.poster_id { Party::Poster } else { Party::Other })?;
     let payment = lifecycle::settle(&state, payment).await?;
     let task = task_or_404(&state, payment.task_id).await?;
+    let increase = payment.purpose == payments::purpose::INCREASE;
+    let tip = payment.purpose == payments::purpose::TIP;
     let (success, message) = match payment.status.as_str() {
+        status::RELEASED if tip => (true, "Your tip was paid to your tasker in full"),
+        status::HELD | status::RELEASED if increase => {
+            (true, "The price increase is paid and held with the rest of the payment")
+        }
         status::HELD | status::RELEASED => (true, "Your task has been assigned and the tasker has been notified"),
+        status::REFUNDED if increase => {
+            (false, "The price increase was closed before your payment arrived, so it has been refunded")
+        }
         status::PENDING => (false, "The payment has not been completed yet"),
         status::PROCESSING => {
             (false, "Your payment is processing. We'll assign the task as soon as your bank confirms it.")
@@ -214,6 +223,10 @@ pub struct PaymentView {
     pub held_at: Option<Timestamp>,
     pub released_at: Option<Timestamp>,
     pub refunded_at: Option<Timestamp>,
+    /// Price increases paid into this escrow (held or paid out with it), in cents.
+    pub increases_cents: i64,
+    /// The whole escrow: the amount and the increases.
+    pub total_cents: i64,
 }
 
 impl From<&PaymentRow> for PaymentView {
@@ -235,6 +248,8 @@ impl From<&PaymentRow> for PaymentView {
             held_at: row.held_at,
             released_at: row.released_at,
             refunded_at: row.refunded_at,
+            increases_cents: 0,
+            total_cents: row.amount_cents,
         }
     }
 }
@@ -255,12 +270,21 @@ pub async fn task_payment(
     let shown = all
         .iter()
         .rev()
+        .filter(|p| p.purpose == payments::purpose::TASK)
         .find(|p| {
             matches!(p.status.as_str(), status::HELD | status::RELEASED | status::PROCESSING)
                 || (p.status == status::REFUNDED && p.held_at.is_some())
         })
         .ok_or_else(|| ApiError::not_found("Payment"))?;
-    Ok(ApiJson(PaymentView::from(shown)))
+    let mut view = PaymentView::from(shown);
+    view.increases_cents = all
+        .iter()
+        .filter(|p| p.purpose == payments::purpose::INCREASE && p.parent_payment_id == Some(shown.id))
+        .filter(|p| p.status == shown.status)
+        .map(|p| p.amount_cents)
+        .sum();
+    view.total_cents = view.amount_cents + view.increases_cents;
+    Ok(ApiJson(view))
 }
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]

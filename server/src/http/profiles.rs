@@ -10,9 +10,9 @@ use crate::{
         paging::{self, PageQuery},
         views::{ProfileFacts, ProfileReview, PublicProfileView},
     },
-    marketplace::responsiveness::responsiveness,
+    marketplace::{cancellations, responsiveness::responsiveness},
     state::AppState,
-    store::{Position, profile_facts, profiles, reviews},
+    store::{Position, profile_facts, profiles, reviews, track_record},
 };
 
 const LATEST_REVIEWS: i64 = 20;
@@ -36,6 +36,11 @@ pub async fn public_profile(
     let facts = ProfileFacts {
         last_active_at: profile_facts::last_active(&state.db, id).await?,
         responsiveness: responsiveness(&profile_facts::conversations_with(&state.db, id).await?, now),
+        completion_rate: {
+            let since = now.minus(std::time::Duration::from_secs(365 * 24 * 3600));
+            let (completed, against) = track_record::completion_counts(&state.db, id, since).await?;
+            cancellations::completion_rate(completed, against)
+        },
         payment_verified: profile_facts::has_payment_method(&state.db, id).await?,
     };
     let operator = Operator::reading(&state, caller).await?;

@@ -386,16 +386,33 @@ pub async fn update_task(
     Ok(ApiJson(detail(&state, row, view_count, questions).await?))
 }
 
-/// Cancels an open task (poster only); pending offers become `not_selected` and their taskers are told.
-#[utoipa::path(post, path = "/api/tasks/{id}/cancel", tag = "marketplace", params(("id" = Uuid, Path, description = "The task")), security(("bearer" = [])),
-    responses((status = 200, body = TaskSummary), (status = 401), (status = 403), (status = 404), (status = 409)))]
+#[derive(Debug, Default, serde::Deserialize, utoipa::ToSchema)]
+#[serde(default)]
+pub struct CancelInput {
+    /// A reason from the fixed list (`marketplace::cancellations::REASONS`); `other` when left out.
+    pub reason_code: Option<String>,
+}
+
+/// Cancels an open task (poster only), with an optional reason from the list (attributed to the
+/// poster); pending offers become `not_selected` and their taskers are told. An unknown reason 422.
+#[utoipa::path(post, path = "/api/tasks/{id}/cancel", tag = "marketplace", params(("id" = Uuid, Path, description = "The task")),
+    request_body(content = Option<CancelInput>, description = "Optional"), security(("bearer" = [])),
+    responses((status = 200, body = TaskSummary), (status = 401), (status = 403), (status = 404), (status = 409), (status = 422)))]
 pub async fn cancel_task(
     State(state): State<AppState>,
     caller: AuthUser,
     ApiPath(id): ApiPath<Uuid>,
+    crate::http::extract::RawBody(body): crate::http::extract::RawBody,
 ) -> ApiResult<ApiJson<TaskSummary>> {
+    let input: CancelInput = if body.iter().all(u8::is_ascii_whitespace) {
+        CancelInput::default()
+    } else {
+        serde_json::from_slice(&body)
+            .map_err(|_| ApiError::field("reason_code", "Please choose a reason from the list"))?
+    };
+    let reason = crate::marketplace::cancellations::reason(input.reason_code.as_deref())?;
     let current = posters_task(&state, caller, id).await?;
-    let notifications = tasks::cancel_open_task(&state.db, id, caller.id, &current.title, Timestamp::now())
+    let notifications = tasks::cancel_open_task(&state.db, id, caller.id, &current.title, reason, Timestamp::now())
         .await?
         .ok_or_else(not_open)?;
     let row = task_or_404(&state, id).await?;

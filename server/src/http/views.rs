@@ -114,6 +114,9 @@ pub struct PublicProfileView {
     pub last_active_at: Option<Timestamp>,
     #[serde(flatten)]
     pub responsiveness: Responsiveness,
+    /// Percent of the tasks assigned to them in the last 12 months that they completed (tasks
+    /// cancelled on their account count against it); null under 5 such tasks.
+    pub completion_rate: Option<i64>,
     pub verified: Verification,
     /// The newest visible reviews about this person (`review_count` in all).
     pub reviews: Vec<ProfileReview>,
@@ -139,6 +142,7 @@ pub struct Verification {
 pub struct ProfileFacts {
     pub last_active_at: Option<Timestamp>,
     pub responsiveness: Responsiveness,
+    pub completion_rate: Option<i64>,
     pub payment_verified: bool,
 }
 
@@ -208,6 +212,7 @@ impl PublicProfileView {
             member_since: row.created_at,
             last_active_at: facts.last_active_at,
             responsiveness: facts.responsiveness,
+            completion_rate: facts.completion_rate,
             verified: Verification {
                 email: row.email_verified,
                 phone: false,

@@ -73,6 +73,7 @@ pub async fn open(
         .ok_or_else(|| ApiError::Conflict(not_disputable().into()))?;
     live::notifications_created(state, &notifications).await;
     lifecycle::publish_task(state, task.id).await;
+    super::increases::after_increases_closed(state, task).await;
     Ok(row)
 }
 
@@ -118,6 +119,7 @@ pub async fn escalate_cancellation(state: &AppState, task: &TaskRow, request: &C
     live::notifications_created(state, &notifications).await;
     live::dispute_opened(state, row.id, task.id).await;
     lifecycle::publish_task(state, task.id).await;
+    super::increases::after_increases_closed(state, task).await;
     Ok(true)
 }
 
@@ -161,6 +163,7 @@ pub async fn resolve(
                 live::notifications_created(state, &notifications).await;
                 lifecycle::publish_task(state, task.id).await;
                 calls::run_owed(state, payment.id).await;
+                super::increases::after_increases_closed(state, task).await;
             }
             refunded.is_some()
         }
@@ -232,7 +235,16 @@ fn refund_notices(
     }
 }
 
-/// The held payment a dispute is about.
+/// The held payment a dispute is about, as the escrow it stands for: the price
+/// increases paid into it are added to its amount and fee (a decision covers them all).
 pub async fn held_payment(state: &AppState, dispute: &DisputeRow) -> ApiResult<PaymentRow> {
-    payments::payment(&state.db, dispute.payment_id).await?.ok_or_else(|| ApiError::not_found("Payment"))
+    let mut payment =
+        payments::payment(&state.db, dispute.payment_id).await?.ok_or_else(|| ApiError::not_found("Payment"))?;
+    for added in payments::payments_for_task(&state.db, dispute.task_id).await? {
+        if added.parent_payment_id == Some(payment.id) && added.status == payment.status {
+            payment.amount_cents += added.amount_cents;
+            payment.fee_cents += added.fee_cents;
+        }
+    }
+    Ok(payment)
 }

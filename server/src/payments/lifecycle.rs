@@ -119,6 +119,11 @@ pub async fn settle(state: &AppState, payment: PaymentRow) -> ApiResult<PaymentR
 
 /// Records what the provider says of a pending or processing checkout.
 async fn record(state: &AppState, payment: &PaymentRow, status: CheckoutStatus) -> ApiResult<()> {
+    match payment.purpose.as_str() {
+        payments::purpose::INCREASE => return super::increases::record(state, payment, status).await,
+        payments::purpose::TIP => return super::tips::record(state, payment, status).await,
+        _ => {}
+    }
     match status {
         CheckoutStatus::Open => Ok(()),
         CheckoutStatus::Processing { payment_intent } => processing(state, payment, payment_intent.as_deref()).await,
@@ -295,6 +300,7 @@ pub async fn release(
     };
     after_commit(state, &payment, &notifications).await;
     calls::run_owed(state, payment.id).await;
+    super::increases::after_increases_closed(state, task).await;
     Ok(Some(payment))
 }
 
@@ -334,6 +340,9 @@ pub async fn answer_cancellation(
     answer: Answer,
 ) -> ApiResult<bool> {
     let Some(tasker_id) = task.assigned_tasker_id else { return Ok(false) };
+    let requester = Party::of(request.requested_by, task.poster_id, task.assigned_tasker_id);
+    let attributed_to =
+        crate::marketplace::cancellations::attribution(requester, request.reason_code.as_deref().unwrap_or("other"));
     let outcome = crate::store::lifecycle::answer_cancellation(
         &state.db,
         request,
@@ -341,6 +350,7 @@ pub async fn answer_cancellation(
         task.poster_id,
         tasker_id,
         &task.title,
+        attributed_to,
         Timestamp::now(),
     )
     .await?;
@@ -349,6 +359,9 @@ pub async fn answer_cancellation(
     if let Some(payment) = refunded {
         publish_payment(state, payment.id).await;
         calls::run_owed(state, payment.id).await;
+    }
+    if answer != Answer::Decline {
+        super::increases::after_increases_closed(state, task).await;
     }
     publish_task(state, task.id).await;
     Ok(true)

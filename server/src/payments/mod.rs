@@ -8,6 +8,7 @@
 pub mod calls;
 pub mod disputes;
 pub mod fees;
+pub mod increases;
 pub mod lifecycle;
 pub mod payouts;
 pub mod providers;
@@ -15,6 +16,7 @@ pub mod rules;
 pub mod sandbox;
 pub mod stripe;
 pub mod sweep;
+pub mod tips;
 pub mod webhook;
 
 use std::collections::BTreeMap;

@@ -90,6 +90,7 @@ mod tests {
             transfer_status: transfer.map(Into::into),
             transfer_updated_at: None,
             transfer_on_hold: false,
+            purpose: "task".into(),
         }
     }
 

@@ -40,6 +40,10 @@ pub struct SweepReport {
     pub cancellations_lapsed: usize,
     /// Poster's requests unanswered after the tasker asked to be paid: disputes now.
     pub cancellations_escalated: usize,
+    /// Price increases unanswered for 72 hours.
+    pub price_increases_lapsed: usize,
+    /// Date proposals unanswered for 48 hours.
+    pub reschedules_lapsed: usize,
     pub provider_calls_retried: usize,
     /// Of those, calls that succeeded.
     pub provider_calls_succeeded: usize,
@@ -69,6 +73,8 @@ pub async fn sweep(state: &AppState, now: Timestamp) -> anyhow::Result<SweepRepo
     auto_release_due(state, now, &mut report).await?;
     answer_lapsed_cancellations(state, now, &mut report).await?;
     provider_calls::mark_holds(&state.db, now).await?;
+    report.price_increases_lapsed = super::increases::lapse_due(state, now, BATCH).await?;
+    report.reschedules_lapsed = crate::marketplace::reschedules::lapse_due(state, now, BATCH).await?;
     for call in provider_calls::due(&state.db, now, BATCH).await? {
         report.provider_calls_retried += 1;
         if calls::run(state, &call).await {

@@ -10,6 +10,7 @@ use tracing::instrument;
 use uuid::Uuid;
 
 use crate::{
+    close_open_increases, close_pending_reschedules,
     db::{BeginWrite, Db, Timestamp},
     insert_ledger_entry, insert_notification, insert_provider_call, on_pool,
     payments::fees::{fee_cents, payout_cents},
@@ -77,7 +78,8 @@ macro_rules! insert_dispute {
         let row = sqlx::query_as::<_, DisputeRow>(sqlx::AssertSqlSafe(format!(
             "insert into disputes (id, task_id, payment_id, opened_by, reason, message, status, created_at,
                                    cancellation_request_id)
-             select $1, $2, id, $3, $4, $5, 'open', $6, $7 from payments where task_id = $2 and status = 'held'
+             select $1, $2, id, $3, $4, $5, 'open', $6, $7 from payments
+             where task_id = $2 and status = 'held' and parent_payment_id is null
              returning {DISPUTE_COLUMNS}"
         )))
         .bind(dispute.id)
@@ -125,6 +127,8 @@ pub async fn open(
             }
             let row = insert_dispute!(tx, dispute, None::<Uuid>, now);
             close_pending_cancellation!(tx, dispute.task_id, now)?;
+            close_open_increases!(tx, dispute.task_id, now)?;
+            close_pending_reschedules!(tx, dispute.task_id, now)?;
             for notification in notifications {
                 insert_notification!(tx, notification)?;
             }
@@ -175,6 +179,8 @@ pub async fn escalate_cancellation(
                 return Ok(None);
             }
             let row = insert_dispute!(tx, dispute, Some(request_id), now);
+            close_open_increases!(tx, dispute.task_id, now)?;
+            close_pending_reschedules!(tx, dispute.task_id, now)?;
             for notification in notifications {
                 insert_notification!(tx, notification)?;
             }
@@ -225,11 +231,13 @@ pub async fn queue(db: &Db, status: &str, limit: i64) -> sqlx::Result<Vec<Disput
     })
 }
 
-/// An operator's decision to give the poster `refund_cents` back: the whole
-/// amount (task `cancelled`, payment `refunded`) or part of it (task
-/// `completed`, payment `released`, the rest paid out less the fee on the
-/// rest). Ledger rows and the provider calls owed are written with it.
-/// `None` when the dispute is no longer open.
+/// An operator's decision to give the poster `refund_cents` back out of the
+/// task's escrow (its payment and the price increases paid into it): all of it
+/// (task `cancelled`, every payment `refunded`) or part of it (task
+/// `completed`; the refund taken from the task's payment first, then from the
+/// increases in the order they were paid; what is left of each paid out less
+/// the fee on it). Ledger rows and the provider calls owed are written with
+/// it. The task's payment, or `None` when the dispute is no longer open.
 #[instrument(skip_all)]
 pub async fn refund(
     db: &Db,
@@ -242,22 +250,13 @@ pub async fn refund(
     on_pool!(db, |pool| {
         async {
             let mut tx = pool.begin_write().await?;
-            let amount_cents = sqlx::query_scalar::<_, i64>("select amount_cents from payments where id = $1")
-                .bind(dispute.payment_id)
-                .fetch_one(&mut *tx)
-                .await?;
-            let full = refund_cents >= amount_cents;
-            let rest = amount_cents - refund_cents;
+            // Completed, unless the refund turns out to be the whole escrow (cancelled, below).
             let moved = sqlx::query(
-                "update tasks set status = case when $3 then 'cancelled' else 'completed' end,
-                                  cancelled_at = case when $3 then $2 else cancelled_at end,
-                                  completed_at = case when $3 then completed_at else $2 end,
-                                  open_dispute_id = null, updated_at = $2
-                 where id = $1 and open_dispute_id = $4 and status in ('assigned', 'completion_requested')",
+                "update tasks set status = 'completed', completed_at = $2, open_dispute_id = null, updated_at = $2
+                 where id = $1 and open_dispute_id = $3 and status in ('assigned', 'completion_requested')",
             )
             .bind(dispute.task_id)
             .bind(now)
-            .bind(full)
             .bind(dispute.id)
             .execute(&mut *tx)
             .await?
@@ -265,76 +264,113 @@ pub async fn refund(
             if moved == 0 {
                 return Ok(None);
             }
+            // The escrow: the task's payment first, then its increases as they were paid.
+            let held = sqlx::query_as::<_, PaymentRow>(sqlx::AssertSqlSafe(format!(
+                "select {PAYMENT_COLUMNS} from payments
+                 where task_id = $1 and status = 'held' and (id = $2 or parent_payment_id = $2)
+                 order by case when id = $2 then 0 else 1 end, id"
+            )))
+            .bind(dispute.task_id)
+            .bind(dispute.payment_id)
+            .fetch_all(&mut *tx)
+            .await?;
+            if held.first().map(|payment| payment.id) != Some(dispute.payment_id) {
+                return Err(sqlx::Error::Protocol(format!("disputed task {} has no held payment", dispute.task_id)));
+            }
+            let total: i64 = held.iter().map(|payment| payment.amount_cents).sum();
+            let full = refund_cents >= total;
+            if full {
+                sqlx::query(
+                    "update tasks set status = 'cancelled', cancelled_at = $2, completed_at = null,
+                                      cancellation_reason = 'dispute', cancellation_attributed_to = $3
+                     where id = $1",
+                )
+                .bind(dispute.task_id)
+                .bind(now)
+                .bind(crate::marketplace::cancellations::dispute_attribution(&dispute.reason))
+                .execute(&mut *tx)
+                .await?;
+            }
             let outcome = if full { outcome::REFUND } else { outcome::PARTIAL_REFUND };
             if resolve_open_dispute!(tx, dispute.task_id, outcome, Some(refund_cents), Some(decision), now)? == 0 {
                 return Ok(None);
             }
-            let payment = sqlx::query_as::<_, PaymentRow>(sqlx::AssertSqlSafe(format!(
-                "update payments set status = case when $3 then 'refunded' else 'released' end,
-                                     refund_reason = 'dispute', refunded_cents = $4,
-                                     fee_cents = case when $3 then fee_cents else $5 end,
-                                     refunded_at = $2, released_at = case when $3 then released_at else $2 end,
-                                     updated_at = $2
-                 where id = $1 and status = 'held'
-                 returning {PAYMENT_COLUMNS}"
-            )))
-            .bind(dispute.payment_id)
-            .bind(now)
-            .bind(full)
-            .bind(refund_cents)
-            .bind(fee_cents(rest.max(0)))
-            .fetch_optional(&mut *tx)
-            .await?;
-            let Some(payment) = payment else {
-                return Err(sqlx::Error::Protocol(format!("disputed task {} has no held payment", dispute.task_id)));
-            };
-            let (task_id, currency) = (payment.task_id, payment.currency.as_str());
-            insert_ledger_entry!(
-                tx,
-                &LedgerEntry::new(
-                    payment.id,
-                    task_id,
-                    ledger_kind::REFUND,
-                    refund_cents,
-                    currency,
-                    Some(payment.poster_id),
-                    now
-                )
-            )?;
-            insert_provider_call!(
-                tx,
-                &NewProviderCall::new(payment.id, call_kind::REFUND, &payment.provider, refund_cents, now)
-            )?;
-            if !full {
-                let payout = payout_cents(rest);
-                insert_ledger_entry!(
-                    tx,
-                    &LedgerEntry::new(
-                        payment.id,
+            close_open_increases!(tx, dispute.task_id, now)?;
+            close_pending_reschedules!(tx, dispute.task_id, now)?;
+            let mut left = refund_cents.min(total);
+            let mut task_payment = None;
+            for payment in held {
+                let share = left.min(payment.amount_cents);
+                left -= share;
+                let refunded_whole = share == payment.amount_cents;
+                let rest = payment.amount_cents - share;
+                let row = sqlx::query_as::<_, PaymentRow>(sqlx::AssertSqlSafe(format!(
+                    "update payments set status = case when $3 then 'refunded' else 'released' end,
+                                         refund_reason = case when $4 > 0 then 'dispute' else refund_reason end,
+                                         refunded_cents = $4,
+                                         fee_cents = case when $3 then fee_cents else $5 end,
+                                         refunded_at = case when $4 > 0 then $2 else refunded_at end,
+                                         released_at = case when $3 then released_at else $2 end,
+                                         updated_at = $2
+                     where id = $1 and status = 'held'
+                     returning {PAYMENT_COLUMNS}"
+                )))
+                .bind(payment.id)
+                .bind(now)
+                .bind(refunded_whole)
+                .bind(share)
+                .bind(fee_cents(rest))
+                .fetch_one(&mut *tx)
+                .await?;
+                let (task_id, currency) = (row.task_id, row.currency.as_str());
+                if share > 0 {
+                    let entry = LedgerEntry::new(
+                        row.id,
+                        task_id,
+                        ledger_kind::REFUND,
+                        share,
+                        currency,
+                        Some(row.poster_id),
+                        now,
+                    );
+                    insert_ledger_entry!(tx, &entry)?;
+                    insert_provider_call!(
+                        tx,
+                        &NewProviderCall::new(row.id, call_kind::REFUND, &row.provider, share, now)
+                    )?;
+                }
+                if !refunded_whole {
+                    let payout = payout_cents(rest);
+                    let entry = LedgerEntry::new(
+                        row.id,
                         task_id,
                         ledger_kind::PAYOUT,
                         payout,
                         currency,
-                        Some(payment.tasker_id),
-                        now
-                    )
-                )?;
-                insert_ledger_entry!(
-                    tx,
-                    &LedgerEntry::new(payment.id, task_id, ledger_kind::FEE, fee_cents(rest), currency, None, now)
-                )?;
-                if payout > 0 {
-                    insert_provider_call!(
+                        Some(row.tasker_id),
+                        now,
+                    );
+                    insert_ledger_entry!(tx, &entry)?;
+                    insert_ledger_entry!(
                         tx,
-                        &NewProviderCall::new(payment.id, call_kind::TRANSFER, &payment.provider, payout, now)
+                        &LedgerEntry::new(row.id, task_id, ledger_kind::FEE, fee_cents(rest), currency, None, now)
                     )?;
+                    if payout > 0 {
+                        insert_provider_call!(
+                            tx,
+                            &NewProviderCall::new(row.id, call_kind::TRANSFER, &row.provider, payout, now)
+                        )?;
+                    }
+                }
+                if row.id == dispute.payment_id {
+                    task_payment = Some(row);
                 }
             }
             for notification in notifications {
                 insert_notification!(tx, notification)?;
             }
             tx.commit().await?;
-            Ok(Some(payment))
+            Ok(task_payment)
         }
         .await
     })

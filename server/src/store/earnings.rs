@@ -31,6 +31,8 @@ pub struct EarningRow {
     pub transfer_updated_at: Option<Timestamp>,
     /// The pending transfer waits on an operator's hold (the tasker is or was suspended).
     pub transfer_on_hold: bool,
+    /// `task` (the amount that bought the task) or `increase` (a price increase paid later).
+    pub purpose: String,
 }
 
 /// Every payment held for the tasker, newest first (by `held_at`, then id): the totals add them all,
@@ -42,7 +44,7 @@ pub async fn earnings_of(db: &Db, tasker_id: Uuid, now: Timestamp) -> sqlx::Resu
             "select p.id as payment_id, p.task_id, t.title as task_title, p.status, p.amount_cents, p.fee_cents, p.refunded_cents,
                     p.currency, p.completion_requested_at, p.held_at, p.released_at,
                     c.status as transfer_status, c.updated_at as transfer_updated_at,
-                    coalesce(c.status = 'pending' and {hold}, false) as transfer_on_hold
+                    coalesce(c.status = 'pending' and {hold}, false) as transfer_on_hold, p.purpose
              from payments p
              join tasks t on t.id = p.task_id
              left join provider_calls c on c.payment_id = p.id and c.kind = 'transfer'
@@ -73,6 +75,8 @@ pub struct ReceiptRow {
     pub paid_at: Timestamp,
     pub released_at: Option<Timestamp>,
     pub refunded_at: Option<Timestamp>,
+    /// `task` (the amount that bought the task) or `increase` (a price increase paid later).
+    pub purpose: String,
     /// When the checkout began: the order of the list.
     #[serde(skip)]
     pub created_at: Timestamp,
@@ -92,7 +96,7 @@ pub async fn receipts_page(
         sqlx::query_as::<_, ReceiptRow>(
             "select p.id as payment_id, p.task_id, t.title as task_title, p.status, p.amount_cents, p.fee_cents,
                     p.refunded_cents, p.currency, coalesce(p.held_at, p.updated_at) as paid_at, p.released_at,
-                    p.refunded_at, p.created_at
+                    p.refunded_at, p.purpose, p.created_at
              from payments p
              join tasks t on t.id = p.task_id
              where p.poster_id = $1 and p.status in ('processing', 'held', 'released', 'refunded')

@@ -38,6 +38,8 @@ pub struct AuditedPayment {
     pub fee_cents: i64,
     pub provider: String,
     pub session_id: String,
+    /// `task`, `increase` or `tip` (no fee on a tip).
+    pub purpose: String,
 }
 
 /// A ledger row or a provider call, as the audit reads it: `status` is the call's (`None` for a
@@ -64,6 +66,7 @@ pub struct SandboxMoved {
 /// anything to pay) and the fee of what was not refunded, and the refund of the rest. Sorted.
 pub fn expected_facts(payment: &AuditedPayment) -> Vec<(String, i64)> {
     let amount = payment.amount_cents;
+    let fee_cents = |cents| if payment.purpose == "tip" { 0 } else { fee_cents(cents) };
     let mut facts: Vec<(&str, i64)> = match payment.status.as_str() {
         "held" => vec![("ledger charge", amount), ("payment fee", fee_cents(amount))],
         "refunded" => vec![
@@ -147,7 +150,10 @@ pub async fn audit(db: &Db) -> sqlx::Result<Vec<LedgerMismatch>> {
     let ledger = audited_ledger_rows(db).await?;
     let calls = audited_provider_calls(db).await?;
     let sandbox = audited_sandbox_sessions(db).await?.into_iter().collect();
-    Ok(reconcile(payments, ledger, calls, &sandbox))
+    let mut mismatches = reconcile(payments, ledger, calls, &sandbox);
+    mismatches.extend(super::ledger_audit_increases::mismatches(db).await?);
+    mismatches.sort_by_key(|mismatch| mismatch.payment_id);
+    Ok(mismatches)
 }
 
 /// The audit of what was read: every payment's facts against what its status calls for, then
@@ -202,7 +208,7 @@ fn group_by_payment(rows: Vec<AuditedMovement>) -> HashMap<Uuid, Vec<AuditedMove
 pub async fn audited_payments(db: &Db) -> sqlx::Result<Vec<AuditedPayment>> {
     on_pool!(db, |pool| {
         sqlx::query_as::<_, AuditedPayment>(
-            "select id, task_id, status, amount_cents, refunded_cents, fee_cents, provider, session_id
+            "select id, task_id, status, amount_cents, refunded_cents, fee_cents, provider, session_id, purpose
              from payments order by id",
         )
         .fetch_all(pool)
@@ -282,6 +288,7 @@ mod tests {
             fee_cents: fee,
             provider: "sandbox".into(),
             session_id: "cs_sandbox_1".into(),
+            purpose: "task".into(),
         }
     }
 
@@ -360,6 +367,16 @@ mod tests {
         let held = a_payment("held", 5_005, 0, 501);
         let unasked = reconcile(vec![held.clone()], vec![row(&held, "charge", 5_005)], vec![], &moved(5_005, 0));
         assert_eq!(unasked.len(), 1, "money the sandbox moved without a call");
+    }
+
+    #[test]
+    fn a_tip_is_paid_out_whole_with_a_fee_of_nothing() {
+        let tip = AuditedPayment { purpose: "tip".into(), ..a_payment("released", 1_000, 0, 0) };
+        let ledger = vec![row(&tip, "charge", 1_000), row(&tip, "payout", 1_000), row(&tip, "fee", 0)];
+        let calls = vec![call(&tip, "transfer", 1_000, "done")];
+        assert_eq!(reconcile(vec![tip.clone()], ledger, calls.clone(), &moved(0, 1_000)), vec![]);
+        let charged = vec![row(&tip, "charge", 1_000), row(&tip, "payout", 900), row(&tip, "fee", 100)];
+        assert_eq!(reconcile(vec![tip], charged, calls, &moved(0, 1_000)).len(), 1, "a fee taken from a tip");
     }
 
     #[test]

@@ -7,9 +7,11 @@ use tracing::instrument;
 use uuid::Uuid;
 
 use crate::{
+    close_open_increases, close_pending_reschedules,
     db::{BeginWrite, Db, Timestamp, new_id},
     insert_ledger_entry, insert_notification, insert_provider_call, on_pool,
     payments::fees::{display_amount, payout_cents},
+    refund_added_charges, release_added_charges,
     store::{
         ledger::{LedgerEntry, kind as ledger_kind},
         notifications::{NotificationRow, kind},
@@ -163,9 +165,11 @@ pub async fn release(
                 return Ok(None);
             }
             close_pending_cancellation!(tx, task_id, now)?;
+            close_open_increases!(tx, task_id, now)?;
+            close_pending_reschedules!(tx, task_id, now)?;
             let payment = sqlx::query_as::<_, PaymentRow>(sqlx::AssertSqlSafe(format!(
                 "update payments set status = 'released', released_at = $2, updated_at = $2
-                 where task_id = $1 and status = 'held'
+                 where task_id = $1 and status = 'held' and parent_payment_id is null
                  returning {PAYMENT_COLUMNS}"
             )))
             .bind(task_id)
@@ -182,8 +186,10 @@ pub async fn release(
             if payout > 0 {
                 insert_provider_call!(tx, &NewProviderCall::new(payment.id, call_kind::TRANSFER, &payment.provider, payout, now))?;
             }
+            let added = release_added_charges!(tx, task_id, now);
+            let added_payout: i64 = added.iter().map(|charge| charge.amount_cents - charge.fee_cents).sum();
             let link = Some(format!("/task/{task_id}"));
-            let paid = display_amount(payout, &payment.currency);
+            let paid = display_amount(payout + added_payout, &payment.currency);
             let how = match (poster_id, decision) {
                 (Some(_), _) => "The poster released",
                 (None, Some(_)) => "An operator decided the dispute and released",
@@ -211,12 +217,14 @@ pub struct CancellationRow {
     pub task_id: Uuid,
     pub requested_by: Uuid,
     pub reason: String,
+    /// The reason from the fixed list (`other` for requests made before the list).
+    pub reason_code: Option<String>,
     pub status: String,
     pub created_at: Timestamp,
     pub answered_at: Option<Timestamp>,
 }
 
-const CANCELLATION_COLUMNS: &str = "id, task_id, requested_by, reason, status, created_at, answered_at";
+const CANCELLATION_COLUMNS: &str = "id, task_id, requested_by, reason, reason_code, status, created_at, answered_at";
 
 #[derive(Debug, thiserror::Error)]
 pub enum CancellationError {
@@ -237,6 +245,7 @@ pub async fn request_cancellation(
     task_id: Uuid,
     requested_by: Uuid,
     reason: &str,
+    reason_code: &str,
     notification: &NotificationRow,
     now: Timestamp,
 ) -> Result<CancellationRow, CancellationError> {
@@ -245,8 +254,8 @@ pub async fn request_cancellation(
         async {
             let mut tx = pool.begin_write().await?;
             let row = sqlx::query_as::<_, CancellationRow>(sqlx::AssertSqlSafe(format!(
-                "insert into cancellation_requests (id, task_id, requested_by, reason, status, created_at)
-                 select $1, $2, $3, $4, 'pending', $5
+                "insert into cancellation_requests (id, task_id, requested_by, reason, status, created_at, reason_code)
+                 select $1, $2, $3, $4, 'pending', $5, $6
                  where exists (select 1 from tasks where id = $2 and status in ('assigned', 'completion_requested')
                                                    and open_dispute_id is null)
                    and not exists (select 1 from cancellation_requests c join tasks t on t.id = c.task_id
@@ -258,6 +267,7 @@ pub async fn request_cancellation(
             .bind(requested_by)
             .bind(reason)
             .bind(now)
+            .bind(reason_code)
             .fetch_optional(&mut *tx)
             .await?;
             let Some(row) = row else { return Ok(None) };
@@ -336,6 +346,7 @@ pub async fn answer_cancellation(
     poster_id: Uuid,
     tasker_id: Uuid,
     task_title: &str,
+    attributed_to: &str,
     now: Timestamp,
 ) -> sqlx::Result<Option<(Option<PaymentRow>, Vec<NotificationRow>)>> {
     let new_status = match answer {
@@ -351,7 +362,8 @@ pub async fn answer_cancellation(
                 // Silence never refunds a poster once the tasker has asked to be paid:
                 // that lapse becomes a dispute instead (`store::disputes::escalate_cancellation`).
                 let cancelled = sqlx::query(
-                    "update tasks set status = 'cancelled', cancelled_at = $2, updated_at = $2
+                    "update tasks set status = 'cancelled', cancelled_at = $2, updated_at = $2,
+                                      cancellation_reason = $5, cancellation_attributed_to = $6
                      where id = $1 and status in ('assigned', 'completion_requested') and open_dispute_id is null
                        and ($3 = false or status = 'assigned' or poster_id <> $4)",
                 )
@@ -359,6 +371,8 @@ pub async fn answer_cancellation(
                 .bind(now)
                 .bind(answer == Answer::Lapse)
                 .bind(request.requested_by)
+                .bind(request.reason_code.as_deref().unwrap_or("other"))
+                .bind(attributed_to)
                 .execute(&mut *tx)
                 .await?
                 .rows_affected();
@@ -405,13 +419,17 @@ pub async fn answer_cancellation(
                 refunded = sqlx::query_as::<_, PaymentRow>(sqlx::AssertSqlSafe(format!(
                     "update payments set status = 'refunded', refund_reason = 'task cancelled', refunded_at = $2,
                                          updated_at = $2, refunded_cents = amount_cents
-                     where task_id = $1 and status = 'held'
+                     where task_id = $1 and status = 'held' and parent_payment_id is null
                      returning {PAYMENT_COLUMNS}"
                 )))
                 .bind(request.task_id)
                 .bind(now)
                 .fetch_optional(&mut *tx)
                 .await?;
+                close_open_increases!(tx, request.task_id, now)?;
+                close_pending_reschedules!(tx, request.task_id, now)?;
+                let added = refund_added_charges!(tx, request.task_id, "task cancelled", now);
+                let added_cents: i64 = added.iter().map(|charge| charge.amount_cents).sum();
                 let refund_note = match &refunded {
                     Some(payment) => {
                         insert_ledger_entry!(
@@ -438,7 +456,7 @@ pub async fn answer_cancellation(
                         )?;
                         format!(
                             " The payment of {} is refunded to the poster.",
-                            display_amount(payment.amount_cents, &payment.currency)
+                            display_amount(payment.amount_cents + added_cents, &payment.currency)
                         )
                     }
                     None => String::new(),

@@ -1,6 +1,7 @@
 //! All SQL lives here: one function per query, named for what it answers.
 //! Each function runs the same SQL text on SQLite and Postgres (see `db.rs`).
 
+pub mod added_charges;
 pub mod alerts;
 pub mod audit_log;
 pub mod backfills;
@@ -13,6 +14,7 @@ pub mod escrow;
 pub mod invitations;
 pub mod ledger;
 pub mod ledger_audit;
+pub mod ledger_audit_increases;
 pub mod lifecycle;
 pub mod messages;
 pub mod moderation;
@@ -20,6 +22,7 @@ pub mod notification_preferences;
 pub mod notifications;
 pub mod offers;
 pub mod payments;
+pub mod price_increases;
 pub mod profile_facts;
 pub mod profiles;
 pub mod provider_calls;
@@ -29,9 +32,12 @@ pub mod realtime_tickets;
 pub mod receipts;
 pub mod refresh_tokens;
 pub mod reports;
+pub mod reschedules;
 pub mod reviews;
 pub mod sandbox_sessions;
 pub mod tasks;
+pub mod tips;
+pub mod track_record;
 pub mod user_record;
 pub mod users;
 

@@ -52,12 +52,23 @@ pub struct PaymentRow {
     pub refunded_cents: i64,
     pub next_check_at: Option<Timestamp>,
     pub check_attempts: i32,
+    /// `task` (the checkout that bought the task), `increase` (a price increase) or `tip`.
+    pub purpose: String,
+    /// The task's own payment, for an increase or a tip.
+    pub parent_payment_id: Option<Uuid>,
 }
 
 pub const PAYMENT_COLUMNS: &str = "id, task_id, offer_id, poster_id, tasker_id, provider, session_id, checkout_url,
     amount_cents, fee_cents, currency, status, charge_ref, payment_intent, transfer_ref, refund_ref, refund_reason,
     completion_requested_at, expires_at, created_at, updated_at, held_at, released_at, refunded_at, refunded_cents,
-    next_check_at, check_attempts";
+    next_check_at, check_attempts, purpose, parent_payment_id";
+
+/// What a payment is for (`payments.purpose`).
+pub mod purpose {
+    pub const TASK: &str = "task";
+    pub const INCREASE: &str = "increase";
+    pub const TIP: &str = "tip";
+}
 
 #[instrument(skip_all)]
 pub async fn payment_by_session(db: &Db, session_id: &str) -> sqlx::Result<Option<PaymentRow>> {
@@ -101,7 +112,8 @@ pub async fn payments_for_task(db: &Db, task_id: Uuid) -> sqlx::Result<Vec<Payme
 pub async fn kept_payment_for_task(db: &Db, task_id: Uuid) -> sqlx::Result<Option<PaymentRow>> {
     on_pool!(db, |pool| {
         sqlx::query_as::<_, PaymentRow>(sqlx::AssertSqlSafe(format!(
-            "select {PAYMENT_COLUMNS} from payments where task_id = $1 and status in ('held', 'released')"
+            "select {PAYMENT_COLUMNS} from payments where task_id = $1 and status in ('held', 'released')
+               and parent_payment_id is null"
         )))
         .bind(task_id)
         .fetch_optional(pool)
@@ -151,7 +163,7 @@ pub async fn check_later(db: &Db, id: Uuid, next_check_at: Timestamp) -> sqlx::R
 pub async fn pending_for_task(db: &Db, task_id: Uuid) -> sqlx::Result<Vec<PaymentRow>> {
     on_pool!(db, |pool| {
         sqlx::query_as::<_, PaymentRow>(sqlx::AssertSqlSafe(format!(
-            "select {PAYMENT_COLUMNS} from payments where task_id = $1 and status = 'pending'"
+            "select {PAYMENT_COLUMNS} from payments where task_id = $1 and status = 'pending' and parent_payment_id is null"
         )))
         .bind(task_id)
         .fetch_all(pool)
@@ -165,7 +177,8 @@ pub async fn held_completion_requested_before(db: &Db, cutoff: Timestamp, limit:
     on_pool!(db, |pool| {
         sqlx::query_as::<_, PaymentRow>(sqlx::AssertSqlSafe(format!(
             "select {PAYMENT_COLUMNS} from payments
-             where status = 'held' and completion_requested_at is not null and completion_requested_at <= $1
+             where status = 'held' and parent_payment_id is null
+               and completion_requested_at is not null and completion_requested_at <= $1
                and task_id in (select id from tasks where status = 'completion_requested' and open_dispute_id is null)
                and task_id not in (select task_id from cancellation_requests where status = 'pending')
              order by completion_requested_at limit $2"

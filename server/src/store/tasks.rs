@@ -457,18 +457,21 @@ pub async fn cancel_open_task(
     id: Uuid,
     poster_id: Uuid,
     title: &str,
+    reason: &str,
     now: Timestamp,
 ) -> sqlx::Result<Option<Vec<NotificationRow>>> {
     on_pool!(db, |pool| {
         async {
             let mut tx = pool.begin_write().await?;
             let cancelled = sqlx::query(
-                "update tasks set status = 'cancelled', cancelled_at = $3, updated_at = $3
+                "update tasks set status = 'cancelled', cancelled_at = $3, updated_at = $3,
+                                  cancellation_reason = $4, cancellation_attributed_to = 'poster'
                  where id = $1 and poster_id = $2 and status = 'open'",
             )
             .bind(id)
             .bind(poster_id)
             .bind(now)
+            .bind(reason)
             .execute(&mut *tx)
             .await?
             .rows_affected();

@@ -13,6 +13,8 @@
  *   ['tasks', 'cancellation', id]   the pending cancellation request of an assigned task, or null
  *   ['tasks', 'dispute', id]        the task's latest dispute, or null
  *   ['tasks', 'payment', id]        the task's escrow payment as its parties see it
+ *   ['tasks', 'price-increases', id] the task's price increases (its two parties)
+ *   ['tasks', 'reschedules', id]    the task's date proposals (its two parties)
  *   ['tasks', 'reviews', id]        the task's reviews
  *   ['tasks', 'featured']           the home page's featured tasks
  *   ['admin', 'disputes', status]   the operators' dispute queue
@@ -38,6 +40,8 @@ export const queryKeys = {
   cancellation: (id: string) => ['tasks', 'cancellation', id] as const,
   dispute: (id: string) => ['tasks', 'dispute', id] as const,
   payment: (id: string) => ['tasks', 'payment', id] as const,
+  priceIncreases: (id: string) => ['tasks', 'price-increases', id] as const,
+  reschedules: (id: string) => ['tasks', 'reschedules', id] as const,
   taskReviews: (id: string) => ['tasks', 'reviews', id] as const,
   featuredTasks: ['tasks', 'featured'] as const,
   adminDisputes: ['admin', 'disputes'] as const,
@@ -53,6 +57,7 @@ export const queryKeys = {
   myTasks: ['me', 'tasks'] as const,
   myOpenTasks: ['me', 'tasks', 'open'] as const,
   myOffers: ['me', 'offers'] as const,
+  myTaskChanges: ['me', 'task-changes'] as const,
   myEarnings: ['me', 'earnings'] as const,
   myPayments: ['me', 'payments'] as const,
   payoutAccount: ['me', 'payout-account'] as const,

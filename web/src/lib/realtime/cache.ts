@@ -66,7 +66,14 @@ export function taskIdOfLink(link: unknown): string | null {
  * own: refetch what a party may be looking at whenever the task or one of its notifications moves.
  */
 export function invalidateTaskLifecycle(client: QueryClient, taskId: string) {
-  for (const queryKey of [queryKeys.cancellation(taskId), queryKeys.dispute(taskId), queryKeys.payment(taskId)]) {
+  const keys = [
+    queryKeys.cancellation(taskId),
+    queryKeys.dispute(taskId),
+    queryKeys.payment(taskId),
+    queryKeys.priceIncreases(taskId),
+    queryKeys.reschedules(taskId),
+  ];
+  for (const queryKey of keys) {
     void client.invalidateQueries({ queryKey });
   }
 }
@@ -166,6 +173,18 @@ export function applyRealtimeEvent(client: QueryClient, message: RealtimeEvent):
         invalidateTaskLifecycle(client, taskId);
       }
       void client.invalidateQueries({ queryKey: queryKeys.me });
+      return true;
+    }
+    case 'price_increase.created':
+    case 'price_increase.updated':
+    case 'reschedule.created':
+    case 'reschedule.updated': {
+      const taskId = (data.task_id as string) ?? null;
+      if (taskId) {
+        void client.invalidateQueries({ queryKey: queryKeys.task(taskId) });
+        invalidateTaskLifecycle(client, taskId);
+      }
+      void client.invalidateQueries({ queryKey: queryKeys.myTaskChanges });
       return true;
     }
     case 'report.created': {

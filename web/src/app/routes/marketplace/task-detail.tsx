@@ -32,6 +32,10 @@ const AssignmentPanel = lazyOnMount(() =>
 const CancellationPanel = lazyOnMount(() =>
   import('@/features/cancellation/components/cancellation-panel').then((module) => module.CancellationPanel),
 );
+const PriceIncreaseCard = lazyOnMount(() =>
+  import('@/features/job-changes/components/price-increase-card').then((module) => module.PriceIncreaseCard),
+);
+const RescheduleCard = lazyOnMount(() => import('@/features/job-changes/components/reschedule-card').then((module) => module.RescheduleCard));
 const DisputeSection = lazyOnMount(() => import('@/features/disputes/components/dispute-section').then((module) => module.DisputeSection));
 const AcceptPayDialog = lazyWhenIdle(() =>
   import('@/features/payments/components/accept-pay-dialog').then((module) => module.AcceptPayDialog),
@@ -133,6 +137,12 @@ export function TaskDetailRoute() {
                   disputeOpen={disputeOpen}
                   completedNote={decided ? 'An operator decided the dispute; the outcome is shown above.' : undefined}
                 />
+              )}
+              {isUnderway(t.status) && t.status !== 'completed' && !disputeOpen && (
+                <>
+                  <PriceIncreaseCard task={t} userId={userId} amountCents={payment.data?.amount_cents ?? amountCents} />
+                  <RescheduleCard task={t} userId={userId} />
+                </>
               )}
               <CancellationPanel task={t} userId={userId} disputeOpen={disputeOpen} amountCents={amountCents} />
               {afterPayment && <DisputeSection task={t} userId={userId} amountCents={amountCents} show="actions" />}

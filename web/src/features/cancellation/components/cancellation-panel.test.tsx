@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { CancellationPanel } from '@/features/cancellation/components/cancellation-panel';
-import { formatRemaining } from '@/features/cancellation/hooks/use-countdown';
+import { formatRemaining } from '@/lib/use-countdown';
 import type { TaskDetail } from '@/lib/marketplace';
 import { mockFetch, renderWithRouter } from '@/testing/render';
 import { signInForTest } from '@/testing/sign-in';
@@ -63,10 +63,11 @@ describe('cancellation after assignment', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Send request', hidden: true }));
     expect(within(dialog).getByText('Please give a reason for cancelling')).toBeInTheDocument();
     await userEvent.type(within(dialog).getByLabelText('Reason for cancelling'), 'Plans changed, sorry.');
+    await userEvent.selectOptions(within(dialog).getByLabelText('Why are you cancelling?'), 'The task is no longer needed');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Send request', hidden: true }));
     expect(await screen.findByRole('heading', { name: 'You asked to cancel' })).toBeInTheDocument();
     const post = api.calls.find((c) => c.key === 'POST /api/tasks/t1/cancellation')!;
-    expect(JSON.parse(String(post.init.body))).toEqual({ reason: 'Plans changed, sorry.' });
+    expect(JSON.parse(String(post.init.body))).toEqual({ reason: 'Plans changed, sorry.', reason_code: 'no_longer_needed' });
     expect(screen.getByTestId('cancellation-countdown')).toHaveTextContent(/^Cancels automatically in 4[78] h( \d+ min)? unless declined\.$/);
     expect(screen.queryByRole('button', { name: 'Accept cancellation' })).not.toBeInTheDocument();
   });

@@ -7,7 +7,7 @@ import { useAcceptCancellation } from '@/features/cancellation/api/accept-cancel
 import { useDeclineCancellation } from '@/features/cancellation/api/decline-cancellation';
 import { CANCELLATION_ANSWER_WINDOW_MS, useCancellation } from '@/features/cancellation/api/get-cancellation';
 import { RequestCancellationDialog } from '@/features/cancellation/components/request-cancellation-dialog';
-import { formatRemaining, useCountdown } from '@/features/cancellation/hooks/use-countdown';
+import { formatRemaining, useCountdown } from '@/lib/use-countdown';
 import { errorMessage } from '@/lib/http';
 import { formatMoney, type TaskDetail } from '@/lib/marketplace';
 import { toast } from '@/lib/toast';

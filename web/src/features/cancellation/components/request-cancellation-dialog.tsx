@@ -3,8 +3,8 @@ import { useState, type FormEvent } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
-import { TextAreaField } from '@/components/ui/field';
-import { cancellationReasonSchema, useRequestCancellation } from '@/features/cancellation/api/request-cancellation';
+import { FieldShell, TextAreaField, inputClasses } from '@/components/ui/field';
+import { CANCELLATION_REASONS, cancellationReasonSchema, useRequestCancellation } from '@/features/cancellation/api/request-cancellation';
 import { ApiError, errorMessage } from '@/lib/http';
 import { toast } from '@/lib/toast';
 import { validate } from '@/lib/validation';
@@ -18,6 +18,7 @@ export function RequestCancellationDialog({ open, onClose, taskId, otherName, re
   refundNote: string;
 }) {
   const [reason, setReason] = useState('');
+  const [reasonCode, setReasonCode] = useState('other');
   const [error, setError] = useState<string | undefined>();
   const send = useRequestCancellation(taskId);
   const close = () => {
@@ -29,7 +30,7 @@ export function RequestCancellationDialog({ open, onClose, taskId, otherName, re
     event.preventDefault();
     const found = validate<'reason'>(cancellationReasonSchema, { reason });
     if (found.reason) return setError(found.reason);
-    send.mutate(cancellationReasonSchema.parse({ reason }), {
+    send.mutate(cancellationReasonSchema.parse({ reason, reason_code: reasonCode }), {
       onSuccess: () => {
         toast({ title: 'Cancellation requested', description: `${otherName} has 48 hours to accept or decline.`, variant: 'success' });
         setReason('');
@@ -51,6 +52,20 @@ export function RequestCancellationDialog({ open, onClose, taskId, otherName, re
           </p>
           <p>If they decline, the task carries on.</p>
         </div>
+        <FieldShell id="cancellation-reason-code" label="Why are you cancelling?">
+          <select
+            id="cancellation-reason-code"
+            className={inputClasses(false)}
+            value={reasonCode}
+            onChange={(e) => setReasonCode(e.target.value)}
+          >
+            {CANCELLATION_REASONS.map(([code, label]) => (
+              <option key={code} value={code}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </FieldShell>
         <TextAreaField
           label="Reason for cancelling"
           required

@@ -13,7 +13,10 @@ export type EarningState =
   | 'refunded';
 
 export type EarningLine = {
+  payment_id: string;
   task_id: string;
+  /** `task` (the amount that bought the task), `increase` (a price increase) or `tip` (no fee). */
+  purpose: string;
   task_title: string;
   state: EarningState;
   amount_cents: number;

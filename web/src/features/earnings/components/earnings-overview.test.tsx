@@ -8,6 +8,8 @@ import { mockFetch, renderWithRouter } from '@/testing/render';
 import { signInForTest } from '@/testing/sign-in';
 
 const line = {
+  payment_id: 'p1',
+  purpose: 'task',
   task_id: 't1',
   task_title: 'Fix the fence',
   amount_cents: 20000,
@@ -109,7 +111,7 @@ describe('earnings', () => {
     };
     const second: Earnings = {
       ...first,
-      items: [{ ...line, task_id: 't0', task_title: 'Mow the lawn', state: 'paid_out', paid_out_at: '2026-10-03T00:00:00Z' }],
+      items: [{ ...line, payment_id: 'p0', task_id: 't0', task_title: 'Mow the lawn', state: 'paid_out', paid_out_at: '2026-10-03T00:00:00Z' }],
       next_cursor: null,
       has_more: false,
     };

@@ -30,6 +30,9 @@ function lineDate(line: EarningLine) {
 }
 
 /** The tasker's Earnings: payout setup, totals by stage, and one line per task. */
+/** Lines beside the task's own payment: a price increase (fee applies) or a tip (no fee). */
+const purposeLabels: Record<string, string> = { increase: 'Price increase', tip: 'Tip' };
+
 export function EarningsOverview({ navigate }: { navigate?: (url: string) => void }) {
   const earnings = useEarnings();
   if (earnings.isPending) {
@@ -89,11 +92,12 @@ export function EarningsOverview({ navigate }: { navigate?: (url: string) => voi
         ) : (
           <ul className="mt-3 divide-y divide-slate-100 rounded-xl border border-slate-200 bg-white">
             {items.map((line) => (
-              <li key={line.task_id} className="flex flex-col gap-2 p-4 sm:flex-row sm:items-center sm:justify-between">
+              <li key={line.payment_id} className="flex flex-col gap-2 p-4 sm:flex-row sm:items-center sm:justify-between">
                 <div className="min-w-0">
                   <Link to={`/task/${line.task_id}`} className="font-medium text-slate-900 hover:underline">
                     {line.task_title}
                   </Link>
+                  {purposeLabels[line.purpose] && <span className="ml-2 text-xs font-medium text-brand-700">{purposeLabels[line.purpose]}</span>}
                   <p className="text-xs text-slate-500">
                     {formatMoney(line.amount_cents, line.currency, true)} paid · {formatMoney(line.fee_cents, line.currency, true)} fee ·{' '}
                     {lineDate(line)}

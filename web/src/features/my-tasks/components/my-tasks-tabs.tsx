@@ -7,6 +7,7 @@ import { buttonClasses } from '@/components/ui/button';
 import { Tabs } from '@/components/ui/tabs';
 import { useMyOffers } from '@/features/my-tasks/api/get-my-offers';
 import { useMyTasks } from '@/features/my-tasks/api/get-my-tasks';
+import { useTaskChanges } from '@/features/my-tasks/api/get-task-changes';
 import { formatDate } from '@/lib/format';
 import { ApiError } from '@/lib/http';
 import { formatMoney, statusLabel } from '@/lib/marketplace';
@@ -36,6 +37,20 @@ function Status({ status }: { status: string }) {
   return <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-semibold text-slate-700">{status}</span>;
 }
 
+/** "Price increase waiting", "New date proposed": what waits for an answer on the task. */
+function ChangeBadges({ taskId }: { taskId: string }) {
+  const changes = useTaskChanges().data?.find((entry) => entry.task_id === taskId);
+  if (!changes) return null;
+  return (
+    <span className="flex flex-wrap gap-1">
+      {changes.price_increase_waiting && (
+        <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-800">Price increase waiting</span>
+      )}
+      {changes.new_date_proposed && <span className="rounded-full bg-sky-100 px-2 py-0.5 text-xs font-semibold text-sky-800">New date proposed</span>}
+    </span>
+  );
+}
+
 function Posted() {
   const { data, isPending, isError, error } = useMyTasks();
   if (isPending) return <Placeholders />;
@@ -57,6 +72,7 @@ function Posted() {
           <Link to={`/task/${task.id}`} className="block rounded-xl border border-slate-200 bg-white p-4 shadow-sm hover:border-brand-300">
             <div className="flex flex-wrap items-start justify-between gap-2">
               <h3 className="font-semibold text-slate-900">{task.title}</h3>
+              <ChangeBadges taskId={task.id} />
               <Status status={statusLabel(task.status)} />
             </div>
             <p className="mt-1 text-sm text-slate-600">
@@ -93,6 +109,7 @@ function Offering() {
           <Link to={`/task/${offer.task.id}`} className="block rounded-xl border border-slate-200 bg-white p-4 shadow-sm hover:border-brand-300">
             <div className="flex flex-wrap items-start justify-between gap-2">
               <h3 className="font-semibold text-slate-900">{offer.task.title}</h3>
+              <ChangeBadges taskId={offer.task.id} />
               <Status status={offerStatus[offer.status] ?? offer.status} />
             </div>
             <p className="mt-1 text-sm text-slate-600">

@@ -7,6 +7,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { isProcessing, useVerifyPayment, verifyParamsSchema } from '@/features/payments/api/verify-payment';
 import { PROCESSING_MESSAGE } from '@/features/payments/components/task-payment-notice';
 import { useAuth } from '@/lib/auth/use-auth';
+import { statusLabel } from '@/lib/marketplace';
 import { toast } from '@/lib/toast';
 
 /** Spec §2 Payment success: verifying spinner, then success (amount, Paid, Assigned), processing (a delayed method), or failure. */
@@ -39,7 +40,7 @@ export function PaymentResult() {
       });
     } else if (verify.data?.success) {
       toasted.current = true;
-      toast({ title: 'Payment successful', description: 'Your task has been assigned and the tasker has been notified', variant: 'success' });
+      toast({ title: 'Payment successful', description: verify.data.message || 'Your task has been assigned and the tasker has been notified', variant: 'success' });
     }
   }, [parsed.success, verify.isError, verify.data, verify.error]);
 
@@ -116,7 +117,8 @@ export function PaymentResult() {
     <div className="flex flex-col items-center py-12 text-center">
       <CheckCircle2 aria-hidden className="h-16 w-16 text-emerald-600" />
       <h1 className="mt-4 text-2xl font-bold text-slate-900">Payment successful</h1>
-      <p className="mt-2 text-slate-600">Your task has been assigned and the tasker has been notified.</p>
+      {/* The server says what was paid for: the task itself, a price increase or a tip. */}
+      <p className="mt-2 text-slate-600">{verify.data?.message ? `${verify.data.message}.` : 'Your task has been assigned and the tasker has been notified.'}</p>
       <dl className="mt-8 w-full max-w-sm divide-y divide-slate-100 rounded-2xl border border-slate-200 bg-white text-left text-sm shadow-sm">
         <div className="flex justify-between p-4">
           <dt className="text-slate-600">Amount</dt>
@@ -130,7 +132,7 @@ export function PaymentResult() {
         </div>
         <div className="flex justify-between p-4">
           <dt className="text-slate-600">Task status</dt>
-          <dd className="font-semibold text-slate-900">Assigned</dd>
+          <dd className="font-semibold text-slate-900">{verify.data?.task_status ? statusLabel(verify.data.task_status) : 'Assigned'}</dd>
         </div>
       </dl>
       <div className="mt-8 flex flex-wrap justify-center gap-3">

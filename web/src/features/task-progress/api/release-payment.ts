@@ -3,15 +3,27 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { authorizedRequest } from '@/lib/auth/session';
 import { queryKeys } from '@/lib/query-keys';
 
-export function releasePayment(taskId: string) {
-  return authorizedRequest<unknown>(`/api/tasks/${encodeURIComponent(taskId)}/release`, { method: 'POST' });
+export type Released = {
+  id: string;
+  status: string;
+  /** The tip's checkout, when a tip was added. */
+  tip: { session_id: string; url: string } | null;
+  /** Why the tip could not be started; the release went ahead regardless. */
+  tip_error: string | null;
+};
+
+export function releasePayment(taskId: string, tipCents?: number) {
+  return authorizedRequest<Released>(`/api/tasks/${encodeURIComponent(taskId)}/release`, {
+    method: 'POST',
+    ...(tipCents ? { body: { tip_cents: tipCents } } : {}),
+  });
 }
 
-/** Only the poster releases the payment (spec §1): the task is then complete. */
+/** Only the poster releases the payment (spec §1): the task is then complete. A tip is paid on its own checkout. */
 export function useReleasePayment(taskId: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: () => releasePayment(taskId),
+    mutationFn: (tipCents?: number) => releasePayment(taskId, tipCents),
     onSuccess: () => {
       void client.invalidateQueries({ queryKey: queryKeys.task(taskId) });
       void client.invalidateQueries({ queryKey: queryKeys.me });

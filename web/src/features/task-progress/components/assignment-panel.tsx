@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { TextField } from '@/components/ui/field';
 import { MessagesThread } from '@/features/task-progress/components/messages-thread';
 import { ReviewForm } from '@/features/task-progress/components/review-form';
 import { useReleasePayment } from '@/features/task-progress/api/release-payment';
@@ -27,6 +28,8 @@ export function AssignmentPanel({ task, userId, disputeOpen = false, completedNo
   const request = useRequestPayment(task.id);
   const release = useReleasePayment(task.id);
   const [confirmingRelease, setConfirmingRelease] = useState(false);
+  const [tip, setTip] = useState('');
+  const tipCents = Math.round(Number(tip || '0') * 100);
   const completed = task.status === 'completed';
   const other = isPoster ? task.assigned_tasker?.name ?? 'the tasker' : task.poster.name;
 
@@ -86,10 +89,12 @@ export function AssignmentPanel({ task, userId, disputeOpen = false, completedNo
           release.reset();
         }}
         onConfirm={() =>
-          release.mutate(undefined, {
-            onSuccess: () => {
+          release.mutate(Number.isFinite(tipCents) && tipCents > 0 ? tipCents : undefined, {
+            onSuccess: (released) => {
               setConfirmingRelease(false);
               toast({ title: 'Payment released', description: `${other} will be paid in 3-5 business days.`, variant: 'success' });
+              if (released.tip_error) toast({ title: 'Tip not started', description: released.tip_error });
+              if (released.tip?.url) window.location.assign(released.tip.url);
             },
           })
         }
@@ -98,6 +103,14 @@ export function AssignmentPanel({ task, userId, disputeOpen = false, completedNo
           Only release the payment once the task is done to your satisfaction. {other} is paid the amount less the 10% service fee, 3-5 business
           days after you release it. This cannot be undone.
         </p>
+        <TextField
+          label="Add a tip ($)"
+          optional
+          inputMode="decimal"
+          value={tip}
+          onChange={(e) => setTip(e.target.value)}
+          hint={`Paid to ${other} in full, with no service fee. You pay it on the next page; the release does not wait for it.`}
+        />
       </ConfirmDialog>
       {request.isError && <Alert>{errorMessage(request.error, 'Something went wrong. Please try again.')}</Alert>}
 

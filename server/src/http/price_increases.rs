@@ -1,0 +1,144 @@
+//! Price increases after assignment: the assigned tasker asks for more, the
+//! poster approves (a checkout of the difference) or declines.
+
+use axum::{
+    Router,
+    extract::State,
+    http::StatusCode,
+    routing::{get, post},
+};
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use crate::{
+    error::{ApiError, ApiResult},
+    http::extract::{ApiJson, ApiPath, AuthUser, TaskFromPath, task_or_404},
+    payments::{
+        increases::{self, MAX_REASON_CHARS},
+        lifecycle::CheckoutStarted,
+        rules::Party,
+    },
+    state::AppState,
+    store::price_increases::{self as store, PriceIncreaseRow},
+};
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/tasks/{id}/price-increases", get(list_increases).post(ask_increase))
+        .route("/price-increases/{id}/approve", post(approve_increase))
+        .route("/price-increases/{id}/decline", post(decline_increase))
+}
+
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
+#[serde(default)]
+pub struct IncreaseInput {
+    /// How much more, in cents (at least 100).
+    pub amount_cents: Option<i64>,
+    pub reason: String,
+}
+
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
+#[serde(default)]
+pub struct DeclineInput {
+    pub reason: Option<String>,
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct IncreaseList {
+    pub items: Vec<PriceIncreaseRow>,
+}
+
+/// The smallest increase: A$1.
+const MIN_INCREASE_CENTS: i64 = 100;
+
+/// The assigned tasker asks for more while the task is assigned (not disputed,
+/// not waiting for release): not the tasker 403; wrong state or another
+/// increase waiting 409; a bad amount, missing reason or over the cap (A$2,500
+/// or the original amount, whichever is smaller, for all increases) 422.
+#[utoipa::path(post, path = "/api/tasks/{id}/price-increases", tag = "payments", params(("id" = Uuid, Path, description = "The task")),
+    request_body = IncreaseInput, security(("bearer" = [])),
+    responses((status = 201, body = PriceIncreaseRow), (status = 401), (status = 403), (status = 404), (status = 409), (status = 422)))]
+pub async fn ask_increase(
+    State(state): State<AppState>,
+    caller: AuthUser,
+    TaskFromPath(task): TaskFromPath,
+    ApiJson(input): ApiJson<IncreaseInput>,
+) -> ApiResult<(StatusCode, ApiJson<PriceIncreaseRow>)> {
+    let party = Party::of(caller.id, task.poster_id, task.assigned_tasker_id);
+    increases::may_ask(party, &task.status, task.open_dispute_id)?;
+    let amount_cents = input
+        .amount_cents
+        .filter(|cents| (MIN_INCREASE_CENTS..=increases::MAX_TOTAL_CENTS).contains(cents))
+        .ok_or_else(|| ApiError::field("amount_cents", "Please enter a valid amount of at least $1.00"))?;
+    let reason = input.reason.trim();
+    if reason.is_empty() || reason.chars().count() > MAX_REASON_CHARS {
+        return Err(ApiError::field("reason", "Please say why the price should increase"));
+    }
+    let row = increases::ask(&state, &task, caller.id, amount_cents, reason).await?;
+    Ok((StatusCode::CREATED, ApiJson(row)))
+}
+
+/// The task's price increases, oldest first (its poster and assigned tasker only: 403).
+#[utoipa::path(get, path = "/api/tasks/{id}/price-increases", tag = "payments", params(("id" = Uuid, Path, description = "The task")),
+    security(("bearer" = [])),
+    responses((status = 200, body = IncreaseList), (status = 401), (status = 403), (status = 404)))]
+pub async fn list_increases(
+    State(state): State<AppState>,
+    caller: AuthUser,
+    TaskFromPath(task): TaskFromPath,
+) -> ApiResult<ApiJson<IncreaseList>> {
+    if Party::of(caller.id, task.poster_id, task.assigned_tasker_id) == Party::Other {
+        return Err(ApiError::Forbidden("Only the poster and the assigned tasker can see this".into()));
+    }
+    Ok(ApiJson(IncreaseList { items: store::for_task(&state.db, task.id).await? }))
+}
+
+async fn increase_and_task(
+    state: &AppState,
+    caller: &AuthUser,
+    id: Uuid,
+) -> ApiResult<(PriceIncreaseRow, crate::store::tasks::TaskRow)> {
+    let increase = store::increase(&state.db, id).await?.ok_or_else(|| ApiError::not_found("Price increase"))?;
+    let task = task_or_404(state, increase.task_id).await?;
+    let party = Party::of(caller.id, task.poster_id, task.assigned_tasker_id);
+    if party == Party::Other {
+        // Strangers do not learn that the increase exists.
+        return Err(ApiError::not_found("Price increase"));
+    }
+    increases::may_answer(party, &increase.status)?;
+    Ok((increase, task))
+}
+
+/// The poster approves a pending increase: the answer is a checkout of the
+/// difference, exactly as Accept & Pay. Not the poster 403; no longer pending,
+/// or the task released, cancelled or disputed meanwhile 409.
+#[utoipa::path(post, path = "/api/price-increases/{id}/approve", tag = "payments", params(("id" = Uuid, Path, description = "The price increase")),
+    security(("bearer" = [])),
+    responses((status = 200, body = CheckoutStarted), (status = 400), (status = 401), (status = 403), (status = 404), (status = 409), (status = 503)))]
+pub async fn approve_increase(
+    State(state): State<AppState>,
+    caller: AuthUser,
+    ApiPath(id): ApiPath<Uuid>,
+) -> ApiResult<ApiJson<CheckoutStarted>> {
+    let (increase, task) = increase_and_task(&state, &caller, id).await?;
+    Ok(ApiJson(increases::approve(&state, &task, &increase).await?))
+}
+
+/// The poster declines a pending increase, with an optional reason. Not the
+/// poster 403; no longer pending 409; a reason over 1,000 characters 422.
+#[utoipa::path(post, path = "/api/price-increases/{id}/decline", tag = "payments", params(("id" = Uuid, Path, description = "The price increase")),
+    request_body = DeclineInput, security(("bearer" = [])),
+    responses((status = 200, body = PriceIncreaseRow), (status = 401), (status = 403), (status = 404), (status = 409), (status = 422)))]
+pub async fn decline_increase(
+    State(state): State<AppState>,
+    caller: AuthUser,
+    ApiPath(id): ApiPath<Uuid>,
+    ApiJson(input): ApiJson<DeclineInput>,
+) -> ApiResult<ApiJson<PriceIncreaseRow>> {
+    let reason = input.reason.as_deref().map(str::trim).filter(|reason| !reason.is_empty());
+    if reason.is_some_and(|reason| reason.chars().count() > MAX_REASON_CHARS) {
+        return Err(ApiError::field("reason", "Please keep the reason under 1,000 characters"));
+    }
+    let (increase, task) = increase_and_task(&state, &caller, id).await?;
+    Ok(ApiJson(increases::decline(&state, &task, &increase, reason).await?))
+}

@@ -1,0 +1,163 @@
+//! Rescheduling an assigned task: either party proposes a new date, the other
+//! accepts or declines within 48 hours.
+
+use axum::{
+    Router,
+    extract::State,
+    http::StatusCode,
+    routing::{get, post},
+};
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use crate::{
+    db::Timestamp,
+    error::{ApiError, ApiResult},
+    http::extract::{ApiJson, ApiPath, AuthUser, TaskFromPath, task_or_404},
+    marketplace::reschedules::{self, MAX_NOTE_CHARS, MAX_WINDOW_CHARS},
+    payments::rules::Party,
+    state::AppState,
+    store::reschedules::{self as store, RescheduleRow},
+};
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/tasks/{id}/reschedule", post(propose_date))
+        .route("/tasks/{id}/reschedules", get(list_reschedules))
+        .route("/reschedules/{id}/accept", post(accept_date))
+        .route("/reschedules/{id}/decline", post(decline_date))
+        .route("/me/task-changes", get(my_task_changes))
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct TaskChanges {
+    pub task_id: Uuid,
+    /// A price increase waits for the poster's answer.
+    pub price_increase_waiting: bool,
+    /// A new date waits for an answer.
+    pub new_date_proposed: bool,
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct TaskChangesList {
+    pub items: Vec<TaskChanges>,
+}
+
+/// The caller's tasks (posted or assigned to them) with a price increase or a new date waiting
+/// for an answer, for My Tasks' badges.
+#[utoipa::path(get, path = "/api/me/task-changes", tag = "tasks", security(("bearer" = [])),
+    responses((status = 200, body = TaskChangesList), (status = 401)))]
+pub async fn my_task_changes(State(state): State<AppState>, caller: AuthUser) -> ApiResult<ApiJson<TaskChangesList>> {
+    let mut items: Vec<TaskChanges> = Vec::new();
+    for (task_id, what) in store::pending_changes_for(&state.db, caller.id).await? {
+        let index = match items.iter().position(|item| item.task_id == task_id) {
+            Some(index) => index,
+            None => {
+                items.push(TaskChanges { task_id, price_increase_waiting: false, new_date_proposed: false });
+                items.len() - 1
+            }
+        };
+        match what.as_str() {
+            "price_increase" => items[index].price_increase_waiting = true,
+            _ => items[index].new_date_proposed = true,
+        }
+    }
+    Ok(ApiJson(TaskChangesList { items }))
+}
+
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
+#[serde(default)]
+pub struct RescheduleInput {
+    /// `YYYY-MM-DD`, today or later.
+    pub due_date: String,
+    /// An optional time window on that day, e.g. "8am–12pm" (up to 40 characters).
+    pub window: Option<String>,
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct RescheduleList {
+    pub items: Vec<RescheduleRow>,
+}
+
+fn optional_text(text: Option<&str>, max: usize, field: &str, message: &str) -> ApiResult<Option<String>> {
+    let text = text.map(str::trim).filter(|text| !text.is_empty());
+    if text.is_some_and(|text| text.chars().count() > max) {
+        return Err(ApiError::field(field, message));
+    }
+    Ok(text.map(str::to_owned))
+}
+
+/// Either party of an assigned task proposes a new date; the other has 48 hours to answer. Anyone
+/// else 403; not assigned, disputed, or a proposal already waiting 409; a bad or past date 422.
+#[utoipa::path(post, path = "/api/tasks/{id}/reschedule", tag = "tasks", params(("id" = Uuid, Path, description = "The task")),
+    request_body = RescheduleInput, security(("bearer" = [])),
+    responses((status = 201, body = RescheduleRow), (status = 401), (status = 403), (status = 404), (status = 409), (status = 422)))]
+pub async fn propose_date(
+    State(state): State<AppState>,
+    caller: AuthUser,
+    TaskFromPath(task): TaskFromPath,
+    ApiJson(input): ApiJson<RescheduleInput>,
+) -> ApiResult<(StatusCode, ApiJson<RescheduleRow>)> {
+    let party = Party::of(caller.id, task.poster_id, task.assigned_tasker_id);
+    reschedules::may_propose(party, &task.status, task.open_dispute_id)?;
+    let due_date = reschedules::valid_date(&input.due_date, time::OffsetDateTime::now_utc().date())?;
+    let window =
+        optional_text(input.window.as_deref(), MAX_WINDOW_CHARS, "window", "Please keep the time window short")?;
+    let note =
+        optional_text(input.note.as_deref(), MAX_NOTE_CHARS, "note", "Please keep the note under 500 characters")?;
+    let row = reschedules::propose(&state, &task, caller.id, &due_date, window.as_deref(), note.as_deref()).await?;
+    Ok((StatusCode::CREATED, ApiJson(row)))
+}
+
+/// The task's date proposals, oldest first (its two parties only: 403).
+#[utoipa::path(get, path = "/api/tasks/{id}/reschedules", tag = "tasks", params(("id" = Uuid, Path, description = "The task")),
+    security(("bearer" = [])),
+    responses((status = 200, body = RescheduleList), (status = 401), (status = 403), (status = 404)))]
+pub async fn list_reschedules(
+    State(state): State<AppState>,
+    caller: AuthUser,
+    TaskFromPath(task): TaskFromPath,
+) -> ApiResult<ApiJson<RescheduleList>> {
+    if Party::of(caller.id, task.poster_id, task.assigned_tasker_id) == Party::Other {
+        return Err(ApiError::Forbidden("Only the poster and the assigned tasker can see this".into()));
+    }
+    Ok(ApiJson(RescheduleList { items: store::for_task(&state.db, task.id).await? }))
+}
+
+async fn answer(state: AppState, caller: AuthUser, id: Uuid, new_status: &str) -> ApiResult<ApiJson<RescheduleRow>> {
+    let proposal = store::reschedule(&state.db, id).await?.ok_or_else(|| ApiError::not_found("Proposal"))?;
+    let task = task_or_404(&state, proposal.task_id).await?;
+    let answerer = Party::of(caller.id, task.poster_id, task.assigned_tasker_id);
+    if answerer == Party::Other {
+        return Err(ApiError::not_found("Proposal"));
+    }
+    let proposer = Party::of(proposal.proposed_by, task.poster_id, task.assigned_tasker_id);
+    reschedules::may_answer(answerer, proposer, &proposal.status)?;
+    Ok(ApiJson(reschedules::answer(&state, &task, &proposal, new_status, Timestamp::now()).await?))
+}
+
+/// The other party accepts: the task's due date changes (live to both parties and the task's
+/// watchers). The proposer 403; no longer pending (or past its 48 hours) 409.
+#[utoipa::path(post, path = "/api/reschedules/{id}/accept", tag = "tasks", params(("id" = Uuid, Path, description = "The proposal")),
+    security(("bearer" = [])),
+    responses((status = 200, body = RescheduleRow), (status = 401), (status = 403), (status = 404), (status = 409)))]
+pub async fn accept_date(
+    State(state): State<AppState>,
+    caller: AuthUser,
+    ApiPath(id): ApiPath<Uuid>,
+) -> ApiResult<ApiJson<RescheduleRow>> {
+    answer(state, caller, id, "accepted").await
+}
+
+/// The other party declines: the date stays. The proposer 403; no longer pending 409.
+#[utoipa::path(post, path = "/api/reschedules/{id}/decline", tag = "tasks", params(("id" = Uuid, Path, description = "The proposal")),
+    security(("bearer" = [])),
+    responses((status = 200, body = RescheduleRow), (status = 401), (status = 403), (status = 404), (status = 409)))]
+pub async fn decline_date(
+    State(state): State<AppState>,
+    caller: AuthUser,
+    ApiPath(id): ApiPath<Uuid>,
+) -> ApiResult<ApiJson<RescheduleRow>> {
+    answer(state, caller, id, "declined").await
+}

@@ -1,0 +1,216 @@
+//! Rescheduling an assigned task: either party proposes a new due date (and
+//! an optional time window), the other accepts or declines within 48 hours;
+//! on acceptance the task's due date changes, live to both parties and to
+//! everyone watching the task; on lapse nothing changes.
+
+use std::time::Duration;
+
+use serde::Serialize;
+use time::Date;
+use uuid::Uuid;
+
+use super::rules::{format_date, parse_date};
+use crate::{
+    db::{Timestamp, new_id},
+    error::{ApiError, ApiResult},
+    live,
+    payments::rules::{Party, task_status},
+    state::AppState,
+    store::{
+        notifications::{NotificationRow, kind},
+        reschedules::{self as store, NewReschedule, RescheduleError, RescheduleRow},
+        tasks::{self, TaskRow},
+    },
+};
+
+pub const ANSWER_WINDOW: Duration = Duration::from_secs(48 * 3600);
+pub const MAX_NOTE_CHARS: usize = 500;
+pub const MAX_WINDOW_CHARS: usize = 40;
+
+/// Either party proposes (403 for anyone else), only while assigned and not disputed (409).
+pub fn may_propose(party: Party, task_status: &str, open_dispute: Option<Uuid>) -> Result<(), ApiError> {
+    if party == Party::Other {
+        return Err(ApiError::Forbidden("Only the poster and the assigned tasker can propose a new date".into()));
+    }
+    if task_status != task_status::ASSIGNED || open_dispute.is_some() {
+        return Err(ApiError::Conflict("A new date can only be proposed while the task is assigned".into()));
+    }
+    Ok(())
+}
+
+/// Only the other party answers (403), only a pending proposal (409).
+pub fn may_answer(answerer: Party, proposer: Party, status: &str) -> Result<(), ApiError> {
+    if answerer == Party::Other || answerer == proposer {
+        return Err(ApiError::Forbidden("Only the other party can answer this proposal".into()));
+    }
+    if status != "pending" {
+        return Err(ApiError::Conflict("This proposal is no longer waiting for an answer".into()));
+    }
+    Ok(())
+}
+
+/// A proposed date: a valid `YYYY-MM-DD`, not before `today`. The date as stored.
+pub fn valid_date(text: &str, today: Date) -> Result<String, ApiError> {
+    match parse_date(text) {
+        None => Err(ApiError::field("due_date", "Please enter a valid date")),
+        Some(date) if date < today => Err(ApiError::field("due_date", "The due date cannot be in the past")),
+        Some(date) => Ok(format_date(date)),
+    }
+}
+
+fn link(task_id: Uuid) -> Option<String> {
+    Some(format!("/task/{task_id}"))
+}
+
+fn other_party(task: &TaskRow, of: Uuid) -> Uuid {
+    if of == task.poster_id { task.assigned_tasker_id.unwrap_or_default() } else { task.poster_id }
+}
+
+fn when(due_date: &str, window: Option<&str>) -> String {
+    match window {
+        Some(window) => format!("{due_date} ({window})"),
+        None => due_date.to_owned(),
+    }
+}
+
+pub async fn propose(
+    state: &AppState,
+    task: &TaskRow,
+    proposed_by: Uuid,
+    due_date: &str,
+    window: Option<&str>,
+    note: Option<&str>,
+) -> ApiResult<RescheduleRow> {
+    let now = Timestamp::now();
+    let notification = NotificationRow::new(
+        other_party(task, proposed_by),
+        kind::TASK,
+        "New date proposed",
+        format!(
+            "A new date was proposed for \"{}\": {}. Accept or decline within 48 hours; otherwise the date stays as it is.",
+            task.title,
+            when(due_date, window)
+        ),
+        link(task.id),
+        now,
+    );
+    let proposal = NewReschedule {
+        id: new_id(),
+        task_id: task.id,
+        proposed_by,
+        due_date,
+        time_window: window,
+        note,
+        expires_at: now.plus(ANSWER_WINDOW),
+    };
+    let row = store::propose(&state.db, &proposal, &notification, now).await.map_err(|error| match error {
+        RescheduleError::WrongState => ApiError::Conflict("The task changed meanwhile; reload it and try again".into()),
+        RescheduleError::AlreadyPending => ApiError::Conflict("A new date is already waiting for an answer".into()),
+        RescheduleError::Database(error) => error.into(),
+    })?;
+    live::notifications_created(state, &[notification]).await;
+    publish(state, task, &row, "reschedule.created").await;
+    Ok(row)
+}
+
+/// `accepted` or `declined` by the other party, or `lapsed` by the sweep, as of `now`.
+pub async fn answer(
+    state: &AppState,
+    task: &TaskRow,
+    proposal: &RescheduleRow,
+    new_status: &str,
+    now: Timestamp,
+) -> ApiResult<RescheduleRow> {
+    let (title, message) = match new_status {
+        "accepted" => (
+            "New date accepted",
+            format!(
+                "The new date for \"{}\" was accepted: {}.",
+                task.title,
+                when(&proposal.due_date, proposal.time_window.as_deref())
+            ),
+        ),
+        "declined" => (
+            "New date declined",
+            format!("The new date you proposed for \"{}\" was declined; the date stays as it was.", task.title),
+        ),
+        _ => (
+            "New date lapsed",
+            format!(
+                "Nobody answered the new date you proposed for \"{}\" within 48 hours, so the date stays as it was.",
+                task.title
+            ),
+        ),
+    };
+    let notification = NotificationRow::new(proposal.proposed_by, kind::TASK, title, message, link(task.id), now);
+    let row = store::answer(&state.db, proposal, new_status, &notification, now).await?;
+    let row = row.ok_or_else(|| ApiError::Conflict("This proposal is no longer waiting for an answer".into()))?;
+    live::notifications_created(state, &[notification]).await;
+    publish(state, task, &row, "reschedule.updated").await;
+    if new_status == "accepted" {
+        if let Some(task) = tasks::task(&state.db, task.id).await? {
+            live::task_edited(state, &task).await;
+        }
+    }
+    Ok(row)
+}
+
+/// The sweep: proposals unanswered for 48 hours lapse. How many did.
+pub async fn lapse_due(state: &AppState, now: Timestamp, limit: i64) -> anyhow::Result<usize> {
+    let mut lapsed = 0;
+    for proposal in store::lapsed(&state.db, now, limit).await? {
+        let Some(task) = tasks::task(&state.db, proposal.task_id).await? else { continue };
+        if answer(state, &task, &proposal, "lapsed", now).await.is_ok() {
+            lapsed += 1;
+        }
+    }
+    Ok(lapsed)
+}
+
+#[derive(Serialize)]
+struct RescheduleEvent<'a> {
+    #[serde(flatten)]
+    reschedule: &'a RescheduleRow,
+}
+
+async fn publish(state: &AppState, task: &TaskRow, row: &RescheduleRow, event: &str) {
+    let data = RescheduleEvent { reschedule: row };
+    for user_id in [Some(task.poster_id), task.assigned_tasker_id].into_iter().flatten() {
+        live::publish(state, &live::user_topic(user_id), event, &data).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use time::macros::date;
+
+    use super::*;
+
+    #[test]
+    fn either_party_proposes_while_assigned() {
+        assert!(may_propose(Party::Poster, "assigned", None).is_ok());
+        assert!(may_propose(Party::AssignedTasker, "assigned", None).is_ok());
+        assert!(matches!(may_propose(Party::Other, "assigned", None), Err(ApiError::Forbidden(_))));
+        assert!(matches!(may_propose(Party::Poster, "completion_requested", None), Err(ApiError::Conflict(_))));
+        assert!(matches!(may_propose(Party::Poster, "assigned", Some(Uuid::now_v7())), Err(ApiError::Conflict(_))));
+    }
+
+    #[test]
+    fn only_the_other_party_answers_a_pending_proposal() {
+        assert!(may_answer(Party::Poster, Party::AssignedTasker, "pending").is_ok());
+        assert!(may_answer(Party::AssignedTasker, Party::Poster, "pending").is_ok());
+        assert!(matches!(may_answer(Party::Poster, Party::Poster, "pending"), Err(ApiError::Forbidden(_))));
+        assert!(matches!(may_answer(Party::Other, Party::Poster, "pending"), Err(ApiError::Forbidden(_))));
+        assert!(matches!(may_answer(Party::Poster, Party::AssignedTasker, "lapsed"), Err(ApiError::Conflict(_))));
+    }
+
+    #[test]
+    fn a_proposed_date_is_a_real_day_not_in_the_past() {
+        let today = date!(2026 - 03 - 10);
+        assert_eq!(valid_date("2026-03-10", today).unwrap(), "2026-03-10");
+        assert_eq!(valid_date("2026-04-01T09:00:00Z", today).unwrap(), "2026-04-01");
+        assert!(valid_date("2026-03-09", today).is_err());
+        assert!(valid_date("next week", today).is_err());
+        assert!(valid_date("2026-02-30", today).is_err());
+    }
+}

@@ -1,0 +1,423 @@
+//! Price increases (docs/architecture.md, "The lifecycles"): the assigned
+//! tasker asks for more while the task is assigned, the poster approves and
+//! pays the difference through a checkout of its own (a payment row whose
+//! parent is the task's payment), and the paid difference joins the escrow
+//! with its own ledger rows and fee. A pending increase lapses after 72 h; a
+//! release, cancellation or dispute closes it, and refunds a checkout of it
+//! paid after that.
+
+use std::{collections::BTreeMap, time::Duration};
+
+use serde::Serialize;
+use uuid::Uuid;
+
+use super::{
+    CheckoutRequest, CheckoutStatus, SESSION_ID_PLACEHOLDER, calls, fees,
+    lifecycle::{self, CheckoutStarted},
+    rules::{Denial, Party, task_status},
+};
+use crate::{
+    db::{Timestamp, new_id},
+    error::{ApiError, ApiResult},
+    live,
+    state::AppState,
+    store::{
+        escrow::{self, NewPayment},
+        notifications::{NotificationRow, kind},
+        payments::{self, PaymentRow, purpose},
+        price_increases::{self as store, IncreaseConfirmation, IncreaseError, NewIncrease, PriceIncreaseRow},
+        tasks::TaskRow,
+    },
+};
+
+/// How long the poster has to answer an increase.
+pub const ANSWER_WINDOW: Duration = Duration::from_secs(72 * 3600);
+/// The most a task's increases may add up to: A$2,500, or the original amount if that is less.
+pub const MAX_TOTAL_CENTS: i64 = 250_000;
+pub const MAX_REASON_CHARS: usize = 1000;
+
+/// What the task's increases may add up to, given the amount that bought it.
+pub fn cap_cents(original_cents: i64) -> i64 {
+    original_cents.min(MAX_TOTAL_CENTS)
+}
+
+/// Only the assigned tasker asks (403), only while the task is assigned and
+/// not disputed (409).
+pub fn may_ask(party: Party, task_status: &str, open_dispute: Option<Uuid>) -> Result<(), Denial> {
+    if party != Party::AssignedTasker {
+        return Err(Denial::Forbidden("Only the assigned tasker can ask for a price increase"));
+    }
+    if task_status != task_status::ASSIGNED || open_dispute.is_some() {
+        return Err(Denial::Conflict(
+            "A price increase can only be asked for while the task is assigned and not disputed or waiting for release",
+        ));
+    }
+    Ok(())
+}
+
+/// Only the poster answers (403), only a pending increase (409).
+pub fn may_answer(party: Party, increase_status: &str) -> Result<(), Denial> {
+    if party != Party::Poster {
+        return Err(Denial::Forbidden("Only the task's poster can answer a price increase"));
+    }
+    if increase_status != store::status::PENDING {
+        return Err(Denial::Conflict("This price increase is no longer waiting for an answer"));
+    }
+    Ok(())
+}
+
+fn link(task_id: Uuid) -> Option<String> {
+    Some(format!("/task/{task_id}"))
+}
+
+/// The tasker asks for `amount_cents` more (validated by the caller).
+pub async fn ask(
+    state: &AppState,
+    task: &TaskRow,
+    tasker_id: Uuid,
+    amount_cents: i64,
+    reason: &str,
+) -> ApiResult<PriceIncreaseRow> {
+    let parent = payments::kept_payment_for_task(&state.db, task.id).await?;
+    let parent = parent.ok_or_else(|| ApiError::Conflict("The task has no payment held".into()))?;
+    let now = Timestamp::now();
+    let amount = fees::display_amount(amount_cents, &task.currency);
+    let notification = NotificationRow::new(
+        task.poster_id,
+        kind::PAYMENT,
+        "Price increase requested",
+        format!(
+            "Your tasker asked for {amount} more for \"{}\": {reason}. Approve and pay the difference, or decline, within 72 hours.",
+            task.title
+        ),
+        link(task.id),
+        now,
+    );
+    let increase = NewIncrease {
+        id: new_id(),
+        task_id: task.id,
+        tasker_id,
+        amount_cents,
+        reason,
+        expires_at: now.plus(ANSWER_WINDOW),
+        cap_cents: cap_cents(parent.amount_cents),
+    };
+    let row = store::create(&state.db, &increase, &notification, now).await.map_err(|error| match error {
+        IncreaseError::WrongState => ApiError::Conflict("The task changed meanwhile; reload it and try again".into()),
+        IncreaseError::AlreadyPending => {
+            ApiError::Conflict("A price increase is already waiting for the poster's answer".into())
+        }
+        IncreaseError::OverCap => ApiError::field(
+            "amount_cents",
+            &format!(
+                "Price increases can add up to at most {} on this task",
+                fees::display_amount(increase.cap_cents, &task.currency)
+            ),
+        ),
+        IncreaseError::Database(error) => error.into(),
+    })?;
+    live::notifications_created(state, &[notification]).await;
+    publish(state, task, &row).await;
+    Ok(row)
+}
+
+/// The poster approves: a checkout of the difference, exactly as Accept & Pay.
+pub async fn approve(state: &AppState, task: &TaskRow, increase: &PriceIncreaseRow) -> ApiResult<CheckoutStarted> {
+    let parent = payments::kept_payment_for_task(&state.db, task.id).await?;
+    let parent = parent
+        .filter(|parent| parent.status == payments::status::HELD)
+        .ok_or_else(|| ApiError::Conflict("The task's payment is no longer held".into()))?;
+    let payment_id = new_id();
+    let now = Timestamp::now();
+    let amount_cents = increase.amount_cents;
+    let fee_cents = fees::fee_cents(amount_cents);
+    let request = CheckoutRequest {
+        payment_id,
+        description: format!("Price increase: {}", task.title),
+        amount_cents,
+        fee_cents,
+        currency: task.currency.clone(),
+        success_url: state.link(&format!(
+            "/payment-success?session_id={SESSION_ID_PLACEHOLDER}&task_id={}&offer_id={}",
+            task.id, parent.offer_id
+        )),
+        cancel_url: state.link(&format!("/task/{}", task.id)),
+        transfer_group: format!("task_{}", task.id),
+        metadata: BTreeMap::from([
+            ("task_id".to_owned(), task.id.to_string()),
+            ("offer_id".to_owned(), parent.offer_id.to_string()),
+            ("payment_id".to_owned(), payment_id.to_string()),
+            ("price_increase_id".to_owned(), increase.id.to_string()),
+        ]),
+        expires_at: now.plus(lifecycle::CHECKOUT_TTL + Duration::from_secs(60)).0,
+    };
+    let provider = state.payments.current();
+    let session = provider.create_checkout(&request).await?;
+    let payment = NewPayment {
+        id: payment_id,
+        task_id: task.id,
+        offer_id: parent.offer_id,
+        poster_id: task.poster_id,
+        tasker_id: parent.tasker_id,
+        provider: provider.name(),
+        session_id: &session.id,
+        checkout_url: &session.url,
+        amount_cents,
+        fee_cents,
+        currency: &task.currency,
+        expires_at: now.plus(lifecycle::CHECKOUT_TTL),
+    };
+    if !store::approve(&state.db, increase.id, &payment, parent.id, now).await? {
+        if let Err(error) = provider.expire_checkout(&session.id).await {
+            tracing::warn!(error = %error, "could not expire an unused checkout session");
+        }
+        return Err(ApiError::Conflict("This price increase can no longer be approved; reload the task".into()));
+    }
+    publish_by_id(state, task, increase.id).await;
+    Ok(CheckoutStarted { session_id: session.id, url: session.url })
+}
+
+/// The poster declines, with an optional reason.
+pub async fn decline(
+    state: &AppState,
+    task: &TaskRow,
+    increase: &PriceIncreaseRow,
+    reason: Option<&str>,
+) -> ApiResult<PriceIncreaseRow> {
+    let amount = fees::display_amount(increase.amount_cents, &task.currency);
+    let why = reason.map(|reason| format!(": {reason}")).unwrap_or_else(|| ".".into());
+    let notification = NotificationRow::new(
+        increase.tasker_id,
+        kind::PAYMENT,
+        "Price increase declined",
+        format!("The poster declined your price increase of {amount} for \"{}\"{why}", task.title),
+        link(task.id),
+        Timestamp::now(),
+    );
+    let row = store::decline(&state.db, increase, reason, &notification, Timestamp::now()).await?;
+    let row = row.ok_or_else(|| ApiError::Conflict("This price increase is no longer waiting for an answer".into()))?;
+    live::notifications_created(state, &[notification]).await;
+    publish(state, task, &row).await;
+    Ok(row)
+}
+
+/// Records what the provider says of an increase's checkout (from
+/// `lifecycle::record`, so verify, the webhook and the sweep all come here).
+pub async fn record(state: &AppState, payment: &PaymentRow, status: CheckoutStatus) -> ApiResult<()> {
+    let Some(task) = crate::store::tasks::task(&state.db, payment.task_id).await? else { return Ok(()) };
+    let now = Timestamp::now();
+    let amount = fees::display_amount(payment.amount_cents, &payment.currency);
+    let title = &task.title;
+    let changed = match status {
+        CheckoutStatus::Open => false,
+        CheckoutStatus::Processing { payment_intent } => {
+            let notification = NotificationRow::new(
+                payment.poster_id,
+                kind::PAYMENT,
+                "Payment processing",
+                format!(
+                    "Your payment of {amount} for the price increase on \"{title}\" is processing. It joins the task's payment as soon as your bank confirms it."
+                ),
+                link(task.id),
+                now,
+            );
+            let next_check = now.plus(lifecycle::PROCESSING_RECHECK);
+            let moved =
+                escrow::mark_processing(&state.db, payment, payment_intent.as_deref(), next_check, &notification, now)
+                    .await?;
+            if moved {
+                live::notifications_created(state, &[notification]).await;
+            }
+            moved
+        }
+        CheckoutStatus::Paid { charge_ref, payment_intent } => {
+            let paid = [
+                NotificationRow::new(
+                    payment.tasker_id,
+                    kind::PAYMENT,
+                    "Price increase paid",
+                    format!(
+                        "The poster paid your price increase of {amount} for \"{title}\". It is held with the rest of the payment until the task is complete."
+                    ),
+                    link(task.id),
+                    now,
+                ),
+                NotificationRow::new(
+                    payment.poster_id,
+                    kind::PAYMENT,
+                    "Payment held",
+                    format!("{amount} more for \"{title}\" is held securely until you release it."),
+                    link(task.id),
+                    now,
+                ),
+            ];
+            let refunded = [NotificationRow::new(
+                payment.poster_id,
+                kind::PAYMENT,
+                "Payment refunded",
+                format!(
+                    "The price increase on \"{title}\" was closed before your payment of {amount} arrived, so it is being refunded."
+                ),
+                link(task.id),
+                now,
+            )];
+            let outcome = store::confirm_paid(
+                &state.db,
+                payment,
+                charge_ref.as_deref(),
+                payment_intent.as_deref(),
+                &paid,
+                &refunded,
+                now,
+            )
+            .await?;
+            match outcome {
+                IncreaseConfirmation::Paid { notifications } => {
+                    live::notifications_created(state, &notifications).await;
+                    true
+                }
+                IncreaseConfirmation::Refunded { notifications } => {
+                    live::notifications_created(state, &notifications).await;
+                    calls::run_owed(state, payment.id).await;
+                    true
+                }
+                IncreaseConfirmation::Unchanged => false,
+            }
+        }
+        CheckoutStatus::Failed => {
+            let notification = NotificationRow::new(
+                payment.poster_id,
+                kind::PAYMENT,
+                "Payment failed",
+                format!(
+                    "Your bank did not confirm the payment of {amount} for the price increase on \"{title}\". You have not been charged; you can approve it again."
+                ),
+                link(task.id),
+                now,
+            );
+            let ended =
+                store::end_unpaid(&state.db, payment, payments::status::FAILED, Some(&notification), now).await?;
+            if ended {
+                live::notifications_created(state, &[notification]).await;
+            }
+            ended
+        }
+        CheckoutStatus::Expired => store::end_unpaid(&state.db, payment, payments::status::EXPIRED, None, now).await?,
+    };
+    if changed {
+        lifecycle::publish_payment(state, payment.id).await;
+        if let Some(increase) = store::by_payment(&state.db, payment.id).await? {
+            publish(state, &task, &increase).await;
+        }
+        lifecycle::publish_task(state, task.id).await;
+    }
+    Ok(())
+}
+
+/// After a release, cancellation or dispute closed the task's open increase:
+/// open checkouts of increases can no longer join the escrow, so they are
+/// expired at the provider (one paid meanwhile is refunded when it is
+/// confirmed); the transfers and refunds owed for paid increases are made;
+/// both parties see the closed increase.
+pub async fn after_increases_closed(state: &AppState, task: &TaskRow) {
+    let Ok(all) = payments::payments_for_task(&state.db, task.id).await else { return };
+    for payment in all.iter().filter(|payment| payment.purpose != purpose::TASK) {
+        if payment.status == payments::status::PENDING {
+            if let Err(error) = lifecycle::check(state, payment.clone()).await {
+                tracing::warn!(?error, payment_id = %payment.id, "could not close an increase's checkout; the sweep will");
+            }
+        } else {
+            calls::run_owed(state, payment.id).await;
+            lifecycle::publish_payment(state, payment.id).await;
+        }
+    }
+    if let Ok(increases) = store::for_task(&state.db, task.id).await {
+        for increase in increases.iter().filter(|increase| increase.status == store::status::CLOSED) {
+            publish(state, task, increase).await;
+        }
+    }
+}
+
+/// The sweep: pending increases unanswered for 72 hours lapse. How many did.
+pub async fn lapse_due(state: &AppState, now: Timestamp, limit: i64) -> anyhow::Result<usize> {
+    let mut lapsed = 0;
+    for increase in store::lapsed(&state.db, now, limit).await? {
+        let Some(task) = crate::store::tasks::task(&state.db, increase.task_id).await? else { continue };
+        let amount = fees::display_amount(increase.amount_cents, &task.currency);
+        let notification = NotificationRow::new(
+            increase.tasker_id,
+            kind::PAYMENT,
+            "Price increase lapsed",
+            format!(
+                "The poster did not answer your price increase of {amount} for \"{}\" within 72 hours, so it lapsed.",
+                task.title
+            ),
+            link(task.id),
+            now,
+        );
+        if let Some(row) = store::lapse(&state.db, &increase, &notification, now).await? {
+            lapsed += 1;
+            live::notifications_created(state, &[notification]).await;
+            publish(state, &task, &row).await;
+        }
+    }
+    Ok(lapsed)
+}
+
+#[derive(Serialize)]
+struct IncreaseEvent<'a> {
+    #[serde(flatten)]
+    increase: &'a PriceIncreaseRow,
+}
+
+async fn publish_by_id(state: &AppState, task: &TaskRow, increase_id: Uuid) {
+    if let Ok(Some(increase)) = store::increase(&state.db, increase_id).await {
+        publish(state, task, &increase).await;
+    }
+}
+
+/// `price_increase.created` (pending) or `price_increase.updated` to both parties.
+pub async fn publish(state: &AppState, task: &TaskRow, increase: &PriceIncreaseRow) {
+    let event = if increase.status == store::status::PENDING && increase.answered_at.is_none() {
+        "price_increase.created"
+    } else {
+        "price_increase.updated"
+    };
+    let data = IncreaseEvent { increase };
+    for user_id in [Some(task.poster_id), task.assigned_tasker_id].into_iter().flatten() {
+        live::publish(state, &live::user_topic(user_id), event, &data).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cap_is_the_original_amount_or_2500_dollars_whichever_is_smaller() {
+        assert_eq!(cap_cents(10_000), 10_000);
+        assert_eq!(cap_cents(250_000), 250_000);
+        assert_eq!(cap_cents(900_000), 250_000);
+    }
+
+    #[test]
+    fn only_the_assigned_tasker_asks_and_only_while_assigned_without_a_dispute() {
+        assert_eq!(may_ask(Party::AssignedTasker, task_status::ASSIGNED, None), Ok(()));
+        assert!(matches!(may_ask(Party::Poster, task_status::ASSIGNED, None), Err(Denial::Forbidden(_))));
+        assert!(matches!(may_ask(Party::Other, task_status::ASSIGNED, None), Err(Denial::Forbidden(_))));
+        let disputed = Some(Uuid::now_v7());
+        assert!(matches!(may_ask(Party::AssignedTasker, task_status::ASSIGNED, disputed), Err(Denial::Conflict(_))));
+        for status in [task_status::COMPLETION_REQUESTED, task_status::COMPLETED, "cancelled", "open"] {
+            assert!(matches!(may_ask(Party::AssignedTasker, status, None), Err(Denial::Conflict(_))), "{status}");
+        }
+    }
+
+    #[test]
+    fn only_the_poster_answers_a_pending_increase() {
+        assert_eq!(may_answer(Party::Poster, store::status::PENDING), Ok(()));
+        assert!(matches!(may_answer(Party::AssignedTasker, store::status::PENDING), Err(Denial::Forbidden(_))));
+        for status in ["approved", "paid", "declined", "lapsed", "closed"] {
+            assert!(matches!(may_answer(Party::Poster, status), Err(Denial::Conflict(_))), "{status}");
+        }
+    }
+}

@@ -28,6 +28,7 @@ pub mod paging;
 pub mod payments;
 pub mod payments_sandbox;
 pub mod payouts_sandbox;
+pub mod portfolio;
 pub mod profiles;
 pub mod push;
 pub mod questions;
@@ -36,8 +37,10 @@ pub mod reports;
 pub mod reviews;
 pub mod security_headers;
 pub mod site;
+pub mod task_photos;
 pub mod tasks;
 pub mod unsubscribe;
+pub mod uploads;
 pub mod views;
 pub mod web;
 
@@ -89,6 +92,8 @@ pub fn router(state: AppState) -> Router {
         .merge(messages::router())
         .merge(reviews::router())
         .merge(reports::router())
+        .merge(portfolio::router())
+        .merge(task_photos::router())
         .merge(openapi::router())
         .fallback(|| async { ApiError::NotFound("No such API route".into()) })
         .method_not_allowed_fallback(|| async {

@@ -20,6 +20,7 @@ pub mod notification_preferences;
 pub mod notifications;
 pub mod offers;
 pub mod payments;
+pub mod portfolio;
 pub mod profile_facts;
 pub mod profiles;
 pub mod provider_calls;
@@ -30,6 +31,7 @@ pub mod refresh_tokens;
 pub mod reports;
 pub mod reviews;
 pub mod sandbox_sessions;
+pub mod task_photos;
 pub mod tasks;
 pub mod users;
 

@@ -10,7 +10,7 @@ use uuid::Uuid;
 use super::TestApp;
 
 /// Every table holding a task's state, with the column naming the task.
-const TASK_TABLES: [(&str, &str); 9] = [
+const TASK_TABLES: [(&str, &str); 10] = [
     ("tasks", "id"),
     ("offers", "task_id"),
     ("questions", "task_id"),
@@ -20,10 +20,11 @@ const TASK_TABLES: [(&str, &str); 9] = [
     ("disputes", "task_id"),
     ("messages", "task_id"),
     ("reviews", "task_id"),
+    ("task_photos", "task_id"),
 ];
 
 /// Every row (every column, rendered as text) of the task `task_id` and of its offers,
-/// questions, payments, ledger entries, cancellation requests, disputes, messages and reviews,
+/// questions, payments, ledger entries, cancellation requests, disputes, messages, reviews and photos,
 /// plus the notifications, owed provider calls and handled webhook events of the whole database.
 pub type Snapshot = BTreeMap<String, Vec<String>>;
 

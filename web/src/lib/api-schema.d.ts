@@ -596,6 +596,45 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/portfolio": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Adds an item at the end of the caller's portfolio (multipart `file`, `title`, `description?`):
+         *     not a tasker 403, a 13th item, a missing title or not an image 422, too large 413, too many
+         *     uploads this hour 429.
+         */
+        post: operations["add_portfolio_item"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/portfolio/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Deletes one of the caller's items and its pictures: not theirs 404. */
+        delete: operations["delete_portfolio_item"];
+        options?: never;
+        head?: never;
+        /** Edits one of the caller's items, or moves it (`position`): not theirs 404, bad fields 422. */
+        patch: operations["update_portfolio_item"];
+        trace?: never;
+    };
     "/api/me/profile": {
         parameters: {
             query?: never;
@@ -1098,8 +1137,49 @@ export interface paths {
         /** The conversation, oldest first. */
         get: operations["list_messages"];
         put?: never;
-        /** Sends a message to the other party; `message.created` reaches both, the recipient is notified. */
+        /**
+         * Sends a message to the other party: JSON `{body}`, or multipart with a photo (`file`) and an
+         *     optional `body`. `message.created` reaches both, the recipient is notified. Not a party 403,
+         *     not yet assigned 409, no text (without a photo) or not an image 422, too many photos 429.
+         */
         post: operations["send_message"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tasks/{id}/messages/photos/{photo_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A message photo as stored (JPEG), for the task's two parties only: anyone else, and a photo
+         *     that is not there (or whose message was removed), 404.
+         */
+        get: operations["message_photo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tasks/{id}/messages/photos/{photo_id}/thumb": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The photo's thumbnail (at most 480 px), on the same terms. */
+        get: operations["message_photo_thumb"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1142,6 +1222,46 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tasks/{id}/photos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Adds a photo to the caller's open task (multipart field `file`): not the poster 403, no longer
+         *     open 409, a 7th photo or not an image 422, too large 413, too many uploads 429.
+         */
+        post: operations["add_task_photo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tasks/{id}/photos/{photo_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Removes a photo from the caller's open task: not the poster 403, no longer open 409, no such
+         *     photo 404.
+         */
+        delete: operations["remove_task_photo"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1636,6 +1756,8 @@ export interface components {
                 lon: number | null;
                 /** Format: int64 */
                 offer_count: number;
+                /** @description The task's photos, oldest first; lists carry the first only, the task itself all of them. */
+                photos: components["schemas"]["TaskPhoto"][];
                 poster: components["schemas"]["PersonSummary"];
                 /** @description Done remotely: no place. */
                 remote: boolean;
@@ -1643,6 +1765,11 @@ export interface components {
                 title: string;
             }[];
         };
+        /**
+         * Format: binary
+         * @description A JPEG picture's bytes (it only describes the response in the OpenAPI document).
+         */
+        Jpeg: string;
         LoginRequest: {
             /** @default  */
             email?: string;
@@ -1657,6 +1784,15 @@ export interface components {
             /** @default  */
             body?: string;
         };
+        /** @description Where a message's photo is read (with the reader's bearer token; there is no public URL). */
+        MessagePhoto: {
+            /** Format: uuid */
+            id: string;
+            /** @description At most 480 px on the longest side (JPEG). */
+            thumb_url: string;
+            /** @description At most 1600 px on the longest side (JPEG). */
+            url: string;
+        };
         MessageResponse: {
             message: string;
         };
@@ -1666,6 +1802,7 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             /** Format: uuid */
             id: string;
+            photo: null | components["schemas"]["MessagePhoto"];
             /** Format: uuid */
             recipient_id: string;
             removed: boolean;
@@ -1673,6 +1810,17 @@ export interface components {
             sender_id: string;
             /** Format: uuid */
             task_id: string;
+        };
+        /** @description The form of a message with a photo (it only describes the request in the OpenAPI document). */
+        MessageUpload: {
+            /** @description Up to 2000 characters. */
+            body?: string | null;
+            /**
+             * Format: binary
+             * @description The photo: JPEG, PNG, WebP or GIF, at most 10 MB and 16 megapixels. Stored re-encoded,
+             *     without its metadata (EXIF, XMP, IPTC).
+             */
+            file: string;
         };
         /**
          * @description What an operator does about reports on one target.
@@ -1925,6 +2073,8 @@ export interface components {
                 lon: number | null;
                 /** Format: int64 */
                 offer_count: number;
+                /** @description The task's photos, oldest first; lists carry the first only, the task itself all of them. */
+                photos: components["schemas"]["TaskPhoto"][];
                 poster: components["schemas"]["PersonSummary"];
                 /** @description Done remotely: no place. */
                 remote: boolean;
@@ -2009,6 +2159,48 @@ export interface components {
             lat: number;
             /** Format: double */
             lon: number;
+        };
+        /** @description A picture of past work on a tasker's profile (public by its unguessable URL, metadata stripped). */
+        PortfolioItemView: {
+            description: string | null;
+            /** Format: uuid */
+            id: string;
+            /** @description At most 1600 px on the longest side (JPEG). */
+            image_url: string;
+            /** @description At most 480 px on the longest side (JPEG). */
+            thumb_url: string;
+            title: string;
+        };
+        PortfolioPatch: {
+            /**
+             * @description At most 500 characters; null or blank clears it.
+             * @default null
+             */
+            description?: string | null;
+            /**
+             * Format: int64
+             * @description The item's new place in the portfolio, from 0 (first); past the end means last.
+             * @default null
+             */
+            position?: number | null;
+            /**
+             * @description 1-80 characters.
+             * @default null
+             */
+            title?: string | null;
+        };
+        /** @description The form of `POST /api/me/portfolio` (it only describes the request in the OpenAPI document). */
+        PortfolioUpload: {
+            /** @description At most 500 characters. */
+            description?: string | null;
+            /**
+             * Format: binary
+             * @description The picture: JPEG, PNG, WebP or GIF, at most 10 MB and 16 megapixels. Stored re-encoded,
+             *     without its metadata (EXIF, XMP, IPTC).
+             */
+            file: string;
+            /** @description 1-80 characters. */
+            title: string;
         };
         /** @description The poster card of the detail screen. */
         PosterStats: {
@@ -2114,7 +2306,8 @@ export interface components {
             last_name: string;
             location: string | null;
             member_since: components["schemas"]["Timestamp"];
-            portfolio: unknown[];
+            /** @description The tasker's portfolio, in their order. */
+            portfolio: components["schemas"]["PortfolioItemView"][];
             /** Format: double */
             rating: number | null;
             /** Format: int64 */
@@ -2506,6 +2699,24 @@ export interface components {
             /** @default null */
             title?: string | null;
         };
+        /** @description A photo of a task: public by its unguessable URL, metadata stripped. */
+        TaskPhoto: {
+            /** Format: uuid */
+            id: string;
+            /** @description At most 480 px on the longest side (JPEG). */
+            thumb_url: string;
+            /** @description At most 1600 px on the longest side (JPEG). */
+            url: string;
+        };
+        /** @description The form of `POST /api/tasks/{id}/photos` (it only describes the request in the OpenAPI document). */
+        TaskPhotoUpload: {
+            /**
+             * Format: binary
+             * @description The photo: JPEG, PNG, WebP or GIF, at most 10 MB and 16 megapixels. Stored re-encoded,
+             *     without its metadata (EXIF, XMP, IPTC: no GPS position survives).
+             */
+            file: string;
+        };
         TaskStatus: {
             /** Format: uuid */
             id: string;
@@ -2535,6 +2746,8 @@ export interface components {
             lon: number | null;
             /** Format: int64 */
             offer_count: number;
+            /** @description The task's photos, oldest first; lists carry the first only, the task itself all of them. */
+            photos: components["schemas"]["TaskPhoto"][];
             poster: components["schemas"]["PersonSummary"];
             /** @description Done remotely: no place. */
             remote: boolean;
@@ -4603,6 +4816,201 @@ export interface operations {
             };
         };
     };
+    add_portfolio_item: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["PortfolioUpload"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortfolioItemView"];
+                };
+            };
+            /** @description Malformed request (body, query string or content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation failed; `fields` names the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_portfolio_item: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The portfolio item */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or the id is not a UUID) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_portfolio_item: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The portfolio item */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PortfolioPatch"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortfolioItemView"];
+                };
+            };
+            /** @description Malformed request (body, query string or content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or the id is not a UUID) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation failed; `fields` names the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     update_profile: {
         parameters: {
             query?: never;
@@ -6599,6 +7007,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["MessageInput"];
+                "multipart/form-data": components["schemas"]["MessageUpload"];
             };
         };
         responses: {
@@ -6666,6 +7075,108 @@ export interface operations {
             };
             /** @description Validation failed; `fields` names the fields */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    message_photo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The task */
+                id: string;
+                /** @description The photo */
+                photo_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": components["schemas"]["Jpeg"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or the id is not a UUID) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    message_photo_thumb: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The task */
+                id: string;
+                /** @description The photo */
+                photo_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": components["schemas"]["Jpeg"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or the id is not a UUID) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6876,6 +7387,171 @@ export interface operations {
             };
             /** @description Not found (or the id is not a UUID) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    add_task_photo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The task */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["TaskPhotoUpload"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskPhoto"];
+                };
+            };
+            /** @description Malformed request (body, query string or content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or the id is not a UUID) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation failed; `fields` names the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    remove_task_photo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The task */
+                id: string;
+                /** @description The photo */
+                photo_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or the id is not a UUID) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -36,12 +36,10 @@ pub fn jpeg_with_metadata() -> Vec<u8> {
     assert_eq!(&plain[..2], [0xFF, 0xD8], "a JPEG starts with SOI");
     let mut out = plain[..2].to_vec();
     out.extend(segment(0xE1, &[b"Exif\0\0".as_slice(), &exif_tiff()].concat()));
-    let xmp = format!(
-        "http://ns.adobe.com/xap/1.0/\0<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF \
-         xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"><rdf:Description \
-         xmlns:exif=\"http://ns.adobe.com/exif/1.0/\" exif:GPSLatitude=\"33,52.2S\" \
-         exif:GPSLongitude=\"151,12.5E\"/></rdf:RDF></x:xmpmeta>"
-    );
+    let xmp = "http://ns.adobe.com/xap/1.0/\0<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF \
+               xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"><rdf:Description \
+               xmlns:exif=\"http://ns.adobe.com/exif/1.0/\" exif:GPSLatitude=\"33,52.2S\" \
+               exif:GPSLongitude=\"151,12.5E\"/></rdf:RDF></x:xmpmeta>";
     out.extend(segment(0xE1, xmp.as_bytes()));
     let mut iptc = vec![0x1C, 0x02, 90];
     iptc.extend((FIXTURE_CITY.len() as u16).to_be_bytes());

@@ -75,3 +75,17 @@ describe('lightbox', () => {
     expect(onClose).toHaveBeenCalledTimes(1);
   });
 });
+
+describe('lightbox focus', () => {
+  it('keeps Tab and Shift+Tab cycling through its own buttons', () => {
+    render(<Harness />);
+    fireEvent.click(screen.getByRole('button', { name: 'Open' }));
+    const close = screen.getByRole('button', { name: 'Close', hidden: true });
+    const next = screen.getByRole('button', { name: /Next/, hidden: true });
+    next.focus();
+    fireEvent.keyDown(dialog(), { key: 'Tab' });
+    expect(document.activeElement).toBe(close);
+    fireEvent.keyDown(dialog(), { key: 'Tab', shiftKey: true });
+    expect(document.activeElement).toBe(next);
+  });
+});

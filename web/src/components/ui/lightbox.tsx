@@ -61,7 +61,17 @@ export function Lightbox({
         if (open) onClose();
       }}
       onKeyDown={(event) => {
-        if (event.key === 'ArrowRight') {
+        if (event.key === 'Tab') {
+          // The modal makes the page inert, but Tab past the last button would leave for the
+          // browser's own UI: keep it cycling through the lightbox's buttons.
+          const buttons = Array.from(ref.current?.querySelectorAll<HTMLButtonElement>('button:not(:disabled)') ?? []);
+          const at = buttons.indexOf(document.activeElement as HTMLButtonElement);
+          const next = event.shiftKey ? (at <= 0 ? buttons.length - 1 : at - 1) : (at + 1) % buttons.length;
+          if (buttons.length > 0) {
+            event.preventDefault();
+            buttons[next].focus();
+          }
+        } else if (event.key === 'ArrowRight') {
           event.preventDefault();
           step(1);
         } else if (event.key === 'ArrowLeft') {
@@ -72,7 +82,7 @@ export function Lightbox({
       onClick={(event) => {
         if (event.target === ref.current) onClose();
       }}
-      className="m-auto max-h-[100dvh] w-[min(64rem,100vw)] max-w-none bg-transparent p-0 backdrop:bg-slate-950/85"
+      className="m-auto max-h-[100dvh] w-[min(64rem,100vw)] max-w-none rounded-xl bg-slate-950 p-0 text-white backdrop:bg-slate-950/85"
     >
       {current && index !== null && (
         <div className="flex flex-col gap-3 p-3 text-white sm:p-6">

@@ -1,11 +1,16 @@
-//! Uploaded media (avatars) in an object store: a local directory by default,
-//! any object_store URL (e.g. `s3://bucket/prefix`) through `MEDIA_URL`.
+//! Uploaded media (avatars, portfolio items, task and message photos) in an object store: a
+//! local directory by default, any object_store URL (e.g. `s3://bucket/prefix`) through `MEDIA_URL`.
+//! Every image is sniffed, checked against the decompression-bomb limits, decoded (turned
+//! upright by its EXIF orientation) and re-encoded, so no metadata (EXIF/XMP/IPTC: GPS
+//! positions, camera serials) and nothing appended to the file survives.
+
+pub mod photos;
 
 use std::{io::Cursor, sync::Arc, time::Duration};
 
 use anyhow::Context;
 use bytes::Bytes;
-use image::{ImageFormat, ImageReader, imageops::FilterType};
+use image::{DynamicImage, ImageDecoder, ImageFormat, ImageReader, imageops::FilterType, metadata::Orientation};
 use object_store::{ObjectStore, PutPayload, local::LocalFileSystem, path::Path as StorePath};
 use tokio::sync::Semaphore;
 use uuid::Uuid;
@@ -37,6 +42,8 @@ pub enum AvatarError {
     NotAnImage,
     #[error("Images must be 5 MB or smaller")]
     TooLarge,
+    #[error("Photos must be 10 MB or smaller")]
+    PhotoTooLarge,
     #[error("Images must be at most 16 megapixels (e.g. 4000 × 4000)")]
     TooManyPixels,
     #[error("Too many pictures are being processed; please try again in a moment")]
@@ -73,19 +80,35 @@ impl Media {
     /// it, and returns the public URL path.
     /// At most one decode per CPU runs at a time; the others wait their turn (503 after a while).
     pub async fn store_avatar(&self, bytes: Bytes) -> Result<String, anyhow::Error> {
+        let jpeg = self.decode_in_slot(move || normalize_avatar(&bytes)).await?;
+        let key = format!("avatars/{}.jpg", Uuid::now_v7());
+        self.put(&key, jpeg).await?;
+        Ok(format!("/media/{key}"))
+    }
+
+    /// Runs `work` on a blocking thread once a decoding slot is free (503 after a while).
+    async fn decode_in_slot<T: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> anyhow::Result<T> + Send + 'static,
+    ) -> anyhow::Result<T> {
         let permit = tokio::time::timeout(DECODE_QUEUE_WAIT, self.decodes.clone().acquire_owned())
             .await
             .map_err(|_| AvatarError::Busy)?
             .context("decode slots closed")?;
-        let jpeg = tokio::task::spawn_blocking(move || {
-            let jpeg = normalize_avatar(&bytes);
+        tokio::task::spawn_blocking(move || {
+            let result = work();
             drop(permit);
-            jpeg
+            result
         })
-        .await??;
-        let key = format!("avatars/{}.jpg", Uuid::now_v7());
-        self.put(&key, jpeg).await?;
-        Ok(format!("/media/{key}"))
+        .await?
+    }
+
+    /// Removes the object; a missing one is not an error.
+    pub async fn delete(&self, key: &str) -> anyhow::Result<()> {
+        match self.store.delete(&self.full_path(key)).await {
+            Ok(()) | Err(object_store::Error::NotFound { .. }) => Ok(()),
+            Err(error) => Err(error.into()),
+        }
     }
 
     pub async fn put(&self, key: &str, bytes: Vec<u8>) -> anyhow::Result<()> {
@@ -110,9 +133,24 @@ pub fn normalize_avatar(bytes: &[u8]) -> Result<Vec<u8>, anyhow::Error> {
     if bytes.len() > MAX_AVATAR_BYTES {
         return Err(AvatarError::TooLarge.into());
     }
+    let image = decode_upright(bytes)?;
+    // One RGBA copy at most (none when the source already is RGBA8); cropping is a view.
+    let image = image.into_rgba8();
+    let side = image.width().min(image.height());
+    let square = image::imageops::crop_imm(&image, (image.width() - side) / 2, (image.height() - side) / 2, side, side);
+    let target = side.min(AVATAR_SIDE);
+    let rgba = image::imageops::resize(&*square, target, target, FilterType::Triangle);
+    drop(image);
+    to_jpeg(&rgba)
+}
+
+/// Sniffs the format (JPEG, PNG, GIF or WebP only), checks the declared size against the
+/// decompression-bomb limits before decoding, decodes within the allocation limit, and turns
+/// the picture upright by its EXIF orientation (the only metadata that is used; none is kept).
+pub fn decode_upright(bytes: &[u8]) -> Result<DynamicImage, AvatarError> {
     let format = image::guess_format(bytes).map_err(|_| AvatarError::NotAnImage)?;
     if !matches!(format, ImageFormat::Jpeg | ImageFormat::Png | ImageFormat::Gif | ImageFormat::WebP) {
-        return Err(AvatarError::NotAnImage.into());
+        return Err(AvatarError::NotAnImage);
     }
     let reader = || {
         let mut reader = ImageReader::with_format(Cursor::new(bytes), format);
@@ -123,25 +161,25 @@ pub fn normalize_avatar(bytes: &[u8]) -> Result<Vec<u8>, anyhow::Error> {
         reader.limits(limits);
         reader
     };
-    let (width, height) = reader().into_dimensions().map_err(|error| match error {
+    let decode_error = |error: image::ImageError| match error {
         image::ImageError::Limits(_) => AvatarError::TooManyPixels,
         _ => AvatarError::NotAnImage,
-    })?;
+    };
+    let (width, height) = reader().into_dimensions().map_err(decode_error)?;
     if u64::from(width) * u64::from(height) > MAX_SOURCE_PIXELS {
-        return Err(AvatarError::TooManyPixels.into());
+        return Err(AvatarError::TooManyPixels);
     }
-    let image = reader().decode().map_err(|error| match error {
-        image::ImageError::Limits(_) => AvatarError::TooManyPixels,
-        _ => AvatarError::NotAnImage,
-    })?;
-    // One RGBA copy at most (none when the source already is RGBA8); cropping is a view.
-    let image = image.into_rgba8();
-    let side = image.width().min(image.height());
-    let square = image::imageops::crop_imm(&image, (image.width() - side) / 2, (image.height() - side) / 2, side, side);
-    let target = side.min(AVATAR_SIDE);
-    let rgba = image::imageops::resize(&*square, target, target, FilterType::Triangle);
-    drop(image);
-    // Transparent pixels become white rather than black in the JPEG.
+    let mut decoder = reader().into_decoder().map_err(decode_error)?;
+    // A picture whose orientation cannot be read is shown as stored.
+    let orientation = decoder.orientation().unwrap_or(Orientation::NoTransforms);
+    let mut image = DynamicImage::from_decoder(decoder).map_err(decode_error)?;
+    image.apply_orientation(orientation);
+    Ok(image)
+}
+
+/// A baseline JPEG of the pixels alone: transparent pixels become white rather than black,
+/// and the encoder is given no metadata to write.
+pub fn to_jpeg(rgba: &image::RgbaImage) -> anyhow::Result<Vec<u8>> {
     let mut rgb = image::RgbImage::new(rgba.width(), rgba.height());
     for (x, y, pixel) in rgba.enumerate_pixels() {
         let alpha = pixel[3] as u32;
@@ -149,7 +187,7 @@ pub fn normalize_avatar(bytes: &[u8]) -> Result<Vec<u8>, anyhow::Error> {
         rgb.put_pixel(x, y, image::Rgb([blend(pixel[0]), blend(pixel[1]), blend(pixel[2])]));
     }
     let mut out = Cursor::new(Vec::new());
-    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, 85).encode_image(&rgb).context("encoding avatar")?;
+    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, 85).encode_image(&rgb).context("encoding a JPEG")?;
     Ok(out.into_inner())
 }
 

@@ -7,6 +7,7 @@ use crate::{
     accounts::names,
     db::{Db, Timestamp},
     marketplace::categories,
+    media::photos::PhotoKey,
     store::{offers::OfferRow, questions::QuestionRow, reviews, tasks::TaskRow},
 };
 
@@ -58,6 +59,25 @@ pub struct TaskSummary {
     pub lon: Option<f64>,
     /// Done remotely: no place.
     pub remote: bool,
+    /// The task's photos, oldest first; lists carry the first only, the task itself all of them.
+    pub photos: Vec<TaskPhoto>,
+}
+
+/// A photo of a task: public by its unguessable URL, metadata stripped.
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct TaskPhoto {
+    pub id: Uuid,
+    /// At most 1600 px on the longest side (JPEG).
+    pub url: String,
+    /// At most 480 px on the longest side (JPEG).
+    pub thumb_url: String,
+}
+
+impl TaskPhoto {
+    pub fn new(id: Uuid) -> Self {
+        let key = PhotoKey::Task(id);
+        Self { id, url: key.public_url(), thumb_url: key.public_thumb_url() }
+    }
 }
 
 impl From<&TaskRow> for TaskSummary {
@@ -86,6 +106,7 @@ impl From<&TaskRow> for TaskSummary {
             lat: row.lat,
             lon: row.lon,
             remote: row.remote,
+            photos: row.first_photo_id.map(TaskPhoto::new).into_iter().collect(),
         }
     }
 }

@@ -196,7 +196,7 @@ async fn store_uploaded_avatar(state: &AppState, mut multipart: Multipart) -> Ap
             return Err(too_large());
         }
         return state.media.store_avatar(bytes).await.map_err(|error| match error.downcast_ref::<AvatarError>() {
-            Some(AvatarError::TooLarge) => too_large(),
+            Some(AvatarError::TooLarge | AvatarError::PhotoTooLarge) => too_large(),
             Some(AvatarError::NotAnImage) => not_an_image(),
             Some(error @ AvatarError::TooManyPixels) => ApiError::field("file", &error.to_string()),
             Some(AvatarError::Busy) => ApiError::Unavailable,

@@ -28,6 +28,7 @@ pub mod paging;
 pub mod payments;
 pub mod payments_sandbox;
 pub mod payouts_sandbox;
+pub mod portfolio;
 pub mod price_increases;
 pub mod profiles;
 pub mod push;
@@ -40,8 +41,10 @@ pub mod reviews;
 pub mod security_headers;
 pub mod site;
 mod stale_reads;
+pub mod task_photos;
 pub mod tasks;
 pub mod unsubscribe;
+pub mod uploads;
 pub mod views;
 pub mod web;
 
@@ -96,6 +99,8 @@ pub fn router(state: AppState) -> Router {
         .merge(receipts::router())
         .merge(reviews::router())
         .merge(reports::router())
+        .merge(portfolio::router())
+        .merge(task_photos::router())
         .merge(openapi::router())
         .fallback(|| async { ApiError::NotFound("No such API route".into()) })
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed("Method not allowed on this route".into()) })

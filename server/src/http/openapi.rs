@@ -43,9 +43,9 @@ use crate::{
     error::ErrorBody,
     http::{
         admin, admin_reports, admin_users, alerts, auth, contact, disputes, earnings, extract::ApiJson, geocode,
-        invitations, lifecycle, me, messages, notification_settings, notifications, offers, payments, price_increases,
-        profiles, push, questions, realtime, receipts, reports, reschedules, reviews, security_headers, site, tasks,
-        unsubscribe,
+        invitations, lifecycle, me, messages, notification_settings, notifications, offers, payments, portfolio,
+        price_increases, profiles, push, questions, realtime, receipts, reports, reschedules, reviews, security_headers,
+        site, task_photos, tasks, unsubscribe,
     },
     state::AppState,
 };
@@ -73,7 +73,9 @@ use crate::{
         price_increases::ask_increase, price_increases::list_increases, price_increases::approve_increase,
         price_increases::decline_increase, reschedules::propose_date, reschedules::list_reschedules,
         reschedules::accept_date, reschedules::decline_date, reschedules::my_task_changes,
-        messages::list_messages, messages::send_message, reviews::list_reviews, reviews::write_review,
+        messages::list_messages, messages::send_message, messages::message_photo, messages::message_photo_thumb,
+        portfolio::add_portfolio_item, portfolio::update_portfolio_item, portfolio::delete_portfolio_item,
+        task_photos::add_task_photo, task_photos::remove_task_photo, reviews::list_reviews, reviews::write_review,
         disputes::open_dispute, disputes::task_dispute, admin::dispute_queue, admin::resolve_dispute,
         admin::parked_calls, admin::retry_call,
         reports::file_report, admin_reports::report_queue, admin_reports::resolve_report, admin_users::search_users,
@@ -274,6 +276,7 @@ const ID_LINKS: &[(&str, &str, &str, &str, &str)] = &[
     ("get", "/api/notifications", "200", "/items/0/id", "/api/notifications/{id}"),
     ("post", "/api/reports", "201", "/id", "/api/admin/reports/{id}"),
     ("get", "/api/admin/users", "200", "/items/0/id", "/api/admin/users/{id}"),
+    ("post", "/api/me/portfolio", "201", "/id", "/api/me/portfolio/{id}"),
 ];
 
 /// Adds `ID_LINKS` to the document. On the JSON, because utoipa 5 writes a link's
@@ -285,6 +288,8 @@ fn add_id_links(document: &mut Value) {
             .into_iter()
             .flatten()
             .filter(|(target, _)| *target == prefix || target.starts_with(&format!("{prefix}/")))
+            // Only operations whose one path parameter is the id (not e.g. `…/photos/{photo_id}`).
+            .filter(|(target, _)| target.matches('{').count() == 1)
             .flat_map(|(_, item)| item.as_object().into_iter().flat_map(|item| item.values()))
             .filter_map(|operation| operation["operationId"].as_str().map(str::to_owned))
             .collect();

@@ -8,11 +8,11 @@ use crate::{
         extract::{ApiJson, ApiPath, ApiQuery, AuthUser, Operator},
         marketplace_views::Page,
         paging::{self, PageQuery},
-        views::{ProfileFacts, ProfileReview, PublicProfileView},
+        views::{PortfolioItemView, ProfileFacts, ProfileReview, PublicProfileView},
     },
     marketplace::{cancellations, responsiveness::responsiveness},
     state::AppState,
-    store::{Position, profile_facts, profiles, reviews, track_record},
+    store::{Position, portfolio, profile_facts, profiles, reviews, track_record},
 };
 
 const LATEST_REVIEWS: i64 = 20;
@@ -46,7 +46,9 @@ pub async fn public_profile(
     let operator = Operator::reading(&state, caller).await?;
     let rows = reviews::visible_reviews_about(&state.db, id, now, None, LATEST_REVIEWS + 1, operator).await?;
     let (rows, next_cursor) = paging::finish(rows, LATEST_REVIEWS, review_position);
-    Ok(ApiJson(PublicProfileView::new(&row, &stats, facts, &rows, next_cursor)))
+    let mut view = PublicProfileView::new(&row, &stats, facts, &rows, next_cursor);
+    view.portfolio = portfolio::items_of(&state.db, id).await?.iter().map(PortfolioItemView::from).collect();
+    Ok(ApiJson(view))
 }
 
 fn review_position(row: &reviews::ProfileReviewRow) -> Position {

@@ -22,7 +22,7 @@ use crate::{
     http::{
         extract::{ApiJson, ApiPath, ApiQuery, AuthUser, ClientIp, Operator, TaskFromPath, VerifiedUser, task_or_404},
         marketplace_views::{
-            Items, Page, PersonSummary, PosterStats, QuestionView, TaskDetail, TaskSummary, fill_ratings,
+            Items, Page, PersonSummary, PosterStats, QuestionView, TaskDetail, TaskPhoto, TaskSummary, fill_ratings,
         },
         paging,
     },
@@ -35,7 +35,7 @@ use crate::{
     rate_limit::{Limit, client_key},
     state::AppState,
     store::{
-        Position, profiles, questions,
+        Position, profiles, questions, task_photos,
         tasks::{self, After, BrowseFilter, BrowseSort, SortKey, TaskRow},
     },
 };
@@ -257,6 +257,7 @@ async fn detail(
     fill_ratings(&state.db, similar_tasks.iter_mut().map(|task| &mut task.poster).collect()).await?;
     let mut task = TaskSummary::from(&row);
     task.poster.rating = stats.rating;
+    task.photos = task_photos::photos_of(&state.db, row.id).await?.into_iter().map(TaskPhoto::new).collect();
     Ok(TaskDetail {
         task,
         view_count,

@@ -7,7 +7,9 @@ use crate::{
     accounts::{names, validation::Skill},
     db::Timestamp,
     marketplace::responsiveness::Responsiveness,
+    media::photos::PhotoKey,
     store::{
+        portfolio::PortfolioRow,
         profiles::{ProfileRow, ProfileStats},
         reviews::ProfileReviewRow,
         users::UserRow,
@@ -122,7 +124,33 @@ pub struct PublicProfileView {
     pub reviews: Vec<ProfileReview>,
     /// The next page from `GET /api/profiles/{id}/reviews?cursor=`; null when these are all.
     pub reviews_next_cursor: Option<String>,
-    pub portfolio: Vec<serde_json::Value>,
+    /// The tasker's portfolio, in their order.
+    pub portfolio: Vec<PortfolioItemView>,
+}
+
+/// A picture of past work on a tasker's profile (public by its unguessable URL, metadata stripped).
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct PortfolioItemView {
+    pub id: Uuid,
+    pub title: String,
+    pub description: Option<String>,
+    /// At most 1600 px on the longest side (JPEG).
+    pub image_url: String,
+    /// At most 480 px on the longest side (JPEG).
+    pub thumb_url: String,
+}
+
+impl From<&PortfolioRow> for PortfolioItemView {
+    fn from(row: &PortfolioRow) -> Self {
+        let key = PhotoKey::Portfolio(row.id);
+        Self {
+            id: row.id,
+            title: row.title.clone(),
+            description: row.description.clone(),
+            image_url: key.public_url(),
+            thumb_url: key.public_thumb_url(),
+        }
+    }
 }
 
 /// Only what Taskhub has actually checked is marked verified.

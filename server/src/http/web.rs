@@ -21,7 +21,10 @@ use uuid::Uuid;
 use crate::{
     error::{ApiError, ApiResult},
     http::{extract::ApiPath, marketplace_views::TaskDetail, tasks::detail_as_shown},
-    media::content_type_for,
+    media::{
+        content_type_for,
+        photos::{PhotoKey, is_public_key},
+    },
     payments::fees::display_amount,
     state::AppState,
     store::tasks::{self, TaskRow},
@@ -32,6 +35,10 @@ pub fn media_router() -> Router<AppState> {
 }
 
 async fn media(State(state): State<AppState>, ApiPath(key): ApiPath<String>) -> ApiResult<Response> {
+    // Message photos are served only to the task's two parties, by their own route.
+    if !is_public_key(&key) {
+        return Err(ApiError::not_found("File"));
+    }
     let bytes = state.media.get(&key).await?.ok_or_else(|| ApiError::not_found("File"))?;
     Ok((
         [
@@ -113,7 +120,8 @@ async fn task_page(
     };
     let html = match task {
         Some(task) if task.status != crate::marketplace::rules::status::REMOVED => {
-            let html = with_task_preview(&index, &state.link(&format!("/task/{}", task.id)), &task);
+            let image = task.first_photo_id.map(|id| state.link(&PhotoKey::Task(id).public_url()));
+            let html = with_task_preview(&index, &state.link(&format!("/task/{}", task.id)), &task, image.as_deref());
             with_embedded_task(&html, &detail_as_shown(&state, task, false).await?)?
         }
         _ => index.to_string(),
@@ -128,8 +136,9 @@ async fn task_page(
     Ok((headers, Html(html)).into_response())
 }
 
-/// Writes the task into the page head: `<title>`, the meta description, Open Graph and Twitter card.
-fn with_task_preview(index: &str, url: &str, task: &TaskRow) -> String {
+/// Writes the task into the page head: `<title>`, the meta description, Open Graph and Twitter
+/// card, with the task's first photo (`image`, an absolute URL) as the preview picture.
+fn with_task_preview(index: &str, url: &str, task: &TaskRow, image: Option<&str>) -> String {
     let title = format!("{} · Taskhub", task.title);
     let summary = format!(
         "{} · {} · {}",
@@ -138,13 +147,20 @@ fn with_task_preview(index: &str, url: &str, task: &TaskRow) -> String {
         shortened(&task.description, 160)
     );
     let (title, summary, url) = (escape(&title), escape(&summary), escape(url));
+    let (card, image_tag) = match image {
+        Some(image) => {
+            ("summary_large_image", format!("<meta property=\"og:image\" content=\"{}\" />\n", escape(image)))
+        }
+        None => ("summary", String::new()),
+    };
     let tags = format!(
         "<meta property=\"og:type\" content=\"website\" />\n\
          <meta property=\"og:site_name\" content=\"Taskhub\" />\n\
          <meta property=\"og:title\" content=\"{title}\" />\n\
          <meta property=\"og:description\" content=\"{summary}\" />\n\
          <meta property=\"og:url\" content=\"{url}\" />\n\
-         <meta name=\"twitter:card\" content=\"summary\" />\n\
+         {image_tag}\
+         <meta name=\"twitter:card\" content=\"{card}\" />\n\
          <link rel=\"canonical\" href=\"{url}\" />\n"
     );
     let html = replace_element(index, "<title>", "</title>", &format!("<title>{title}</title>"));

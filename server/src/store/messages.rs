@@ -21,6 +21,36 @@ pub struct MessageRow {
     pub body: Option<String>,
     pub removed: bool,
     pub created_at: Timestamp,
+    /// The attached photo, served only to the task's two parties; null without one and once removed.
+    #[sqlx(skip)]
+    pub photo: Option<MessagePhoto>,
+    #[serde(skip)]
+    pub photo_id: Option<Uuid>,
+}
+
+/// Where a message's photo is read (with the reader's bearer token; there is no public URL).
+#[derive(Clone, Debug, Default, Serialize, utoipa::ToSchema)]
+pub struct MessagePhoto {
+    pub id: Uuid,
+    /// At most 1600 px on the longest side (JPEG).
+    pub url: String,
+    /// At most 480 px on the longest side (JPEG).
+    pub thumb_url: String,
+}
+
+impl MessagePhoto {
+    pub fn new(task_id: Uuid, photo_id: Uuid) -> Self {
+        let url = format!("/api/tasks/{task_id}/messages/photos/{photo_id}");
+        Self { id: photo_id, thumb_url: format!("{url}/thumb"), url }
+    }
+}
+
+impl MessageRow {
+    /// Fills `photo` from `photo_id`.
+    pub fn with_photo(mut self) -> Self {
+        self.photo = self.photo_id.map(|photo_id| MessagePhoto::new(self.task_id, photo_id));
+        self
+    }
 }
 
 /// Stores the message and the recipient's notification together.
@@ -30,8 +60,8 @@ pub async fn insert_message(db: &Db, message: &MessageRow, notification: &Notifi
         async {
             let mut tx = pool.begin_write().await?;
             sqlx::query(
-                "insert into messages (id, task_id, sender_id, recipient_id, body, created_at)
-                 values ($1, $2, $3, $4, $5, $6)",
+                "insert into messages (id, task_id, sender_id, recipient_id, body, created_at, photo_id)
+                 values ($1, $2, $3, $4, $5, $6, $7)",
             )
             .bind(message.id)
             .bind(message.task_id)
@@ -39,6 +69,7 @@ pub async fn insert_message(db: &Db, message: &MessageRow, notification: &Notifi
             .bind(message.recipient_id)
             .bind(&message.body)
             .bind(message.created_at)
+            .bind(message.photo_id)
             .execute(&mut *tx)
             .await?;
             insert_notification!(tx, notification)?;
@@ -60,7 +91,8 @@ pub async fn messages_for_task(
     let mut rows = on_pool!(db, |pool| {
         sqlx::query_as::<_, MessageRow>(
             "select id, task_id, sender_id, recipient_id, case when removed_at is null or $3 then body end as body,
-                    removed_at is not null as removed, created_at from messages
+                    removed_at is not null as removed, created_at,
+                    case when removed_at is null or $3 then photo_id end as photo_id from messages
              where task_id = $1 order by id desc limit $2",
         )
         .bind(task_id)
@@ -70,5 +102,20 @@ pub async fn messages_for_task(
         .await
     })?;
     rows.reverse();
-    Ok(rows)
+    Ok(rows.into_iter().map(MessageRow::with_photo).collect())
+}
+
+/// Whether `photo_id` is the photo of a message of `task_id` that was not removed.
+#[instrument(skip_all)]
+pub async fn photo_is_shown(db: &Db, task_id: Uuid, photo_id: Uuid) -> sqlx::Result<bool> {
+    on_pool!(db, |pool| {
+        sqlx::query_scalar::<_, i64>(
+            "select count(*) from messages where task_id = $1 and photo_id = $2 and removed_at is null",
+        )
+        .bind(task_id)
+        .bind(photo_id)
+        .fetch_one(pool)
+        .await
+        .map(|count| count > 0)
+    })
 }

@@ -36,6 +36,8 @@ pub struct TaskRow {
     pub poster_first_name: String,
     pub poster_last_name: String,
     pub poster_avatar_url: Option<String>,
+    /// The oldest of the task's photos, which task cards show.
+    pub first_photo_id: Option<Uuid>,
     /// How well the task matches browse's search, scaled to an integer (Best match only).
     #[sqlx(default)]
     pub search_rank: i64,
@@ -44,7 +46,8 @@ pub struct TaskRow {
 const TASK_COLUMNS: &str = "t.id, t.poster_id, t.title, t.description, t.category_id, t.location, t.budget_cents,
     t.currency, t.due_date, t.status, t.offer_count, t.assigned_tasker_id, t.open_dispute_id, t.lat, t.lon, t.remote,
     t.created_at, t.updated_at,
-    p.first_name as poster_first_name, p.last_name as poster_last_name, p.avatar_url as poster_avatar_url";
+    p.first_name as poster_first_name, p.last_name as poster_last_name, p.avatar_url as poster_avatar_url,
+    (select ph.id from task_photos ph where ph.task_id = t.id order by ph.id limit 1) as first_photo_id";
 
 /// What the store keeps for case-insensitive search over title and description.
 pub fn search_text(title: &str, description: &str) -> String {

@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod escrow;
+pub mod images;
 pub mod live;
 pub mod market;
 pub mod push_fake;

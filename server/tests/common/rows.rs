@@ -10,7 +10,7 @@ use uuid::Uuid;
 use super::TestApp;
 
 /// Every table holding a task's state, with the column naming the task.
-const TASK_TABLES: [(&str, &str); 12] = [
+const TASK_TABLES: [(&str, &str); 13] = [
     ("tasks", "id"),
     ("offers", "task_id"),
     ("questions", "task_id"),
@@ -23,11 +23,12 @@ const TASK_TABLES: [(&str, &str); 12] = [
     ("reviews", "task_id"),
     ("price_increases", "task_id"),
     ("reschedules", "task_id"),
+    ("task_photos", "task_id"),
 ];
 
 /// Every row (every column, rendered as text) of the task `task_id` and of its offers,
 /// questions, payments, ledger entries, cancellation requests, disputes, messages, reviews,
-/// price increases and reschedules,
+/// price increases, reschedules and photos,
 /// plus the notifications, owed provider calls and handled webhook events of the whole database.
 pub type Snapshot = BTreeMap<String, Vec<String>>;
 

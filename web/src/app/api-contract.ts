@@ -22,11 +22,12 @@ import type { NotificationsPage } from '@/features/notifications/api/get-notific
 import type { CheckoutSession } from '@/features/payments/api/create-checkout-session';
 import type { TaskPayment } from '@/features/payments/api/get-task-payment';
 import type { VerifyParams, VerifyResult } from '@/features/payments/api/verify-payment';
-import type { PublicProfile } from '@/features/profiles/api/get-profile';
+import type { PortfolioItem, PublicProfile } from '@/features/profiles/api/get-profile';
+import type { PortfolioChange } from '@/features/profiles/api/portfolio';
 import type { TaskMessage } from '@/features/task-progress/api/get-messages';
 import type { paths } from '@/lib/api-schema';
 import type { Profile, Session, User } from '@/lib/auth/types';
-import type { Offer, Page, Question, TaskDetail, TaskSummary, TasksPage } from '@/lib/marketplace';
+import type { Offer, Page, Question, TaskDetail, TaskPhoto, TaskSummary, TasksPage } from '@/lib/marketplace';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 type Json<Content> = Content extends { content: { 'application/json': infer Body } } ? Body : never;
@@ -57,8 +58,11 @@ export type ApiContract = [
   Check<Fits<ApiResponse<'/api/me/become-tasker', 'post'>, Profile>>,
   Check<Fits<ApiResponse<'/api/me/avatar', 'post'>, { avatar_url: string }>>,
   Check<Fits<ApiResponse<'/api/uploads/avatar', 'post', 201>, { avatar_url: string }>>,
-  // The server has no portfolio items yet: it always answers `portfolio: []` (typed unknown[]).
-  Check<Fits<ApiResponse<'/api/profiles/{id}', 'get'>, Omit<PublicProfile, 'portfolio'>>>,
+  Check<Fits<ApiResponse<'/api/profiles/{id}', 'get'>, PublicProfile>>,
+  Check<Fits<ApiResponse<'/api/me/portfolio', 'post', 201>, PortfolioItem>>,
+  Check<Fits<ApiResponse<'/api/me/portfolio/{id}', 'patch'>, PortfolioItem>>,
+  Check<Fits<Omit<PortfolioChange, 'id'>, ApiRequest<'/api/me/portfolio/{id}', 'patch'>>>,
+  Check<Fits<ApiResponse<'/api/tasks/{id}/photos', 'post', 201>, TaskPhoto>>,
   Check<Fits<ApiResponse<'/api/realtime/ticket', 'post'>, { ticket: string }>>,
   Check<Fits<ApiResponse<'/api/categories', 'get'>, Category[]>>,
   Check<Fits<ApiResponse<'/api/tasks', 'get'>, TasksPage>>,

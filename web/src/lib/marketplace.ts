@@ -16,7 +16,15 @@ export type TaskSummary = {
   created_at: string;
   offer_count: number;
   poster: Person;
+  /** Lists carry the first photo only; the task itself all of them, oldest first. */
+  photos?: TaskPhoto[];
 };
+
+/** A task photo: public by its unguessable URL, metadata stripped on upload. */
+export type TaskPhoto = { id: string; url: string; thumb_url: string };
+
+/** The most photos a task carries (`POST /api/tasks/{id}/photos` answers 422 past it). */
+export const MAX_TASK_PHOTOS = 6;
 
 export type Question = {
   id: string;

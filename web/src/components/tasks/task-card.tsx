@@ -41,7 +41,21 @@ export function TaskCard({
           {task.title}
         </Link>
       </Heading>
-      <p className="mt-1 line-clamp-2 text-sm text-slate-600">{task.description}</p>
+      <div className="mt-1 flex items-start gap-3">
+        <p className="line-clamp-2 min-w-0 flex-1 text-sm text-slate-600">{task.description}</p>
+        {task.photos?.[0] && (
+          <img
+            src={task.photos[0].thumb_url}
+            alt=""
+            width={64}
+            height={64}
+            loading="lazy"
+            decoding="async"
+            data-testid="task-card-photo"
+            className="h-16 w-16 shrink-0 rounded-lg object-cover ring-1 ring-slate-200"
+          />
+        )}
+      </div>
       <ul className="mt-3 space-y-1 text-sm text-slate-600">
         <li className="flex items-center gap-1.5">
           <MapPin aria-hidden className="h-4 w-4 text-slate-400" />

@@ -6,7 +6,9 @@ import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { FieldShell, inputClasses, TextAreaField, TextField } from '@/components/ui/field';
 import { createTaskSchema, MIN_BUDGET, WIZARD_CATEGORIES, type TaskForm } from '@/features/post-task/api/create-task';
+import { useTaskPhotoMutations } from '@/features/post-task/api/task-photos';
 import { changedFields, taskFormOf, useUpdateTask } from '@/features/post-task/api/update-task';
+import { PhotoPicker } from '@/features/post-task/components/photo-picker';
 import { today } from '@/features/post-task/components/post-task-wizard';
 import { ApiError, errorMessage } from '@/lib/http';
 import type { TaskDetail } from '@/lib/marketplace';
@@ -96,6 +98,7 @@ function EditTaskForm({ task, onDone }: { task: TaskDetail; onDone: () => void }
         />
         <TextField label="Due date" name="date" type="date" min={earliest} value={values.date} onChange={(e) => setField('date', e.target.value)} error={errors.date} required />
       </div>
+      <TaskPhotosEditor task={task} />
       {update.isError && <Alert>{errorMessage(update.error, 'Your task could not be updated. Please try again.')}</Alert>}
       <div className="flex justify-end gap-2">
         <Button variant="outline" onClick={onDone} disabled={update.isPending}>
@@ -106,5 +109,36 @@ function EditTaskForm({ task, onDone }: { task: TaskDetail; onDone: () => void }
         </Button>
       </div>
     </form>
+  );
+}
+
+/** The task's photos in the edit dialog: each added or removed at once (the poster sees it in the gallery). */
+function TaskPhotosEditor({ task }: { task: TaskDetail }) {
+  const { add, remove } = useTaskPhotoMutations(task.id);
+  const [error, setError] = useState<string | null>(null);
+  const photos = (task.photos ?? []).map((photo, i) => ({ key: photo.id, src: photo.thumb_url, label: `${task.title} ${i + 1}` }));
+  return (
+    <PhotoPicker
+      photos={photos}
+      busy={add.isPending || remove.isPending}
+      error={error}
+      onAdd={(files) => {
+        setError(null);
+        void files.reduce(
+          (previous, file) =>
+            previous.then(() =>
+              add.mutateAsync(file).then(
+                () => undefined,
+                (problem: unknown) => setError(errorMessage(problem, `${file.name} could not be added.`)),
+              ),
+            ),
+          Promise.resolve(),
+        );
+      }}
+      onRemove={(photoId) => {
+        setError(null);
+        remove.mutate(photoId, { onError: (problem) => setError(errorMessage(problem, 'That photo could not be removed.')) });
+      }}
+    />
   );
 }

@@ -16,6 +16,8 @@ import {
   WIZARD_CATEGORIES,
   type TaskForm,
 } from '@/features/post-task/api/create-task';
+import { photoProblem, uploadTaskPhotos } from '@/features/post-task/api/task-photos';
+import { PhotoPicker, useLocalPreviews } from '@/features/post-task/components/photo-picker';
 import { fromLocation } from '@/lib/auth/redirect';
 import { useAuth } from '@/lib/auth/use-auth';
 import { useSignOut } from '@/lib/auth/use-sign-out';
@@ -46,7 +48,11 @@ export function PostTaskWizard() {
   const [form, setForm] = useState<TaskForm>(EMPTY);
   const [step, setStep] = useState<Step>(1);
   const [submissionError, setSubmissionError] = useState<string | null>(null);
-  const isSubmitting = create.isPending;
+  const [photos, setPhotos] = useState<File[]>([]);
+  const [photoError, setPhotoError] = useState<string | null>(null);
+  const [uploadingPhotos, setUploadingPhotos] = useState(false);
+  const previews = useLocalPreviews(photos);
+  const isSubmitting = create.isPending || uploadingPhotos;
   const stepHeading = useRef<HTMLHeadingElement>(null);
   const stepChangedByUser = useRef(false);
 
@@ -89,8 +95,22 @@ export function PostTaskWizard() {
     if (problem) return setSubmissionError(problem);
     setSubmissionError(null);
     create.mutate(form, {
-      onSuccess: () => {
+      onSuccess: async (task) => {
+        // The photos go up once the task exists; the task is live whatever becomes of them.
+        if (photos.length > 0) {
+          setUploadingPhotos(true);
+          const { failed, reason } = await uploadTaskPhotos(task.id, photos);
+          setUploadingPhotos(false);
+          if (failed.length > 0) {
+            toast({
+              title: `${failed.length} photo${failed.length === 1 ? '' : 's'} could not be added`,
+              description: `${reason ?? 'Please try again'} You can add photos by editing your task.`,
+              variant: 'error',
+            });
+          }
+        }
         setForm(EMPTY);
+        setPhotos([]);
         setStep(1);
         toast({ title: 'Task posted', description: 'Your task is live. Taskers can now make offers.', variant: 'success' });
         void navigate('/my-tasks');
@@ -171,6 +191,19 @@ export function PostTaskWizard() {
                 ))}
               </select>
             </FieldShell>
+            <PhotoPicker
+              photos={previews}
+              error={photoError}
+              onAdd={(files) => {
+                const problems = files.map(photoProblem).filter(Boolean);
+                setPhotoError(problems[0] ?? null);
+                setPhotos((current) => [...current, ...files.filter((file) => !photoProblem(file))]);
+              }}
+              onRemove={(key) => {
+                setPhotoError(null);
+                setPhotos((current) => current.filter((_, i) => previews[i]?.key !== key));
+              }}
+            />
           </>
         )}
 
@@ -204,6 +237,7 @@ export function PostTaskWizard() {
               ['Location', form.location],
               ['Budget', form.budget ? formatMoney(Math.round(Number(form.budget) * 100)) : ''],
               ['Due date', form.date ? new Date(`${form.date}T00:00:00`).toLocaleDateString('en-AU', { day: 'numeric', month: 'long', year: 'numeric' }) : ''],
+              ...(photos.length > 0 ? [['Photos', `${photos.length} photo${photos.length === 1 ? '' : 's'}`]] : []),
             ].map(([label, value]) => (
               <div key={label} className="grid grid-cols-3 gap-3 p-3">
                 <dt className="font-medium text-slate-500">{label}</dt>

@@ -22,6 +22,8 @@ export type PortfolioItem = {
   title: string;
   description?: string | null;
   image_url?: string | null;
+  /** At most 480 px: what the grid shows; `image_url` is the full picture for the lightbox. */
+  thumb_url?: string | null;
   image?: string | null;
 };
 

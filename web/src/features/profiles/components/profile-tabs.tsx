@@ -9,6 +9,8 @@ import { Button } from '@/components/ui/button';
 import { Tabs } from '@/components/ui/tabs';
 import type { PublicProfile, ProfileReview } from '@/features/profiles/api/get-profile';
 import { useMoreProfileReviews } from '@/features/profiles/api/get-profile-reviews';
+import { PortfolioGrid } from '@/features/profiles/components/portfolio-grid';
+import { PortfolioManager } from '@/features/profiles/components/portfolio-manager';
 import { formatDate } from '@/lib/format';
 
 /** Spec §2: four skills show by default, expandable to all. */
@@ -34,7 +36,7 @@ export function Stars({ rating, label }: { rating: number; label?: string }) {
 
 type Tab = 'reviews' | 'skills' | 'portfolio';
 
-export function ProfileTabs({ profile, name }: { profile: PublicProfile; name: string }) {
+export function ProfileTabs({ profile, name, isOwn = false }: { profile: PublicProfile; name: string; isOwn?: boolean }) {
   const [tab, setTab] = useState<Tab>('reviews');
   const [allSkills, setAllSkills] = useState(false);
   const [showMore, setShowMore] = useState(false);
@@ -156,22 +158,16 @@ export function ProfileTabs({ profile, name }: { profile: PublicProfile; name: s
         </div>
       )}
 
-      {tab === 'portfolio' &&
-        (portfolio.length === 0 ? (
-          <p className="rounded-xl bg-white p-6 text-sm text-slate-600 ring-1 ring-slate-200">No portfolio items yet.</p>
-        ) : (
-          <ul className="grid gap-4 sm:grid-cols-2">
-            {portfolio.map((item) => (
-              <li key={item.id} className="overflow-hidden rounded-xl bg-white ring-1 ring-slate-200">
-                {(item.image_url ?? item.image) && <img src={item.image_url ?? item.image ?? ''} alt={item.title} width={640} height={360} loading="lazy" decoding="async" className="aspect-video h-auto w-full object-cover" />}
-                <div className="p-4">
-                  <p className="font-semibold text-slate-900">{item.title}</p>
-                  {item.description && <p className="mt-1 text-sm text-slate-600">{item.description}</p>}
-                </div>
-              </li>
-            ))}
-          </ul>
-        ))}
+      {tab === 'portfolio' && (
+        <div className="space-y-6">
+          {isOwn && profile.is_tasker && <PortfolioManager userId={profile.id} items={portfolio} />}
+          {portfolio.length === 0 ? (
+            <p className="rounded-xl bg-white p-6 text-sm text-slate-600 ring-1 ring-slate-200">No portfolio items yet.</p>
+          ) : (
+            <PortfolioGrid items={portfolio} name={name} />
+          )}
+        </div>
+      )}
     </Tabs>
   );
 }

@@ -148,7 +148,7 @@ export function ProfileView({ userId }: { userId: string }) {
         </aside>
 
         <section aria-label="Profile details" className="min-w-0">
-          <ProfileTabs profile={data} name={name} />
+          <ProfileTabs profile={data} name={name} isOwn={isOwn} />
         </section>
       </div>
       {dialog && <InviteDialog open onClose={() => setDialog(null)} name={name} taskerId={data.id} mode={dialog} />}

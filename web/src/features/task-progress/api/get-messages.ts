@@ -12,6 +12,8 @@ export type TaskMessage = {
   body: string | null;
   removed?: boolean;
   created_at: string;
+  /** A photo only the two parties can fetch (with their token); null without one or once removed. */
+  photo?: { id: string; url: string; thumb_url: string } | null;
 };
 
 /** The newest message the other party has read, and when (null: none, or receipts are off). */

@@ -1,4 +1,5 @@
 import { AnimatePresence, m } from 'framer-motion';
+import { ImagePlus, X } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 
 import { RemovedText } from '@/components/moderation/removed-text';
@@ -7,6 +8,7 @@ import { Button } from '@/components/ui/button';
 import { inputClasses } from '@/components/ui/field';
 import { markRead, type TaskMessage, useMessages, useReadMark } from '@/features/task-progress/api/get-messages';
 import { useSendMessage } from '@/features/task-progress/api/send-message';
+import { MessagePhoto } from '@/features/task-progress/components/message-photo';
 import { ApiError, errorMessage } from '@/lib/http';
 import { relativeTime } from '@/lib/marketplace';
 import type { Typing } from '@/lib/realtime/types';
@@ -64,6 +66,8 @@ export function MessagesThread({ taskId, userId }: { taskId: string; userId: str
   const { data = [], isError, error } = useMessages(taskId, true);
   const send = useSendMessage(taskId);
   const [body, setBody] = useState('');
+  const [photo, setPhoto] = useState<File | null>(null);
+  const [photoProblem, setPhotoProblem] = useState<string | null>(null);
   const end = useRef<HTMLDivElement>(null);
   const otherTyping = useOtherTyping(taskId, userId, data);
   const readMark = useReadMark(taskId);
@@ -91,7 +95,14 @@ export function MessagesThread({ taskId, userId }: { taskId: string; userId: str
               <m.div key={msg.id} initial={{ opacity: 0, y: 8 }} animate={{ opacity: 1, y: 0 }} className={`flex ${mine ? 'justify-end' : 'justify-start'}`}>
                 <div className={`max-w-[80%] rounded-2xl px-3 py-2 text-sm ${mine ? 'bg-brand-700 text-white' : 'bg-white text-slate-800 shadow-sm'}`}>
                   {!mine && msg.sender?.name && <p className="text-xs font-semibold">{msg.sender.name}</p>}
-                  <p className="whitespace-pre-line">{msg.removed ? <RemovedText text={msg.body} /> : msg.body}</p>
+                  {msg.removed ? (
+                    <p className="whitespace-pre-line">
+                      <RemovedText text={msg.body} />
+                    </p>
+                  ) : (
+                    msg.body && <p className="whitespace-pre-line">{msg.body}</p>
+                  )}
+                  {msg.photo && !msg.removed && <MessagePhoto photo={msg.photo} from={mine ? 'you' : (msg.sender?.name ?? 'the other party')} />}
                   <p className={`mt-0.5 text-[11px] ${mine ? 'text-white/90' : 'text-slate-500'}`}>{relativeTime(msg.created_at)}</p>
                   {!mine && !msg.removed && <ReportAction target={{ type: 'message', id: msg.id }} />}
                   {msg.id === seenId && readMark && <p className="mt-0.5 text-right text-[11px] text-white/90">Seen {clock(readMark.at)}</p>}
@@ -111,9 +122,35 @@ export function MessagesThread({ taskId, userId }: { taskId: string; userId: str
         className="mt-3 flex gap-2"
         onSubmit={(e) => {
           e.preventDefault();
-          if (body.trim()) send.mutate(body.trim(), { onSuccess: () => setBody('') });
+          const done = () => {
+            setBody('');
+            setPhoto(null);
+          };
+          if (photo) send.mutate({ body, file: photo }, { onSuccess: done });
+          else if (body.trim()) send.mutate(body.trim(), { onSuccess: done });
         }}
       >
+        <label
+          htmlFor="message-photo"
+          title="Attach a photo"
+          className="inline-flex h-10 w-10 shrink-0 cursor-pointer items-center justify-center rounded-lg border border-slate-300 text-slate-700 focus-within:ring-2 focus-within:ring-brand-200 hover:bg-slate-50"
+        >
+          <ImagePlus aria-hidden className="h-5 w-5" />
+          <span className="sr-only">Attach a photo</span>
+          <input
+            id="message-photo"
+            type="file"
+            accept="image/jpeg,image/png,image/gif,image/webp"
+            className="sr-only"
+            onChange={(event) => {
+              const file = event.target.files?.[0] ?? null;
+              event.target.value = '';
+              const problem = file && (!file.type.startsWith('image/') ? 'Please choose an image file.' : file.size > 10 * 1024 * 1024 ? 'Photos must be 10 MB or smaller.' : null);
+              setPhotoProblem(problem);
+              setPhoto(problem ? null : file);
+            }}
+          />
+        </label>
         <label htmlFor="message-body" className="sr-only">
           Message
         </label>
@@ -131,6 +168,15 @@ export function MessagesThread({ taskId, userId }: { taskId: string; userId: str
           Send
         </Button>
       </form>
+      {photo && (
+        <p className="mt-1 flex items-center gap-2 text-sm text-slate-700">
+          Photo: <span className="truncate">{photo.name}</span>
+          <button type="button" onClick={() => setPhoto(null)} aria-label="Remove the photo" className="rounded p-1 hover:bg-slate-100">
+            <X aria-hidden className="h-4 w-4" />
+          </button>
+        </p>
+      )}
+      {photoProblem && <p className="mt-1 text-sm text-red-600">{photoProblem}</p>}
       {send.isError && <p className="mt-1 text-sm text-red-600">{errorMessage(send.error, 'Your message could not be sent.')}</p>}
     </div>
   );

@@ -1,6 +1,7 @@
 import { ArrowLeft, Calendar, Clock, Flag, HelpCircle, MapPin, Share2 } from 'lucide-react';
 import { Link } from 'react-router';
 
+import { TaskPhotoGallery } from '@/components/tasks/photo-gallery';
 import { Button } from '@/components/ui/button';
 import { formatDate } from '@/lib/format';
 import { formatMoney, relativeTime, statusLabel, type TaskDetail } from '@/lib/marketplace';
@@ -66,6 +67,7 @@ export function TaskOverview({ task, onAsk, onReport }: { task: TaskDetail; onAs
       </ul>
       <h2 className="mt-6 text-sm font-semibold uppercase tracking-wide text-slate-500">Description</h2>
       <p className="mt-2 whitespace-pre-line text-slate-800">{task.description}</p>
+      <TaskPhotoGallery photos={task.photos ?? []} title={task.title} />
       <div className="mt-6 flex flex-wrap gap-2 border-t border-slate-100 pt-4">
         <Button variant="outline" size="sm" onClick={onAsk}>
           <HelpCircle aria-hidden className="h-4 w-4" /> Ask a question

@@ -8,6 +8,7 @@ mod abuse;
 mod backpressure;
 mod cluster;
 mod disconnect;
+mod presence;
 mod protocol;
 mod recovery;
 

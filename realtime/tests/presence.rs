@@ -1,5 +1,5 @@
 //! Viewer counts and typing indicators, on the in-process bus and across nodes through Redis.
-mod common;
+use crate::common;
 
 use std::{sync::Arc, time::Duration};
 

@@ -5,7 +5,7 @@
 //! and the completion rate those attributions feed. Refusals leave the task's
 //! rows unchanged; the ledger audit runs after every scenario.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

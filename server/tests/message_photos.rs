@@ -1,7 +1,7 @@
 //! Photos in private messages: sent as multipart, stored without metadata, served only to the
 //! task's two parties through an authorized route (anyone else 404), never by a public URL.
 
-mod common;
+use crate::common;
 
 use common::{
     TestApp,

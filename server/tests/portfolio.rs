@@ -1,7 +1,7 @@
 //! A tasker's portfolio: up to 12 pictures with titles, in an order they choose, on their public
 //! profile; stored without metadata. Refusals leave the portfolio as it was.
 
-mod common;
+use crate::common;
 
 use common::{
     TestApp,

@@ -5,7 +5,7 @@
 //! split with it by a dispute. Every refusal leaves the task's rows unchanged,
 //! races have one winner, and the ledger audit runs after every scenario.
 
-mod common;
+use crate::common;
 
 use std::{collections::BTreeMap, time::Duration};
 

@@ -2,7 +2,7 @@
 //! conversation), the privacy settings that turn them off both ways, and typing between the two
 //! parties of a task over `/ws`. On both databases; the live parts also through Redis.
 
-mod common;
+use crate::common;
 
 use common::{
     TestApp,

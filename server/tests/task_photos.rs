@@ -2,7 +2,7 @@
 //! on task cards (the first) and in the task page's link preview; every stored copy has lost its
 //! metadata. Refusals leave the task's rows as they were.
 
-mod common;
+use crate::common;
 
 use common::{
     TestApp,

@@ -147,10 +147,10 @@ pub async fn answer(
     let row = row.ok_or_else(|| ApiError::Conflict("This proposal is no longer waiting for an answer".into()))?;
     live::notifications_created(state, &[notification]).await;
     publish(state, task, &row, "reschedule.updated").await;
-    if new_status == "accepted" {
-        if let Some(task) = tasks::task(&state.db, task.id).await? {
-            live::task_edited(state, &task).await;
-        }
+    if new_status == "accepted"
+        && let Some(task) = tasks::task(&state.db, task.id).await?
+    {
+        live::task_edited(state, &task).await;
     }
     Ok(row)
 }

@@ -14,6 +14,7 @@ pub mod earnings;
 pub mod extract;
 pub mod geocode;
 pub mod health;
+pub mod identity_sandbox;
 pub mod invitations;
 pub mod lifecycle;
 pub mod marketplace_views;
@@ -38,6 +39,7 @@ pub mod security_headers;
 pub mod site;
 pub mod tasks;
 pub mod unsubscribe;
+pub mod verification;
 pub mod views;
 pub mod web;
 
@@ -89,6 +91,7 @@ pub fn router(state: AppState) -> Router {
         .merge(messages::router())
         .merge(reviews::router())
         .merge(reports::router())
+        .merge(verification::router())
         .merge(openapi::router())
         .fallback(|| async { ApiError::NotFound("No such API route".into()) })
         .method_not_allowed_fallback(|| async {
@@ -100,6 +103,7 @@ pub fn router(state: AppState) -> Router {
         .merge(health::router())
         .merge(payments_sandbox::router())
         .merge(payouts_sandbox::router())
+        .merge(identity_sandbox::router())
         .merge(unsubscribe::page_router())
         .merge(crawlers::router())
         .merge(web::media_router());

@@ -44,7 +44,7 @@ use crate::{
     http::{
         admin, admin_reports, admin_users, alerts, auth, contact, disputes, earnings, extract::ApiJson, geocode,
         invitations, lifecycle, me, messages, notification_settings, notifications, offers, payments, profiles, push,
-        questions, realtime, reports, reviews, security_headers, site, tasks, unsubscribe,
+        questions, realtime, reports, reviews, security_headers, site, tasks, unsubscribe, verification,
     },
     state::AppState,
 };
@@ -76,6 +76,8 @@ use crate::{
         admin_users::user_record, admin_users::suspend_user, admin_users::reinstate_user, admin_users::audit_log_page,
         push::public_key, push::list_devices, push::add_device, push::remove_device, push::send_test,
         notification_settings::settings, notification_settings::save_settings, unsubscribe::one_click_unsubscribe,
+        verification::start_phone_verification, verification::verify_phone, verification::start_identity_verification,
+        verification::my_verification,
     ),
     components(schemas(ErrorBody)),
     modifiers(&BearerAuth, &ErrorResponses, &ResponseFieldsPresent),

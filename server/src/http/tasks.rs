@@ -22,7 +22,7 @@ use crate::{
     http::{
         extract::{ApiJson, ApiPath, ApiQuery, AuthUser, ClientIp, TaskFromPath, VerifiedUser, task_or_404},
         marketplace_views::{
-            Items, Page, PersonSummary, PosterStats, QuestionView, TaskDetail, TaskSummary, fill_ratings,
+            Badges, Items, Page, PersonSummary, PosterStats, QuestionView, TaskDetail, TaskSummary, fill_ratings,
         },
         paging,
     },
@@ -241,15 +241,17 @@ async fn detail(
     let poster = profiles::profile(&state.db, row.poster_id).await?;
     let assigned_tasker = match row.assigned_tasker_id {
         None => None,
-        Some(id) => profiles::profile(&state.db, id)
-            .await?
-            .map(|tasker| PersonSummary::new(id, &tasker.first_name, &tasker.last_name, tasker.avatar_url.as_ref())),
+        Some(id) => profiles::profile(&state.db, id).await?.map(|tasker| PersonSummary {
+            verified: Badges::of(&tasker),
+            ..PersonSummary::new(id, &tasker.first_name, &tasker.last_name, tasker.avatar_url.as_ref())
+        }),
     };
     let similar = tasks::similar_open_tasks(&state.db, row.category_id, row.id, SIMILAR_TASKS).await?;
     let mut similar_tasks: Vec<TaskSummary> = similar.iter().map(TaskSummary::from).collect();
     fill_ratings(&state.db, similar_tasks.iter_mut().map(|task| &mut task.poster).collect()).await?;
     let mut task = TaskSummary::from(&row);
     task.poster.rating = stats.rating;
+    task.poster.verified = poster.as_ref().map(Badges::of).unwrap_or_default();
     Ok(TaskDetail {
         task,
         view_count,

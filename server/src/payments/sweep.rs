@@ -68,7 +68,7 @@ pub async fn sweep(state: &AppState, now: Timestamp) -> anyhow::Result<SweepRepo
     }
     auto_release_due(state, now, &mut report).await?;
     answer_lapsed_cancellations(state, now, &mut report).await?;
-    for call in provider_calls::due(&state.db, now, BATCH).await? {
+    for call in provider_calls::due(&state.db, now, BATCH, state.config.payouts_require_identity).await? {
         report.provider_calls_retried += 1;
         if calls::run(state, &call).await {
             report.provider_calls_succeeded += 1;

@@ -32,6 +32,7 @@ pub mod reviews;
 pub mod sandbox_sessions;
 pub mod tasks;
 pub mod users;
+pub mod verification;
 
 /// Where a page ended: the last item's time and id. Ordered as the lists are, by time, then id.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]

@@ -86,16 +86,20 @@ macro_rules! insert_provider_call {
 }
 
 /// A transfer to a tasker whose account is suspended at `$1` waits in the outbox (an
-/// operator's hold) until the suspension ends or an operator refunds through a dispute.
+/// operator's hold) until the suspension ends or an operator refunds through a dispute; with
+/// `$3` (`PAYOUTS_REQUIRE_IDENTITY`) one to a tasker whose identity is not verified waits too.
 const TRANSFER_ON_HOLD: &str = "provider_calls.kind = 'transfer'
     and exists (select 1 from payments p join users u on u.id = p.tasker_id
                 where p.id = provider_calls.payment_id and u.suspended_at is not null
-                  and (u.suspended_until is null or u.suspended_until > $1))";
+                  and (u.suspended_until is null or u.suspended_until > $1))
+    or ($3 and provider_calls.kind = 'transfer'
+        and exists (select 1 from payments p join profiles pr on pr.id = p.tasker_id
+                    where p.id = provider_calls.payment_id and pr.identity_verified_at is null))";
 
 /// Pending calls due by `now`, longest-waiting first (held transfers wait). A failing call
 /// is pushed back by its backoff, so it never keeps others from their turn.
 #[instrument(skip_all)]
-pub async fn due(db: &Db, now: Timestamp, limit: i64) -> sqlx::Result<Vec<ProviderCallRow>> {
+pub async fn due(db: &Db, now: Timestamp, limit: i64, identity_required: bool) -> sqlx::Result<Vec<ProviderCallRow>> {
     on_pool!(db, |pool| {
         sqlx::query_as::<_, ProviderCallRow>(sqlx::AssertSqlSafe(format!(
             "select {CALL_COLUMNS} from provider_calls
@@ -104,6 +108,7 @@ pub async fn due(db: &Db, now: Timestamp, limit: i64) -> sqlx::Result<Vec<Provid
         )))
         .bind(now)
         .bind(limit)
+        .bind(identity_required)
         .fetch_all(pool)
         .await
     })
@@ -256,15 +261,17 @@ pub async fn unpark_by_operator(db: &Db, id: Uuid, audit: &AuditEntry<'_>) -> sq
     })
 }
 
-/// Whether this call is a transfer held while its tasker is suspended.
+/// Whether this call is a transfer held while its tasker is suspended (or, with
+/// `identity_required`, not identity-verified).
 #[instrument(skip_all)]
-pub async fn on_hold(db: &Db, id: Uuid, now: Timestamp) -> sqlx::Result<bool> {
+pub async fn on_hold(db: &Db, id: Uuid, now: Timestamp, identity_required: bool) -> sqlx::Result<bool> {
     on_pool!(db, |pool| {
         sqlx::query_scalar::<_, bool>(sqlx::AssertSqlSafe(format!(
             "select {TRANSFER_ON_HOLD} from provider_calls where id = $2"
         )))
         .bind(now)
         .bind(id)
+        .bind(identity_required)
         .fetch_optional(pool)
         .await
         .map(|held| held.unwrap_or(false))

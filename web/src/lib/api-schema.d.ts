@@ -506,6 +506,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/identity/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Opens an identity verification (document and selfie) with the identity provider; at most 5
+         *     an hour (429). Already verified → 409.
+         */
+        post: operations["start_identity_verification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/notification-settings": {
         parameters: {
             query?: never;
@@ -596,6 +616,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/phone/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sends a 6-digit code by SMS to a number of one of `SMS_ALLOWED_COUNTRIES` (422 otherwise).
+         *     At most 1 code a minute, 5 an hour and 10 a day per account and per number, and a daily
+         *     ceiling per country (429 with `Retry-After`). The code expires in 10 minutes.
+         */
+        post: operations["start_phone_verification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/phone/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirms the number with the newest code sent to it: wrong or expired 422, past 5 tries
+         *     429 (ask for a new code). The profile's `phone` becomes that number, `phone_verified: true`.
+         */
+        post: operations["verify_phone"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/profile": {
         parameters: {
             query?: never;
@@ -665,6 +726,26 @@ export interface paths {
         };
         /** My Tasks, "Tasks I Posted": any status, newest first. */
         get: operations["my_tasks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's verifications. A pending identity verification is first checked with its
+         *     provider (so coming back from Stripe's page shows the outcome).
+         */
+        get: operations["my_verification"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1379,6 +1460,13 @@ export interface components {
              */
             file: string;
         };
+        /** @description What Taskhub has checked about a person, as compact badges. */
+        Badges: {
+            /** @description ID-verified: an identity document and selfie checked by the identity provider. */
+            identity: boolean;
+            /** @description Mobile-verified: a code sent by SMS to their number was entered. */
+            phone: boolean;
+        };
         BodyInput: {
             /** @default null */
             body?: string | null;
@@ -1416,6 +1504,16 @@ export interface components {
         CheckoutStarted: {
             session_id: string;
             url: string;
+        };
+        CodeInput: {
+            code: string;
+        };
+        CodeSent: {
+            expires_at: components["schemas"]["Timestamp"];
+            /** @description The number the code went to, in E.164. */
+            phone: string;
+            /** @description When another code may be asked for (the resend countdown). */
+            resend_at: components["schemas"]["Timestamp"];
         };
         ContactAccepted: {
             message: string;
@@ -1517,7 +1615,7 @@ export interface components {
          * @description Where one payment stands for the tasker.
          * @enum {string}
          */
-        EarningState: "held" | "awaiting_release" | "waiting_for_payout_setup" | "transfer_pending" | "paid_out" | "refunded";
+        EarningState: "held" | "awaiting_release" | "waiting_for_payout_setup" | "waiting_for_identity" | "transfer_pending" | "paid_out" | "refunded";
         /** @description Sums of `payout_cents` by state, and the fees taken from released payments. */
         EarningTotals: {
             /** Format: int64 */
@@ -1537,6 +1635,8 @@ export interface components {
         Earnings: {
             currency: string;
             has_more: boolean;
+            /** @description Transfers wait until the tasker verifies their identity ("Verify your identity to get paid"). */
+            identity_needed: boolean;
             /** @description Newest first, a page at a time (`?cursor=&limit=`, default 50). */
             items: components["schemas"]["EarningLine"][];
             next_cursor: string | null;
@@ -1565,6 +1665,10 @@ export interface components {
                 [key: string]: string;
             } | null;
             message: string;
+        };
+        IdentitySessionStarted: {
+            /** @description Where to send the person: Stripe's hosted verification, or the sandbox page. */
+            url: string;
         };
         Invitation: {
             created_at: components["schemas"]["Timestamp"];
@@ -1682,6 +1786,22 @@ export interface components {
         /** @description My Tasks, "Tasks I'm Offering On": the offer (in full: it is mine) and its task. */
         MyOfferView: components["schemas"]["OfferView"] & {
             task: components["schemas"]["TaskSummary"];
+        };
+        MyVerification: {
+            email: boolean;
+            identity: boolean;
+            /** @description The last identity verification failed (start another). */
+            identity_failed: boolean;
+            /** @description An identity verification was started and the provider has not decided yet. */
+            identity_pending: boolean;
+            /** @description Transfers wait until `identity` (`PAYOUTS_REQUIRE_IDENTITY`). */
+            identity_required_for_payouts: boolean;
+            identity_verified_at: null | components["schemas"]["Timestamp"];
+            /** @description A payout account that can receive transfers, or a task paid for. */
+            payment: boolean;
+            phone: boolean;
+            /** @description The verified number (E.164), when `phone`. */
+            phone_number: string | null;
         };
         NotificationRow: {
             created_at: components["schemas"]["Timestamp"];
@@ -2002,6 +2122,12 @@ export interface components {
              * @description The real average rating, or null while there are no reviews (never an invented 4).
              */
             rating: number | null;
+            /** @description The badges shown beside the name (on offers and task cards). */
+            verified: components["schemas"]["Badges"];
+        };
+        PhoneInput: {
+            /** @description A mobile number, national (`0412 345 678`) or international (`+61 412 345 678`). */
+            phone: string;
         };
         Place: {
             display_name: string;
@@ -2062,12 +2188,16 @@ export interface components {
             first_name: string;
             /** Format: uuid */
             id: string;
+            identity_verified: boolean;
+            identity_verified_at: null | components["schemas"]["Timestamp"];
             initials: string;
             is_tasker: boolean;
             last_name: string;
             location: string | null;
             member_since: components["schemas"]["Timestamp"];
             phone: string | null;
+            /** @description `phone` was confirmed by a code sent to it (a changed number is unverified again). */
+            phone_verified: boolean;
             /** Format: double */
             rating: number | null;
             /** Format: int64 */
@@ -2586,11 +2716,11 @@ export interface components {
         /** @description Only what Taskhub has actually checked is marked verified. */
         Verification: {
             email: boolean;
-            /** @description Always false: identities are not checked. */
+            /** @description An identity document and selfie checked by the identity provider. */
             identity: boolean;
             /** @description A payout account that can receive transfers, or a task paid for. */
             payment: boolean;
-            /** @description Always false: phone numbers are not checked (no SMS verification yet). */
+            /** @description A mobile number confirmed by a code sent to it by SMS. */
             phone: boolean;
         };
         VerifyInput: {
@@ -4371,6 +4501,70 @@ export interface operations {
             };
         };
     };
+    start_identity_verification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdentitySessionStarted"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     settings: {
         parameters: {
             query?: never;
@@ -4585,6 +4779,160 @@ export interface operations {
             };
             /** @description Not signed in, or the session has expired or ended */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    start_phone_verification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PhoneInput"];
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodeSent"];
+                };
+            };
+            /** @description Malformed request (body, query string or content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation failed; `fields` names the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    verify_phone: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CodeInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProfileView"];
+                };
+            };
+            /** @description Malformed request (body, query string or content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation failed; `fields` names the fields */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4867,6 +5215,34 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Items_TaskSummary"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    my_verification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MyVerification"];
                 };
             };
             /** @description Not signed in, or the session has expired or ended */

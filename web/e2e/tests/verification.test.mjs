@@ -15,6 +15,13 @@ after(async () => {
   await browser?.close();
 });
 
+/** Waits for running animations (an offer sliding in is half-faded, which would fail contrast). */
+async function settled(page) {
+  await page.waitForLoadState('networkidle', { timeout: 5_000 }).catch(() => {});
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'), null, { timeout: 5_000 }).catch(() => {});
+  await page.waitForTimeout(500);
+}
+
 /** An Australian mobile number no other test texts. */
 const mobileNumber = () => `0412 ${String(Math.floor(Math.random() * 1000)).padStart(3, '0')} ${String(Math.floor(Math.random() * 1000)).padStart(3, '0')}`;
 const e164 = (number) => `+61${number.replace(/\s/g, '').slice(1)}`;
@@ -90,6 +97,7 @@ test('a tasker verifies a phone by SMS and their identity in the sandbox; the po
   const offer = posterPage.getByRole('list', { name: 'Offers' }).getByRole('listitem').filter({ hasText: 'Ivan T.' });
   await offer.getByText('ID-verified', { exact: true }).waitFor();
   await offer.getByText('Mobile-verified', { exact: true }).waitFor();
+  await settled(posterPage);
   await expectNoSeriousA11yViolations(posterPage, 'task with a verified offer (1280 px)');
   await screenshot(posterPage, 'offer-with-badges');
 

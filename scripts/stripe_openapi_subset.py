@@ -39,6 +39,8 @@ OPERATIONS = [
     ("post", "/v1/accounts"),
     ("get", "/v1/accounts/{account}"),
     ("post", "/v1/account_links"),
+    ("post", "/v1/identity/verification_sessions"),
+    ("get", "/v1/identity/verification_sessions/{session}"),
 ]
 EXTRA_SCHEMAS = ["event", "error"]
 # `GET /v1/checkout/sessions/{id}?expand[]=payment_intent` (server/src/payments/stripe.rs).
@@ -79,6 +81,8 @@ PRUNED = {
     "account.settings",
     "account.business_profile",
     "account.tos_acceptance",
+    # identity.verification_session: the person's verified data, which Taskhub never reads or keeps.
+    "identity.verification_session.verified_outputs",
     # refund and transfer: nested objects we never read.
     "refund.next_action",
     "refund.destination_details",

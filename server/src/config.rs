@@ -95,6 +95,21 @@ pub struct Config {
     pub task_posts_per_client_per_hour: u32,
     /// Task alert notifications one user gets an hour (`TASK_ALERTS_PER_USER_PER_HOUR`); matches past it are recorded, not notified.
     pub task_alerts_per_user_per_hour: u32,
+    /// Regions whose phone numbers may be verified by SMS (`SMS_ALLOWED_COUNTRIES`, ISO 3166-1
+    /// alpha-2 codes, comma-separated; default `AU`). The first is assumed for national numbers.
+    pub sms_allowed_countries: Vec<String>,
+    /// Verification texts sent to one country's numbers a day, all accounts together
+    /// (`SMS_DAILY_LIMIT_PER_COUNTRY`): the ceiling on what SMS pumping could cost.
+    pub sms_daily_limit_per_country: u32,
+    /// Twilio's Messages API when all three are set; otherwise texts go to `DATA_DIR/sms/`.
+    pub twilio_account_sid: Option<String>,
+    pub twilio_auth_token: Option<Secret>,
+    pub twilio_from: Option<String>,
+    /// Twilio's API origin; tests point it at a local fake.
+    pub twilio_api_base: String,
+    /// A tasker's transfers wait in the outbox until their identity is verified
+    /// (`PAYOUTS_REQUIRE_IDENTITY`, default true).
+    pub payouts_require_identity: bool,
 }
 
 impl Config {
@@ -141,6 +156,13 @@ impl Config {
             task_posts_per_hour: 20,
             task_posts_per_client_per_hour: 100,
             task_alerts_per_user_per_hour: 30,
+            sms_allowed_countries: vec!["AU".into()],
+            sms_daily_limit_per_country: 1000,
+            twilio_account_sid: None,
+            twilio_auth_token: None,
+            twilio_from: None,
+            twilio_api_base: crate::sms::twilio::DEFAULT_API_BASE.into(),
+            payouts_require_identity: true,
             data_dir,
         }
     }
@@ -248,6 +270,20 @@ impl Config {
             config.task_alerts_per_user_per_hour =
                 value.parse().context("TASK_ALERTS_PER_USER_PER_HOUR must be a number")?;
         }
+        if let Some(value) = var("SMS_ALLOWED_COUNTRIES") {
+            config.sms_allowed_countries = crate::sms::parse_countries(&value)?;
+        }
+        if let Some(value) = var("SMS_DAILY_LIMIT_PER_COUNTRY") {
+            config.sms_daily_limit_per_country =
+                value.parse().context("SMS_DAILY_LIMIT_PER_COUNTRY must be a number")?;
+        }
+        config.twilio_account_sid = var("TWILIO_ACCOUNT_SID");
+        config.twilio_auth_token = var("TWILIO_AUTH_TOKEN").map(Secret::new);
+        config.twilio_from = var("TWILIO_FROM");
+        if let Some(value) = var("TWILIO_API_BASE") {
+            config.twilio_api_base = value;
+        }
+        config.payouts_require_identity = flag("PAYOUTS_REQUIRE_IDENTITY", true)?;
         Ok(config)
     }
 

@@ -22,8 +22,10 @@ pub mod observability;
 pub mod payments;
 pub mod rate_limit;
 pub mod seed;
+pub mod sms;
 pub mod state;
 pub mod store;
+pub mod verification;
 pub mod workers;
 
 use std::{net::SocketAddr, sync::Arc};
@@ -133,6 +135,8 @@ pub async fn start(config: Config) -> anyhow::Result<RunningServer> {
         hub,
         delivery: Arc::new(delivery),
         payments: payments::Providers::from_config(&config, &db, &public_url),
+        identity: verification::identity::IdentityProviders::from_config(&config, &db, &public_url),
+        sms: sms::from_config(&config)?,
         access_tokens: Arc::new(AccessTokens::new(&jwt_secret)),
         sessions: Default::default(),
         mailer: Mailer::from_config(&config)?,

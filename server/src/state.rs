@@ -35,6 +35,10 @@ pub struct AppState {
     pub alert_jobs: Arc<tokio::sync::Notify>,
     /// Who may subscribe to the operators' live topic on this node.
     pub operator_sockets: crate::live_topics::OperatorSockets,
+    /// Verification codes by SMS: Twilio, or the dev outbox.
+    pub sms: Arc<dyn crate::sms::SmsProvider>,
+    /// Identity verification: Stripe Identity, or the sandbox page.
+    pub identity: crate::verification::identity::IdentityProviders,
 }
 
 impl AppState {

@@ -114,7 +114,14 @@ async fn refund_completes_within_two_sweeps_behind_150_permanently_failing_trans
     );
     let [call] = calls_of(&app, refunded.id).await.try_into().unwrap();
     assert_eq!(call.status, "done");
-    let stuck = provider_calls::due(&app.server.state.db, later(Duration::from_secs(30 * 86_400)), 1000).await.unwrap();
+    let stuck = provider_calls::due(
+        &app.server.state.db,
+        later(Duration::from_secs(30 * 86_400)),
+        1000,
+        app.server.state.config.payouts_require_identity,
+    )
+    .await
+    .unwrap();
     assert_eq!(stuck.len(), 150, "every transfer is still owed, pushed back by its backoff");
     assert!(stuck.iter().all(|call| call.kind == "transfer" && call.attempts >= 2));
     assert_ledger_audits(&app).await;

@@ -1,5 +1,5 @@
 //! `/dev/mailbox`: the mail the server would have sent, when no SMTP server is
-//! configured. Mounted only in dev mode.
+//! configured, and the texts when no SMS provider is (`/dev/sms.json`). Mounted only in dev mode.
 
 use axum::{
     Router,
@@ -12,11 +12,19 @@ use crate::{
     error::ApiResult,
     http::{extract::ApiJson, web::escape},
     mail::{MailboxEntry, mailbox_dir, read_mailbox},
+    sms::outbox::{OutboxEntry, outbox_dir, read_outbox},
     state::AppState,
 };
 
 pub fn router() -> Router<AppState> {
-    Router::new().route("/dev/mailbox", get(mailbox_page)).route("/dev/mailbox.json", get(mailbox_json))
+    Router::new()
+        .route("/dev/mailbox", get(mailbox_page))
+        .route("/dev/mailbox.json", get(mailbox_json))
+        .route("/dev/sms.json", get(sms_json))
+}
+
+async fn sms_json(State(state): State<AppState>) -> ApiResult<ApiJson<Vec<OutboxEntry>>> {
+    Ok(ApiJson(read_outbox(&outbox_dir(&state.config.data_dir)).await?))
 }
 
 async fn mailbox_json(State(state): State<AppState>) -> ApiResult<ApiJson<Vec<MailboxEntry>>> {
@@ -42,6 +50,21 @@ async fn mailbox_page(State(state): State<AppState>) -> ApiResult<impl IntoRespo
             escape(&entry.to),
             entry.created_at.to_rfc3339(),
             linkify(&escape(&entry.text)),
+        ));
+    }
+    let texts = read_outbox(&outbox_dir(&state.config.data_dir)).await?;
+    html.push_str(
+        "<h1>Text messages</h1><p>Texts are written here because <code>TWILIO_ACCOUNT_SID</code> is not set.</p>",
+    );
+    if texts.is_empty() {
+        html.push_str("<p>No texts yet.</p>");
+    }
+    for text in texts {
+        html.push_str(&format!(
+            "<article><h2>Text to {}</h2><small>{}</small><pre>{}</pre></article>",
+            escape(&text.to),
+            text.created_at.to_rfc3339(),
+            escape(&text.body),
         ));
     }
     Ok(Html(html))

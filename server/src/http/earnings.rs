@@ -19,7 +19,7 @@ use crate::{
     store::{
         Position,
         earnings::{self, EarningRow, ReceiptRow},
-        payments,
+        payments, verification,
     },
 };
 
@@ -111,6 +111,8 @@ pub struct Earnings {
     pub currency: String,
     /// `none` | `pending` | `ready`, as `GET /api/me/payout-account`.
     pub payout_account: &'static str,
+    /// Transfers wait until the tasker verifies their identity ("Verify your identity to get paid").
+    pub identity_needed: bool,
     /// Over every payment held for the tasker, whichever page this is.
     pub totals: EarningTotals,
     /// Newest first, a page at a time (`?cursor=&limit=`, default 50).
@@ -131,9 +133,13 @@ pub async fn my_earnings(
     let account = payments::payout_account(&state.db, caller.id).await?;
     let account_ready = account.as_ref().is_some_and(|(_, ready)| *ready);
     let rows = earnings::earnings_of(&state.db, caller.id, Timestamp::now()).await?;
+    let identity_needed = state.config.payouts_require_identity
+        && verification::verification(&state.db, caller.id)
+            .await?
+            .is_none_or(|facts| facts.identity_verified_at.is_none());
     let mut totals = EarningTotals::default();
     for row in &rows {
-        totals.add(row, payouts::earning_state(row, account_ready));
+        totals.add(row, state_of(row, account_ready, identity_needed));
     }
     // Newest first, so a page starts at the first line older than the cursor's.
     let position = |row: &EarningRow| Position { created_at: row.held_at.unwrap_or(Timestamp(0)), id: row.payment_id };
@@ -146,8 +152,18 @@ pub async fn my_earnings(
         Some((_, false)) => "pending",
     };
     let currency = rows.first().map_or_else(|| "aud".to_owned(), |row| row.currency.clone());
-    let items = page.into_iter().map(|row| EarningLine::new(row, account_ready)).collect();
-    Ok(ApiJson(Earnings { currency, payout_account, totals, items, has_more: next_cursor.is_some(), next_cursor }))
+    let items =
+        page.into_iter().map(|row| EarningLine::new(row, state_of(row, account_ready, identity_needed))).collect();
+    let has_more = next_cursor.is_some();
+    Ok(ApiJson(Earnings { currency, payout_account, identity_needed, totals, items, has_more, next_cursor }))
+}
+
+/// A transfer that could go out but for the tasker's identity says so.
+fn state_of(row: &EarningRow, account_ready: bool, identity_needed: bool) -> EarningState {
+    match payouts::earning_state(row, account_ready) {
+        EarningState::TransferPending if identity_needed => EarningState::WaitingForIdentity,
+        state => state,
+    }
 }
 
 impl EarningTotals {
@@ -157,20 +173,26 @@ impl EarningTotals {
         match state {
             EarningState::Held => self.held_cents += payout,
             EarningState::AwaitingRelease => self.awaiting_release_cents += payout,
-            EarningState::WaitingForPayoutSetup | EarningState::TransferPending => self.released_cents += payout,
+            EarningState::WaitingForPayoutSetup | EarningState::WaitingForIdentity | EarningState::TransferPending => {
+                self.released_cents += payout
+            }
             EarningState::PaidOut => self.paid_out_cents += payout,
             EarningState::Refunded => {}
         }
-        if matches!(state, EarningState::WaitingForPayoutSetup | EarningState::TransferPending | EarningState::PaidOut)
-        {
+        if matches!(
+            state,
+            EarningState::WaitingForPayoutSetup
+                | EarningState::WaitingForIdentity
+                | EarningState::TransferPending
+                | EarningState::PaidOut
+        ) {
             self.fees_cents += row.fee_cents;
         }
     }
 }
 
 impl EarningLine {
-    fn new(row: &EarningRow, account_ready: bool) -> Self {
-        let state = payouts::earning_state(row, account_ready);
+    fn new(row: &EarningRow, state: EarningState) -> Self {
         EarningLine {
             payment_id: row.payment_id,
             task_id: row.task_id,

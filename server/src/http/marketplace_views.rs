@@ -8,7 +8,7 @@ use crate::{
     db::{Db, Timestamp},
     marketplace::categories,
     media::photos::PhotoKey,
-    store::{offers::OfferRow, questions::QuestionRow, reviews, tasks::TaskRow},
+    store::{offers::OfferRow, profiles::ProfileRow, questions::QuestionRow, reviews, tasks::TaskRow, verification},
 };
 
 /// A person as task cards show them: "First L." or "Anonymous User".
@@ -19,20 +19,48 @@ pub struct PersonSummary {
     pub avatar_url: Option<String>,
     /// The real average rating, or null while there are no reviews (never an invented 4).
     pub rating: Option<f64>,
+    /// The badges shown beside the name (on offers and task cards).
+    pub verified: Badges,
+}
+
+/// What Taskhub has checked about a person, as compact badges.
+#[derive(Clone, Copy, Debug, Default, Serialize, utoipa::ToSchema)]
+pub struct Badges {
+    /// ID-verified: an identity document and selfie checked by the identity provider.
+    pub identity: bool,
+    /// Mobile-verified: a code sent by SMS to their number was entered.
+    pub phone: bool,
+}
+
+impl Badges {
+    pub fn of(profile: &ProfileRow) -> Self {
+        Self { identity: profile.identity_verified_at.is_some(), phone: profile.phone_verified_at.is_some() }
+    }
 }
 
 impl PersonSummary {
     pub fn new(id: Uuid, first: &str, last: &str, avatar_url: Option<&String>) -> Self {
-        Self { id, name: names::public_name(first, last), avatar_url: avatar_url.cloned(), rating: None }
+        Self {
+            id,
+            name: names::public_name(first, last),
+            avatar_url: avatar_url.cloned(),
+            rating: None,
+            verified: Badges::default(),
+        }
     }
 }
 
-/// Fills in the ratings of everyone a list shows, with one query for the whole list.
+/// Fills in the ratings and verification badges of everyone a list shows, with one query
+/// each for the whole list.
 pub async fn fill_ratings(db: &Db, people: Vec<&mut PersonSummary>) -> sqlx::Result<()> {
     let ids: Vec<Uuid> = people.iter().map(|person| person.id).collect();
     let ratings = reviews::ratings_of(db, &ids, Timestamp::now()).await?;
+    let badges = verification::badges_of(db, &ids).await?;
     for person in people {
         person.rating = ratings.get(&person.id).copied();
+        if let Some(&(identity, phone)) = badges.get(&person.id) {
+            person.verified = Badges { identity, phone };
+        }
     }
     Ok(())
 }

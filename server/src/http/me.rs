@@ -60,6 +60,21 @@ async fn my_profile(state: &AppState, caller: AuthUser) -> ApiResult<ProfileView
     Ok(ProfileView::new(&row, &stats))
 }
 
+/// The verified number when `phone` is that number written another way, so saving the settings
+/// form does not unverify it; any other number is unverified until confirmed by a code.
+fn same_verified_number(state: &AppState, current: &ProfileView, phone: Option<String>) -> Option<String> {
+    let verified = current.phone.as_deref().filter(|_| current.phone_verified);
+    match (phone, verified) {
+        (Some(text), Some(verified))
+            if crate::verification::phone::parse_phone(&text, &state.config.sms_allowed_countries)
+                .is_ok_and(|parsed| parsed.e164 == verified) =>
+        {
+            Some(verified.to_owned())
+        }
+        (phone, _) => phone,
+    }
+}
+
 /// A field that may be absent (leave alone), null or blank (clear), or a value.
 fn present<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Option<String>>, D::Error> {
     Option::<String>::deserialize(deserializer).map(Some)
@@ -99,7 +114,7 @@ pub async fn update_profile(
         value.map(|value| validation::optional_text(&mut fields, field, value.as_deref()))
     };
     let changes_display_name = optional("display_name", patch.display_name);
-    let phone = optional("phone", patch.phone);
+    let phone = optional("phone", patch.phone).map(|phone| same_verified_number(&state, &current, phone));
     let location = optional("location", patch.location);
     let bio = optional("bio", patch.bio);
     let skills_json = match patch.skills.map(|skills| validation::clean_skills(&skills)) {

@@ -14,6 +14,7 @@ pub mod earnings;
 pub mod extract;
 pub mod geocode;
 pub mod health;
+pub mod identity_sandbox;
 pub mod invitations;
 pub mod lifecycle;
 pub mod marketplace_views;
@@ -45,6 +46,7 @@ pub mod task_photos;
 pub mod tasks;
 pub mod unsubscribe;
 pub mod uploads;
+pub mod verification;
 pub mod views;
 pub mod web;
 
@@ -101,6 +103,7 @@ pub fn router(state: AppState) -> Router {
         .merge(reports::router())
         .merge(portfolio::router())
         .merge(task_photos::router())
+        .merge(verification::router())
         .merge(openapi::router())
         .fallback(|| async { ApiError::NotFound("No such API route".into()) })
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed("Method not allowed on this route".into()) })
@@ -114,6 +117,7 @@ pub fn router(state: AppState) -> Router {
         .merge(health::router())
         .merge(payments_sandbox::router())
         .merge(payouts_sandbox::router())
+        .merge(identity_sandbox::router())
         .merge(unsubscribe::page_router())
         .merge(crawlers::router())
         .merge(web::media_router());

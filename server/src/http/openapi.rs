@@ -45,7 +45,7 @@ use crate::{
         admin, admin_reports, admin_users, alerts, auth, contact, disputes, earnings, extract::ApiJson, geocode,
         invitations, lifecycle, me, messages, notification_settings, notifications, offers, payments, portfolio,
         price_increases, profiles, push, questions, realtime, receipts, reports, reschedules, reviews, security_headers,
-        site, task_photos, tasks, unsubscribe,
+        site, task_photos, tasks, unsubscribe, verification,
     },
     state::AppState,
 };
@@ -83,6 +83,8 @@ use crate::{
         push::public_key, push::list_devices, push::add_device, push::remove_device, push::send_test,
         notification_settings::settings, notification_settings::save_settings, unsubscribe::one_click_unsubscribe,
         receipts::mark_read, receipts::privacy, receipts::save_privacy,
+        verification::start_phone_verification, verification::verify_phone, verification::start_identity_verification,
+        verification::my_verification,
     ),
     components(schemas(ErrorBody)),
     modifiers(&BearerAuth, &ErrorResponses, &ResponseFieldsPresent),

@@ -30,8 +30,9 @@ use crate::{
     store::{
         offers,
         payments::{self, PaymentRow, status},
-        users,
+        users, verification,
     },
+    verification::identity,
 };
 
 pub fn router() -> Router<AppState> {
@@ -178,6 +179,14 @@ pub async fn stripe_webhook(
         Action::Settle { session_id } => session_id,
         Action::CheckPayoutAccount { account_ref } => {
             let handled = check_payout_account(&state, &account_ref).await?;
+            payments::record_stripe_event(&state.db, &event.id, &event.kind, Timestamp::now()).await?;
+            return Ok(ApiJson(WebhookReceipt { received: true, handled }));
+        }
+        Action::CheckIdentity { session_ref } => {
+            let handled = match verification::identity_session_by_ref(&state.db, &session_ref).await? {
+                Some(session) => identity::settle(&state, &session).await?,
+                None => false,
+            };
             payments::record_stripe_event(&state.db, &event.id, &event.kind, Timestamp::now()).await?;
             return Ok(ApiJson(WebhookReceipt { received: true, handled }));
         }

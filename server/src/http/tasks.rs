@@ -22,7 +22,8 @@ use crate::{
     http::{
         extract::{ApiJson, ApiPath, ApiQuery, AuthUser, ClientIp, Operator, TaskFromPath, VerifiedUser, task_or_404},
         marketplace_views::{
-            Items, Page, PersonSummary, PosterStats, QuestionView, TaskDetail, TaskPhoto, TaskSummary, fill_ratings,
+            Badges, Items, Page, PersonSummary, PosterStats, QuestionView, TaskDetail, TaskPhoto, TaskSummary,
+            fill_ratings,
         },
         paging,
     },
@@ -248,9 +249,10 @@ async fn detail(
     let poster = profiles::profile(&state.db, row.poster_id).await?;
     let assigned_tasker = match row.assigned_tasker_id {
         None => None,
-        Some(id) => profiles::profile(&state.db, id)
-            .await?
-            .map(|tasker| PersonSummary::new(id, &tasker.first_name, &tasker.last_name, tasker.avatar_url.as_ref())),
+        Some(id) => profiles::profile(&state.db, id).await?.map(|tasker| PersonSummary {
+            verified: Badges::of(&tasker),
+            ..PersonSummary::new(id, &tasker.first_name, &tasker.last_name, tasker.avatar_url.as_ref())
+        }),
     };
     let similar = tasks::similar_open_tasks(&state.db, row.category_id, row.id, SIMILAR_TASKS).await?;
     let mut similar_tasks: Vec<TaskSummary> = similar.iter().map(TaskSummary::from).collect();
@@ -258,6 +260,7 @@ async fn detail(
     let mut task = TaskSummary::from(&row);
     task.poster.rating = stats.rating;
     task.photos = task_photos::photos_of(&state.db, row.id).await?.into_iter().map(TaskPhoto::new).collect();
+    task.poster.verified = poster.as_ref().map(Badges::of).unwrap_or_default();
     Ok(TaskDetail {
         task,
         view_count,

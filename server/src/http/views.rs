@@ -51,6 +51,10 @@ pub struct ProfileView {
     pub initials: String,
     pub company_name: Option<String>,
     pub phone: Option<String>,
+    /// `phone` was confirmed by a code sent to it (a changed number is unverified again).
+    pub phone_verified: bool,
+    pub identity_verified: bool,
+    pub identity_verified_at: Option<Timestamp>,
     pub location: Option<String>,
     pub bio: Option<String>,
     pub avatar_url: Option<String>,
@@ -79,6 +83,9 @@ impl ProfileView {
             initials: names::initials(&row.first_name, &row.last_name, Some(&row.email)),
             company_name: row.company_name.clone(),
             phone: row.phone.clone(),
+            phone_verified: row.phone_verified_at.is_some(),
+            identity_verified: row.identity_verified_at.is_some(),
+            identity_verified_at: row.identity_verified_at,
             location: row.location.clone(),
             bio: row.bio.clone(),
             avatar_url: row.avatar_url.clone(),
@@ -157,9 +164,9 @@ impl From<&PortfolioRow> for PortfolioItemView {
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct Verification {
     pub email: bool,
-    /// Always false: phone numbers are not checked (no SMS verification yet).
+    /// A mobile number confirmed by a code sent to it by SMS.
     pub phone: bool,
-    /// Always false: identities are not checked.
+    /// An identity document and selfie checked by the identity provider.
     pub identity: bool,
     /// A payout account that can receive transfers, or a task paid for.
     pub payment: bool,
@@ -243,8 +250,8 @@ impl PublicProfileView {
             completion_rate: facts.completion_rate,
             verified: Verification {
                 email: row.email_verified,
-                phone: false,
-                identity: false,
+                phone: row.phone_verified_at.is_some(),
+                identity: row.identity_verified_at.is_some(),
                 payment: facts.payment_verified,
             },
             reviews: reviews.iter().map(ProfileReview::from).collect(),

@@ -29,14 +29,16 @@ pub fn retry_delay(attempts: i32) -> Duration {
 }
 
 /// Makes one owed call and records the outcome. True when it succeeded. A transfer to a
-/// suspended tasker is not made: it waits in the outbox, its attempts untouched, marked held
-/// until an operator reinstates the tasker.
+/// suspended tasker, or one whose identity is not verified yet, is not made: it waits in the
+/// outbox, its attempts untouched (a suspension's hold is marked, and lasts until an operator
+/// reinstates the tasker).
 pub async fn run(state: &AppState, call: &ProviderCallRow) -> bool {
     let now = Timestamp::now();
-    match provider_calls::on_hold(&state.db, call.id, now).await {
+    match provider_calls::on_hold(&state.db, call.id, now, state.config.payouts_require_identity).await {
         Ok(false) => {}
         Ok(true) => {
-            tracing::info!(call_id = %call.id, payment_id = %call.payment_id, "transfer held: the tasker is suspended");
+            tracing::info!(call_id = %call.id, payment_id = %call.payment_id,
+                "transfer held: the tasker is suspended or not identity-verified yet");
             if let Err(error) = provider_calls::mark_holds(&state.db, now).await {
                 tracing::warn!(%error, call_id = %call.id, "could not mark the hold; the sweep marks it");
             }

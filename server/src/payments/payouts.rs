@@ -31,6 +31,8 @@ pub enum EarningState {
     AwaitingRelease,
     /// Released; the transfer goes out once the tasker's payout account is ready.
     WaitingForPayoutSetup,
+    /// Released; the transfer goes out once the tasker's identity is verified.
+    WaitingForIdentity,
     /// Released; the transfer is being made (or retried).
     TransferPending,
     /// Transferred to the tasker's payout account.

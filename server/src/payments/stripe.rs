@@ -62,7 +62,7 @@ impl Stripe {
     }
 
     /// One API call; POSTs carry `idempotency_key` and are retried with it.
-    async fn call(
+    pub(crate) async fn call(
         &self,
         method: Method,
         path: &str,

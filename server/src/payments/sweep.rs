@@ -75,7 +75,7 @@ pub async fn sweep(state: &AppState, now: Timestamp) -> anyhow::Result<SweepRepo
     provider_calls::mark_holds(&state.db, now).await?;
     report.price_increases_lapsed = super::increases::lapse_due(state, now, BATCH).await?;
     report.reschedules_lapsed = crate::marketplace::reschedules::lapse_due(state, now, BATCH).await?;
-    for call in provider_calls::due(&state.db, now, BATCH).await? {
+    for call in provider_calls::due(&state.db, now, BATCH, state.config.payouts_require_identity).await? {
         report.provider_calls_retried += 1;
         if calls::run(state, &call).await {
             report.provider_calls_succeeded += 1;

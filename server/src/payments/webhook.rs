@@ -89,6 +89,9 @@ pub enum Action {
     /// A tasker's Connect account changed (`account.updated`): ask the
     /// provider whether it can receive transfers now.
     CheckPayoutAccount { account_ref: String },
+    /// An identity verification changed (`identity.verification_session.*`): ask the provider
+    /// for the session's outcome and record it.
+    CheckIdentity { session_ref: String },
     /// Anything else: acknowledged, nothing done.
     Ignore,
 }
@@ -108,6 +111,9 @@ impl Event {
         match object_id {
             Some(session_id) if CHECKOUT_EVENTS.contains(&self.kind.as_str()) => Action::Settle { session_id },
             Some(account_ref) if self.kind == "account.updated" => Action::CheckPayoutAccount { account_ref },
+            Some(session_ref) if self.kind.starts_with("identity.verification_session.") => {
+                Action::CheckIdentity { session_ref }
+            }
             _ => Action::Ignore,
         }
     }
@@ -164,5 +170,10 @@ mod tests {
             serde_json::from_str(r#"{"id":"evt_2","type":"customer.created","data":{"object":{"id":"cus_1"}}}"#)
                 .unwrap();
         assert_eq!(other.action(), Action::Ignore);
+        let identity: Event = serde_json::from_str(
+            r#"{"id":"evt_3","type":"identity.verification_session.verified","data":{"object":{"id":"vs_1"}}}"#,
+        )
+        .unwrap();
+        assert_eq!(identity.action(), Action::CheckIdentity { session_ref: "vs_1".into() });
     }
 }

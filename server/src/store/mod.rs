@@ -42,6 +42,7 @@ pub mod tips;
 pub mod track_record;
 pub mod user_record;
 pub mod users;
+pub mod verification;
 
 /// Where a page ended: the last item's time and id. Ordered as the lists are, by time, then id.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]

@@ -24,6 +24,8 @@ pub struct ProfileRow {
     pub is_tasker: bool,
     pub skills: String,
     pub created_at: Timestamp,
+    pub phone_verified_at: Option<Timestamp>,
+    pub identity_verified_at: Option<Timestamp>,
 }
 
 #[instrument(skip_all)]
@@ -31,7 +33,8 @@ pub async fn profile(db: &Db, id: Uuid) -> sqlx::Result<Option<ProfileRow>> {
     on_pool!(db, |pool| {
         sqlx::query_as::<_, ProfileRow>(
             "select p.id, u.email, u.email_verified, p.first_name, p.last_name, p.display_name, p.company_name,
-            p.phone, p.location, p.bio, p.avatar_url, p.account_type, p.is_tasker, p.skills, u.created_at
+            p.phone, p.location, p.bio, p.avatar_url, p.account_type, p.is_tasker, p.skills, u.created_at,
+            p.phone_verified_at, p.identity_verified_at
      from profiles p join users u on u.id = p.id
              where p.id = $1",
         )
@@ -63,6 +66,7 @@ pub async fn update_profile(db: &Db, id: Uuid, changes: &ProfileChanges, now: Ti
                 last_name    = case when $4 then $5 else last_name end,
                 display_name = case when $6 then $7 else display_name end,
                 phone        = case when $8 then $9 else phone end,
+                phone_verified_at = case when $8 and phone is distinct from $9 then null else phone_verified_at end,
                 location     = case when $10 then $11 else location end,
                 bio          = case when $12 then $13 else bio end,
                 skills       = case when $14 then $15 else skills end,

@@ -119,19 +119,32 @@ pub async fn mark_holds(db: &Db, now: Timestamp) -> sqlx::Result<u64> {
     })
 }
 
+/// SQL true when the call `call` is a transfer waiting for its tasker to verify their identity,
+/// when `required` (a bind parameter: `PAYOUTS_REQUIRE_IDENTITY`) is true. It waits in the outbox,
+/// its attempts untouched, and goes out once the tasker is verified.
+pub fn transfer_awaiting_identity_of(call: &str, required: &str) -> String {
+    format!(
+        "({required} and {call}.kind = 'transfer'
+          and exists (select 1 from payments id_p join profiles id_pr on id_pr.id = id_p.tasker_id
+                      where id_p.id = {call}.payment_id and id_pr.identity_verified_at is null))"
+    )
+}
+
 /// Pending calls due by `now`, longest-waiting first (held transfers wait). A failing call
 /// is pushed back by its backoff, so it never keeps others from their turn.
 #[instrument(skip_all)]
-pub async fn due(db: &Db, now: Timestamp, limit: i64) -> sqlx::Result<Vec<ProviderCallRow>> {
+pub async fn due(db: &Db, now: Timestamp, limit: i64, identity_required: bool) -> sqlx::Result<Vec<ProviderCallRow>> {
     on_pool!(db, |pool| {
         sqlx::query_as::<_, ProviderCallRow>(sqlx::AssertSqlSafe(format!(
             "select {CALL_COLUMNS} from provider_calls
-             where status = 'pending' and next_attempt_at <= $1 and not {hold}
+             where status = 'pending' and next_attempt_at <= $1 and not {hold} and not {identity}
              order by next_attempt_at, id limit $2",
-            hold = transfer_on_hold_of("provider_calls", "$1")
+            hold = transfer_on_hold_of("provider_calls", "$1"),
+            identity = transfer_awaiting_identity_of("provider_calls", "$3"),
         )))
         .bind(now)
         .bind(limit)
+        .bind(identity_required)
         .fetch_all(pool)
         .await
     })
@@ -284,16 +297,19 @@ pub async fn unpark_by_operator(db: &Db, id: Uuid, audit: &AuditEntry<'_>) -> sq
     })
 }
 
-/// Whether this call is a transfer held while its tasker is suspended.
+/// Whether this call is a transfer held while its tasker is suspended (or, with
+/// `identity_required`, not identity-verified).
 #[instrument(skip_all)]
-pub async fn on_hold(db: &Db, id: Uuid, now: Timestamp) -> sqlx::Result<bool> {
+pub async fn on_hold(db: &Db, id: Uuid, now: Timestamp, identity_required: bool) -> sqlx::Result<bool> {
     on_pool!(db, |pool| {
         sqlx::query_scalar::<_, bool>(sqlx::AssertSqlSafe(format!(
-            "select {} from provider_calls where id = $2",
-            transfer_on_hold_of("provider_calls", "$1")
+            "select {} or {} from provider_calls where id = $2",
+            transfer_on_hold_of("provider_calls", "$1"),
+            transfer_awaiting_identity_of("provider_calls", "$3"),
         )))
         .bind(now)
         .bind(id)
+        .bind(identity_required)
         .fetch_optional(pool)
         .await
         .map(|held| held.unwrap_or(false))

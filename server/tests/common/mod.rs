@@ -216,6 +216,8 @@ impl TestApp {
         // Tests post many tasks from one address; the posting limits have their own tests.
         config.task_posts_per_hour = 10_000;
         config.task_posts_per_client_per_hour = 10_000;
+        // Transfers go out without an identity check; the hold has its own tests (verification_identity.rs).
+        config.payouts_require_identity = false;
         // Many servers run at once (tests in parallel, several nodes per cluster test): keep each
         // pool small so they fit in the PostgreSQL's connection limit.
         config.database_max_connections = 5;

@@ -89,6 +89,8 @@ const screens = [
   ['notifications', 'poster', '/notifications', 'Notifications'],
   ['account menu', 'poster', '/', true, (page) => page.getByRole('button', { name: /Account menu/ }).click(), 'desktop'],
   ['settings', 'poster', '/settings', 'Account Settings'],
+  ['settings with an identity check under way', 'tasker', '/settings', 'Account Settings'],
+  ['identity sandbox', 'visitor', (f) => f.identityPath, 'Verify your identity'],
   ['own profile', 'tasker', (f) => `/profile/${f.taskerId}`, true],
   ["someone else's profile", 'poster', (f) => `/profile/${f.taskerId}`, true],
   ['payment success', 'poster', (f) => f.paymentSuccessPath, true],
@@ -167,8 +169,10 @@ before(async () => {
     body: { amount_cents: 9000, message: 'I can come on Saturday morning.' },
   });
   const assigned = await assignedTask(poster, sessions.tasker.access_token);
+  const identity = await api('/api/me/identity/session', { method: 'POST', token: sessions.tasker.access_token });
   fixtures = {
     ...assigned,
+    identityPath: new URL(identity.url).pathname,
     offeredTask: offered.id,
     offeredTitle: offered.title,
     freshTask: fresh.id,

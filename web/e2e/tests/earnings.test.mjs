@@ -1,12 +1,13 @@
 // Payouts and receipts end to end against the real server and the sandbox provider: a tasker sets up
 // payouts on the sandbox's onboarding page (the local stand-in for Stripe's Connect onboarding), is
-// paid when the poster releases, and sees the payout on Earnings; the poster reviews once (the form
+// paid when the poster releases once their identity is verified on the sandbox identity page, and
+// sees the payout on Earnings; the poster reviews once (the form
 // is gone afterwards) and finds the receipt under Payments. A poster invites a tasker from the tasker's
 // profile and the invitation reaches the tasker live. Screenshots of the new screens at both widths.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
-import { api, createVerifiedUser, inDays, launch, login, newPage, screenshot, screenshotBoth, signedInPage, VIEWPORTS, waitForTopic } from '../browser.mjs';
+import { api, createVerifiedUser, expectNoSeriousA11yViolations, inDays, launch, login, newPage, screenshot, screenshotBoth, signedInPage, VIEWPORTS, waitForTopic } from '../browser.mjs';
 
 let browser;
 before(async () => {
@@ -92,8 +93,20 @@ test('a tasker sets up payouts in the sandbox, is paid on release and sees it on
   await posterPage.getByRole('dialog', { name: 'Release payment?' }).getByRole('button', { name: 'Release payment' }).click();
   await posterPage.getByRole('heading', { name: 'Task completed' }).waitFor();
 
-  // Earnings shows the payout: $90 less the $9 fee.
+  // The transfer waits for the tasker's identity check (their first payout); verifying in the
+  // sandbox sends it.
   await taskerPage.reload();
+  await line.getByText('Transfer waiting for your identity check', { exact: true }).waitFor();
+  await taskerPage.getByText('Verify your identity to get paid').waitFor();
+  await expectNoSeriousA11yViolations(taskerPage, 'earnings waiting for identity (1280 px)');
+  await taskerPage.getByRole('button', { name: 'Verify your identity' }).click();
+  await taskerPage.waitForURL('**/sandbox/identity/vs_sandbox_*');
+  await taskerPage.getByRole('button', { name: 'Verify', exact: true }).click();
+  await taskerPage.waitForURL((url) => url.pathname === '/settings');
+  await taskerPage.getByText('Your identity is verified.').waitFor();
+
+  // Earnings shows the payout: $90 less the $9 fee.
+  await taskerPage.goto('/earnings');
   await line.getByText('Paid out', { exact: true }).waitFor();
   await line.getByText('$81.00').waitFor();
   const paidOut = taskerPage.locator('dt', { hasText: /^Paid out$/ }).locator('..');

@@ -25,6 +25,9 @@ import type { VerifyParams, VerifyResult } from '@/features/payments/api/verify-
 import type { PortfolioItem, PublicProfile } from '@/features/profiles/api/get-profile';
 import type { PortfolioChange } from '@/features/profiles/api/portfolio';
 import type { TaskMessage } from '@/features/task-progress/api/get-messages';
+import type { MyVerification } from '@/features/verification/api/get-verification';
+import type { IdentitySession } from '@/features/verification/api/start-identity-verification';
+import type { CodeSent } from '@/features/verification/api/start-phone-verification';
 import type { paths } from '@/lib/api-schema';
 import type { Profile, Session, User } from '@/lib/auth/types';
 import type { Offer, Page, Question, TaskDetail, TaskPhoto, TaskSummary, TasksPage } from '@/lib/marketplace';
@@ -102,4 +105,10 @@ export type ApiContract = [
   Check<Fits<{ note: string | null }, ApiRequest<'/api/admin/users/{id}/reinstate', 'post'>>>,
   Check<Fits<ApiResponse<'/api/admin/audit', 'get'>, Page<AuditItem>>>,
   Check<Fits<ApiResponse<'/api/admin/provider-calls', 'get'>, { items: ProviderCall[] }>>,
+  Check<Fits<{ phone: string }, ApiRequest<'/api/me/phone/start', 'post'>>>,
+  Check<Fits<ApiResponse<'/api/me/phone/start', 'post', 202>, CodeSent>>,
+  Check<Fits<{ code: string }, ApiRequest<'/api/me/phone/verify', 'post'>>>,
+  Check<Fits<ApiResponse<'/api/me/phone/verify', 'post'>, Profile>>,
+  Check<Fits<ApiResponse<'/api/me/identity/session', 'post'>, IdentitySession>>,
+  Check<Fits<ApiResponse<'/api/me/verification', 'get'>, MyVerification>>,
 ];

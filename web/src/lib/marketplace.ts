@@ -1,5 +1,12 @@
 /** Shapes of the marketplace API (`web/openapi.json`) shared by the task, offer, payment and notification features. */
-export type Person = { id: string; name: string; avatar_url: string | null; rating: number | null };
+export type Person = {
+  id: string;
+  name: string;
+  avatar_url: string | null;
+  rating: number | null;
+  /** What Taskhub has checked: shown as ID-verified and mobile-verified badges. */
+  verified?: { identity: boolean; phone: boolean };
+};
 
 export type TaskSummary = {
   id: string;

@@ -23,6 +23,7 @@
  *   ['admin', 'audit']              the audit log (infinite pages)
  *   ['admin', 'provider-calls']     parked provider calls
  *   ['me', …]                       everything about the signed-in user (dropped on sign-in/out)
+ *   ['me', 'verification']          the user's phone and identity verification
  *   ['me', 'notifications']         {items, unread_count, next_cursor}; its 'pages' the full list
  */
 export const queryKeys = {
@@ -61,6 +62,7 @@ export const queryKeys = {
   myEarnings: ['me', 'earnings'] as const,
   myPayments: ['me', 'payments'] as const,
   payoutAccount: ['me', 'payout-account'] as const,
+  myVerification: ['me', 'verification'] as const,
   alerts: ['me', 'alerts'] as const,
   notifications: ['me', 'notifications'] as const,
   notificationPages: ['me', 'notifications', 'pages'] as const,

@@ -2,6 +2,7 @@ import { Calendar, MapPin, MessageSquare, Star } from 'lucide-react';
 import { Link } from 'react-router';
 
 import { Avatar } from '@/components/ui/avatar';
+import { VerifiedBadges } from '@/components/ui/verified-badges';
 import { formatDate } from '@/lib/format';
 import { formatMoney, initialsOf, relativeTime, type TaskSummary } from '@/lib/marketplace';
 
@@ -83,7 +84,10 @@ export function TaskCard({
           {task.offer_count} {task.offer_count === 1 ? 'offer' : 'offers'}
         </span>
       </div>
-      <p className="mt-2 text-xs text-slate-500">Posted {relativeTime(task.created_at)}</p>
+      <div className="mt-2 flex flex-wrap items-center justify-between gap-2">
+        <p className="text-xs text-slate-500">Posted {relativeTime(task.created_at)}</p>
+        <VerifiedBadges verified={task.poster.verified} />
+      </div>
     </article>
   );
 }

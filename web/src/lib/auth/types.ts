@@ -32,6 +32,10 @@ export type Profile = {
   initials?: string;
   company_name?: string | null;
   phone: string | null;
+  /** `phone` was confirmed by a code sent to it. */
+  phone_verified?: boolean;
+  identity_verified?: boolean;
+  identity_verified_at?: string | null;
   location: string | null;
   bio: string | null;
   avatar_url: string | null;

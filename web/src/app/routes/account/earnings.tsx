@@ -6,6 +6,7 @@ import { Alert } from '@/components/ui/alert';
 import { usePayoutAccount } from '@/features/earnings/api/get-payout-account';
 import { useStartPayoutOnboarding } from '@/features/earnings/api/start-payout-onboarding';
 import { EarningsOverview } from '@/features/earnings/components/earnings-overview';
+import { StartIdentityButton } from '@/features/verification/components/identity-verification';
 import { queryKeys } from '@/lib/query-keys';
 import { usePageTitle } from '@/lib/use-page-title';
 
@@ -45,7 +46,7 @@ export function EarningsRoute() {
           <Alert tone="info">Your payout setup isn't finished yet. Continue when you're ready.</Alert>
         )}
         {returned === 'refresh' && restart.isError && <Alert>Your setup link expired and a new one could not be made. Please try again.</Alert>}
-        <EarningsOverview />
+        <EarningsOverview identityAction={<StartIdentityButton />} />
       </div>
     </div>
   );

@@ -1,15 +1,31 @@
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 
+import { Alert } from '@/components/ui/alert';
 import { AvatarUploader } from '@/features/settings/components/avatar-uploader';
 import { PrivacySettings } from '@/features/settings/components/privacy-settings';
 import { SettingsForm } from '@/features/settings/components/settings-form';
 import { SkillsSettings } from '@/features/settings/components/skills-settings';
+import { useVerification } from '@/features/verification/api/get-verification';
+import { IdentityVerification } from '@/features/verification/components/identity-verification';
+import { PhoneVerification } from '@/features/verification/components/phone-verification';
 import { useAuth } from '@/lib/auth/use-auth';
 import { usePageTitle } from '@/lib/use-page-title';
+
+/** What the identity provider's return (`?identity=done`) found. */
+function IdentityReturn() {
+  const verification = useVerification();
+  if (!verification.data) return null;
+  if (verification.data.identity) return <Alert tone="success" className="mt-6">Your identity is verified.</Alert>;
+  if (verification.data.identity_failed && !verification.data.identity_pending) {
+    return <Alert className="mt-6">Your identity could not be verified. You can try again below.</Alert>;
+  }
+  return <Alert tone="info" className="mt-6">Your identity check is being processed. This page shows the result when it's ready.</Alert>;
+}
 
 export function SettingsRoute() {
   usePageTitle('Account Settings');
   const { profile } = useAuth();
+  const [params] = useSearchParams();
   return (
     <div className="mx-auto max-w-3xl px-4 py-10 sm:px-6">
       <h1 className="text-3xl font-bold tracking-tight text-slate-900">Account Settings</h1>
@@ -20,11 +36,21 @@ export function SettingsRoute() {
         </Link>{' '}
         — email, push and your devices.
       </p>
+      {params.get('identity') === 'done' && <IdentityReturn />}
       <section aria-labelledby="photo-heading" className="mt-8 rounded-2xl bg-white p-6 ring-1 ring-slate-200">
         <h2 id="photo-heading" className="mb-4 text-lg font-semibold text-slate-900">
           Profile picture
         </h2>
         <AvatarUploader />
+      </section>
+      <section aria-labelledby="verification-heading" className="mt-6 rounded-2xl bg-white p-6 ring-1 ring-slate-200">
+        <h2 id="verification-heading" className="text-lg font-semibold text-slate-900">
+          Verifications
+        </h2>
+        <h3 className="mb-3 mt-4 font-semibold text-slate-900">Mobile number</h3>
+        <PhoneVerification />
+        <h3 className="mb-3 mt-6 font-semibold text-slate-900">Identity</h3>
+        <IdentityVerification />
       </section>
       <section aria-labelledby="details-heading" className="mt-6 rounded-2xl bg-white p-6 ring-1 ring-slate-200">
         <h2 id="details-heading" className="mb-4 text-lg font-semibold text-slate-900">

@@ -8,6 +8,7 @@ export type EarningState =
   | 'held'
   | 'awaiting_release'
   | 'waiting_for_payout_setup'
+  | 'waiting_for_identity'
   | 'transfer_pending'
   | 'paid_out'
   | 'refunded';
@@ -33,6 +34,8 @@ export type EarningLine = {
 export type Earnings = {
   currency: string;
   payout_account: PayoutAccountStatus;
+  /** Transfers wait until the tasker verifies their identity. */
+  identity_needed: boolean;
   totals: {
     held_cents: number;
     awaiting_release_cents: number;

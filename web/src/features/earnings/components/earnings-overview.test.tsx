@@ -31,6 +31,7 @@ describe('earnings', () => {
     const earnings: Earnings = {
       currency: 'aud',
       payout_account: 'none',
+      identity_needed: false,
       totals: { ...zero, released_cents: 18000, fees_cents: 2000 },
       items: [{ ...line, state: 'waiting_for_payout_setup' }],
       next_cursor: null,
@@ -60,6 +61,7 @@ describe('earnings', () => {
     const earnings: Earnings = {
       currency: 'aud',
       payout_account: 'ready',
+      identity_needed: false,
       totals: { ...zero, paid_out_cents: 18000, fees_cents: 2000 },
       items: [{ ...line, state: 'paid_out', paid_out_at: '2026-11-03T00:00:00Z' }],
       next_cursor: null,
@@ -78,6 +80,7 @@ describe('earnings', () => {
     const earnings: Earnings = {
       currency: 'aud',
       payout_account: 'ready',
+      identity_needed: false,
       totals: { ...zero, released_cents: 18000, fees_cents: 2000 },
       items: [{ ...line, state: 'transfer_pending', on_hold: true }],
       next_cursor: null,
@@ -91,8 +94,27 @@ describe('earnings', () => {
     expect(within(item).getByRole('link', { name: 'Contact support' })).toHaveAttribute('href', '/contact');
   });
 
+  it('asks a tasker whose transfer waits for an identity check to verify, with the given button', async () => {
+    const earnings: Earnings = {
+      currency: 'aud',
+      payout_account: 'ready',
+      identity_needed: true,
+      totals: { ...zero, released_cents: 18000, fees_cents: 2000 },
+      items: [{ ...line, state: 'waiting_for_identity' }],
+      next_cursor: null,
+      has_more: false,
+    };
+    vi.stubGlobal('fetch', mockFetch({ 'GET /api/me/earnings': { body: earnings } }).fn);
+    renderWithRouter(<EarningsOverview navigate={vi.fn()} identityAction={<button type="button">Verify now</button>} />, '/earnings');
+    expect(await screen.findByText('Verify your identity to get paid')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Verify now' })).toBeInTheDocument();
+    const item = screen.getByRole('link', { name: 'Fix the fence' }).closest('li')!;
+    expect(within(item).getByText('Transfer waiting for your identity check')).toBeInTheDocument();
+    expect(screen.queryByText('A transfer is waiting for your payout setup')).not.toBeInTheDocument();
+  });
+
   it('invites a tasker with nothing yet to browse tasks', async () => {
-    const earnings: Earnings = { currency: 'aud', payout_account: 'pending', totals: zero, items: [], next_cursor: null, has_more: false };
+    const earnings: Earnings = { currency: 'aud', payout_account: 'pending', identity_needed: false, totals: zero, items: [], next_cursor: null, has_more: false };
     vi.stubGlobal('fetch', mockFetch({ 'GET /api/me/earnings': { body: earnings } }).fn);
     renderWithRouter(<EarningsOverview navigate={vi.fn()} />, '/earnings');
     expect(await screen.findByText(/No earnings yet/)).toBeInTheDocument();
@@ -104,6 +126,7 @@ describe('earnings', () => {
     const first: Earnings = {
       currency: 'aud',
       payout_account: 'ready',
+      identity_needed: false,
       totals,
       items: [{ ...line, state: 'paid_out', paid_out_at: '2026-11-03T00:00:00Z' }],
       next_cursor: 'c1',

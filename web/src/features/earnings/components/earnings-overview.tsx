@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 
 import { Alert } from '@/components/ui/alert';
@@ -12,6 +13,7 @@ const stateLabels: Record<EarningState, { label: string; tone: string }> = {
   held: { label: 'Held in escrow', tone: 'bg-sky-50 text-sky-800' },
   awaiting_release: { label: 'Awaiting release', tone: 'bg-amber-50 text-amber-800' },
   waiting_for_payout_setup: { label: 'Transfer waiting for your payout setup', tone: 'bg-orange-50 text-orange-800' },
+  waiting_for_identity: { label: 'Transfer waiting for your identity check', tone: 'bg-orange-50 text-orange-800' },
   transfer_pending: { label: 'Transfer on its way', tone: 'bg-indigo-50 text-indigo-800' },
   paid_out: { label: 'Paid out', tone: 'bg-emerald-50 text-emerald-800' },
   refunded: { label: 'Refunded to the poster', tone: 'bg-slate-100 text-slate-700' },
@@ -29,11 +31,14 @@ function lineDate(line: EarningLine) {
   return line.held_at ? `Paid into escrow ${formatDate(line.held_at)}` : '';
 }
 
-/** The tasker's Earnings: payout setup, totals by stage, and one line per task. */
 /** Lines beside the task's own payment: a price increase (fee applies) or a tip (no fee). */
 const purposeLabels: Record<string, string> = { increase: 'Price increase', tip: 'Tip' };
 
-export function EarningsOverview({ navigate }: { navigate?: (url: string) => void }) {
+/**
+ * The tasker's Earnings: payout setup, totals by stage, and one line per task. `identityAction`
+ * is the button that starts an identity check, shown while transfers wait for one.
+ */
+export function EarningsOverview({ navigate, identityAction }: { navigate?: (url: string) => void; identityAction?: ReactNode }) {
   const earnings = useEarnings();
   if (earnings.isPending) {
     return (
@@ -45,7 +50,7 @@ export function EarningsOverview({ navigate }: { navigate?: (url: string) => voi
   }
   if (earnings.isError) return <Alert>We couldn't load your earnings. Please try again in a moment.</Alert>;
   // Every page carries the totals over all lines; the first one's are the freshest shown.
-  const { totals, currency, payout_account } = earnings.data.pages[0];
+  const { totals, currency, payout_account, identity_needed } = earnings.data.pages[0];
   const items = earnings.data.pages.flatMap((page) => page.items);
   // Released money not yet transferred can only be waiting for payout setup while there is none.
   const waiting = payout_account !== 'ready' && totals.released_cents > 0;
@@ -61,6 +66,12 @@ export function EarningsOverview({ navigate }: { navigate?: (url: string) => voi
       {waiting && (
         <Alert tone="info" title="A transfer is waiting for your payout setup">
           Finish setting up payouts and your released earnings go out straight away.
+        </Alert>
+      )}
+      {identity_needed && (
+        <Alert tone="info" title="Verify your identity to get paid">
+          <p>Taskhub checks every tasker's identity before their first payout. It takes a few minutes with a photo ID.</p>
+          {identityAction && <div className="mt-3">{identityAction}</div>}
         </Alert>
       )}
       <PayoutSetupCard status={payout_account} navigate={navigate} />

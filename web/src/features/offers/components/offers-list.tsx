@@ -6,6 +6,7 @@ import { Link } from 'react-router';
 import { ReportAction } from '@/components/moderation/report-action';
 import { Avatar } from '@/components/ui/avatar';
 import { Spinner } from '@/components/ui/spinner';
+import { VerifiedBadges } from '@/components/ui/verified-badges';
 import { useOffers } from '@/features/offers/api/get-offers';
 import { formatMoney, initialsOf, REMOVED_BY_MODERATOR, relativeTime, type Offer } from '@/lib/marketplace';
 
@@ -59,6 +60,7 @@ export function OffersList({ taskId, currency, userId, renderActions }: {
                         <Star aria-hidden className="h-3.5 w-3.5 fill-amber-400 text-amber-400" />
                         {offer.tasker.rating ? offer.tasker.rating.toFixed(1) : 'New tasker'} · {relativeTime(offer.created_at)}
                       </span>
+                      <VerifiedBadges verified={offer.tasker.verified} className="mt-1" />
                     </span>
                   </Link>
                   <div className="text-right">

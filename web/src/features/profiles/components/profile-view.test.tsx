@@ -39,8 +39,8 @@ describe('profile', () => {
     const verification = screen.getByRole('heading', { name: 'Verification' }).parentElement!;
     expect(verification).toHaveTextContent('Email✓ Verified');
     expect(verification).toHaveTextContent('Payment methodNot verified');
-    expect(verification).not.toHaveTextContent('Phone');
-    expect(verification).not.toHaveTextContent('Identity');
+    expect(verification).toHaveTextContent('PhoneNot verified');
+    expect(verification).toHaveTextContent('Identity✓ Verified');
   });
 
   it('states response figures and last activity only when the server computed them', async () => {

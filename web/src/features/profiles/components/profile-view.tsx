@@ -19,6 +19,8 @@ import { getDisplayName, getInitials } from '@/lib/user-names';
 /** Only what Taskhub checks: phone numbers and identities are not checked, so they are not listed. */
 const verificationItems = [
   { key: 'email', label: 'Email' },
+  { key: 'phone', label: 'Phone' },
+  { key: 'identity', label: 'Identity' },
   { key: 'payment', label: 'Payment method' },
 ] as const;
 

@@ -34,6 +34,12 @@ export function SettingsForm() {
     }
   }, [profile, setValues]);
 
+  // Verifying a number (beside this form) stores it in E.164: show that, so saving keeps it verified.
+  const verifiedPhone = profile?.phone_verified ? profile.phone : null;
+  useEffect(() => {
+    if (verifiedPhone) setField('phone', verifiedPhone);
+  }, [verifiedPhone, setField]);
+
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     const found = validate<keyof SettingsInput>(settingsInputSchema, values);

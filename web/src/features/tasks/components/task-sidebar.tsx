@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 
 import { TaskCard } from '@/components/tasks/task-card';
 import { Avatar } from '@/components/ui/avatar';
+import { VerifiedBadges } from '@/components/ui/verified-badges';
 import { formatMemberSince } from '@/lib/format';
 import { initialsOf, statusLabel, type TaskDetail } from '@/lib/marketplace';
 
@@ -21,6 +22,7 @@ export function PosterCard({ task }: { task: TaskDetail }) {
             <Star aria-hidden className="h-4 w-4 fill-amber-400 text-amber-400" />
             {stats?.review_count ? `${(stats.rating ?? 0).toFixed(1)} (${stats.review_count} reviews)` : 'No reviews yet'}
           </span>
+          <VerifiedBadges verified={task.poster.verified} className="mt-1" />
         </span>
       </Link>
       {stats && (

@@ -1,0 +1,141 @@
+//! The rules of phone verification: which numbers, what a code is, how often one may be sent.
+
+use std::time::Duration;
+
+use phonenumber::{Mode, country};
+use rand::Rng;
+use sha2::{Digest, Sha256};
+use uuid::Uuid;
+
+/// How long a code can be used.
+pub const CODE_LIFETIME: Duration = Duration::from_secs(10 * 60);
+/// Wrong guesses a code survives; the next try is refused (429) and a new code is needed.
+pub const MAX_ATTEMPTS: i32 = 5;
+
+/// A number in E.164 and the region it belongs to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Phone {
+    pub e164: String,
+    pub country: String,
+}
+
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PhoneError {
+    #[error("Please enter a valid mobile number")]
+    Invalid,
+    #[error("We can only send codes to numbers in {0}")]
+    CountryNotAllowed(String),
+}
+
+/// Parses `text` as a number of one of `allowed` regions (national numbers read as the first's).
+pub fn parse_phone(text: &str, allowed: &[String]) -> Result<Phone, PhoneError> {
+    let default_region = allowed.first().and_then(|code| code.parse::<country::Id>().ok());
+    let number = phonenumber::parse(default_region, text.trim()).map_err(|_| PhoneError::Invalid)?;
+    if !number.is_valid() {
+        return Err(PhoneError::Invalid);
+    }
+    let region = number.country().id().map(|id| id.as_ref().to_owned()).ok_or(PhoneError::Invalid)?;
+    if !allowed.iter().any(|code| code.eq_ignore_ascii_case(&region)) {
+        return Err(PhoneError::CountryNotAllowed(allowed.join(", ")));
+    }
+    Ok(Phone { e164: number.format().mode(Mode::E164).to_string(), country: region })
+}
+
+/// Six random digits.
+pub fn new_code() -> String {
+    format!("{:06}", rand::rngs::OsRng.gen_range(0..1_000_000))
+}
+
+/// What is stored instead of the code: bound to its row, so equal codes hash differently.
+pub fn hash_code(code_id: Uuid, code: &str) -> String {
+    hex::encode(Sha256::digest(format!("{code_id}:{}", code.trim())))
+}
+
+pub fn text_for(code: &str) -> String {
+    format!("{code} is your Taskhub verification code. It expires in 10 minutes. Never share it.")
+}
+
+/// Sends already made within each window, for the account, the number and its country.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, sqlx::FromRow)]
+pub struct SendCounts {
+    pub account_minute: i64,
+    pub account_hour: i64,
+    pub account_day: i64,
+    pub phone_minute: i64,
+    pub phone_hour: i64,
+    pub phone_day: i64,
+    pub country_day: i64,
+}
+
+pub const PER_MINUTE: i64 = 1;
+pub const PER_HOUR: i64 = 5;
+pub const PER_DAY: i64 = 10;
+
+/// Seconds to wait before another code may be sent, or `None` when one may be sent now. The
+/// same limits apply to the account and to the number, so neither many numbers from one
+/// account nor many accounts at one number can pump texts; the country's ceiling caps the rest.
+pub fn retry_after(counts: &SendCounts, country_daily_limit: u32) -> Option<u64> {
+    const MINUTE: u64 = 60;
+    const HOUR: u64 = 3600;
+    const DAY: u64 = 24 * 3600;
+    [
+        (counts.account_minute.max(counts.phone_minute) >= PER_MINUTE, MINUTE),
+        (counts.account_hour.max(counts.phone_hour) >= PER_HOUR, HOUR),
+        (counts.account_day.max(counts.phone_day) >= PER_DAY, DAY),
+        (counts.country_day >= i64::from(country_daily_limit), DAY),
+    ]
+    .into_iter()
+    .filter(|(reached, _)| *reached)
+    .map(|(_, window)| window)
+    .max()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn au() -> Vec<String> {
+        vec!["AU".into()]
+    }
+
+    #[test]
+    fn australian_numbers_are_stored_in_e164() {
+        let phone = parse_phone("0412 345 678", &au()).unwrap();
+        assert_eq!(phone, Phone { e164: "+61412345678".into(), country: "AU".into() });
+        assert_eq!(parse_phone("+61 412 345 678", &au()).unwrap().e164, "+61412345678");
+    }
+
+    #[test]
+    fn foreign_and_malformed_numbers_are_refused() {
+        assert_eq!(parse_phone("+1 415 555 2671", &au()), Err(PhoneError::CountryNotAllowed("AU".into())));
+        assert_eq!(parse_phone("+64 21 123 4567", &au()), Err(PhoneError::CountryNotAllowed("AU".into())));
+        assert_eq!(parse_phone("12", &au()), Err(PhoneError::Invalid));
+        assert_eq!(parse_phone("call me", &au()), Err(PhoneError::Invalid));
+        let both = vec!["AU".to_owned(), "NZ".to_owned()];
+        assert_eq!(parse_phone("+64 21 123 4567", &both).unwrap().country, "NZ");
+    }
+
+    #[test]
+    fn codes_are_six_digits_and_hashed_per_row() {
+        let code = new_code();
+        assert_eq!(code.len(), 6);
+        assert!(code.chars().all(|c| c.is_ascii_digit()));
+        let (a, b) = (Uuid::now_v7(), Uuid::now_v7());
+        assert_ne!(hash_code(a, "123456"), hash_code(b, "123456"));
+        assert_eq!(hash_code(a, " 123456 "), hash_code(a, "123456"));
+        assert!(!hash_code(a, "123456").contains("123456"));
+    }
+
+    #[test]
+    fn each_window_limits_the_account_and_the_number() {
+        let none = SendCounts::default();
+        assert_eq!(retry_after(&none, 100), None);
+        assert_eq!(retry_after(&SendCounts { account_minute: 1, ..none }, 100), Some(60));
+        assert_eq!(retry_after(&SendCounts { phone_minute: 1, ..none }, 100), Some(60));
+        assert_eq!(retry_after(&SendCounts { account_hour: 5, ..none }, 100), Some(3600));
+        assert_eq!(retry_after(&SendCounts { phone_hour: 4, account_hour: 4, ..none }, 100), None);
+        assert_eq!(retry_after(&SendCounts { phone_day: 10, ..none }, 100), Some(86400));
+        assert_eq!(retry_after(&SendCounts { country_day: 100, ..none }, 100), Some(86400));
+        assert_eq!(retry_after(&SendCounts { country_day: 99, ..none }, 100), None);
+    }
+}

@@ -22,6 +22,7 @@ pub mod observability;
 pub mod payments;
 pub mod rate_limit;
 pub mod seed;
+pub mod signin;
 pub mod state;
 pub mod store;
 pub mod workers;
@@ -127,6 +128,7 @@ pub async fn start(config: Config) -> anyhow::Result<RunningServer> {
         hub,
         delivery: Arc::new(delivery),
         payments: payments::Providers::from_config(&config, &db, &public_url),
+        signin: Arc::new(signin::Providers::from_config(&config, &public_url, jwt_secret.expose())?),
         access_tokens: Arc::new(AccessTokens::new(&jwt_secret)),
         sessions: Default::default(),
         mailer: Mailer::from_config(&config)?,

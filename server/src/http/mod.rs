@@ -14,6 +14,7 @@ pub mod earnings;
 pub mod extract;
 pub mod geocode;
 pub mod health;
+pub mod identities;
 pub mod invitations;
 pub mod lifecycle;
 pub mod marketplace_views;
@@ -23,6 +24,7 @@ pub mod moderation_errors;
 pub mod notification_settings;
 pub mod notifications;
 pub mod offers;
+pub mod oidc;
 pub mod openapi;
 pub mod paging;
 pub mod payments;
@@ -34,6 +36,7 @@ pub mod questions;
 pub mod realtime;
 pub mod reports;
 pub mod reviews;
+pub mod sandbox_oidc;
 pub mod security_headers;
 pub mod site;
 pub mod tasks;
@@ -64,6 +67,8 @@ const MIN_COMPRESSED_BYTES: u16 = 1024;
 pub fn router(state: AppState) -> Router {
     let api = Router::new()
         .merge(auth::router())
+        .merge(oidc::router())
+        .merge(identities::router())
         .merge(me::router())
         .merge(profiles::router())
         .merge(realtime::api_router())
@@ -104,7 +109,7 @@ pub fn router(state: AppState) -> Router {
         .merge(crawlers::router())
         .merge(web::media_router());
     if state.config.dev_mode {
-        app = app.merge(dev_mailbox::router());
+        app = app.merge(dev_mailbox::router()).merge(sandbox_oidc::router());
     }
     // Brotli or gzip for text (JSON included) unless the body is already encoded (precompressed
     // web files) or is an image; the WebSocket upgrade is merged after, uncompressed.

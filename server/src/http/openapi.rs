@@ -43,8 +43,8 @@ use crate::{
     error::ErrorBody,
     http::{
         admin, admin_reports, admin_users, alerts, auth, contact, disputes, earnings, extract::ApiJson, geocode,
-        invitations, lifecycle, me, messages, notification_settings, notifications, offers, payments, profiles, push,
-        questions, realtime, reports, reviews, security_headers, site, tasks, unsubscribe,
+        identities, invitations, lifecycle, me, messages, notification_settings, notifications, offers, oidc, payments,
+        profiles, push, questions, realtime, reports, reviews, security_headers, site, tasks, unsubscribe,
     },
     state::AppState,
 };
@@ -55,6 +55,8 @@ use crate::{
     paths(
         auth::signup, auth::verify_email, auth::resend_verification, auth::login, auth::refresh, auth::logout,
         auth::recover, auth::reset_password,
+        oidc::list_providers, oidc::start, oidc::callback, oidc::callback_form, oidc::complete_signup, identities::my_identities,
+        identities::unlink_identity,
         me::me, me::update_profile, me::become_tasker, me::upload_my_avatar, me::upload_signup_avatar,
         profiles::public_profile, profiles::profile_reviews,
         realtime::issue_ticket,

@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 
 import { AvatarUploader } from '@/features/settings/components/avatar-uploader';
+import { LinkedAccounts } from '@/features/settings/components/linked-accounts';
 import { SettingsForm } from '@/features/settings/components/settings-form';
 import { SkillsSettings } from '@/features/settings/components/skills-settings';
 import { useAuth } from '@/lib/auth/use-auth';
@@ -39,6 +40,12 @@ export function SettingsRoute() {
         <Link to="/settings/alerts" className="mt-3 inline-block font-semibold text-brand-700 hover:underline">
           Manage task alerts
         </Link>
+      </section>
+      <section aria-labelledby="linked-heading" className="mt-6 rounded-2xl bg-white p-6 ring-1 ring-slate-200">
+        <h2 id="linked-heading" className="mb-4 text-lg font-semibold text-slate-900">
+          Linked accounts
+        </h2>
+        <LinkedAccounts />
       </section>
       {profile?.is_tasker && (
         <section aria-labelledby="skills-heading" className="mt-6 rounded-2xl bg-white p-6 ring-1 ring-slate-200">

@@ -28,8 +28,8 @@ after(async () => {
 /** On the sandbox provider's page: signs in as `email`. */
 async function signInAtSandbox(page, { email, name, verified = true }) {
   await page.getByRole('heading', { level: 1, name: 'Sign in to Taskhub' }).waitFor();
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Name').fill(name);
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('Name', { exact: true }).fill(name);
   if (!verified) await page.getByLabel('The provider has verified this email').uncheck();
   await page.getByRole('button', { name: 'Continue' }).click();
 }
@@ -60,6 +60,7 @@ test('a new person signs up with the sandbox provider as a tasker', async () => 
   await page.getByRole('button', { name: 'Create tasker account' }).click();
   await page.getByText('Please add at least one skill').waitFor();
   await page.getByRole('button', { name: 'Plumbing' }).click();
+  await page.getByRole('button', { name: 'Add Skill' }).click();
   await page.getByRole('button', { name: /^Edit Plumbing/ }).waitFor();
   await page.getByRole('button', { name: 'Create tasker account' }).click();
   await page.waitForURL((url) => url.pathname === '/tasks');

@@ -81,6 +81,8 @@ pub struct Config {
     pub vapid_private_key: Option<Secret>,
     /// Who push services may contact about our pushes (`VAPID_SUBJECT`, a mailto: address).
     pub vapid_subject: String,
+    /// Social sign-in: `GOOGLE_…`, `FACEBOOK_…`, `APPLE_…` (see `signin::settings`).
+    pub sign_in: crate::signin::settings::SignInSettings,
     /// How long a notification must stay unread before it is mailed (`EMAIL_DELAY` seconds, default 600).
     pub email_delay: Duration,
     /// How often each node's delivery worker looks for due pushes and mail (`DELIVERY_POLL_MS`).
@@ -147,6 +149,7 @@ impl Config {
             trusted_proxy_count: 1,
             vapid_private_key: None,
             vapid_subject: "mailto:support@taskhub.local".into(),
+            sign_in: Default::default(),
             email_delay: Duration::from_secs(600),
             delivery_poll_interval: Duration::from_millis(500),
             push_allowed_hosts: crate::delivery::endpoint::DEFAULT_ALLOWED_HOSTS
@@ -230,6 +233,7 @@ impl Config {
             config.web_dist = PathBuf::from(value);
         }
         config.dev_mode = flag("DEV_MODE", false)?;
+        config.sign_in = crate::signin::settings::SignInSettings::from_env()?;
         config.require_email_verification = flag("REQUIRE_EMAIL_VERIFICATION", true)?;
         config.trust_proxy = flag("TRUST_PROXY", false)?;
         if let Some(value) = var("PAYMENTS_SWEEP_SECS") {

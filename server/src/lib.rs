@@ -22,6 +22,7 @@ pub mod observability;
 pub mod payments;
 pub mod rate_limit;
 pub mod seed;
+pub mod signin;
 pub mod sms;
 pub mod state;
 pub mod store;
@@ -137,6 +138,7 @@ pub async fn start(config: Config) -> anyhow::Result<RunningServer> {
         payments: payments::Providers::from_config(&config, &db, &public_url),
         identity: verification::identity::IdentityProviders::from_config(&config, &db, &public_url),
         sms: sms::from_config(&config)?,
+        signin: Arc::new(signin::Providers::from_config(&config, &public_url, jwt_secret.expose())?),
         access_tokens: Arc::new(AccessTokens::new(&jwt_secret)),
         sessions: Default::default(),
         mailer: Mailer::from_config(&config)?,

@@ -29,6 +29,8 @@ pub struct AppState {
     pub metrics: PrometheusHandle,
     pub hub: realtime::Hub,
     pub payments: crate::payments::Providers,
+    /// Social sign-in providers (Google, Facebook, Apple; the sandbox in dev mode).
+    pub signin: Arc<crate::signin::Providers>,
     /// Web Push and email digests (docs/architecture.md, decision 9).
     pub delivery: Arc<crate::delivery::Delivery>,
     /// Wakes this node's alert-matching worker when a task is posted here.

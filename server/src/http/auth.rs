@@ -159,7 +159,7 @@ async fn one_time_link(
     Ok(state.link(&format!("{page}?token={token}")))
 }
 
-async fn send_verification_email(state: &AppState, user: &UserRow) -> anyhow::Result<()> {
+pub(crate) async fn send_verification_email(state: &AppState, user: &UserRow) -> anyhow::Result<()> {
     let link = one_time_link(state, user.id, Purpose::VerifyEmail, VERIFY_EMAIL_TTL, "/verify-email").await?;
     let text = format!(
         "Welcome to Taskhub!\n\nPlease confirm your email address by opening this link:\n\n{link}\n\n\
@@ -285,6 +285,12 @@ pub async fn login(
         return Err(ApiError::EmailNotConfirmed);
     }
     refuse_suspended(&state, user.id).await?;
+    Ok(ApiJson(start_session(&state, user).await?))
+}
+
+/// Starts a new session (a refresh-token family) for a user who has proved who they are: by
+/// password here, or through a provider (`http/oidc.rs`).
+pub(crate) async fn start_session(state: &AppState, user: UserRow) -> ApiResult<SessionResponse> {
     let refresh_token = secrets::new_token();
     let now = Timestamp::now();
     let family_id = new_id();
@@ -299,7 +305,7 @@ pub async fn login(
         },
     )
     .await?;
-    Ok(ApiJson(session(&state, user, family_id, refresh_token).await?))
+    session(state, user, family_id, refresh_token).await
 }
 
 /// The answer to a sign-in or refresh: an access token naming the session (`family_id`) and the refresh token.
@@ -373,7 +379,7 @@ pub async fn refresh(
 
 /// 403 `account_suspended` with the message the login form shows, while a suspension is in
 /// force (one past its end date has ended by itself).
-async fn refuse_suspended(state: &AppState, user_id: Uuid) -> ApiResult<()> {
+pub(crate) async fn refuse_suspended(state: &AppState, user_id: Uuid) -> ApiResult<()> {
     match moderation::suspension_of(&state.db, user_id, Timestamp::now()).await? {
         Some(suspension) => Err(ApiError::AccountSuspended(suspended_message(suspension.suspended_until))),
         None => Ok(()),

@@ -14,6 +14,7 @@ pub mod earnings;
 pub mod extract;
 pub mod geocode;
 pub mod health;
+pub mod identities;
 pub mod identity_sandbox;
 pub mod invitations;
 pub mod lifecycle;
@@ -24,6 +25,7 @@ pub mod moderation_errors;
 pub mod notification_settings;
 pub mod notifications;
 pub mod offers;
+pub mod oidc;
 pub mod openapi;
 pub mod paging;
 pub mod payments;
@@ -39,6 +41,7 @@ pub mod receipts;
 pub mod reports;
 pub mod reschedules;
 pub mod reviews;
+pub mod sandbox_oidc;
 pub mod security_headers;
 pub mod site;
 mod stale_reads;
@@ -73,6 +76,8 @@ const MIN_COMPRESSED_BYTES: u16 = 1024;
 pub fn router(state: AppState) -> Router {
     let api = Router::new()
         .merge(auth::router())
+        .merge(oidc::router())
+        .merge(identities::router())
         .merge(me::router())
         .merge(profiles::router())
         .merge(realtime::api_router())
@@ -122,7 +127,7 @@ pub fn router(state: AppState) -> Router {
         .merge(crawlers::router())
         .merge(web::media_router());
     if state.config.dev_mode {
-        app = app.merge(dev_mailbox::router());
+        app = app.merge(dev_mailbox::router()).merge(sandbox_oidc::router());
     }
     // Brotli or gzip for text (JSON included) unless the body is already encoded (precompressed
     // web files) or is an image; the WebSocket upgrade is merged after, uncompressed.

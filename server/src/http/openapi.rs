@@ -43,9 +43,9 @@ use crate::{
     error::ErrorBody,
     http::{
         admin, admin_reports, admin_users, alerts, auth, contact, disputes, earnings, extract::ApiJson, geocode,
-        invitations, lifecycle, me, messages, notification_settings, notifications, offers, payments, portfolio,
-        price_increases, profiles, push, questions, realtime, receipts, reports, reschedules, reviews, security_headers,
-        site, task_photos, tasks, unsubscribe, verification,
+        identities, invitations, lifecycle, me, messages, notification_settings, notifications, offers, oidc, payments,
+        portfolio, price_increases, profiles, push, questions, realtime, receipts, reports, reschedules, reviews,
+        security_headers, site, task_photos, tasks, unsubscribe, verification,
     },
     state::AppState,
 };
@@ -56,6 +56,8 @@ use crate::{
     paths(
         auth::signup, auth::verify_email, auth::resend_verification, auth::login, auth::refresh, auth::logout,
         auth::recover, auth::reset_password,
+        oidc::list_providers, oidc::start, oidc::callback, oidc::callback_form, oidc::complete_signup, identities::my_identities,
+        identities::unlink_identity,
         me::me, me::update_profile, me::become_tasker, me::upload_my_avatar, me::upload_signup_avatar,
         profiles::public_profile, profiles::profile_reviews,
         realtime::issue_ticket,

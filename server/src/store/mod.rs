@@ -11,6 +11,7 @@ pub mod disputes;
 pub mod earnings;
 pub mod email_tokens;
 pub mod escrow;
+pub mod identities;
 pub mod invitations;
 pub mod ledger;
 pub mod ledger_audit;

@@ -43,13 +43,12 @@ pub enum CreateAccountError {
     Database(#[from] sqlx::Error),
 }
 
-/// Inserts the user and their profile together.
-#[instrument(skip_all)]
-pub async fn create_account(db: &Db, account: &NewAccount) -> Result<UserRow, CreateAccountError> {
-    let result: Result<UserRow, sqlx::Error> = on_pool!(db, |pool| {
+/// Inserts the user and their profile inside `$tx`; answers the user row.
+macro_rules! insert_account {
+    ($tx:expr, $account:expr) => {
         async {
-            let mut tx = pool.begin_write().await?;
-            let user = sqlx::query_as::<_, UserRow>(
+            let account: &$crate::store::users::NewAccount = $account;
+            let user = sqlx::query_as::<_, $crate::store::users::UserRow>(
                 "insert into users (id, email, password_hash, email_verified, created_at)
                  values ($1, $2, $3, $4, $5)
                  returning id, email, password_hash, email_verified, created_at",
@@ -59,7 +58,7 @@ pub async fn create_account(db: &Db, account: &NewAccount) -> Result<UserRow, Cr
             .bind(&account.password_hash)
             .bind(account.email_verified)
             .bind(account.created_at)
-            .fetch_one(&mut *tx)
+            .fetch_one(&mut *$tx)
             .await?;
             sqlx::query(
                 "insert into profiles (id, first_name, last_name, company_name, phone, location, bio, avatar_url,
@@ -78,8 +77,21 @@ pub async fn create_account(db: &Db, account: &NewAccount) -> Result<UserRow, Cr
             .bind(account.is_tasker)
             .bind(&account.skills_json)
             .bind(account.created_at)
-            .execute(&mut *tx)
+            .execute(&mut *$tx)
             .await?;
+            Ok::<_, sqlx::Error>(user)
+        }
+    };
+}
+pub(crate) use insert_account;
+
+/// Inserts the user and their profile together.
+#[instrument(skip_all)]
+pub async fn create_account(db: &Db, account: &NewAccount) -> Result<UserRow, CreateAccountError> {
+    let result: Result<UserRow, sqlx::Error> = on_pool!(db, |pool| {
+        async {
+            let mut tx = pool.begin_write().await?;
+            let user = insert_account!(tx, account).await?;
             tx.commit().await?;
             Ok(user)
         }
@@ -133,11 +145,13 @@ pub async fn reset_password(db: &Db, id: Uuid, password_hash: &str, now: Timesta
         async {
             let mut tx = pool.begin_write().await?;
             // Following the emailed link proves the address, so it counts as verified.
-            sqlx::query("update users set password_hash = $1, email_verified = true where id = $2")
-                .bind(password_hash)
-                .bind(id)
-                .execute(&mut *tx)
-                .await?;
+            sqlx::query(
+                "update users set password_hash = $1, email_verified = true, password_set = true where id = $2",
+            )
+            .bind(password_hash)
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
             let families = revoke_every_family!(tx, id, now).await?;
             // Every other reset link sent to this account stops working too.
             sqlx::query(

@@ -5,6 +5,7 @@
  * type the app reads" (or, for requests, "what the app sends fits what the server takes").
  * A new API call adds its line here.
  */
+import type { SignInProvider } from '@/features/auth/api/get-sign-in-providers';
 import type { CancellationRequest } from '@/features/cancellation/api/get-cancellation';
 import type { Category } from '@/features/categories/api/get-categories';
 import type { DisputeCase } from '@/features/disputes/api/get-admin-disputes';
@@ -24,6 +25,7 @@ import type { TaskPayment } from '@/features/payments/api/get-task-payment';
 import type { VerifyParams, VerifyResult } from '@/features/payments/api/verify-payment';
 import type { PortfolioItem, PublicProfile } from '@/features/profiles/api/get-profile';
 import type { PortfolioChange } from '@/features/profiles/api/portfolio';
+import type { LinkedIdentities } from '@/features/settings/api/get-identities';
 import type { TaskMessage } from '@/features/task-progress/api/get-messages';
 import type { MyVerification } from '@/features/verification/api/get-verification';
 import type { IdentitySession } from '@/features/verification/api/start-identity-verification';
@@ -54,6 +56,9 @@ type Check<T extends true> = T;
 export type ApiContract = [
   Check<Fits<ApiResponse<'/api/auth/login', 'post'>, Session>>,
   Check<Fits<ApiResponse<'/api/auth/refresh', 'post'>, Session>>,
+  Check<Fits<ApiResponse<'/api/auth/providers', 'get'>, SignInProvider[]>>,
+  Check<Fits<ApiResponse<'/api/auth/oidc/complete-signup', 'post', 201>, Session>>,
+  Check<Fits<ApiResponse<'/api/me/identities', 'get'>, LinkedIdentities>>,
   Check<Fits<ApiResponse<'/api/auth/verify', 'post'>, { user: User }>>,
   Check<Fits<ApiResponse<'/api/auth/signup', 'post', 201>, { user: User; message?: string }>>,
   Check<Fits<ApiResponse<'/api/me', 'get'>, { user: User; profile: Profile }>>,

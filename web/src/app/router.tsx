@@ -90,6 +90,7 @@ export const routes: RouteObject[] = [
       { path: '/signup', ...page(() => import('@/app/routes/auth/signup'), 'SignupRoute') },
       { path: '/forgot-password', ...page(() => import('@/app/routes/auth/forgot-password'), 'ForgotPasswordRoute') },
       { path: '/reset-password', ...page(() => import('@/app/routes/auth/reset-password'), 'ResetPasswordRoute') },
+      { path: '/auth/callback', ...page(() => import('@/app/routes/auth/callback'), 'AuthCallbackRoute') },
       { path: '/verify-email', ...page(() => import('@/app/routes/auth/verify-email'), 'VerifyEmailRoute') },
       { path: '/become-tasker', ...page(() => import('@/app/routes/account/become-tasker'), 'BecomeTaskerRoute') },
       { path: '/profile/:userId', ...page(() => import('@/app/routes/account/profile'), 'ProfileRoute', { isProtected: true }) },

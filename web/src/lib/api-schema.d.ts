@@ -242,6 +242,89 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/oidc/complete-signup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new person who came back from a provider chooses customer or tasker (skills required for
+         *     taskers, 422): the account is created without a password, the identity linked, and a
+         *     session starts (201). A used, unknown or expired token: 400; the address taken meanwhile: 409.
+         */
+        post: operations["complete_signup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/oidc/{provider}/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where the provider returns. A `state` this server did not issue, already used or expired:
+         *     400, nothing changes; an ID token whose signature, audience, issuer or `nonce` is wrong: 400.
+         *     Then a linked identity signs in, an identity whose verified address matches a verified
+         *     account is linked and signs in, any other existing address is refused, and a new person
+         *     goes to `/signup?oidc=…` to choose customer or tasker. A session arrives at
+         *     `/auth/callback#refresh_token=…&redirect=…`; refusals at `/auth/callback#error=…`.
+         */
+        get: operations["callback"];
+        put?: never;
+        /** The callback as a form POST (`response_mode=form_post`, which Apple uses); answers as the GET. */
+        post: operations["callback_form"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/oidc/{provider}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sends the browser to the provider: 302 with PKCE (S256), a `state` and a `nonce`, kept
+         *     server-side for 10 minutes and good for one callback. A provider not configured: 404.
+         */
+        get: operations["start"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The sign-in providers configured on this server, in button order (`sandbox` only in dev mode). */
+        get: operations["list_providers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/recover": {
         parameters: {
             query?: never;
@@ -504,6 +587,43 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/identities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The providers linked to the caller's account, oldest first. */
+        get: operations["my_identities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/identities/{provider}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Unlinks a provider: 204; not linked 404; the account's last way to sign in (no password and
+         *     no other provider) 409.
+         */
+        delete: operations["unlink_identity"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1432,6 +1552,13 @@ export interface components {
             /** @default null */
             body?: string | null;
         };
+        CallbackForm: {
+            code: string;
+            error?: string | null;
+            state: string;
+            /** @description Apple only, on the first sign-in: the person's name as JSON. */
+            user?: string | null;
+        };
         CancellationInput: {
             /** @default  */
             reason?: string;
@@ -1465,6 +1592,17 @@ export interface components {
         CheckoutStarted: {
             session_id: string;
             url: string;
+        };
+        CompleteSignupRequest: {
+            /** @default null */
+            account_type?: null | components["schemas"]["AccountType"];
+            /** @default [] */
+            skills?: components["schemas"]["Skill"][];
+            /**
+             * @description The `oidc` value of the `/signup?oidc=…` link.
+             * @default
+             */
+            token?: string;
         };
         ContactAccepted: {
             message: string;
@@ -1628,6 +1766,18 @@ export interface components {
                 [key: string]: string;
             } | null;
             message: string;
+        };
+        IdentitiesResponse: {
+            /** @description Whether the account also signs in with a password. */
+            has_password: boolean;
+            items: components["schemas"]["IdentityView"][];
+        };
+        IdentityView: {
+            /** @description The address the provider gave when it was linked. */
+            email: string | null;
+            linked_at: components["schemas"]["Timestamp"];
+            name: string;
+            provider: components["schemas"]["ProviderId"];
         };
         Invitation: {
             created_at: components["schemas"]["Timestamp"];
@@ -2173,6 +2323,12 @@ export interface components {
             provider_ref: string | null;
             status: string;
             updated_at: components["schemas"]["Timestamp"];
+        };
+        /** @enum {string} */
+        ProviderId: "google" | "facebook" | "apple" | "sandbox";
+        ProviderView: {
+            id: components["schemas"]["ProviderId"];
+            name: string;
         };
         PublicKey: {
             /** @description The VAPID public key (uncompressed P-256 point, URL-safe base64): the browser's `applicationServerKey`. */
@@ -3631,6 +3787,267 @@ export interface operations {
             };
         };
     };
+    complete_signup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CompleteSignupRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionResponse"];
+                };
+            };
+            /** @description Invalid or used sign-up token */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Email taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    callback: {
+        parameters: {
+            query?: {
+                code?: string;
+                state?: string;
+                /** @description Set when the person cancelled or the provider refused (`access_denied`). */
+                error?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The provider */
+                provider: components["schemas"]["ProviderId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the app's /auth/callback or /signup?oidc=… */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Forged, used or expired state; an ID token that does not check out */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Provider not configured */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The provider could not be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    callback_form: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The provider */
+                provider: components["schemas"]["ProviderId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["CallbackForm"];
+            };
+        };
+        responses: {
+            /** @description To the app's /auth/callback or /signup?oidc=… */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Forged, used or expired state; an ID token that does not check out */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Provider not configured */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The provider could not be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    start: {
+        parameters: {
+            query?: {
+                /** @description A path on this site to return to after signing in (default `/`). */
+                redirect?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The provider */
+                provider: components["schemas"]["ProviderId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the provider's sign-in page */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request (body, query string or content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Provider not configured */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The provider could not be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_providers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderView"][];
+                };
+            };
+        };
+    };
     recover: {
         parameters: {
             query?: never;
@@ -4519,6 +4936,81 @@ export interface operations {
             };
             /** @description Validation failed; `fields` names the fields */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    my_identities: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdentitiesResponse"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    unlink_identity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The provider */
+                provider: components["schemas"]["ProviderId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not linked */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The last way to sign in */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

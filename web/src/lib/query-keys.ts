@@ -25,6 +25,8 @@
  *   ['me', …]                       everything about the signed-in user (dropped on sign-in/out)
  *   ['me', 'verification']          the user's phone and identity verification
  *   ['me', 'notifications']         {items, unread_count, next_cursor}; its 'pages' the full list
+ *   ['me', 'identities']            the sign-in providers linked to the account
+ *   ['sign-in-providers']           the social sign-in buttons this server offers
  */
 export const queryKeys = {
   taskLists: ['tasks', 'list'] as const,
@@ -64,6 +66,7 @@ export const queryKeys = {
   payoutAccount: ['me', 'payout-account'] as const,
   myVerification: ['me', 'verification'] as const,
   alerts: ['me', 'alerts'] as const,
+  identities: ['me', 'identities'] as const,
   notifications: ['me', 'notifications'] as const,
   notificationPages: ['me', 'notifications', 'pages'] as const,
   notificationPage: (page: { unreadOnly: boolean; after: string | null }) =>
@@ -74,6 +77,7 @@ export const queryKeys = {
   profileReviews: (id: string, after: string | null) => ['profiles', id, 'reviews', after] as const,
   categories: ['categories'] as const,
   site: ['site'] as const,
+  signInProviders: ['sign-in-providers'] as const,
   geocode: (query: string) => ['geocode', query] as const,
   firstAlertPlace: (location: string) => ['geocode', 'first-alert', location] as const,
   verifyEmail: (token: string | null) => ['verify-email', token] as const,

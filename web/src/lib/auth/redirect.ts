@@ -3,7 +3,7 @@ import type { Location } from 'react-router';
 export type FromState = { from?: { pathname: string; search?: string; hash?: string } };
 
 /** Pages it makes no sense to return to after signing in. */
-const AUTH_PAGES = ['/login', '/signup', '/forgot-password', '/reset-password', '/verify-email'];
+const AUTH_PAGES = ['/login', '/signup', '/forgot-password', '/reset-password', '/verify-email', '/auth/callback'];
 
 /** Where to go after signing in: the location a protected route sent us from, else home. */
 export function redirectTarget(state: unknown, fallback = '/'): string {

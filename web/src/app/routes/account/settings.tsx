@@ -2,6 +2,7 @@ import { Link, useSearchParams } from 'react-router';
 
 import { Alert } from '@/components/ui/alert';
 import { AvatarUploader } from '@/features/settings/components/avatar-uploader';
+import { LinkedAccounts } from '@/features/settings/components/linked-accounts';
 import { PrivacySettings } from '@/features/settings/components/privacy-settings';
 import { SettingsForm } from '@/features/settings/components/settings-form';
 import { SkillsSettings } from '@/features/settings/components/skills-settings';
@@ -72,6 +73,12 @@ export function SettingsRoute() {
           Privacy
         </h2>
         <PrivacySettings />
+      </section>
+      <section aria-labelledby="linked-heading" className="mt-6 rounded-2xl bg-white p-6 ring-1 ring-slate-200">
+        <h2 id="linked-heading" className="mb-4 text-lg font-semibold text-slate-900">
+          Linked accounts
+        </h2>
+        <LinkedAccounts />
       </section>
       {profile?.is_tasker && (
         <section aria-labelledby="skills-heading" className="mt-6 rounded-2xl bg-white p-6 ring-1 ring-slate-200">

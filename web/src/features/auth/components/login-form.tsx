@@ -92,7 +92,7 @@ export function LoginForm() {
       <Button type="submit" size="lg" className="w-full" loading={login.isPending}>
         Sign In
       </Button>
-      <SocialButtons />
+      <SocialButtons redirect={redirectTarget(location.state)} />
       <p className="text-center text-sm text-slate-600">
         New to Taskhub?{' '}
         <Link to="/signup" state={location.state} className="font-semibold text-brand-700 hover:underline">

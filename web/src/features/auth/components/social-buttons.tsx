@@ -1,27 +1,26 @@
-const providers = ['Google', 'Facebook', 'Apple'];
+import { signInStartUrl, useSignInProviders } from '@/features/auth/api/get-sign-in-providers';
 
-/** Present per the spec, but social sign-in is not offered yet, so the buttons say so. */
-export function SocialButtons() {
+/** "Continue with …" for each provider the server is configured for; nothing when there is none. */
+export function SocialButtons({ redirect = '/' }: { redirect?: string }) {
+  const { data: providers = [] } = useSignInProviders();
+  if (!providers.length) return null;
   return (
     <div>
-      <div className="relative my-6 text-center text-xs uppercase tracking-wider text-slate-500">
+      <div className="relative my-6 text-center text-xs uppercase tracking-wider text-slate-600">
         <span className="relative z-10 bg-white px-3">or continue with</span>
         <span className="absolute inset-x-0 top-1/2 border-t border-slate-200" aria-hidden="true" />
       </div>
-      <div className="grid grid-cols-3 gap-2">
+      <div className="grid gap-2 sm:grid-cols-2">
         {providers.map((provider) => (
-          <button
-            key={provider}
-            type="button"
-            aria-disabled="true"
-            title={`${provider} sign-in is coming soon`}
-            className="h-11 cursor-not-allowed rounded-lg border border-slate-300 bg-white text-sm font-medium text-slate-500"
+          <a
+            key={provider.id}
+            href={signInStartUrl(provider.id, redirect)}
+            className="flex h-11 items-center justify-center rounded-lg border border-slate-300 bg-white px-3 text-sm font-medium text-slate-800 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
           >
-            {provider}
-          </button>
+            Continue with {provider.name}
+          </a>
         ))}
       </div>
-      <p className="mt-2 text-center text-xs text-slate-500">Social sign-in is coming soon.</p>
     </div>
   );
 }

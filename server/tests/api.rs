@@ -60,10 +60,14 @@ mod seed;
 mod session_end;
 mod sessions_and_privacy;
 mod sharing_limits;
+mod sms_twilio;
+mod social_sign_in;
 mod standoffs;
 mod task_photos;
 mod tasks;
 mod unsubscribe_links;
+mod verification_identity;
+mod verification_phone;
 mod web_delivery;
 
 /// `autotests = false` means a new file under `tests/` is compiled only once it is declared

@@ -8,10 +8,7 @@
 //! it after 30 minutes and reopened the task, and the later success was lost.
 
 use crate::common;
-#[path = "common/stripe_fake.rs"]
-mod stripe_fake;
-#[path = "common/stripe_spec.rs"]
-mod stripe_spec;
+use crate::common::stripe_fake;
 
 use std::time::Duration;
 

@@ -4,10 +4,8 @@
 //! spec (`common/stripe_fake.rs`). Webhook signatures are checked against
 //! vectors made by independent implementations (OpenSSL, Python's hmac).
 
-#[path = "common/stripe_fake.rs"]
-mod stripe_fake;
-#[path = "common/stripe_spec.rs"]
-mod stripe_spec;
+use crate::common::stripe_fake;
+use crate::common::stripe_spec;
 
 use std::collections::BTreeMap;
 

@@ -6,10 +6,8 @@
 //! the waiting transfer goes out to it at once.
 
 use crate::common;
-#[path = "common/stripe_fake.rs"]
-mod stripe_fake;
-#[path = "common/stripe_spec.rs"]
-mod stripe_spec;
+use crate::common::stripe_fake;
+use crate::common::stripe_spec;
 
 use common::{
     TestApp,

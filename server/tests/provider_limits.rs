@@ -4,10 +4,7 @@
 //! in between), onboarding links and payment verifications are counted.
 
 use crate::common;
-#[path = "common/stripe_fake.rs"]
-mod stripe_fake;
-#[path = "common/stripe_spec.rs"]
-mod stripe_spec;
+use crate::common::stripe_fake;
 
 use common::{TestApp, market::tasker};
 use reqwest::StatusCode;

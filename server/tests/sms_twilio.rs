@@ -3,9 +3,8 @@
 //! verifies the number; a number Twilio refuses is 422 and a Twilio outage 503, neither leaving a
 //! code behind (nor counting against the send limits).
 
-mod common;
-#[path = "common/twilio_fake.rs"]
-mod twilio_fake;
+use crate::common;
+use crate::common::twilio_fake;
 
 use common::{market::tasker, rows::snapshot_table};
 use reqwest::StatusCode;

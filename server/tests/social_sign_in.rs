@@ -4,7 +4,7 @@
 //! replayed `state`, a wrong nonce, linking to an unverified address, unlinking the last way
 //! in) leave the accounts, identities and sessions exactly as they were.
 
-mod common;
+use crate::common;
 
 use common::{TestApp, rows::snapshot_table};
 use reqwest::{StatusCode, header};

@@ -3,11 +3,9 @@
 //! webhooks); only the outcome and its date are stored. A tasker's transfers wait in the outbox
 //! until their identity is verified (`PAYOUTS_REQUIRE_IDENTITY`), and go out when it is.
 
-mod common;
-#[path = "common/stripe_fake.rs"]
-mod stripe_fake;
-#[path = "common/stripe_spec.rs"]
-mod stripe_spec;
+use crate::common;
+use crate::common::stripe_fake;
+use crate::common::stripe_spec;
 
 use common::{
     TestApp,

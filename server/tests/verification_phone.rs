@@ -3,7 +3,7 @@
 //! numbers only by default; at most 1 code a minute, 5 an hour, 10 a day per account and per
 //! number, and a daily ceiling per country. Refusals leave the profile and the codes as they were.
 
-mod common;
+use crate::common;
 
 use common::{
     TestApp,

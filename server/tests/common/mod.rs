@@ -10,6 +10,9 @@ pub mod market;
 pub mod push_fake;
 pub mod rows;
 pub mod services;
+pub mod stripe_fake;
+pub mod stripe_spec;
+pub mod twilio_fake;
 
 use std::{future::Future, panic::AssertUnwindSafe, path::PathBuf};
 

@@ -629,6 +629,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/identity/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Opens an identity verification (document and selfie) with the identity provider; at most 5
+         *     an hour (429). Already verified → 409.
+         */
+        post: operations["start_identity_verification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/notification-settings": {
         parameters: {
             query?: never;
@@ -719,6 +739,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/phone/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sends a 6-digit code by SMS to a number of one of `SMS_ALLOWED_COUNTRIES` (422 otherwise).
+         *     At most 1 code a minute, 5 an hour and 10 a day per account and per number, and a daily
+         *     ceiling per country (429 with `Retry-After`). The code expires in 10 minutes.
+         */
+        post: operations["start_phone_verification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/phone/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirms the number with the newest code sent to it: wrong or expired 422, past 5 tries
+         *     429 (ask for a new code). The profile's `phone` becomes that number, `phone_verified: true`.
+         */
+        post: operations["verify_phone"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/portfolio": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Adds an item at the end of the caller's portfolio (multipart `file`, `title`, `description?`):
+         *     not a tasker 403, a 13th item, a missing title or not an image 422, too large 413, too many
+         *     uploads this hour 429.
+         */
+        post: operations["add_portfolio_item"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/portfolio/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Deletes one of the caller's items and its pictures: not theirs 404. */
+        delete: operations["delete_portfolio_item"];
+        options?: never;
+        head?: never;
+        /** Edits one of the caller's items, or moves it (`position`): not theirs 404, bad fields 422. */
+        patch: operations["update_portfolio_item"];
+        trace?: never;
+    };
     "/api/me/privacy": {
         parameters: {
             query?: never;
@@ -800,6 +900,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/task-changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's tasks (posted or assigned to them) with a price increase or a new date waiting
+         *     for an answer, for My Tasks' badges.
+         */
+        get: operations["my_task_changes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/tasks": {
         parameters: {
             query?: never;
@@ -809,6 +929,26 @@ export interface paths {
         };
         /** My Tasks, "Tasks I Posted": any status, newest first. */
         get: operations["my_tasks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's verifications. A pending identity verification is first checked with its
+         *     provider (so coming back from Stripe's page shows the outcome).
+         */
+        get: operations["my_verification"];
         put?: never;
         post?: never;
         delete?: never;
@@ -954,6 +1094,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/price-increases/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The poster approves a pending increase: the answer is a checkout of the
+         *     difference, exactly as Accept & Pay. Not the poster 403; no longer pending,
+         *     or the task released, cancelled or disputed meanwhile 409.
+         */
+        post: operations["approve_increase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/price-increases/{id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The poster declines a pending increase, with an optional reason. Not the
+         *     poster 403; no longer pending 409; a reason over 1,000 characters 422.
+         */
+        post: operations["decline_increase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/profiles/{id}": {
         parameters: {
             query?: never;
@@ -1062,6 +1243,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/reschedules/{id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The other party accepts: the task's due date changes (live to both parties and the task's
+         *     watchers). The proposer 403; no longer pending (or past its 48 hours) 409.
+         */
+        post: operations["accept_date"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reschedules/{id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The other party declines: the date stays. The proposer 403; no longer pending 409. */
+        post: operations["decline_date"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/site": {
         parameters: {
             query?: never;
@@ -1131,7 +1349,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancels an open task (poster only); pending offers become `not_selected` and their taskers are told. */
+        /**
+         * Cancels an open task (poster only), with an optional reason from the list (attributed to the
+         *     poster); pending offers become `not_selected` and their taskers are told. An unknown reason 422.
+         */
         post: operations["cancel_task"];
         delete?: never;
         options?: never;
@@ -1246,8 +1467,49 @@ export interface paths {
         /** The conversation, oldest first, with the other party's read mark. */
         get: operations["list_messages"];
         put?: never;
-        /** Sends a message to the other party; `message.created` reaches both, the recipient is notified. */
+        /**
+         * Sends a message to the other party: JSON `{body}`, or multipart with a photo (`file`) and an
+         *     optional `body`. `message.created` reaches both, the recipient is notified. Not a party 403,
+         *     not yet assigned 409, no text (without a photo) or not an image 422, too many photos 429.
+         */
         post: operations["send_message"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tasks/{id}/messages/photos/{photo_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A message photo as stored (JPEG), for the task's two parties only: anyone else, and a photo
+         *     that is not there (or whose message was removed), 404.
+         */
+        get: operations["message_photo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tasks/{id}/messages/photos/{photo_id}/thumb": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The photo's thumbnail (at most 480 px), on the same terms. */
+        get: operations["message_photo_thumb"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1316,6 +1578,69 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/tasks/{id}/photos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Adds a photo to the caller's open task (multipart field `file`): not the poster 403, no longer
+         *     open 409, a 7th photo or not an image 422, too large 413, too many uploads 429.
+         */
+        post: operations["add_task_photo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tasks/{id}/photos/{photo_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Removes a photo from the caller's open task: not the poster 403, no longer open 409, no such
+         *     photo 404.
+         */
+        delete: operations["remove_task_photo"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tasks/{id}/price-increases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The task's price increases, oldest first (its poster and assigned tasker only: 403). */
+        get: operations["list_increases"];
+        put?: never;
+        /**
+         * The assigned tasker asks for more while the task is assigned (not disputed,
+         *     not waiting for release): not the tasker 403; wrong state or another
+         *     increase waiting 409; a bad amount, missing reason or over the cap (A$2,500
+         *     or the original amount, whichever is smaller, for all increases) 422.
+         */
+        post: operations["ask_increase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tasks/{id}/questions": {
         parameters: {
             query?: never;
@@ -1343,7 +1668,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The poster releases the escrow: task `completed`, payout of amount − fee to the tasker. */
+        /**
+         * The poster releases the escrow: task `completed`, payout of amount − fee to the tasker (and of
+         *     any price increases paid). With `tip_cents` a checkout of the tip is opened after the release,
+         *     which never waits for it. Not the poster 403; not assigned 409; a bad tip or body 422/400.
+         */
         post: operations["release_payment"];
         delete?: never;
         options?: never;
@@ -1362,6 +1691,43 @@ export interface paths {
         put?: never;
         /** The assigned tasker marks the work done and asks to be paid (`completion_requested`). */
         post: operations["request_payment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tasks/{id}/reschedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Either party of an assigned task proposes a new date; the other has 48 hours to answer. Anyone
+         *     else 403; not assigned, disputed, or a proposal already waiting 409; a bad or past date 422.
+         */
+        post: operations["propose_date"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tasks/{id}/reschedules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The task's date proposals, oldest first (its two parties only: 403). */
+        get: operations["list_reschedules"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1548,6 +1914,13 @@ export interface components {
              */
             file: string;
         };
+        /** @description What Taskhub has checked about a person, as compact badges. */
+        Badges: {
+            /** @description ID-verified: an identity document and selfie checked by the identity provider. */
+            identity: boolean;
+            /** @description Mobile-verified: a code sent by SMS to their number was entered. */
+            phone: boolean;
+        };
         BodyInput: {
             /** @default null */
             body?: string | null;
@@ -1559,9 +1932,25 @@ export interface components {
             /** @description Apple only, on the first sign-in: the person's name as JSON. */
             user?: string | null;
         };
+        CancelInput: {
+            /**
+             * @description A reason from the fixed list (`marketplace::cancellations::REASONS`); `other` when left out.
+             * @default null
+             */
+            reason_code?: string | null;
+        };
         CancellationInput: {
-            /** @default  */
+            /**
+             * @description In the requester's words.
+             * @default
+             */
             reason?: string;
+            /**
+             * @description A reason from the fixed list (`marketplace::cancellations::REASONS`); `other` when left out.
+             *     It decides whom the cancellation is attributed to.
+             * @default null
+             */
+            reason_code?: string | null;
         };
         CancellationRow: {
             answered_at: null | components["schemas"]["Timestamp"];
@@ -1569,6 +1958,8 @@ export interface components {
             /** Format: uuid */
             id: string;
             reason: string;
+            /** @description The reason from the fixed list (`other` for requests made before the list). */
+            reason_code: string | null;
             /** Format: uuid */
             requested_by: string;
             status: string;
@@ -1592,6 +1983,16 @@ export interface components {
         CheckoutStarted: {
             session_id: string;
             url: string;
+        };
+        CodeInput: {
+            code: string;
+        };
+        CodeSent: {
+            expires_at: components["schemas"]["Timestamp"];
+            /** @description The number the code went to, in E.164. */
+            phone: string;
+            /** @description When another code may be asked for (the resend countdown). */
+            resend_at: components["schemas"]["Timestamp"];
         };
         CompleteSignupRequest: {
             /** @default null */
@@ -1633,6 +2034,10 @@ export interface components {
         CurrentState: {
             removed: boolean;
             text: string | null;
+        };
+        DeclineInput: {
+            /** @default null */
+            reason?: string | null;
         };
         /** @description What the device list shows: never the keys. */
         Device: {
@@ -1703,11 +2108,15 @@ export interface components {
             /** @description The transfer is held by an operator (after a suspension): "On hold: contact support". */
             on_hold: boolean;
             paid_out_at: null | components["schemas"]["Timestamp"];
+            /** Format: uuid */
+            payment_id: string;
             /**
              * Format: int64
              * @description What the tasker receives (0 when refunded in full).
              */
             payout_cents: number;
+            /** @description `task` (the amount that bought the task) or `increase` (a price increase paid later). */
+            purpose: string;
             released_at: null | components["schemas"]["Timestamp"];
             state: components["schemas"]["EarningState"];
             /** Format: uuid */
@@ -1718,7 +2127,7 @@ export interface components {
          * @description Where one payment stands for the tasker.
          * @enum {string}
          */
-        EarningState: "held" | "awaiting_release" | "waiting_for_payout_setup" | "transfer_pending" | "paid_out" | "refunded";
+        EarningState: "held" | "awaiting_release" | "waiting_for_payout_setup" | "waiting_for_identity" | "transfer_pending" | "paid_out" | "refunded";
         /** @description Sums of `payout_cents` by state, and the fees taken from released payments. */
         EarningTotals: {
             /** Format: int64 */
@@ -1738,6 +2147,8 @@ export interface components {
         Earnings: {
             currency: string;
             has_more: boolean;
+            /** @description Transfers wait until the tasker verifies their identity ("Verify your identity to get paid"). */
+            identity_needed: boolean;
             /** @description Newest first, a page at a time (`?cursor=&limit=`, default 50). */
             items: components["schemas"]["EarningLine"][];
             next_cursor: string | null;
@@ -1772,12 +2183,29 @@ export interface components {
             has_password: boolean;
             items: components["schemas"]["IdentityView"][];
         };
+        IdentitySessionStarted: {
+            /** @description Where to send the person: Stripe's hosted verification, or the sandbox page. */
+            url: string;
+        };
         IdentityView: {
             /** @description The address the provider gave when it was linked. */
             email: string | null;
             linked_at: components["schemas"]["Timestamp"];
             name: string;
             provider: components["schemas"]["ProviderId"];
+        };
+        IncreaseInput: {
+            /**
+             * Format: int64
+             * @description How much more, in cents (at least 100).
+             * @default null
+             */
+            amount_cents?: number | null;
+            /** @default  */
+            reason?: string;
+        };
+        IncreaseList: {
+            items: components["schemas"]["PriceIncreaseRow"][];
         };
         Invitation: {
             created_at: components["schemas"]["Timestamp"];
@@ -1849,6 +2277,8 @@ export interface components {
                 lon: number | null;
                 /** Format: int64 */
                 offer_count: number;
+                /** @description The task's photos, oldest first; lists carry the first only, the task itself all of them. */
+                photos: components["schemas"]["TaskPhoto"][];
                 poster: components["schemas"]["PersonSummary"];
                 /** @description Done remotely: no place. */
                 remote: boolean;
@@ -1856,6 +2286,11 @@ export interface components {
                 title: string;
             }[];
         };
+        /**
+         * Format: binary
+         * @description A JPEG picture's bytes (it only describes the response in the OpenAPI document).
+         */
+        Jpeg: string;
         LoginRequest: {
             /** @default  */
             email?: string;
@@ -1870,6 +2305,15 @@ export interface components {
             /** @default  */
             body?: string;
         };
+        /** @description Where a message's photo is read (with the reader's bearer token; there is no public URL). */
+        MessagePhoto: {
+            /** Format: uuid */
+            id: string;
+            /** @description At most 480 px on the longest side (JPEG). */
+            thumb_url: string;
+            /** @description At most 1600 px on the longest side (JPEG). */
+            url: string;
+        };
         MessageResponse: {
             message: string;
         };
@@ -1879,6 +2323,7 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             /** Format: uuid */
             id: string;
+            photo: null | components["schemas"]["MessagePhoto"];
             /** Format: uuid */
             recipient_id: string;
             removed: boolean;
@@ -1886,6 +2331,17 @@ export interface components {
             sender_id: string;
             /** Format: uuid */
             task_id: string;
+        };
+        /** @description The form of a message with a photo (it only describes the request in the OpenAPI document). */
+        MessageUpload: {
+            /** @description Up to 2000 characters. */
+            body?: string | null;
+            /**
+             * Format: binary
+             * @description The photo: JPEG, PNG, WebP or GIF, at most 10 MB and 16 megapixels. Stored re-encoded,
+             *     without its metadata (EXIF, XMP, IPTC).
+             */
+            file: string;
         };
         /**
          * @description What an operator does about reports on one target.
@@ -1895,6 +2351,22 @@ export interface components {
         /** @description My Tasks, "Tasks I'm Offering On": the offer (in full: it is mine) and its task. */
         MyOfferView: components["schemas"]["OfferView"] & {
             task: components["schemas"]["TaskSummary"];
+        };
+        MyVerification: {
+            email: boolean;
+            identity: boolean;
+            /** @description The last identity verification failed (start another). */
+            identity_failed: boolean;
+            /** @description An identity verification was started and the provider has not decided yet. */
+            identity_pending: boolean;
+            /** @description Transfers wait until `identity` (`PAYOUTS_REQUIRE_IDENTITY`). */
+            identity_required_for_payouts: boolean;
+            identity_verified_at: null | components["schemas"]["Timestamp"];
+            /** @description A payout account that can receive transfers, or a task paid for. */
+            payment: boolean;
+            phone: boolean;
+            /** @description The verified number (E.164), when `phone`. */
+            phone_number: string | null;
         };
         NotificationRow: {
             created_at: components["schemas"]["Timestamp"];
@@ -2103,6 +2575,8 @@ export interface components {
                 paid_at: components["schemas"]["Timestamp"];
                 /** Format: uuid */
                 payment_id: string;
+                /** @description `task` (the amount that bought the task) or `increase` (a price increase paid later). */
+                purpose: string;
                 refunded_at: null | components["schemas"]["Timestamp"];
                 /** Format: int64 */
                 refunded_cents: number;
@@ -2144,6 +2618,8 @@ export interface components {
                 lon: number | null;
                 /** Format: int64 */
                 offer_count: number;
+                /** @description The task's photos, oldest first; lists carry the first only, the task itself all of them. */
+                photos: components["schemas"]["TaskPhoto"][];
                 poster: components["schemas"]["PersonSummary"];
                 /** @description Done remotely: no place. */
                 remote: boolean;
@@ -2183,6 +2659,11 @@ export interface components {
             held_at: null | components["schemas"]["Timestamp"];
             /** Format: uuid */
             id: string;
+            /**
+             * Format: int64
+             * @description Price increases paid into this escrow (held or paid out with it), in cents.
+             */
+            increases_cents: number;
             /** Format: uuid */
             offer_id: string;
             /**
@@ -2200,6 +2681,11 @@ export interface components {
             status: string;
             /** Format: uuid */
             task_id: string;
+            /**
+             * Format: int64
+             * @description The whole escrow: the amount and the increases.
+             */
+            total_cents: number;
         };
         PayoutAccountView: {
             /** @description `none` (never started) | `pending` (started, not finished) | `ready` (can receive transfers). */
@@ -2221,6 +2707,12 @@ export interface components {
              * @description The real average rating, or null while there are no reviews (never an invented 4).
              */
             rating: number | null;
+            /** @description The badges shown beside the name (on offers and task cards). */
+            verified: components["schemas"]["Badges"];
+        };
+        PhoneInput: {
+            /** @description A mobile number, national (`0412 345 678`) or international (`+61 412 345 678`). */
+            phone: string;
         };
         Place: {
             display_name: string;
@@ -2228,6 +2720,48 @@ export interface components {
             lat: number;
             /** Format: double */
             lon: number;
+        };
+        /** @description A picture of past work on a tasker's profile (public by its unguessable URL, metadata stripped). */
+        PortfolioItemView: {
+            description: string | null;
+            /** Format: uuid */
+            id: string;
+            /** @description At most 1600 px on the longest side (JPEG). */
+            image_url: string;
+            /** @description At most 480 px on the longest side (JPEG). */
+            thumb_url: string;
+            title: string;
+        };
+        PortfolioPatch: {
+            /**
+             * @description At most 500 characters; null or blank clears it.
+             * @default null
+             */
+            description?: string | null;
+            /**
+             * Format: int64
+             * @description The item's new place in the portfolio, from 0 (first); past the end means last.
+             * @default null
+             */
+            position?: number | null;
+            /**
+             * @description 1-80 characters.
+             * @default null
+             */
+            title?: string | null;
+        };
+        /** @description The form of `POST /api/me/portfolio` (it only describes the request in the OpenAPI document). */
+        PortfolioUpload: {
+            /** @description At most 500 characters. */
+            description?: string | null;
+            /**
+             * Format: binary
+             * @description The picture: JPEG, PNG, WebP or GIF, at most 10 MB and 16 megapixels. Stored re-encoded,
+             *     without its metadata (EXIF, XMP, IPTC).
+             */
+            file: string;
+            /** @description 1-80 characters. */
+            title: string;
         };
         /** @description The poster card of the detail screen. */
         PosterStats: {
@@ -2238,6 +2772,23 @@ export interface components {
             review_count: number;
             /** Format: int64 */
             tasks_completed: number;
+        };
+        PriceIncreaseRow: {
+            /** Format: int64 */
+            amount_cents: number;
+            answered_at: null | components["schemas"]["Timestamp"];
+            created_at: components["schemas"]["Timestamp"];
+            decline_reason: string | null;
+            expires_at: components["schemas"]["Timestamp"];
+            /** Format: uuid */
+            id: string;
+            reason: string;
+            /** @description `pending` → `approved` (checkout open) → `paid` | `declined` | `lapsed` | `closed`. */
+            status: string;
+            /** Format: uuid */
+            task_id: string;
+            /** Format: uuid */
+            tasker_id: string;
         };
         /** @description What a user shares with the other party of their tasks. Without a row: both. */
         Privacy: {
@@ -2292,12 +2843,16 @@ export interface components {
             first_name: string;
             /** Format: uuid */
             id: string;
+            identity_verified: boolean;
+            identity_verified_at: null | components["schemas"]["Timestamp"];
             initials: string;
             is_tasker: boolean;
             last_name: string;
             location: string | null;
             member_since: components["schemas"]["Timestamp"];
             phone: string | null;
+            /** @description `phone` was confirmed by a code sent to it (a changed number is unverified again). */
+            phone_verified: boolean;
             /** Format: double */
             rating: number | null;
             /** Format: int64 */
@@ -2339,6 +2894,12 @@ export interface components {
             account_type: string;
             avatar_url: string | null;
             bio: string | null;
+            /**
+             * Format: int64
+             * @description Percent of the tasks assigned to them in the last 12 months that they completed (tasks
+             *     cancelled on their account count against it); null under 5 such tasks.
+             */
+            completion_rate: number | null;
             display_name: string;
             first_name: string;
             /** Format: uuid */
@@ -2350,7 +2911,8 @@ export interface components {
             last_name: string;
             location: string | null;
             member_since: components["schemas"]["Timestamp"];
-            portfolio: unknown[];
+            /** @description The tasker's portfolio, in their order. */
+            portfolio: components["schemas"]["PortfolioItemView"][];
             /** Format: double */
             rating: number | null;
             /** Format: int64 */
@@ -2413,6 +2975,8 @@ export interface components {
             paid_at: components["schemas"]["Timestamp"];
             /** Format: uuid */
             payment_id: string;
+            /** @description `task` (the amount that bought the task) or `increase` (a price increase paid later). */
+            purpose: string;
             refunded_at?: null | components["schemas"]["Timestamp"];
             /** Format: int64 */
             refunded_cents: number;
@@ -2495,6 +3059,22 @@ export interface components {
             /** @default null */
             note?: string | null;
         };
+        ReleaseInput: {
+            /**
+             * Format: int64
+             * @description A tip for the tasker, paid in full (no service fee), A$1 to A$500, in cents.
+             * @default null
+             */
+            tip_cents?: number | null;
+        };
+        Released: {
+            /** Format: uuid */
+            id: string;
+            status: string;
+            tip: null | components["schemas"]["CheckoutStarted"];
+            /** @description Why the tip's checkout could not be opened (the release went ahead regardless). */
+            tip_error: string | null;
+        };
         RemoveDevice: {
             /** @default  */
             endpoint?: string;
@@ -2547,6 +3127,41 @@ export interface components {
             /** @description Its text when it was first reported. */
             snapshot: string;
             type: components["schemas"]["TargetType"];
+        };
+        RescheduleInput: {
+            /**
+             * @description `YYYY-MM-DD`, today or later.
+             * @default
+             */
+            due_date?: string;
+            /** @default null */
+            note?: string | null;
+            /**
+             * @description An optional time window on that day, e.g. "8am–12pm" (up to 40 characters).
+             * @default null
+             */
+            window?: string | null;
+        };
+        RescheduleList: {
+            items: components["schemas"]["RescheduleRow"][];
+        };
+        RescheduleRow: {
+            answered_at: null | components["schemas"]["Timestamp"];
+            created_at: components["schemas"]["Timestamp"];
+            /** @description `YYYY-MM-DD`. */
+            due_date: string;
+            expires_at: components["schemas"]["Timestamp"];
+            /** Format: uuid */
+            id: string;
+            note: string | null;
+            /** Format: uuid */
+            proposed_by: string;
+            /** @description `pending` → `accepted` | `declined` | `lapsed` | `closed` (the task was released or cancelled first). */
+            status: string;
+            /** Format: uuid */
+            task_id: string;
+            /** @description A time window on that day, as the proposer wrote it ("8am–12pm"). */
+            window: string | null;
         };
         ResetRequest: {
             /** @default  */
@@ -2745,6 +3360,17 @@ export interface components {
             status: string;
             title: string;
         };
+        TaskChanges: {
+            /** @description A new date waits for an answer. */
+            new_date_proposed: boolean;
+            /** @description A price increase waits for the poster's answer. */
+            price_increase_waiting: boolean;
+            /** Format: uuid */
+            task_id: string;
+        };
+        TaskChangesList: {
+            items: components["schemas"]["TaskChanges"][];
+        };
         /** @description Everything the task detail screen shows, in one answer. */
         TaskDetail: components["schemas"]["TaskSummary"] & {
             assigned_tasker: null | components["schemas"]["PersonSummary"];
@@ -2814,6 +3440,24 @@ export interface components {
             /** @default null */
             title?: string | null;
         };
+        /** @description A photo of a task: public by its unguessable URL, metadata stripped. */
+        TaskPhoto: {
+            /** Format: uuid */
+            id: string;
+            /** @description At most 480 px on the longest side (JPEG). */
+            thumb_url: string;
+            /** @description At most 1600 px on the longest side (JPEG). */
+            url: string;
+        };
+        /** @description The form of `POST /api/tasks/{id}/photos` (it only describes the request in the OpenAPI document). */
+        TaskPhotoUpload: {
+            /**
+             * Format: binary
+             * @description The photo: JPEG, PNG, WebP or GIF, at most 10 MB and 16 megapixels. Stored re-encoded,
+             *     without its metadata (EXIF, XMP, IPTC: no GPS position survives).
+             */
+            file: string;
+        };
         TaskStatus: {
             /** Format: uuid */
             id: string;
@@ -2843,6 +3487,8 @@ export interface components {
             lon: number | null;
             /** Format: int64 */
             offer_count: number;
+            /** @description The task's photos, oldest first; lists carry the first only, the task itself all of them. */
+            photos: components["schemas"]["TaskPhoto"][];
             poster: components["schemas"]["PersonSummary"];
             /** @description Done remotely: no place. */
             remote: boolean;
@@ -2899,11 +3545,11 @@ export interface components {
         /** @description Only what Taskhub has actually checked is marked verified. */
         Verification: {
             email: boolean;
-            /** @description Always false: identities are not checked. */
+            /** @description An identity document and selfie checked by the identity provider. */
             identity: boolean;
             /** @description A payout account that can receive transfers, or a task paid for. */
             payment: boolean;
-            /** @description Always false: phone numbers are not checked (no SMS verification yet). */
+            /** @description A mobile number confirmed by a code sent to it by SMS. */
             phone: boolean;
         };
         VerifyInput: {
@@ -5020,6 +5666,70 @@ export interface operations {
             };
         };
     };
+    start_identity_verification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdentitySessionStarted"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     settings: {
         parameters: {
             query?: never;
@@ -5243,6 +5953,355 @@ export interface operations {
             };
             /** @description Too many requests; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    start_phone_verification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PhoneInput"];
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodeSent"];
+                };
+            };
+            /** @description Malformed request (body, query string or content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation failed; `fields` names the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    verify_phone: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CodeInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProfileView"];
+                };
+            };
+            /** @description Malformed request (body, query string or content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation failed; `fields` names the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    add_portfolio_item: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["PortfolioUpload"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortfolioItemView"];
+                };
+            };
+            /** @description Malformed request (body, query string or content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation failed; `fields` names the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_portfolio_item: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The portfolio item */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or the id is not a UUID) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_portfolio_item: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The portfolio item */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PortfolioPatch"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortfolioItemView"];
+                };
+            };
+            /** @description Malformed request (body, query string or content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or the id is not a UUID) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation failed; `fields` names the fields */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5588,6 +6647,34 @@ export interface operations {
             };
         };
     };
+    my_task_changes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskChangesList"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     my_tasks: {
         parameters: {
             query?: never;
@@ -5603,6 +6690,34 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Items_TaskSummary"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    my_verification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MyVerification"];
                 };
             };
             /** @description Not signed in, or the session has expired or ended */
@@ -6119,6 +7234,171 @@ export interface operations {
             };
         };
     };
+    approve_increase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The price increase */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutStarted"];
+                };
+            };
+            /** @description Malformed request (body, query string or content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or the id is not a UUID) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    decline_increase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The price increase */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeclineInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PriceIncreaseRow"];
+                };
+            };
+            /** @description Malformed request (body, query string or content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or the id is not a UUID) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation failed; `fields` names the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     public_profile: {
         parameters: {
             query?: never;
@@ -6443,6 +7723,122 @@ export interface operations {
             };
         };
     };
+    accept_date: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The proposal */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RescheduleRow"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or the id is not a UUID) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    decline_date: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The proposal */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RescheduleRow"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or the id is not a UUID) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     site: {
         parameters: {
             query?: never;
@@ -6738,7 +8134,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Optional */
+        requestBody?: {
+            content: {
+                "application/json": null | components["schemas"]["CancelInput"];
+            };
+        };
         responses: {
             200: {
                 headers: {
@@ -6746,6 +8147,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TaskSummary"];
+                };
+            };
+            /** @description Malformed request (body, query string or content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not signed in, or the session has expired or ended */
@@ -6777,6 +8187,24 @@ export interface operations {
             };
             /** @description Conflicts with the current state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation failed; `fields` names the fields */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7356,6 +8784,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["MessageInput"];
+                "multipart/form-data": components["schemas"]["MessageUpload"];
             };
         };
         responses: {
@@ -7423,6 +8852,108 @@ export interface operations {
             };
             /** @description Validation failed; `fields` names the fields */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    message_photo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The task */
+                id: string;
+                /** @description The photo */
+                photo_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": components["schemas"]["Jpeg"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or the id is not a UUID) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    message_photo_thumb: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The task */
+                id: string;
+                /** @description The photo */
+                photo_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": components["schemas"]["Jpeg"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or the id is not a UUID) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7729,6 +9260,309 @@ export interface operations {
             };
         };
     };
+    add_task_photo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The task */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["TaskPhotoUpload"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskPhoto"];
+                };
+            };
+            /** @description Malformed request (body, query string or content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or the id is not a UUID) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation failed; `fields` names the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    remove_task_photo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The task */
+                id: string;
+                /** @description The photo */
+                photo_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or the id is not a UUID) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_increases: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The task */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IncreaseList"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or the id is not a UUID) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ask_increase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The task */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IncreaseInput"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PriceIncreaseRow"];
+                };
+            };
+            /** @description Malformed request (body, query string or content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or the id is not a UUID) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation failed; `fields` names the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     list_questions: {
         parameters: {
             query?: {
@@ -7891,14 +9725,28 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Optional; an empty body releases without a tip */
+        requestBody?: {
+            content: {
+                "application/json": null | components["schemas"]["ReleaseInput"];
+            };
+        };
         responses: {
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TaskStatus"];
+                    "application/json": components["schemas"]["Released"];
+                };
+            };
+            /** @description Malformed request (body, query string or content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not signed in, or the session has expired or ended */
@@ -7930,6 +9778,24 @@ export interface operations {
             };
             /** @description Conflicts with the current state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation failed; `fields` names the fields */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7988,6 +9854,144 @@ export interface operations {
             };
             /** @description Conflicts with the current state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    propose_date: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The task */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RescheduleInput"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RescheduleRow"];
+                };
+            };
+            /** @description Malformed request (body, query string or content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or the id is not a UUID) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation failed; `fields` names the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_reschedules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The task */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RescheduleList"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or the id is not a UUID) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -48,7 +48,7 @@ async fn the_two_parties_exchange_a_photo_no_one_else_sees(app: TestApp) -> Test
     assert_eq!(photo_only.body["body"], "");
 
     let conversation = app.get(&messages_path(&assigned.task), Some(&assigned.poster)).await;
-    let listed: Vec<_> = conversation.body.as_array().unwrap().iter().map(|message| message["photo"].clone()).collect();
+    let listed: Vec<_> = conversation.body["items"].as_array().unwrap().iter().map(|message| message["photo"].clone()).collect();
     assert_eq!(listed, vec![photo.clone(), photo_only.body["photo"].clone()]);
 
     for party in [&assigned.poster, &assigned.tasker] {
@@ -96,7 +96,7 @@ async fn message_photos_are_refused_as_messages_are(app: TestApp) -> TestApp {
     assert_eq!(too_long.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_task_unchanged(&app, &assigned.task, &before, "refused message photos").await;
     let listed = app.get(&path, Some(&assigned.poster)).await;
-    assert_eq!(listed.body, json!([]));
+    assert_eq!(listed.body["items"], json!([]));
 
     // Before assignment there is nobody to write to.
     let owner = poster(&app, "early@example.com").await;

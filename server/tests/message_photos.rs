@@ -48,7 +48,8 @@ async fn the_two_parties_exchange_a_photo_no_one_else_sees(app: TestApp) -> Test
     assert_eq!(photo_only.body["body"], "");
 
     let conversation = app.get(&messages_path(&assigned.task), Some(&assigned.poster)).await;
-    let listed: Vec<_> = conversation.body["items"].as_array().unwrap().iter().map(|message| message["photo"].clone()).collect();
+    let listed: Vec<_> =
+        conversation.body["items"].as_array().unwrap().iter().map(|message| message["photo"].clone()).collect();
     assert_eq!(listed, vec![photo.clone(), photo_only.body["photo"].clone()]);
 
     for party in [&assigned.poster, &assigned.tasker] {

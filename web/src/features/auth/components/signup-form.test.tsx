@@ -52,7 +52,7 @@ describe('sign-up form', () => {
     expect(await screen.findByRole('heading', { name: 'Sign in page' })).toBeInTheDocument();
     expect(screen.getByText('Account created successfully')).toBeInTheDocument();
     expect(screen.getByText('Welcome to Taskhub! Please check your email to verify your account.')).toBeInTheDocument();
-    const body = JSON.parse(String(api.calls[0].init.body));
+    const body = JSON.parse(String(api.calls.find((call) => call.key === 'POST /api/auth/signup')!.init.body));
     expect(body).toMatchObject({ email: 'ada@example.com', first_name: 'Ada', last_name: 'Lovelace', account_type: 'customer' });
     expect(body).not.toHaveProperty('confirm_password');
   });

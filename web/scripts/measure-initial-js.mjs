@@ -14,7 +14,9 @@ for (const file of new Set(files)) {
 }
 const kb = total / 1024;
 console.log(`${kb.toFixed(1).padStart(7)} KB  initial JS (gzip)`);
-const budget = Number(process.env.INITIAL_JS_BUDGET_KB ?? 112);
+// 112 KB until 2026-11-25; 113 since the first load carries the verification badges on task cards and
+// the sign-out of a suspended session (both on the home page's path).
+const budget = Number(process.env.INITIAL_JS_BUDGET_KB ?? 113);
 if (kb > budget) {
   console.error(`Initial JS ${kb.toFixed(1)} KB exceeds the ${budget} KB budget`);
   process.exit(1);

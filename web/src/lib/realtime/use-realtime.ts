@@ -1,17 +1,17 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 
 import type { RealtimeClient } from '@/lib/realtime/client';
-import type { Presence, RealtimeEvent, Typing } from '@/lib/realtime/types';
+import type { RealtimeEvent } from '@/lib/realtime/types';
 import { whenIdle } from '@/lib/when-idle';
 
 /** The socket client (and partysocket) is its own chunk, loaded once the page has painted and is idle. */
-const loadClient = () => whenIdle().then(() => import('@/lib/realtime/client')).then((module) => module.realtime());
+export const loadClient = () => whenIdle().then(() => import('@/lib/realtime/client')).then((module) => module.realtime());
 
 /**
  * Calls `use` with the client once its module has loaded and returns a cleanup that undoes it,
  * whether the component unmounts before or after the load.
  */
-function withClient(use: (client: RealtimeClient) => () => void): () => void {
+export function withClient(use: (client: RealtimeClient) => () => void): () => void {
   let undo: (() => void) | null = null;
   let cancelled = false;
   void loadClient().then((client) => {
@@ -41,30 +41,4 @@ export function useRealtimeConnection() {
   useEffect(() => {
     void loadClient();
   }, []);
-}
-
-/** The live viewer count of a topic (null until the hub sent one). */
-export function usePresence(topic: string | null): Presence | null {
-  const [presence, setPresence] = useState<{ topic: string; value: Presence } | null>(null);
-  useEffect(() => {
-    if (!topic) return;
-    return withClient((client) => {
-      const known = client.presenceOf(topic);
-      if (known) setPresence({ topic, value: known });
-      return client.onPresence((from, value) => {
-        if (from === topic) setPresence({ topic, value });
-      });
-    });
-  }, [topic]);
-  return presence && presence.topic === topic ? presence.value : null;
-}
-
-/** Calls back for every typing indicator from the other party of the user's tasks. */
-export function useTypingFrames(listener: (typing: Typing) => void) {
-  useEffect(() => withClient((client) => client.onTyping(listener)), [listener]);
-}
-
-/** Tells the other party that the user is typing (throttled by the client). */
-export function sendTyping(taskId: string) {
-  void loadClient().then((client) => client.typing(taskId));
 }

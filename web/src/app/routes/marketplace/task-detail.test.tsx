@@ -11,6 +11,8 @@ vi.mock('@/lib/realtime/use-realtime', () => ({
   useTopic: () => {},
   useRealtimeEvents: () => {},
   useRealtimeConnection: () => {},
+}));
+vi.mock('@/lib/realtime/use-presence', () => ({
   // Four on the page: the poster and three others.
   usePresence: () => ({ viewers: 4, taskers: 2 }),
   useTypingFrames: () => {},

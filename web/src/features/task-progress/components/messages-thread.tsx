@@ -12,7 +12,7 @@ import { MessagePhoto } from '@/features/task-progress/components/message-photo'
 import { ApiError, errorMessage } from '@/lib/http';
 import { relativeTime } from '@/lib/marketplace';
 import type { Typing } from '@/lib/realtime/types';
-import { sendTyping, useTypingFrames } from '@/lib/realtime/use-realtime';
+import { sendTyping, useTypingFrames } from '@/lib/realtime/use-presence';
 
 /** A typing indicator goes away this long after the last `typing` frame (or with the message). */
 const TYPING_SHOWN_MS = 5_000;

@@ -1,4 +1,4 @@
-import { usePresence } from '@/lib/realtime/use-realtime';
+import { usePresence } from '@/lib/realtime/use-presence';
 
 /**
  * Who else has the task open right now, live from the hub's `presence` frames: "N people viewing"

@@ -84,7 +84,7 @@ use crate::{
         admin_users::user_record, admin_users::suspend_user, admin_users::reinstate_user, admin_users::audit_log_page,
         push::public_key, push::list_devices, push::add_device, push::remove_device, push::send_test,
         notification_settings::settings, notification_settings::save_settings, unsubscribe::one_click_unsubscribe,
-        receipts::mark_read, receipts::privacy, receipts::save_privacy,
+        receipts::mark_messages_read, receipts::privacy, receipts::save_privacy,
         verification::start_phone_verification, verification::verify_phone, verification::start_identity_verification,
         verification::my_verification,
     ),

@@ -29,7 +29,7 @@ use crate::{
 
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/tasks/{id}/messages/read", post(mark_read))
+        .route("/tasks/{id}/messages/read", post(mark_messages_read))
         .route("/me/privacy", get(privacy).put(save_privacy))
 }
 
@@ -68,7 +68,7 @@ struct MessageRead {
 /// turned read receipts off.
 #[utoipa::path(post, path = "/api/tasks/{id}/messages/read", tag = "payments", params(("id" = Uuid, Path, description = "The task")), request_body = ReadInput, security(("bearer" = [])),
     responses((status = 204), (status = 401), (status = 403), (status = 404), (status = 409), (status = 422)))]
-pub async fn mark_read(
+pub async fn mark_messages_read(
     State(state): State<AppState>,
     caller: AuthUser,
     ApiPath(id): ApiPath<Uuid>,

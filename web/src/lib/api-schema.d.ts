@@ -1530,7 +1530,7 @@ export interface paths {
          *     stored one changes nothing. The other party hears `message.read` unless either of them has
          *     turned read receipts off.
          */
-        post: operations["mark_read"];
+        post: operations["mark_messages_read"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8963,7 +8963,7 @@ export interface operations {
             };
         };
     };
-    mark_read: {
+    mark_messages_read: {
         parameters: {
             query?: never;
             header?: never;

@@ -160,7 +160,7 @@ pub async fn browse_tasks(
     };
     let near = near_filter(present(query.near), present(query.radius_km))?;
     let filter = BrowseFilter {
-        words: q.as_deref().map(tasks::search_words),
+        words: q.as_deref().map(crate::store::search::search_words),
         category_id,
         location: present(query.location).map(|location| location.to_lowercase()),
         min_budget_cents: budget("min_budget", query.min_budget)?,

@@ -37,6 +37,7 @@ pub mod reports;
 pub mod reschedules;
 pub mod reviews;
 pub mod sandbox_sessions;
+pub mod search;
 pub mod task_photos;
 pub mod tasks;
 pub mod tips;

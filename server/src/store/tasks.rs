@@ -54,43 +54,6 @@ pub fn search_text(title: &str, description: &str) -> String {
     format!("{title} {description}").to_lowercase()
 }
 
-/// The words of a search, lower-cased, at most eight: letters and digits only, so they are safe
-/// inside either engine's query syntax.
-pub fn search_words(q: &str) -> Vec<String> {
-    q.split(|c: char| !c.is_alphanumeric()).filter(|word| !word.is_empty()).take(8).map(str::to_lowercase).collect()
-}
-
-/// The full-text match of `words` (each a prefix of a stemmed word, all required) and its rank
-/// (larger is better, an integer so a cursor can carry it), per backend.
-fn full_text(db: &Db, words: &[String], args: &mut Vec<Arg>) -> FullText {
-    match db {
-        Db::Postgres(_) => {
-            let terms: Vec<String> = words.iter().map(|word| format!("{word}:*")).collect();
-            let query = format!("to_tsquery('english', {})", arg(Arg::Text(terms.join(" & ")), args));
-            FullText {
-                join: String::new(),
-                condition: format!("t.search_vector @@ {query}"),
-                rank: format!("(ts_rank(t.search_vector, {query}) * 1000000)::bigint"),
-            }
-        }
-        Db::Sqlite(_) => {
-            let terms: Vec<String> = words.iter().map(|word| format!("\"{word}\"*")).collect();
-            FullText {
-                join: "join tasks_fts on tasks_fts.rowid = t.rowid".into(),
-                condition: format!("tasks_fts match {}", arg(Arg::Text(terms.join(" ")), args)),
-                // bm25 is lower for better matches; a title match weighs four times a description's.
-                rank: "cast(-bm25(tasks_fts, 4.0, 1.0) * 1000000 as integer)".into(),
-            }
-        }
-    }
-}
-
-struct FullText {
-    join: String,
-    condition: String,
-    rank: String,
-}
-
 /// The location as the browse filter matches it: lower-cased by Rust (Unicode), on both backends.
 pub fn location_search(location: &str) -> String {
     location.to_lowercase()
@@ -297,7 +260,7 @@ pub struct BrowseFilter {
     pub within: Option<BoundingBox>,
 }
 
-enum Arg {
+pub(super) enum Arg {
     Int(i64),
     Real(f64),
     Text(String),
@@ -305,7 +268,7 @@ enum Arg {
 }
 
 /// Adds a bind value and returns its placeholder.
-fn arg(value: Arg, args: &mut Vec<Arg>) -> String {
+pub(super) fn arg(value: Arg, args: &mut Vec<Arg>) -> String {
     args.push(value);
     format!("${}", args.len())
 }
@@ -338,7 +301,7 @@ pub async fn open_tasks_page(
         // Nothing searchable (only punctuation) finds nothing.
         Some([]) => conditions.push("1 = 0".into()),
         Some(words) => {
-            let text = full_text(db, words, &mut args);
+            let text = super::search::full_text(db, words, &mut args);
             (join, rank) = (text.join, text.rank);
             conditions.push(text.condition);
         }
@@ -569,18 +532,4 @@ pub async fn tasks_offered_on_by(db: &Db, tasker_id: Uuid) -> sqlx::Result<Vec<T
         .fetch_all(pool)
         .await
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::search_words;
-
-    #[test]
-    fn search_words_keep_letters_and_digits_only() {
-        assert_eq!(search_words("  Window CLEANER, 2-storey!"), ["window", "cleaner", "2", "storey"]);
-        assert_eq!(search_words("\"tap\" OR * (sink) -drain:*"), ["tap", "or", "sink", "drain"]);
-        assert_eq!(search_words("Café Zürich"), ["café", "zürich"]);
-        assert!(search_words("*** ---").is_empty());
-        assert_eq!(search_words("a b c d e f g h i j").len(), 8);
-    }
 }

@@ -46,7 +46,9 @@ pub struct HubConfig {
     /// unwatched are forgotten first (their subscribers then get `recovered:false`).
     pub max_idle_topics: usize,
     /// Socket buffers: tungstenite's defaults (128 KiB read buffer, 128 KiB write target) would
-    /// dominate the memory of an idle connection.
+    /// dominate the memory of an idle connection. A read buffer of 0 grows to the largest frame
+    /// the client sent; tungstenite then reads at most 14 bytes per call, which suits clients
+    /// that send a few small messages (subscribes, typing, pongs) and saves ~100 B per socket.
     pub read_buffer_size: usize,
     pub write_buffer_size: usize,
     pub max_write_buffer_size: usize,
@@ -78,7 +80,7 @@ impl Default for HubConfig {
             subscribes_per_second: 10.0,
             subscribe_burst: 100,
             max_idle_topics: 10_000,
-            read_buffer_size: 1024,
+            read_buffer_size: 0,
             write_buffer_size: 4096,
             max_write_buffer_size: 256 * 1024,
             max_message_size: 16 * 1024,

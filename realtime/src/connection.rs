@@ -2,7 +2,6 @@
 //! by `select!`, so whichever ends first ends the connection.
 
 use std::{
-    collections::HashSet,
     sync::{
         Arc,
         atomic::{AtomicU16, AtomicU64, Ordering::Relaxed},
@@ -16,7 +15,7 @@ use futures_util::{
     SinkExt, StreamExt,
     stream::{SplitSink, SplitStream},
 };
-use tokio::{sync::Notify, time::Instant};
+use tokio::time::Instant;
 
 use crate::{
     CLOSE_GOING_AWAY, CLOSE_HEARTBEAT_TIMEOUT, CLOSE_SLOW_CONSUMER, CLOSE_UNAUTHORIZED,
@@ -41,20 +40,49 @@ pub(crate) enum Outbound {
     Ping,
 }
 
-/// What the rest of the hub holds of a socket: its queue and a way to close it.
+/// What the rest of the hub holds of a socket: its queue and a way to close it (closing the
+/// queue is what stops the send loop, so an idle socket waits on one notification, not two).
 #[derive(Debug)]
 pub(crate) struct ConnHandle {
     pub id: u64,
     pub owner: Option<SocketOwner>,
     queue: SendQueue,
     close_code: AtomicU16,
-    kill: Notify,
+    /// When the client last sent anything and when it was last pinged, in milliseconds of the
+    /// node's socket clock ([`crate::sockets::OpenSockets::now_ms`]): the node's heartbeat sweep
+    /// reads them (`heartbeat.rs`), so an idle socket carries no timer of its own.
+    heard_at_ms: AtomicU64,
+    pinged_at_ms: AtomicU64,
 }
 
 impl ConnHandle {
     /// A socket that may have `queue_capacity` frames waiting to be written.
-    pub(crate) fn new(id: u64, owner: Option<SocketOwner>, queue_capacity: usize) -> Self {
-        Self { id, owner, queue: SendQueue::new(queue_capacity), close_code: AtomicU16::new(0), kill: Notify::new() }
+    pub(crate) fn new(id: u64, owner: Option<SocketOwner>, queue_capacity: usize, now_ms: u64) -> Self {
+        Self {
+            id,
+            owner,
+            queue: SendQueue::new(queue_capacity),
+            close_code: AtomicU16::new(0),
+            heard_at_ms: AtomicU64::new(now_ms),
+            pinged_at_ms: AtomicU64::new(now_ms),
+        }
+    }
+
+    /// The client sent something (any frame, a pong included).
+    pub fn heard(&self, now_ms: u64) {
+        self.heard_at_ms.store(now_ms, Relaxed);
+    }
+
+    /// How long the client has been silent.
+    pub fn silent_ms(&self, now_ms: u64) -> u64 {
+        now_ms.saturating_sub(self.heard_at_ms.load(Relaxed))
+    }
+
+    /// True (and the ping time recorded) when the last ping is `interval_ms` old.
+    pub fn ping_due(&self, now_ms: u64, interval_ms: u64) -> bool {
+        let pinged = self.pinged_at_ms.load(Relaxed);
+        now_ms.saturating_sub(pinged) >= interval_ms
+            && self.pinged_at_ms.compare_exchange(pinged, now_ms, Relaxed, Relaxed).is_ok()
     }
 
     /// Queues without waiting; a full queue closes the socket as a slow consumer.
@@ -77,11 +105,12 @@ impl ConnHandle {
         self.queue.try_pop()
     }
 
-    /// Asks the send loop to close with `code`; true for the first caller.
+    /// Asks the send loop to close with `code` (frames still waiting are dropped); true for the
+    /// first caller.
     pub fn close(&self, code: u16) -> bool {
         let first = self.close_code.compare_exchange(0, code, Relaxed, Relaxed).is_ok();
         if first {
-            self.kill.notify_one();
+            self.queue.close();
         }
         first
     }
@@ -97,40 +126,43 @@ fn close_reason(code: u16) -> &'static str {
     }
 }
 
-/// Milliseconds since the connection opened at which the client last sent anything.
-struct LastSeen {
-    opened: Instant,
-    at_ms: AtomicU64,
-}
-
-impl LastSeen {
-    fn touch(&self) {
-        self.at_ms.store(self.opened.elapsed().as_millis() as u64, Relaxed);
-    }
-
-    fn silent_for(&self) -> Duration {
-        self.opened.elapsed().saturating_sub(Duration::from_millis(self.at_ms.load(Relaxed)))
-    }
-}
-
-pub(crate) async fn serve(hub: Hub, socket: WebSocket, owner: Option<SocketOwner>) {
+/// Serves one upgraded socket until it closes; `guard` (its connection permit) is dropped then.
+///
+/// The socket is split at once (its state moves to the heap once) and every loop works on the
+/// halves by reference: an async fn's future keeps each argument for as long as it runs, so a
+/// value moved from one future into the next is carried twice by every idle socket.
+pub(crate) fn serve(
+    hub: Hub,
+    socket: WebSocket,
+    owner: Option<SocketOwner>,
+    guard: impl Send + 'static,
+) -> impl Future<Output = ()> + Send + 'static {
     let conn = hub.register(owner);
-    let user_id = conn.owner.as_ref().map(|owner| owner.user_id.as_str());
-    let last_seen = LastSeen { opened: Instant::now(), at_ms: AtomicU64::new(0) };
-    let mut topics = HashSet::new();
-
     let (sink, stream) = socket.split();
+    run(hub, conn, sink, stream, guard)
+}
+
+async fn run(
+    hub: Hub,
+    conn: Arc<ConnHandle>,
+    mut sink: SplitSink<WebSocket, Message>,
+    mut stream: SplitStream<WebSocket>,
+    guard: impl Send,
+) {
+    let mut topics = Vec::new();
+    let config = hub.config();
+    let mut client = Client {
+        hub: &hub,
+        conn: &conn,
+        user_id: conn.owner.as_ref().map(|owner| owner.user_id.as_str()),
+        topics: &mut topics,
+        subscribe_budget: TokenBucket::new(config.subscribe_burst, config.subscribes_per_second),
+        last_typing: None,
+    };
+
     tokio::select! {
-        () = send_loop(sink, &conn, &hub, &last_seen) => {}
-        () = async {
-            if let Some(user) = user_id {
-                let topic = format!("user:{user}");
-                if Box::pin(hub.join(&conn, &topic, None)).await {
-                    topics.insert(topic);
-                }
-            }
-            recv_loop(stream, &hub, &conn, user_id, &mut topics, &last_seen).await
-        } => {}
+        () = send_loop(&mut sink, &conn) => {}
+        () = recv_loop(&mut stream, &mut client) => {}
     }
 
     conn.queue.close();
@@ -138,57 +170,28 @@ pub(crate) async fn serve(hub: Hub, socket: WebSocket, owner: Option<SocketOwner
         hub.leave(topic, conn.id);
     }
     hub.unregister(&conn);
+    drop(guard);
 }
 
-async fn send_loop(mut sink: SplitSink<WebSocket, Message>, conn: &ConnHandle, hub: &Hub, last_seen: &LastSeen) {
-    let config = hub.config();
-    // One timer for both heartbeats (an idle socket keeps one timer entry, not two): it fires
-    // at the next ping or when the client has been silent for `idle_timeout`, whichever is first.
-    let mut next_ping = Instant::now() + config.ping_interval;
-    let timer = tokio::time::sleep_until(next_ping.min(Instant::now() + config.idle_timeout));
-    tokio::pin!(timer);
-
-    loop {
-        let first = tokio::select! {
-            biased;
-            () = conn.kill.notified() => break,
-            () = &mut timer => {
-                let silent = last_seen.silent_for();
-                if silent >= config.idle_timeout {
-                    if conn.close(CLOSE_HEARTBEAT_TIMEOUT) {
-                        hub.stats_ref().closed_heartbeat();
-                    }
-                    break;
-                }
-                let now = Instant::now();
-                let ping_due = now >= next_ping;
-                if ping_due {
-                    next_ping = now + config.ping_interval;
-                }
-                timer.as_mut().reset(next_ping.min(now + (config.idle_timeout - silent)));
-                if !ping_due {
-                    continue;
-                }
-                Outbound::Ping
-            }
-            out = conn.queue.pop() => match out {
-                Some(out) => out,
-                None => break,
-            },
-        };
-        let write = async {
-            feed(&mut sink, first).await?;
+/// Writes what the queue holds (events, replies, the heartbeat sweep's pings) until the queue
+/// is closed or the socket fails.
+async fn send_loop(sink: &mut SplitSink<WebSocket, Message>, conn: &ConnHandle) {
+    // None once the queue is closed: the socket is being closed.
+    while let Some(first) = conn.queue.pop().await {
+        // Boxed: writing is the busy state; an idle socket's future should not be sized for it.
+        let write = Box::pin(async {
+            feed(sink, first).await?;
             for _ in 0..MAX_FRAMES_PER_FLUSH {
                 match conn.queue.try_pop() {
-                    Some(out) => feed(&mut sink, out).await?,
+                    Some(out) => feed(sink, out).await?,
                     None => break,
                 }
             }
             sink.flush().await
-        };
+        });
         tokio::select! {
             biased;
-            () = conn.kill.notified() => break,
+            () = conn.queue.closed() => break,
             result = write => if result.is_err() { return },
         }
         conn.queue.release_if_empty();
@@ -197,7 +200,8 @@ async fn send_loop(mut sink: SplitSink<WebSocket, Message>, conn: &ConnHandle, h
     let code = conn.close_code.load(Relaxed);
     if code != 0 {
         let frame = CloseFrame { code, reason: close_reason(code).into() };
-        let _ = tokio::time::timeout(CLOSE_GRACE, sink.send(Message::Close(Some(frame)))).await;
+        // Boxed for the same reason as the write.
+        let _ = Box::pin(tokio::time::timeout(CLOSE_GRACE, sink.send(Message::Close(Some(frame))))).await;
     }
 }
 
@@ -214,87 +218,115 @@ async fn feed(sink: &mut SplitSink<WebSocket, Message>, out: Outbound) -> Result
     }
 }
 
-async fn recv_loop(
-    mut stream: SplitStream<WebSocket>,
-    hub: &Hub,
-    conn: &Arc<ConnHandle>,
-    user_id: Option<&str>,
-    topics: &mut HashSet<String>,
-    last_seen: &LastSeen,
-) {
-    let stats = hub.stats_ref();
-    let config = hub.config();
-    let reply = |frame: Utf8Bytes| conn.deliver(Outbound::Frame(frame), stats);
-    let mut subscribe_budget = TokenBucket::new(config.subscribe_burst, config.subscribes_per_second);
-    let mut last_typing: Option<Instant> = None;
+async fn recv_loop(stream: &mut SplitStream<WebSocket>, client: &mut Client<'_>) {
+    if let Some(user) = client.user_id {
+        // Boxed, as every message's handling is below.
+        Box::pin(client.join(format!("user:{user}"), None)).await;
+    }
     while let Some(Ok(message)) = stream.next().await {
-        last_seen.touch();
+        client.conn.heard(client.hub.now_ms());
         let text = match message {
             Message::Text(text) => text,
             Message::Binary(_) => {
-                reply(protocol::error("bad_request", "expected a JSON text message", None));
+                client.reply(protocol::error("bad_request", "expected a JSON text message", None));
                 continue;
             }
             Message::Close(_) => break,
             Message::Ping(_) | Message::Pong(_) => continue,
         };
-        match protocol::parse_client_message(&text) {
+        // Boxed: handling a message may wait on the database and the bus, and an idle socket's
+        // future should not be sized for that.
+        Box::pin(client.handle(&text)).await;
+    }
+}
+
+/// What the receive side of a socket knows about its client.
+struct Client<'a> {
+    hub: &'a Hub,
+    conn: &'a Arc<ConnHandle>,
+    user_id: Option<&'a str>,
+    /// Topics this socket watches: a few, so a list (a set's table costs more).
+    topics: &'a mut Vec<String>,
+    subscribe_budget: TokenBucket,
+    last_typing: Option<Instant>,
+}
+
+impl Client<'_> {
+    fn reply(&self, frame: Utf8Bytes) -> bool {
+        self.conn.deliver(Outbound::Frame(frame), self.hub.stats_ref())
+    }
+
+    /// Subscribes this socket to `topic` (again, with `since`, if it already watches it).
+    async fn join(&mut self, topic: String, since: Option<u64>) {
+        if self.hub.join(self.conn, &topic, since).await && !self.topics.contains(&topic) {
+            // One slot at a time: most sockets watch one or two topics for their whole life.
+            self.topics.reserve_exact(1);
+            self.topics.push(topic);
+        }
+    }
+
+    async fn handle(&mut self, text: &str) {
+        let (hub, conn, user_id) = (self.hub, self.conn, self.user_id);
+        let stats = hub.stats_ref();
+        let config = hub.config();
+        match protocol::parse_client_message(text) {
             Err(reason) => {
-                reply(protocol::error("bad_request", &reason, None));
+                self.reply(protocol::error("bad_request", &reason, None));
             }
             Ok(ClientMessage::Ping) => {
-                reply(protocol::pong());
+                self.reply(protocol::pong());
             }
             Ok(ClientMessage::Subscribe { topic, since }) => {
-                if !subscribe_budget.take() {
+                if !self.subscribe_budget.take() {
                     stats.subscribe_rate_limited();
                     let message = "too many subscribe requests; slow down";
-                    reply(protocol::error("rate_limited", message, Some(&topic)));
-                    continue;
+                    self.reply(protocol::error("rate_limited", message, Some(&topic)));
+                    return;
                 }
                 if !(config.authorize)(user_id, &topic) {
                     let message = "you may not subscribe to this topic";
-                    reply(protocol::error("forbidden", message, Some(&topic)));
-                    continue;
+                    self.reply(protocol::error("forbidden", message, Some(&topic)));
+                    return;
                 }
                 let limit = config.max_subscriptions_per_connection;
-                let known = topics.contains(&topic);
-                if !known && topics.len() >= limit {
+                let known = self.topics.contains(&topic);
+                if !known && self.topics.len() >= limit {
                     let message = format!("at most {limit} subscriptions per connection");
-                    reply(protocol::error("too_many_subscriptions", &message, Some(&topic)));
-                    continue;
+                    self.reply(protocol::error("too_many_subscriptions", &message, Some(&topic)));
+                    return;
                 }
                 if !known && !(config.topic_exists)(&topic).await {
-                    reply(protocol::error("not_found", "there is no such topic", Some(&topic)));
-                    continue;
+                    self.reply(protocol::error("not_found", "there is no such topic", Some(&topic)));
+                    return;
                 }
-                // Boxed: subscribing is rare, and an idle socket should not carry its state.
-                if Box::pin(hub.join(conn, &topic, since)).await {
-                    topics.insert(topic);
-                }
+                self.join(topic, since).await;
             }
             Ok(ClientMessage::Typing { task_id }) => {
                 let Some(user) = user_id else {
-                    reply(protocol::error("forbidden", "sign in to type in a conversation", None));
-                    continue;
+                    self.reply(protocol::error("forbidden", "sign in to type in a conversation", None));
+                    return;
                 };
-                if last_typing.is_some_and(|at| at.elapsed() < config.typing_interval) {
-                    continue;
+                if self.last_typing.is_some_and(|at| at.elapsed() < config.typing_interval) {
+                    return;
                 }
-                last_typing = Some(Instant::now());
+                self.last_typing = Some(Instant::now());
                 match (config.typing_peer)(user, &task_id).await {
-                    // Boxed, as subscribing is: an idle socket should not carry this state.
                     Some(peer) => {
                         let frame = protocol::typing(&task_id, user);
-                        Box::pin(hub.send_ephemeral(&format!("user:{peer}"), frame)).await;
+                        hub.send_ephemeral(&format!("user:{peer}"), frame).await;
                     }
                     None => {
-                        reply(protocol::error("forbidden", "you are not a party to this task's conversation", None));
+                        self.reply(protocol::error(
+                            "forbidden",
+                            "you are not a party to this task's conversation",
+                            None,
+                        ));
                     }
                 }
             }
             Ok(ClientMessage::Unsubscribe { topic }) => {
-                if topics.remove(&topic) {
+                if let Some(at) = self.topics.iter().position(|known| *known == topic) {
+                    self.topics.swap_remove(at);
                     hub.leave(&topic, conn.id);
                 }
             }

@@ -19,6 +19,7 @@ use crate::{
     bus::{self, Bus},
     clients::{ClientSlot, ClientSlots},
     connection::{self, ConnHandle},
+    heartbeat,
     protocol::{self, EventTemplate},
     sockets::{Disconnect, OpenSockets, SocketOwner},
     stats::Stats,
@@ -63,7 +64,8 @@ impl Hub {
         let registry = Registry::new(config.history_len, config.history_max_age, config.max_idle_topics, stats.clone());
         let registry = Arc::new(registry.with_counted(config.count_viewers.clone()));
         let sockets = Arc::new(OpenSockets::new(stats.clone()));
-        let (bus, tasks) = bus::start(bus, &config, registry.clone(), sockets.clone()).await?;
+        let (bus, mut tasks) = bus::start(bus, &config, registry.clone(), sockets.clone()).await?;
+        tasks.push(heartbeat::start(sockets.clone(), config.ping_interval, config.idle_timeout));
         let permits = Arc::new(Semaphore::new(config.max_connections));
         Ok(Hub {
             inner: Arc::new(Inner {
@@ -153,12 +155,9 @@ impl Hub {
                 .into_response();
         };
         let hub = self.clone();
-        self.configure(ws).on_failed_upgrade(|error| tracing::debug!(%error, "websocket upgrade failed")).on_upgrade(
-            move |socket| async move {
-                connection::serve(hub, socket, owner).await;
-                drop((permit, slot));
-            },
-        )
+        self.configure(ws)
+            .on_failed_upgrade(|error| tracing::debug!(%error, "websocket upgrade failed"))
+            .on_upgrade(move |socket| connection::serve(hub, socket, owner, (permit, slot)))
     }
 
     /// Completes the upgrade, then closes with 4001 (invalid or expired ticket), so browsers
@@ -231,13 +230,19 @@ impl Hub {
         &self.inner.config
     }
 
+    /// Milliseconds on the socket clock (heartbeat times).
+    pub(crate) fn now_ms(&self) -> u64 {
+        self.inner.sockets.now_ms()
+    }
+
     pub(crate) fn stats_ref(&self) -> &Stats {
         &self.inner.stats
     }
 
     pub(crate) fn register(&self, owner: Option<SocketOwner>) -> Arc<ConnHandle> {
         let id = self.inner.next_connection_id.fetch_add(1, Relaxed);
-        let conn = Arc::new(ConnHandle::new(id, owner, self.inner.config.send_queue_capacity.max(2)));
+        let capacity = self.inner.config.send_queue_capacity.max(2);
+        let conn = Arc::new(ConnHandle::new(id, owner, capacity, self.inner.sockets.now_ms()));
         self.inner.sockets.add(conn.clone());
         self.inner.stats.connection_opened();
         if self.inner.shutting_down.load(Relaxed) {

@@ -85,11 +85,22 @@ impl SendQueue {
         }
     }
 
-    /// Refuses further frames and drops the waiting ones.
+    /// Refuses further frames, drops the waiting ones and wakes the send loop ([`Self::pop`]
+    /// answers None, [`Self::closed`] returns).
     pub fn close(&self) {
-        let mut state = self.lock();
-        state.closed = true;
-        state.frames = VecDeque::new();
+        {
+            let mut state = self.lock();
+            state.closed = true;
+            state.frames = VecDeque::new();
+        }
+        self.ready.notify_one();
+    }
+
+    /// Returns once the queue is closed (a push meanwhile only makes it look again).
+    pub async fn closed(&self) {
+        while !self.lock().closed {
+            self.ready.notified().await;
+        }
     }
 }
 

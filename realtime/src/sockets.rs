@@ -5,11 +5,15 @@
 //! hears so first. The server can close the sockets of a session or of a user on every node
 //! ([`crate::Hub::disconnect`]): each socket knows whom it belongs to.
 
-use std::sync::{Arc, Mutex};
+use std::{
+    sync::{Arc, Mutex},
+    time::{Duration, Instant},
+};
 
 use dashmap::DashMap;
 
 use crate::{
+    CLOSE_HEARTBEAT_TIMEOUT,
     connection::{ConnHandle, Outbound},
     protocol,
     stats::Stats,
@@ -44,6 +48,8 @@ impl Disconnect {
 
 pub(crate) struct OpenSockets {
     open: DashMap<u64, Arc<ConnHandle>>,
+    /// The socket clock's zero: sockets keep heartbeat times as milliseconds since it.
+    clock: Instant,
     /// Held while a status change is announced, so a socket registering meanwhile cannot
     /// receive the old status after the new one.
     degraded: Mutex<bool>,
@@ -52,7 +58,28 @@ pub(crate) struct OpenSockets {
 
 impl OpenSockets {
     pub fn new(stats: Arc<Stats>) -> Self {
-        Self { open: DashMap::new(), degraded: Mutex::new(false), stats }
+        Self { open: DashMap::new(), clock: Instant::now(), degraded: Mutex::new(false), stats }
+    }
+
+    /// Milliseconds on the socket clock.
+    pub fn now_ms(&self) -> u64 {
+        self.clock.elapsed().as_millis() as u64
+    }
+
+    /// One heartbeat round: closes the sockets silent for `close_after` with 4009 and queues a
+    /// ping for each socket last pinged `ping_every` ago.
+    pub fn sweep_heartbeats(&self, ping_every: Duration, close_after: Duration) {
+        let now = self.now_ms();
+        let (ping_every, close_after) = (ping_every.as_millis() as u64, close_after.as_millis() as u64);
+        for conn in self.open.iter() {
+            if conn.silent_ms(now) >= close_after {
+                if conn.close(CLOSE_HEARTBEAT_TIMEOUT) {
+                    self.stats.closed_heartbeat();
+                }
+            } else if conn.ping_due(now, ping_every) {
+                conn.deliver(Outbound::Ping, &self.stats);
+            }
+        }
     }
 
     pub fn add(&self, conn: Arc<ConnHandle>) {

@@ -2,7 +2,7 @@ use crate::common;
 
 use std::time::Duration;
 
-use common::{connect, connect_small_buffer, silent_client_close_code, start, test_config};
+use common::{connect, connect_small_buffer, silent_client_close_code, silent_client_frames, start, test_config};
 use realtime::{BusConfig, CLOSE_HEARTBEAT_TIMEOUT, CLOSE_SLOW_CONSUMER, HubConfig};
 use serde_json::json;
 
@@ -47,6 +47,38 @@ async fn silent_client_is_closed_with_4009() {
     let (hub, addr) = start(config, BusConfig::Local).await;
     assert_eq!(silent_client_close_code(addr).await, Some(CLOSE_HEARTBEAT_TIMEOUT));
     assert_eq!(hub.stats().heartbeat_closes, 1);
+}
+
+#[tokio::test]
+async fn a_silent_client_is_pinged_every_interval_until_it_is_closed() {
+    let config = HubConfig {
+        ping_interval: Duration::from_millis(100),
+        idle_timeout: Duration::from_millis(450),
+        ..test_config()
+    };
+    let (_hub, addr) = start(config, BusConfig::Local).await;
+    let frames = silent_client_frames(addr).await;
+    let pings = frames.iter().filter(|(opcode, _)| *opcode == 0x9).count();
+    // Pings at ~100, 200, 300 and 400 ms (a late sweep round on a busy machine may skip one),
+    // then the close.
+    assert!((2..=4).contains(&pings), "{pings} pings before the close: {frames:?}");
+    assert_eq!(frames.last().map(|(opcode, _)| *opcode), Some(0x8), "the last frame closes");
+}
+
+#[tokio::test]
+async fn a_client_that_only_answers_pings_stays_connected() {
+    let config = HubConfig {
+        ping_interval: Duration::from_millis(100),
+        idle_timeout: Duration::from_millis(300),
+        ..test_config()
+    };
+    let (hub, addr) = start(config, BusConfig::Local).await;
+    let mut client = connect(addr, "").await;
+    // Reading answers each ping with a pong (tungstenite does), and nothing else is sent.
+    assert!(client.next_within(Duration::from_millis(1_000)).await.is_none());
+    client.send(json!({"type": "ping"})).await;
+    assert_eq!(client.next().await["type"], "pong", "still open after three idle timeouts");
+    assert_eq!(hub.stats().heartbeat_closes, 0);
 }
 
 #[tokio::test]

@@ -1,17 +1,18 @@
 //! Browse benchmark: loads N open tasks (default 100k) into a fresh database,
 //! starts the real server on it and measures `GET /api/tasks` for the default
-//! list, a `q` search and a filtered + sorted query: requests per second and
-//! p50/p99 latency with C concurrent clients for D seconds each.
+//! list, word searches, each filter alone and combined, and a deep page:
+//! requests per second and p50/p99 latency with C concurrent clients for D
+//! seconds each, with the load average.
 //!
-//! `browse-bench [sqlite|postgres] [--tasks 100000] [--clients 32] [--seconds 10]`
+//! `browse-bench [sqlite|postgres] [--tasks 100000] [--clients 32] [--seconds 10] [--explain]
+//! [--wait-quiet]`: `--explain` prints each query's plan, `--wait-quiet` waits after loading until
+//! the machine's 1-minute load average is below 1 (loading is slow at a million tasks; measuring
+//! beside other work is not measuring).
 //! Postgres: `BENCH_DATABASE_URL` (an admin URL; a scratch database is created
 //! and dropped), default `postgres://postgres@127.0.0.1:5432/postgres`.
 //! Server and load generator share this machine's cores.
 
-use std::{
-    sync::Arc,
-    time::{Duration, Instant},
-};
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use server::{
@@ -45,10 +46,15 @@ struct Args {
     tasks: usize,
     clients: usize,
     seconds: u64,
+    /// Print each query's plan (`EXPLAIN`) after its figures.
+    explain: bool,
+    /// Wait, once the tasks are loaded, until the 1-minute load average is below 1.
+    wait_quiet: bool,
 }
 
 fn args() -> anyhow::Result<Args> {
-    let mut args = Args { backend: "sqlite".into(), tasks: 100_000, clients: 32, seconds: 10 };
+    let mut args =
+        Args { backend: "sqlite".into(), tasks: 100_000, clients: 32, seconds: 10, explain: false, wait_quiet: false };
     let mut iter = std::env::args().skip(1);
     while let Some(arg) = iter.next() {
         let mut value = || iter.next().context("missing value");
@@ -57,6 +63,8 @@ fn args() -> anyhow::Result<Args> {
             "--tasks" => args.tasks = value()?.parse()?,
             "--clients" => args.clients = value()?.parse()?,
             "--seconds" => args.seconds = value()?.parse()?,
+            "--explain" => args.explain = true,
+            "--wait-quiet" => args.wait_quiet = true,
             other => bail!("unknown argument {other}"),
         }
     }
@@ -104,43 +112,195 @@ async fn load(db: &Db, count: usize) -> anyhow::Result<()> {
         ids.push(users::create_account(db, &account).await?.id);
     }
     let today = time::OffsetDateTime::now_utc().date();
-    let db = Arc::new(db.clone());
-    let ids = Arc::new(ids);
-    let workers = if matches!(*db, Db::Postgres(_)) { 8 } else { 1 };
-    let per_worker = count.div_ceil(workers);
-    let mut handles = Vec::new();
-    for worker in 0..workers {
-        let (db, ids) = (db.clone(), ids.clone());
-        handles.push(tokio::spawn(async move {
-            let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ (worker as u64 + 1));
-            let start = worker * per_worker;
-            for i in start..(start + per_worker).min(count) {
-                let (verb, word) = (rng.pick(&VERBS), rng.pick(&WORDS));
-                let draft = TaskDraft {
-                    title: format!("{verb} the {word} #{i}"),
-                    description: format!(
-                        "Need a hand with the {} and the {}; tools supplied.",
-                        rng.pick(&WORDS),
-                        rng.pick(&WORDS)
-                    ),
-                    category_id: (rng.next() % 16 + 1) as i64,
-                    location: rng.pick(&SUBURBS).to_owned(),
-                    budget_cents: (rng.next() % 2000 + 5) as i64 * 100,
-                    due_date: today + time::Duration::days((rng.next() % 60) as i64),
-                    coordinates: None,
-                    remote: false,
-                };
-                // Spread over the last 60 days, in insertion order.
-                let created_at = Timestamp(now.0 - 60 * 86_400_000 + (i as i64) * (60 * 86_400_000 / count as i64));
-                tasks::create_task(&db, ids[i % ids.len()], &draft, created_at).await?;
-            }
-            anyhow::Ok(())
-        }));
-    }
-    for handle in handles {
-        handle.await??;
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rows = Vec::with_capacity(ROWS_PER_INSERT);
+    for i in 0..count {
+        let (verb, word) = (rng.pick(&VERBS), rng.pick(&WORDS));
+        let draft = TaskDraft {
+            title: format!("{verb} the {word} #{i}"),
+            description: format!(
+                "Need a hand with the {} and the {}; tools supplied.",
+                rng.pick(&WORDS),
+                rng.pick(&WORDS)
+            ),
+            category_id: (rng.next() % 16 + 1) as i64,
+            location: rng.pick(&SUBURBS).to_owned(),
+            budget_cents: (rng.next() % 2000 + 5) as i64 * 100,
+            due_date: today + time::Duration::days((rng.next() % 60) as i64),
+            coordinates: None,
+            remote: false,
+        };
+        // Spread over the last 60 days, in insertion order.
+        let created_at = Timestamp(now.0 - 60 * 86_400_000 + (i as i64) * (60 * 86_400_000 / count as i64));
+        rows.push((ids[i % ids.len()], draft, created_at));
+        if rows.len() == ROWS_PER_INSERT || i + 1 == count {
+            insert_open_tasks(db, &rows).await?;
+            rows.clear();
+        }
     }
     Ok(())
+}
+
+/// Rows per multi-row insert (14 bind values each, under either database's limit).
+const ROWS_PER_INSERT: usize = 1_000;
+
+/// Inserts open tasks as `store::tasks::create_task` does, many rows per statement (a million
+/// one-row transactions take most of an hour): the same columns, from the store's own helpers;
+/// the full-text index follows in the same statement (a generated column on PostgreSQL,
+/// triggers on SQLite). No alert jobs: nothing here has an alert.
+async fn insert_open_tasks(db: &Db, rows: &[(uuid::Uuid, TaskDraft, Timestamp)]) -> anyhow::Result<()> {
+    let values: Vec<String> = (0..rows.len())
+        .map(|row| {
+            let p = |n: usize| format!("${}", row * 14 + n);
+            format!(
+                "({}, {}, {}, {}, {}, {}, {}, {}, {}, 'open', {}, {}, {}, {}, {}, {})",
+                p(1),
+                p(2),
+                p(3),
+                p(4),
+                p(5),
+                p(6),
+                p(7),
+                p(8),
+                p(9),
+                p(10),
+                p(10),
+                p(11),
+                p(12),
+                p(13),
+                p(14)
+            )
+        })
+        .collect();
+    let sql = format!(
+        "insert into tasks (id, poster_id, title, description, search_text, category_id, location, budget_cents,
+                            due_date, status, created_at, updated_at, location_search, lat, lon, remote)
+         values {}",
+        values.join(", ")
+    );
+    server::on_pool!(db, |pool| {
+        let mut query = sqlx::query(sqlx::AssertSqlSafe(sql.clone()));
+        for (poster_id, draft, created_at) in rows {
+            let (lat, lon) = draft.coordinates.unzip();
+            query = query
+                .bind(server::db::new_id())
+                .bind(*poster_id)
+                .bind(&draft.title)
+                .bind(&draft.description)
+                .bind(tasks::search_text(&draft.title, &draft.description))
+                .bind(draft.category_id)
+                .bind(&draft.location)
+                .bind(draft.budget_cents)
+                .bind(draft.due_date_text())
+                .bind(*created_at)
+                .bind(tasks::location_search(&draft.location))
+                .bind(lat)
+                .bind(lon)
+                .bind(draft.remote);
+        }
+        query.execute(pool).await.map(|_| ())
+    })?;
+    Ok(())
+}
+
+/// One browse request and the store filter the server builds from it (for `--explain`).
+struct Query {
+    name: &'static str,
+    /// "" for the 50th page of the default list, whose cursor is only known at run time.
+    path: &'static str,
+    filter: tasks::BrowseFilter,
+    sort: tasks::BrowseSort,
+}
+
+fn queries() -> Vec<Query> {
+    use tasks::{BrowseFilter, BrowseSort};
+    let words = |q: &str| Some(server::store::search::search_words(q));
+    let nsw = || Some("nsw".to_owned());
+    let query = |name, path, filter, sort| Query { name, path, filter, sort };
+    vec![
+        query("default list (newest)", "/api/tasks", BrowseFilter::default(), BrowseSort::Newest),
+        query(
+            "q=fence (best match)",
+            "/api/tasks?q=fence",
+            BrowseFilter { words: words("fence"), ..Default::default() },
+            BrowseSort::BestMatch,
+        ),
+        query(
+            "q=clean kitchen (best match)",
+            "/api/tasks?q=clean%20kitchen",
+            BrowseFilter { words: words("clean kitchen"), ..Default::default() },
+            BrowseSort::BestMatch,
+        ),
+        query(
+            "q=fence, newest",
+            "/api/tasks?q=fence&sort=newest",
+            BrowseFilter { words: words("fence"), ..Default::default() },
+            BrowseSort::Newest,
+        ),
+        query(
+            "category",
+            "/api/tasks?category=3",
+            BrowseFilter { category_id: Some(3), ..Default::default() },
+            BrowseSort::Newest,
+        ),
+        query(
+            "location",
+            "/api/tasks?location=nsw",
+            BrowseFilter { location: nsw(), ..Default::default() },
+            BrowseSort::Newest,
+        ),
+        query(
+            "budget range",
+            "/api/tasks?min_budget=50&max_budget=1500",
+            BrowseFilter { min_budget_cents: Some(5_000), max_budget_cents: Some(150_000), ..Default::default() },
+            BrowseSort::Newest,
+        ),
+        query("sort due soonest", "/api/tasks?sort=due_soonest", BrowseFilter::default(), BrowseSort::DueSoonest),
+        query(
+            "filtered+sorted",
+            "/api/tasks?category=3&location=nsw&min_budget=50&max_budget=1500&sort=budget_desc",
+            BrowseFilter {
+                category_id: Some(3),
+                location: nsw(),
+                min_budget_cents: Some(5_000),
+                max_budget_cents: Some(150_000),
+                ..Default::default()
+            },
+            BrowseSort::BudgetDesc,
+        ),
+        query(
+            "q + all filters (best match)",
+            "/api/tasks?q=clean&category=3&location=nsw&min_budget=50&max_budget=1500",
+            BrowseFilter {
+                words: words("clean"),
+                category_id: Some(3),
+                location: nsw(),
+                min_budget_cents: Some(5_000),
+                max_budget_cents: Some(150_000),
+                ..Default::default()
+            },
+            BrowseSort::BestMatch,
+        ),
+        query("page 50 (cursor)", "", BrowseFilter::default(), BrowseSort::Newest),
+    ]
+}
+
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|text| text.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "unknown".into())
+}
+
+async fn wait_for_quiet_machine() {
+    loop {
+        let one_minute: f64 =
+            load_average().split_whitespace().next().and_then(|value| value.parse().ok()).unwrap_or(0.0);
+        if one_minute < 1.0 {
+            return;
+        }
+        println!("waiting for a quiet machine (load average {})", load_average());
+        tokio::time::sleep(Duration::from_secs(15)).await;
+    }
 }
 
 struct Figures {
@@ -243,22 +403,32 @@ async fn run(args: &Args, config: Config) -> anyhow::Result<()> {
         args.clients,
         args.seconds
     );
+    if args.wait_quiet {
+        wait_for_quiet_machine().await;
+    }
     let base = running.url();
-    for (name, path) in [
-        ("default list", "/api/tasks"),
-        ("q search", "/api/tasks?q=fence"),
-        ("filtered+sorted", "/api/tasks?category=3&location=nsw&min_budget=50&max_budget=1500&sort=budget_desc"),
-        ("page 50 (cursor)", ""),
-    ] {
-        let path = if path.is_empty() { deep_page(&base, 50).await? } else { path.to_owned() };
+    for query in queries() {
+        let path = match query.path {
+            "" => deep_page(&base, 50).await?,
+            path => path.to_owned(),
+        };
         let figures = measure(&base, &path, args.clients, args.seconds).await?;
         println!(
-            "{name:<18} {:>8.0} req/s   p50 {:>7.2} ms   p99 {:>7.2} ms   ({} requests)",
+            "{:<34} {:>8.0} req/s   p50 {:>7.2} ms   p99 {:>7.2} ms   ({} requests; load average {})",
+            query.name,
             figures.per_second,
             figures.p50.as_secs_f64() * 1e3,
             figures.p99.as_secs_f64() * 1e3,
-            figures.requests
+            figures.requests,
+            load_average()
         );
+        if args.explain {
+            let after = None;
+            let plan = tasks::explain_open_tasks_page(&running.state.db, &query.filter, query.sort, after, 21).await?;
+            for line in plan {
+                println!("    {line}");
+            }
+        }
     }
     running.shutdown().await?;
     Ok(())

@@ -237,8 +237,8 @@ async fn outboxes(world: &World, pool: &PgPool, now_ms: i64, fail: &mut impl FnM
         fail(format!("alert matching: {jobs_left} jobs left, {partial} tasks matched to only some alerts"));
     }
 
-    // A transfer held by an operator or waiting for its tasker's identity check is not owed yet
-    // (the soak's taskers do not verify their identity): counted apart, never as overdue.
+    // A transfer held by an operator or waiting for its tasker's identity check is not owed yet:
+    // counted apart, never as overdue (the soak's taskers pass the check when they sign up).
     let held = format!(
         "({} or {})",
         server::store::provider_calls::transfer_on_hold_of("c", "$3"),

@@ -171,6 +171,16 @@ impl Client {
 /// A client that completes the handshake and then never sends a byte (not even pongs), reads
 /// until the server hangs up, and returns the close code it found.
 pub async fn silent_client_close_code(addr: SocketAddr) -> Option<u16> {
+    silent_client_frames(addr)
+        .await
+        .into_iter()
+        .find(|(opcode, _)| *opcode == 0x8)
+        .map(|(_, payload)| u16::from_be_bytes([payload[0], payload[1]]))
+}
+
+/// The frames (opcode, payload) a client that never sends anything, nor answers pings, gets
+/// until the server hangs up.
+pub async fn silent_client_frames(addr: SocketAddr) -> Vec<(u8, Vec<u8>)> {
     let mut stream = TcpStream::connect(addr).await.unwrap();
     let request = format!(
         "GET /ws HTTP/1.1\r\nHost: {addr}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
@@ -182,6 +192,7 @@ pub async fn silent_client_close_code(addr: SocketAddr) -> Option<u16> {
     let head_end = bytes.windows(4).position(|w| w == b"\r\n\r\n").unwrap() + 4;
     assert!(bytes.starts_with(b"HTTP/1.1 101"), "upgrade accepted");
     let mut frames = &bytes[head_end..];
+    let mut seen = Vec::new();
     while frames.len() >= 2 {
         let opcode = frames[0] & 0x0f;
         let (len, header) = match frames[1] & 0x7f {
@@ -189,13 +200,10 @@ pub async fn silent_client_close_code(addr: SocketAddr) -> Option<u16> {
             127 => (u64::from_be_bytes(frames[2..10].try_into().unwrap()) as usize, 10),
             n => (n as usize, 2),
         };
-        let payload = &frames[header..header + len];
-        if opcode == 0x8 {
-            return Some(u16::from_be_bytes([payload[0], payload[1]]));
-        }
+        seen.push((opcode, frames[header..header + len].to_vec()));
         frames = &frames[header + len..];
     }
-    None
+    seen
 }
 
 /// Throwaway PostgreSQL and Redis, shared with the server's test harness.

@@ -279,6 +279,22 @@ fn contains_pattern(term: &str) -> String {
     format!("%{escaped}%")
 }
 
+/// Binds a browse query's values ([`Arg`]) in placeholder order.
+macro_rules! bind_args {
+    ($query:expr, $args:expr) => {{
+        let mut query = $query;
+        for value in $args {
+            query = match value {
+                Arg::Int(value) => query.bind(value),
+                Arg::Real(value) => query.bind(value),
+                Arg::Text(value) => query.bind(value),
+                Arg::Id(value) => query.bind(value),
+            };
+        }
+        query
+    }};
+}
+
 /// One page of the browse list (keyset pagination: rows strictly after `after`
 /// in the sort order, so tasks posted between pages never shift a page).
 #[instrument(skip_all)]
@@ -289,6 +305,42 @@ pub async fn open_tasks_page(
     after: Option<&After>,
     limit: i64,
 ) -> sqlx::Result<Vec<TaskRow>> {
+    let (sql, args) = open_tasks_page_sql(db, filter, sort, after, limit);
+    on_pool!(db, |pool| bind_args!(sqlx::query_as::<_, TaskRow>(sqlx::AssertSqlSafe(sql)), args).fetch_all(pool).await)
+}
+
+/// The database's plan for [`open_tasks_page`] (`EXPLAIN` on PostgreSQL, `EXPLAIN QUERY PLAN`
+/// on SQLite), one line per step, so a benchmark can show which indexes a browse query uses.
+pub async fn explain_open_tasks_page(
+    db: &Db,
+    filter: &BrowseFilter,
+    sort: BrowseSort,
+    after: Option<&After>,
+    limit: i64,
+) -> sqlx::Result<Vec<String>> {
+    let (sql, args) = open_tasks_page_sql(db, filter, sort, after, limit);
+    match db {
+        Db::Postgres(pool) => {
+            let query = sqlx::query_scalar::<_, String>(sqlx::AssertSqlSafe(format!("explain {sql}")));
+            bind_args!(query, args).fetch_all(pool).await
+        }
+        Db::Sqlite(pool) => {
+            let plan = format!("explain query plan {sql}");
+            let query = sqlx::query_as::<_, (i64, i64, i64, String)>(sqlx::AssertSqlSafe(plan));
+            let steps = bind_args!(query, args).fetch_all(pool).await?;
+            Ok(steps.into_iter().map(|(.., detail)| detail).collect())
+        }
+    }
+}
+
+/// The SQL of [`open_tasks_page`] and its bind values, in placeholder order.
+fn open_tasks_page_sql(
+    db: &Db,
+    filter: &BrowseFilter,
+    sort: BrowseSort,
+    after: Option<&After>,
+    limit: i64,
+) -> (String, Vec<Arg>) {
     let mut conditions = vec!["t.status = 'open'".to_owned()];
     let mut args = Vec::new();
     let now = arg(Arg::Int(Timestamp::now().0), &mut args);
@@ -363,18 +415,7 @@ pub async fn open_tasks_page(
         ),
         _ => format!("{matching} order by {column} {direction}, t.id {direction} limit {limit}"),
     };
-    on_pool!(db, |pool| {
-        let mut query = sqlx::query_as::<_, TaskRow>(sqlx::AssertSqlSafe(sql));
-        for value in args {
-            query = match value {
-                Arg::Int(value) => query.bind(value),
-                Arg::Real(value) => query.bind(value),
-                Arg::Text(value) => query.bind(value),
-                Arg::Id(value) => query.bind(value),
-            };
-        }
-        query.fetch_all(pool).await
-    })
+    (sql, args)
 }
 
 /// Replaces the editable fields of an open task of this poster; false when it is not open (or not theirs).

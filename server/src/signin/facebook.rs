@@ -15,16 +15,16 @@ use sha2::Sha256;
 
 use super::{
     AuthorizationRequest, IdentityProvider, ProviderId, ProviderIdentity, SignInError, callback_url,
-    settings::ClientCredentials,
+    settings::{ClientCredentials, ProviderEndpoints},
 };
-
-const DIALOG_URL: &str = "https://www.facebook.com/v21.0/dialog/oauth";
-const GRAPH_URL: &str = "https://graph.facebook.com/v21.0";
 
 pub struct FacebookProvider {
     client_id: String,
     client_secret: String,
     redirect: String,
+    dialog_url: AuthUrl,
+    token_url: TokenUrl,
+    me_url: String,
     http: reqwest::Client,
 }
 
@@ -37,11 +37,20 @@ struct Me {
 }
 
 impl FacebookProvider {
-    pub fn new(credentials: &ClientCredentials, public_url: &str, http: reqwest::Client) -> anyhow::Result<Self> {
+    pub fn new(
+        credentials: &ClientCredentials,
+        endpoints: &ProviderEndpoints,
+        public_url: &str,
+        http: reqwest::Client,
+    ) -> anyhow::Result<Self> {
+        let graph = endpoints.facebook_graph.trim_end_matches('/');
         Ok(Self {
             client_id: credentials.client_id.clone(),
             client_secret: credentials.client_secret.expose().to_owned(),
             redirect: callback_url(public_url, ProviderId::Facebook),
+            dialog_url: AuthUrl::new(endpoints.facebook_dialog.clone()).context("FACEBOOK_DIALOG_URL")?,
+            token_url: TokenUrl::new(format!("{graph}/oauth/access_token")).context("FACEBOOK_GRAPH_URL")?,
+            me_url: format!("{graph}/me"),
             http,
         })
     }
@@ -62,7 +71,7 @@ impl IdentityProvider for FacebookProvider {
 
     async fn authorize_url(&self, request: &AuthorizationRequest<'_>) -> Result<url::Url, SignInError> {
         let client = BasicClient::new(ClientId::new(self.client_id.clone()))
-            .set_auth_uri(AuthUrl::new(DIALOG_URL.into()).context("dialog URL")?)
+            .set_auth_uri(self.dialog_url.clone())
             .set_redirect_uri(RedirectUrl::new(self.redirect.clone()).context("callback URL")?);
         let state = request.state.to_owned();
         let challenge =
@@ -79,8 +88,8 @@ impl IdentityProvider for FacebookProvider {
     async fn identify(&self, code: &str, pkce_verifier: &str, _nonce: &str) -> Result<ProviderIdentity, SignInError> {
         let client = BasicClient::new(ClientId::new(self.client_id.clone()))
             .set_client_secret(ClientSecret::new(self.client_secret.clone()))
-            .set_auth_uri(AuthUrl::new(DIALOG_URL.into()).context("dialog URL")?)
-            .set_token_uri(TokenUrl::new(format!("{GRAPH_URL}/oauth/access_token")).context("token URL")?)
+            .set_auth_uri(self.dialog_url.clone())
+            .set_token_uri(self.token_url.clone())
             .set_redirect_uri(RedirectUrl::new(self.redirect.clone()).context("callback URL")?)
             .set_auth_type(AuthType::RequestBody);
         let tokens = client
@@ -97,7 +106,7 @@ impl IdentityProvider for FacebookProvider {
         let access_token = tokens.access_token().secret();
         let me: Me = self
             .http
-            .get(format!("{GRAPH_URL}/me"))
+            .get(&self.me_url)
             .query(&[
                 ("fields", "id,first_name,last_name,email"),
                 ("access_token", access_token.as_str()),

@@ -67,11 +67,16 @@ async fn apple_signs_up_a_new_person_by_form_post_then_signs_them_in_again(backe
 
             let (status, arrival, body) = return_to_app(&browser, &back).await;
             assert_eq!(status, StatusCode::FOUND, "{body:?}");
-            let Some(Arrival::SignUp { token, query }) = arrival else { panic!("a new person chooses first: {arrival:?}") };
-            for (key, value) in [("provider", "apple"), ("email", "ada@example.com"), ("first_name", "Ada"), ("last_name", "Lovelace")] {
+            let Some(Arrival::SignUp { token, query }) = arrival else {
+                panic!("a new person chooses first: {arrival:?}")
+            };
+            for (key, value) in
+                [("provider", "apple"), ("email", "ada@example.com"), ("first_name", "Ada"), ("last_name", "Lovelace")]
+            {
                 assert!(query.contains(&(key.into(), value.into())), "{key} in {query:?}");
             }
-            let [redeemed] = apple.provider.token_requests.lock().unwrap().clone().try_into().expect("one code redeemed");
+            let [redeemed] =
+                apple.provider.token_requests.lock().unwrap().clone().try_into().expect("one code redeemed");
             assert_eq!(redeemed["client_secret"].split('.').count(), 3, "the client secret is a JWT");
 
             let created = complete_signup(&app, &token).await;

@@ -12,8 +12,8 @@ use common::{
     facebook_fake::{self, FakeFacebook},
     identity_fake::Person,
     sign_in::{
-        self, Arrival, assert_forged_state_refused, assert_not_confirmed, at_provider, complete_signup,
-        return_to_app, session_from, sign_in_tables, sign_in_through, start,
+        self, Arrival, assert_forged_state_refused, assert_not_confirmed, at_provider, complete_signup, return_to_app,
+        session_from, sign_in_tables, sign_in_through, start,
     },
 };
 use reqwest::StatusCode;
@@ -60,8 +60,15 @@ async fn facebook_signs_up_a_new_person_then_signs_them_in_again(backend: Backen
             let back = at_provider(&browser, &authorize).await;
             let (status, arrival, body) = return_to_app(&browser, &back).await;
             assert_eq!(status, StatusCode::FOUND, "{body:?}");
-            let Some(Arrival::SignUp { token, query }) = arrival else { panic!("a new person chooses first: {arrival:?}") };
-            for (key, value) in [("provider", "facebook"), ("email", "fern@example.com"), ("first_name", "Fern"), ("last_name", "Okafor")] {
+            let Some(Arrival::SignUp { token, query }) = arrival else {
+                panic!("a new person chooses first: {arrival:?}")
+            };
+            for (key, value) in [
+                ("provider", "facebook"),
+                ("email", "fern@example.com"),
+                ("first_name", "Fern"),
+                ("last_name", "Okafor"),
+            ] {
                 assert!(query.contains(&(key.into(), value.into())), "{key} in {query:?}");
             }
             let [redeemed] = facebook.provider.token_requests.lock().unwrap().clone().try_into().expect("one exchange");
@@ -160,7 +167,10 @@ async fn facebook_links_only_to_a_confirmed_account(backend: Backend) {
 
             // Once the owner confirms the address with us, the same Facebook account links.
             let token = app.token_mailed_to("fern@example.com", "Confirm").await;
-            assert_eq!(app.post("/api/auth/verify", None, serde_json::json!({ "token": token })).await.status, StatusCode::OK);
+            assert_eq!(
+                app.post("/api/auth/verify", None, serde_json::json!({ "token": token })).await.status,
+                StatusCode::OK
+            );
             let Arrival::Session { refresh_token, .. } = sign_in_through(&app, "facebook").await else {
                 panic!("both sides verified: linked");
             };

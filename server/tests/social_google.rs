@@ -63,11 +63,16 @@ async fn google_signs_up_a_new_person_then_signs_them_in_again(backend: Backend)
             let back = at_provider(&browser, &authorize).await;
             let (status, arrival, body) = return_to_app(&browser, &back).await;
             assert_eq!(status, StatusCode::FOUND, "{body:?}");
-            let Some(Arrival::SignUp { token, query }) = arrival else { panic!("a new person chooses first: {arrival:?}") };
-            for (key, value) in [("provider", "google"), ("email", "gia@example.com"), ("first_name", "Gia"), ("last_name", "Nguyen")] {
+            let Some(Arrival::SignUp { token, query }) = arrival else {
+                panic!("a new person chooses first: {arrival:?}")
+            };
+            for (key, value) in
+                [("provider", "google"), ("email", "gia@example.com"), ("first_name", "Gia"), ("last_name", "Nguyen")]
+            {
                 assert!(query.contains(&(key.into(), value.into())), "{key} in {query:?}");
             }
-            let [redeemed] = google.provider.token_requests.lock().unwrap().clone().try_into().expect("one code redeemed");
+            let [redeemed] =
+                google.provider.token_requests.lock().unwrap().clone().try_into().expect("one code redeemed");
             assert_eq!(redeemed["client_secret"], google_fake::CLIENT_SECRET, "client_secret_post");
             assert_eq!(redeemed["code_verifier"].len(), 43, "the PKCE verifier went with the code");
 

@@ -65,11 +65,8 @@ impl FakeApple {
         )
         .unwrap();
         let provider = Arc::new(Provider::default());
-        let state = Arc::new(AppleState {
-            provider: provider.clone(),
-            team_key: public,
-            authorized_before: Mutex::default(),
-        });
+        let state =
+            Arc::new(AppleState { provider: provider.clone(), team_key: public, authorized_before: Mutex::default() });
         let router = Router::new()
             .route("/.well-known/openid-configuration", get(discovery))
             .route("/auth/authorize", get(authorize))
@@ -236,16 +233,12 @@ async fn token(State(apple): State<Arc<AppleState>>, headers: HeaderMap, body: S
         provider.violation(format!("refused the client secret: {why}"));
         return apple_error("invalid_client");
     }
-    let grant = match provider.redeem(
-        get("code").unwrap_or_default(),
-        client_id,
-        get("redirect_uri"),
-        get("code_verifier"),
-    ) {
-        Ok(grant) => grant,
-        Err(Refusal::InvalidGrant(_)) => return apple_error("invalid_grant"),
-        Err(Refusal::InvalidRequest(_)) => return apple_error("invalid_request"),
-    };
+    let grant =
+        match provider.redeem(get("code").unwrap_or_default(), client_id, get("redirect_uri"), get("code_verifier")) {
+            Ok(grant) => grant,
+            Err(Refusal::InvalidGrant(_)) => return apple_error("invalid_grant"),
+            Err(Refusal::InvalidRequest(_)) => return apple_error("invalid_request"),
+        };
     let access_token = random_token("a");
     let now = now_secs();
     let person = &grant.person;

@@ -50,8 +50,11 @@ struct FacebookState {
 impl FakeFacebook {
     pub async fn start() -> Self {
         let provider = Arc::new(Provider::default());
-        let state =
-            Arc::new(FacebookState { provider: provider.clone(), tokens: Mutex::default(), graph_calls: Mutex::default() });
+        let state = Arc::new(FacebookState {
+            provider: provider.clone(),
+            tokens: Mutex::default(),
+            graph_calls: Mutex::default(),
+        });
         let router = Router::new()
             .route(&format!("/{VERSION}/dialog/oauth"), get(dialog))
             .route(&format!("/{VERSION}/oauth/access_token"), get(access_token).post(access_token))
@@ -107,11 +110,7 @@ async fn dialog(State(facebook): State<Arc<FacebookState>>, RawQuery(query): Raw
         return graph_error(101, None, "Error validating application. Invalid application ID.");
     }
     if !facebook.provider.redirect_registered(&get("redirect_uri")) {
-        return graph_error(
-            191,
-            None,
-            "Can't load URL: The domain of this URL isn't included in the app's domains.",
-        );
+        return graph_error(191, None, "Can't load URL: The domain of this URL isn't included in the app's domains.");
     }
     if query.get("response_type").is_some_and(|kind| kind != "code") {
         return graph_error(100, None, "Invalid response_type");
@@ -157,8 +156,12 @@ async fn access_token(
     if get("client_secret") != Some(APP_SECRET) {
         return graph_error(1, None, "Error validating client secret.");
     }
-    let grant = match provider.redeem(get("code").unwrap_or_default(), APP_ID, get("redirect_uri"), get("code_verifier"))
-    {
+    let grant = match provider.redeem(
+        get("code").unwrap_or_default(),
+        APP_ID,
+        get("redirect_uri"),
+        get("code_verifier"),
+    ) {
         Ok(grant) => grant,
         Err(Refusal::InvalidGrant("unknown authorization code")) => {
             return graph_error(100, None, "Invalid verification code format.");
@@ -199,7 +202,11 @@ async fn me(State(facebook): State<Arc<FacebookState>>, headers: HeaderMap, RawQ
         .get(header::AUTHORIZATION)
         .and_then(|value| value.to_str().ok()?.strip_prefix("Bearer ").map(str::to_owned));
     let Some(token) = query.get("access_token").cloned().or(bearer) else {
-        return graph_error(2500, None, "An active access token must be used to query information about the current user.");
+        return graph_error(
+            2500,
+            None,
+            "An active access token must be used to query information about the current user.",
+        );
     };
     let Some(person) = facebook.tokens.lock().unwrap().get(&token).cloned() else {
         return graph_error(190, None, "Invalid OAuth access token - Cannot parse access token");

@@ -158,7 +158,8 @@ fn client_credentials(headers: &HeaderMap, form: &HashMap<String, String>) -> Op
         .and_then(|value| value.to_str().ok()?.strip_prefix("Basic ").map(str::to_owned))
         .and_then(|encoded| String::from_utf8(STANDARD.decode(encoded).ok()?).ok())
         .and_then(|pair| pair.split_once(':').map(|(id, secret)| (id.to_owned(), secret.to_owned())));
-    let posted = form.get("client_secret").map(|secret| (form.get("client_id").cloned().unwrap_or_default(), secret.clone()));
+    let posted =
+        form.get("client_secret").map(|secret| (form.get("client_id").cloned().unwrap_or_default(), secret.clone()));
     match (basic, posted) {
         (Some(_), Some(_)) => None,
         (basic, posted) => basic.or(posted),

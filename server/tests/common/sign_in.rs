@@ -70,7 +70,8 @@ pub fn location(response: &reqwest::Response) -> String {
 
 /// "Continue with …": our start, answered with a redirect to the provider's authorization page.
 pub async fn start(app: &TestApp, browser: &reqwest::Client, provider: &str) -> Url {
-    let start = browser.get(app.url(&format!("/api/auth/oidc/{provider}/start?redirect=/my-tasks"))).send().await.unwrap();
+    let start =
+        browser.get(app.url(&format!("/api/auth/oidc/{provider}/start?redirect=/my-tasks"))).send().await.unwrap();
     if start.status() != StatusCode::FOUND {
         panic!("the start answered {}: {:?}", start.status(), start.text().await);
     }

@@ -7,10 +7,14 @@ use anyhow::Context;
 use async_trait::async_trait;
 use hmac::{Hmac, Mac};
 use oauth2::{
-    AuthType, AuthUrl, AuthorizationCode, ClientId, ClientSecret, CsrfToken, PkceCodeChallenge, PkceCodeVerifier,
-    RedirectUrl, Scope, TokenResponse, TokenUrl, basic::BasicClient,
+    AuthType, AuthUrl, AuthorizationCode, ClientId, ClientSecret, CsrfToken, EndpointNotSet, EndpointSet,
+    PkceCodeChallenge, PkceCodeVerifier, RedirectUrl, Scope, StandardRevocableToken, TokenResponse, TokenUrl,
+    basic::{
+        BasicClient, BasicErrorResponse, BasicRevocationErrorResponse, BasicTokenIntrospectionResponse,
+        BasicTokenResponse,
+    },
 };
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use sha2::Sha256;
 
 use super::{
@@ -27,6 +31,57 @@ pub struct FacebookProvider {
     me_url: String,
     http: reqwest::Client,
 }
+
+/// Facebook refuses a code in the Graph API's error shape (`{"error": {"message", "type",
+/// "code", "error_subcode"}}`, status 400), not OAuth's `{"error": "invalid_grant"}`; read as
+/// OAuth's alone, a refused code would look like an unreadable answer, an outage.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(untagged)]
+enum TokenRefusal {
+    Graph { error: GraphError },
+    OAuth(BasicErrorResponse),
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+struct GraphError {
+    #[serde(default)]
+    message: String,
+    #[serde(default)]
+    code: i64,
+    #[serde(default)]
+    error_subcode: Option<i64>,
+}
+
+impl std::fmt::Display for TokenRefusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Graph { error } => {
+                write!(f, "{} (code {}", error.message, error.code)?;
+                if let Some(subcode) = error.error_subcode {
+                    write!(f, ", subcode {subcode}")?;
+                }
+                f.write_str(")")
+            }
+            Self::OAuth(error) => error.fmt(f),
+        }
+    }
+}
+
+impl oauth2::ErrorResponse for TokenRefusal {}
+
+/// The `oauth2` client for the code exchange, reading refusals as [`TokenRefusal`].
+type TokenClient = oauth2::Client<
+    TokenRefusal,
+    BasicTokenResponse,
+    BasicTokenIntrospectionResponse,
+    StandardRevocableToken,
+    BasicRevocationErrorResponse,
+    EndpointSet,
+    EndpointNotSet,
+    EndpointNotSet,
+    EndpointNotSet,
+    EndpointSet,
+>;
 
 #[derive(Deserialize)]
 struct Me {
@@ -86,7 +141,7 @@ impl IdentityProvider for FacebookProvider {
     }
 
     async fn identify(&self, code: &str, pkce_verifier: &str, _nonce: &str) -> Result<ProviderIdentity, SignInError> {
-        let client = BasicClient::new(ClientId::new(self.client_id.clone()))
+        let client: TokenClient = oauth2::Client::new(ClientId::new(self.client_id.clone()))
             .set_client_secret(ClientSecret::new(self.client_secret.clone()))
             .set_auth_uri(self.dialog_url.clone())
             .set_token_uri(self.token_url.clone())

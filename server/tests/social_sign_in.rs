@@ -6,9 +6,12 @@
 
 use crate::common;
 
-use common::{TestApp, rows::snapshot_table};
+use common::{
+    TestApp,
+    sign_in::{Arrival, browser, callback, location, session_from, sign_in_tables},
+};
 use reqwest::{StatusCode, header};
-use serde_json::{Value, json};
+use serde_json::json;
 use server::config::Config;
 use url::Url;
 
@@ -24,23 +27,6 @@ on_both_backends!(
 
 fn without_dev_mode(config: &mut Config) {
     config.dev_mode = false;
-}
-
-/// What the app's pages would see after the provider sent the browser back.
-#[derive(Debug)]
-enum Arrival {
-    Session { refresh_token: String, redirect: String },
-    SignUp { token: String, query: Vec<(String, String)> },
-    Refused(String),
-}
-
-/// A browser: keeps the cookie that binds a sign-in to it, follows no redirects by itself.
-fn browser() -> reqwest::Client {
-    reqwest::Client::builder().cookie_store(true).redirect(reqwest::redirect::Policy::none()).build().unwrap()
-}
-
-fn location(response: &reqwest::Response) -> String {
-    response.headers().get(header::LOCATION).expect("a redirect").to_str().unwrap().to_owned()
 }
 
 /// Start → the sandbox's authorization page → its redirect to our callback, carrying the
@@ -77,60 +63,12 @@ async fn sign_in_at_sandbox(
     location(&approved)
 }
 
-/// Follows the provider's redirect to our callback.
-async fn callback(browser: &reqwest::Client, callback_url: &str) -> (StatusCode, Option<Arrival>, Value) {
-    let response = browser.get(callback_url).send().await.unwrap();
-    let status = response.status();
-    if status != StatusCode::FOUND {
-        return (status, None, TestApp::read(response).await.body);
-    }
-    let target = Url::parse("http://app.invalid").unwrap().join(&location(&response)).unwrap();
-    let pairs = |text: Option<&str>| -> Vec<(String, String)> {
-        url::form_urlencoded::parse(text.unwrap_or("").as_bytes()).into_owned().collect()
-    };
-    let find = |pairs: &[(String, String)], key: &str| pairs.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone());
-    let arrival = match target.path() {
-        "/auth/callback" => {
-            let fragment = pairs(target.fragment());
-            match find(&fragment, "error") {
-                Some(message) => Arrival::Refused(message),
-                None => Arrival::Session {
-                    refresh_token: find(&fragment, "refresh_token").expect("a refresh token"),
-                    redirect: find(&fragment, "redirect").expect("a redirect"),
-                },
-            }
-        }
-        "/signup" => {
-            let query = pairs(target.query());
-            Arrival::SignUp { token: find(&query, "oidc").expect("a sign-up token"), query }
-        }
-        other => panic!("unexpected redirect to {other}"),
-    };
-    (status, Some(arrival), Value::Null)
-}
-
 async fn arrive(app: &TestApp, email: &str, name: &str, email_verified: bool) -> Arrival {
     let browser = browser();
     let back = sign_in_at_sandbox(app, &browser, email, name, email_verified, |_| {}).await;
     let (status, arrival, body) = callback(&browser, &back).await;
     assert_eq!(status, StatusCode::FOUND, "{body:?}");
     arrival.unwrap()
-}
-
-/// The session a callback's refresh token opens (as the app's /auth/callback page does).
-async fn session_from(app: &TestApp, refresh_token: &str) -> Value {
-    let session = app.post("/api/auth/refresh", None, json!({ "refresh_token": refresh_token })).await;
-    assert_eq!(session.status, StatusCode::OK, "{:?}", session.body);
-    session.body
-}
-
-/// Everything a sign-in could change.
-async fn sign_in_tables(app: &TestApp) -> Vec<Vec<String>> {
-    let mut tables = Vec::new();
-    for table in ["users", "profiles", "user_identities", "refresh_tokens", "oidc_signups"] {
-        tables.push(snapshot_table(app, table).await);
-    }
-    tables
 }
 
 async fn a_new_person_signs_up_as_a_tasker_then_signs_in_again(app: TestApp) -> TestApp {

@@ -7,26 +7,81 @@ use anyhow::Context;
 use async_trait::async_trait;
 use hmac::{Hmac, Mac};
 use oauth2::{
-    AuthType, AuthUrl, AuthorizationCode, ClientId, ClientSecret, CsrfToken, PkceCodeChallenge, PkceCodeVerifier,
-    RedirectUrl, Scope, TokenResponse, TokenUrl, basic::BasicClient,
+    AuthType, AuthUrl, AuthorizationCode, ClientId, ClientSecret, CsrfToken, EndpointNotSet, EndpointSet,
+    PkceCodeChallenge, PkceCodeVerifier, RedirectUrl, Scope, StandardRevocableToken, TokenResponse, TokenUrl,
+    basic::{
+        BasicClient, BasicErrorResponse, BasicRevocationErrorResponse, BasicTokenIntrospectionResponse,
+        BasicTokenResponse,
+    },
 };
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use sha2::Sha256;
 
 use super::{
     AuthorizationRequest, IdentityProvider, ProviderId, ProviderIdentity, SignInError, callback_url,
-    settings::ClientCredentials,
+    settings::{ClientCredentials, ProviderEndpoints},
 };
-
-const DIALOG_URL: &str = "https://www.facebook.com/v21.0/dialog/oauth";
-const GRAPH_URL: &str = "https://graph.facebook.com/v21.0";
 
 pub struct FacebookProvider {
     client_id: String,
     client_secret: String,
     redirect: String,
+    dialog_url: AuthUrl,
+    token_url: TokenUrl,
+    me_url: String,
     http: reqwest::Client,
 }
+
+/// Facebook refuses a code in the Graph API's error shape (`{"error": {"message", "type",
+/// "code", "error_subcode"}}`, status 400), not OAuth's `{"error": "invalid_grant"}`; read as
+/// OAuth's alone, a refused code would look like an unreadable answer, an outage.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(untagged)]
+enum TokenRefusal {
+    Graph { error: GraphError },
+    OAuth(BasicErrorResponse),
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+struct GraphError {
+    #[serde(default)]
+    message: String,
+    #[serde(default)]
+    code: i64,
+    #[serde(default)]
+    error_subcode: Option<i64>,
+}
+
+impl std::fmt::Display for TokenRefusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Graph { error } => {
+                write!(f, "{} (code {}", error.message, error.code)?;
+                if let Some(subcode) = error.error_subcode {
+                    write!(f, ", subcode {subcode}")?;
+                }
+                f.write_str(")")
+            }
+            Self::OAuth(error) => error.fmt(f),
+        }
+    }
+}
+
+impl oauth2::ErrorResponse for TokenRefusal {}
+
+/// The `oauth2` client for the code exchange, reading refusals as [`TokenRefusal`].
+type TokenClient = oauth2::Client<
+    TokenRefusal,
+    BasicTokenResponse,
+    BasicTokenIntrospectionResponse,
+    StandardRevocableToken,
+    BasicRevocationErrorResponse,
+    EndpointSet,
+    EndpointNotSet,
+    EndpointNotSet,
+    EndpointNotSet,
+    EndpointSet,
+>;
 
 #[derive(Deserialize)]
 struct Me {
@@ -37,11 +92,20 @@ struct Me {
 }
 
 impl FacebookProvider {
-    pub fn new(credentials: &ClientCredentials, public_url: &str, http: reqwest::Client) -> anyhow::Result<Self> {
+    pub fn new(
+        credentials: &ClientCredentials,
+        endpoints: &ProviderEndpoints,
+        public_url: &str,
+        http: reqwest::Client,
+    ) -> anyhow::Result<Self> {
+        let graph = endpoints.facebook_graph.trim_end_matches('/');
         Ok(Self {
             client_id: credentials.client_id.clone(),
             client_secret: credentials.client_secret.expose().to_owned(),
             redirect: callback_url(public_url, ProviderId::Facebook),
+            dialog_url: AuthUrl::new(endpoints.facebook_dialog.clone()).context("FACEBOOK_DIALOG_URL")?,
+            token_url: TokenUrl::new(format!("{graph}/oauth/access_token")).context("FACEBOOK_GRAPH_URL")?,
+            me_url: format!("{graph}/me"),
             http,
         })
     }
@@ -62,7 +126,7 @@ impl IdentityProvider for FacebookProvider {
 
     async fn authorize_url(&self, request: &AuthorizationRequest<'_>) -> Result<url::Url, SignInError> {
         let client = BasicClient::new(ClientId::new(self.client_id.clone()))
-            .set_auth_uri(AuthUrl::new(DIALOG_URL.into()).context("dialog URL")?)
+            .set_auth_uri(self.dialog_url.clone())
             .set_redirect_uri(RedirectUrl::new(self.redirect.clone()).context("callback URL")?);
         let state = request.state.to_owned();
         let challenge =
@@ -77,10 +141,10 @@ impl IdentityProvider for FacebookProvider {
     }
 
     async fn identify(&self, code: &str, pkce_verifier: &str, _nonce: &str) -> Result<ProviderIdentity, SignInError> {
-        let client = BasicClient::new(ClientId::new(self.client_id.clone()))
+        let client: TokenClient = oauth2::Client::new(ClientId::new(self.client_id.clone()))
             .set_client_secret(ClientSecret::new(self.client_secret.clone()))
-            .set_auth_uri(AuthUrl::new(DIALOG_URL.into()).context("dialog URL")?)
-            .set_token_uri(TokenUrl::new(format!("{GRAPH_URL}/oauth/access_token")).context("token URL")?)
+            .set_auth_uri(self.dialog_url.clone())
+            .set_token_uri(self.token_url.clone())
             .set_redirect_uri(RedirectUrl::new(self.redirect.clone()).context("callback URL")?)
             .set_auth_type(AuthType::RequestBody);
         let tokens = client
@@ -97,7 +161,7 @@ impl IdentityProvider for FacebookProvider {
         let access_token = tokens.access_token().secret();
         let me: Me = self
             .http
-            .get(format!("{GRAPH_URL}/me"))
+            .get(&self.me_url)
             .query(&[
                 ("fields", "id,first_name,last_name,email"),
                 ("access_token", access_token.as_str()),

@@ -115,13 +115,16 @@ impl Providers {
         let settings = &config.sign_in;
         let mut configured: Vec<Arc<dyn IdentityProvider>> = Vec::new();
         if let Some(google) = &settings.google {
-            configured.push(Arc::new(oidc::OidcProvider::google(google, public_url, http.clone())?));
+            let issuer = &settings.endpoints.google_issuer;
+            configured.push(Arc::new(oidc::OidcProvider::google(google, issuer, public_url, http.clone())?));
         }
         if let Some(facebook) = &settings.facebook {
-            configured.push(Arc::new(facebook::FacebookProvider::new(facebook, public_url, http.clone())?));
+            let provider = facebook::FacebookProvider::new(facebook, &settings.endpoints, public_url, http.clone())?;
+            configured.push(Arc::new(provider));
         }
         if let Some(apple) = &settings.apple {
-            configured.push(Arc::new(oidc::OidcProvider::apple(apple, public_url, http.clone())?));
+            let issuer = &settings.endpoints.apple_issuer;
+            configured.push(Arc::new(oidc::OidcProvider::apple(apple, issuer, public_url, http.clone())?));
         }
         let mut sandbox_issuer = None;
         if config.dev_mode {

@@ -18,8 +18,6 @@ use super::{
     callback_url, sandbox::SandboxIssuer, settings::AppleCredentials, settings::ClientCredentials,
 };
 
-const GOOGLE_ISSUER: &str = "https://accounts.google.com";
-const APPLE_ISSUER: &str = "https://appleid.apple.com";
 /// Providers rotate their signing keys; fetch the discovery document and keys again this often.
 const METADATA_TTL: Duration = Duration::from_secs(10 * 60);
 
@@ -50,15 +48,24 @@ pub struct OidcProvider {
 }
 
 impl OidcProvider {
-    pub fn google(credentials: &ClientCredentials, public_url: &str, http: reqwest::Client) -> anyhow::Result<Self> {
+    pub fn google(
+        credentials: &ClientCredentials,
+        issuer: &str,
+        public_url: &str,
+        http: reqwest::Client,
+    ) -> anyhow::Result<Self> {
         let secret = ClientSecretSource::Static(ClientSecret::new(credentials.client_secret.expose().to_owned()));
-        Self::new(ProviderId::Google, GOOGLE_ISSUER, &credentials.client_id, secret, public_url, http)
+        Self::new(ProviderId::Google, issuer, &credentials.client_id, secret, public_url, http)
     }
 
-    pub fn apple(credentials: &AppleCredentials, public_url: &str, http: reqwest::Client) -> anyhow::Result<Self> {
+    pub fn apple(
+        credentials: &AppleCredentials,
+        issuer: &str,
+        public_url: &str,
+        http: reqwest::Client,
+    ) -> anyhow::Result<Self> {
         let secret = ClientSecretSource::Apple(AppleClientSecret::new(credentials)?);
-        let mut provider =
-            Self::new(ProviderId::Apple, APPLE_ISSUER, &credentials.client_id, secret, public_url, http)?;
+        let mut provider = Self::new(ProviderId::Apple, issuer, &credentials.client_id, secret, public_url, http)?;
         provider.form_post = true;
         Ok(provider)
     }

@@ -10,6 +10,53 @@ pub struct SignInSettings {
     pub google: Option<ClientCredentials>,
     pub facebook: Option<ClientCredentials>,
     pub apple: Option<AppleCredentials>,
+    pub endpoints: ProviderEndpoints,
+}
+
+/// Where each provider lives: the real providers by default; tests point them at local fakes.
+/// Google's and Apple's other endpoints (authorization, token, keys) come from their discovery
+/// documents under the issuer.
+#[derive(Clone, Debug)]
+pub struct ProviderEndpoints {
+    /// `GOOGLE_ISSUER_URL`.
+    pub google_issuer: String,
+    /// `APPLE_ISSUER_URL`.
+    pub apple_issuer: String,
+    /// Facebook's login dialog (`FACEBOOK_DIALOG_URL`).
+    pub facebook_dialog: String,
+    /// Facebook's Graph API with its version, holding `oauth/access_token` and `me` (`FACEBOOK_GRAPH_URL`).
+    pub facebook_graph: String,
+}
+
+pub const GOOGLE_ISSUER: &str = "https://accounts.google.com";
+pub const APPLE_ISSUER: &str = "https://appleid.apple.com";
+pub const FACEBOOK_DIALOG: &str = "https://www.facebook.com/v21.0/dialog/oauth";
+pub const FACEBOOK_GRAPH: &str = "https://graph.facebook.com/v21.0";
+
+impl Default for ProviderEndpoints {
+    fn default() -> Self {
+        Self {
+            google_issuer: GOOGLE_ISSUER.into(),
+            apple_issuer: APPLE_ISSUER.into(),
+            facebook_dialog: FACEBOOK_DIALOG.into(),
+            facebook_graph: FACEBOOK_GRAPH.into(),
+        }
+    }
+}
+
+impl ProviderEndpoints {
+    fn from_env() -> Self {
+        let defaults = Self::default();
+        // An issuer is compared exactly with the `iss` of each ID token, so it is taken as given.
+        Self {
+            google_issuer: var("GOOGLE_ISSUER_URL").unwrap_or(defaults.google_issuer),
+            apple_issuer: var("APPLE_ISSUER_URL").unwrap_or(defaults.apple_issuer),
+            facebook_dialog: var("FACEBOOK_DIALOG_URL").unwrap_or(defaults.facebook_dialog),
+            facebook_graph: var("FACEBOOK_GRAPH_URL")
+                .map(|url| url.trim_end_matches('/').to_owned())
+                .unwrap_or(defaults.facebook_graph),
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -31,7 +78,12 @@ pub struct AppleCredentials {
 
 impl SignInSettings {
     pub fn from_env() -> anyhow::Result<Self> {
-        Ok(Self { google: credentials("GOOGLE")?, facebook: credentials("FACEBOOK")?, apple: apple()? })
+        Ok(Self {
+            google: credentials("GOOGLE")?,
+            facebook: credentials("FACEBOOK")?,
+            apple: apple()?,
+            endpoints: ProviderEndpoints::from_env(),
+        })
     }
 }
 

@@ -3,13 +3,18 @@
 //! with the in-process bus or a Redis bus.
 #![allow(dead_code)]
 
+pub mod apple_fake;
 pub mod escrow;
+pub mod facebook_fake;
+pub mod google_fake;
+pub mod identity_fake;
 pub mod images;
 pub mod live;
 pub mod market;
 pub mod push_fake;
 pub mod rows;
 pub mod services;
+pub mod sign_in;
 pub mod stripe_fake;
 pub mod stripe_spec;
 pub mod twilio_fake;

@@ -57,9 +57,12 @@
 //! longest unwatched forgotten first (a later `since` for those answers `recovered:false`).
 //!
 //! # Resync
-//! When the Redis bus comes back after an outage, or when an event had to be delivered on one
-//! node only because Redis was unreachable, the hub sends each affected socket a fresh
-//! `{"type":"subscribed","topic","seq","recovered":false}` for each affected topic. Clients
+//! When the Redis bus comes back after an outage, the node compares each watched topic's
+//! sequence number in Redis with its own: a topic that did not move is left alone (its sockets
+//! hear nothing); one that moved gets the events it missed, in order, when Redis's history still
+//! holds every one of them, and otherwise a resync. When an event had to be delivered on one
+//! node only because Redis was unreachable, every node resyncs the topic. A resync sends each
+//! socket of the topic a fresh `{"type":"subscribed","topic","seq","recovered":false}`. Clients
 //! already handle that message (refetch, then track `seq`), so resync needs no new message
 //! type. Events delivered locally during an outage also break the topic's history in Redis,
 //! so a later `since` from before the break answers `recovered:false`.
@@ -68,8 +71,8 @@
 //! While a node has lost its Redis subscriber connection, events published on other nodes do
 //! not reach its sockets. It tells every socket `{"type":"status","live":"degraded"}` as soon
 //! as it notices (and a socket opened meanwhile right after the upgrade), so the app polls over
-//! REST instead of staying silently stale; once the subscriber is back it sends the resyncs,
-//! then `{"type":"status","live":"ok"}`.
+//! REST instead of staying silently stale; once the subscriber is back it catches up the topics
+//! that moved (missed events or resyncs, see "Resync"), then sends `{"type":"status","live":"ok"}`.
 //!
 //! # Serving
 //! Serve the router with `TCP_NODELAY` on accepted sockets

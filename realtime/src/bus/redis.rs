@@ -163,6 +163,22 @@ impl Keys {
         Some(snapshot.current)
     }
 
+    /// Back on the bus: brings the topic's local subscribers up to Redis ([`Registry::catch_up`]),
+    /// reading its history only when its sequence number moved. False when Redis did not answer.
+    pub async fn catch_up(&self, registry: &Registry, topic: &str) -> bool {
+        let Some(current) = self.current_seq(topic).await else { return false };
+        if registry.last_seq(topic) == Some(current) {
+            return true;
+        }
+        match timeout(OP_TIMEOUT, self.snapshot(topic, true)).await {
+            Ok(Ok(snapshot)) => {
+                registry.catch_up(topic, &snapshot);
+                true
+            }
+            _ => false,
+        }
+    }
+
     pub async fn announce_resync(&self, topic: &str) -> bool {
         let mut conn = self.conn.clone();
         let mut invocation = RESYNC.key(seq_key(topic));

@@ -1,6 +1,6 @@
 //! The node's single Redis subscriber connection. It subscribes to exactly the topics that
-//! have local subscribers, reconnects with backoff, and after an outage tells local sockets to
-//! resync (events published meanwhile never reached this node).
+//! have local subscribers, reconnects with backoff, and after an outage catches up the topics
+//! whose sequence number moved meanwhile (events published then never reached this node).
 
 use std::{
     collections::HashSet,
@@ -109,23 +109,21 @@ pub(super) async fn run(mut s: Subscriber) {
             }
         }
         // Topics watched before this connection (an earlier one, or subscriptions accepted
-        // while Redis was unreachable) may have missed events. The command connection may not
-        // be back yet when the subscriber is: then stay degraded and try again, rather than
-        // declare live updates ok without the resync.
+        // while Redis was unreachable) may have missed events: each whose sequence number moved
+        // in Redis gets them (or a resync); the others are left alone. The command connection
+        // may not be back yet when the subscriber is: then stay degraded and try again, rather
+        // than declare live updates ok without catching up.
         if !watched.is_empty() {
-            tracing::info!(topics = watched.len(), "redis bus connected; resyncing local sockets");
-            let mut resynced = true;
+            tracing::info!(topics = watched.len(), "redis bus connected; catching up local sockets");
+            let mut caught_up = true;
             for topic in &watched {
-                match s.keys.current_seq(topic).await {
-                    Some(current) => s.registry.resync(topic, current),
-                    None => {
-                        resynced = false;
-                        break;
-                    }
+                if !s.keys.catch_up(&s.registry, topic).await {
+                    caught_up = false;
+                    break;
                 }
             }
-            if !resynced {
-                tracing::warn!(?backoff, "redis bus: cannot read sequence numbers to resync yet; retrying");
+            if !caught_up {
+                tracing::warn!(?backoff, "redis bus: cannot read sequence numbers to catch up yet; retrying");
                 if !s.wait_out(backoff, &mut watched).await {
                     return;
                 }

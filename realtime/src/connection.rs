@@ -21,6 +21,7 @@ use tokio::{sync::Notify, time::Instant};
 use crate::{
     CLOSE_GOING_AWAY, CLOSE_HEARTBEAT_TIMEOUT, CLOSE_SLOW_CONSUMER, CLOSE_UNAUTHORIZED,
     hub::Hub,
+    online,
     protocol::{self, ClientMessage},
     queue::{Pushed, SendQueue},
     rate::TokenBucket,
@@ -252,7 +253,8 @@ async fn recv_loop(
                     reply(protocol::error("rate_limited", message, Some(&topic)));
                     continue;
                 }
-                if !(config.authorize)(user_id, &topic) {
+                let online_of = online::watched_user(&topic);
+                if online_of.is_none() && !(config.authorize)(user_id, &topic) {
                     let message = "you may not subscribe to this topic";
                     reply(protocol::error("forbidden", message, Some(&topic)));
                     continue;
@@ -262,6 +264,15 @@ async fn recv_loop(
                 if !known && topics.len() >= limit {
                     let message = format!("at most {limit} subscriptions per connection");
                     reply(protocol::error("too_many_subscriptions", &message, Some(&topic)));
+                    continue;
+                }
+                if let Some(user) = online_of {
+                    // The server decides who may see it (`online_access`); boxed like `join`.
+                    if Box::pin(hub.watch_online(conn, user)).await {
+                        topics.insert(topic);
+                    } else {
+                        topics.remove(&topic);
+                    }
                     continue;
                 }
                 if !known && !(config.topic_exists)(&topic).await {

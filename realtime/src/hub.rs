@@ -306,10 +306,10 @@ impl Hub {
     pub async fn hide_online(&self, user: &str) {
         let inner = &self.inner;
         inner.online.hide(user, &inner.stats);
-        if let Bus::Redis(redis) = &inner.bus {
-            if !redis.hide_online(user).await {
-                tracing::warn!("redis unreachable; the other nodes' watchers keep what they were told");
-            }
+        if let Bus::Redis(redis) = &inner.bus
+            && !redis.hide_online(user).await
+        {
+            tracing::warn!("redis unreachable; the other nodes' watchers keep what they were told");
         }
     }
 

@@ -19,6 +19,22 @@ pub type CountViewers = Arc<dyn Fn(&str) -> bool + Send + Sync>;
 /// user id`, None when the user is not one of the task's two parties (answered `forbidden`).
 pub type TypingPeer = Arc<dyn Fn(&str, &str) -> BoxFuture<'static, Option<String>> + Send + Sync>;
 
+/// Whether a socket of `watcher` may see `watched`'s online state (`online:{user id}`): for the
+/// other party of an assigned task when both share their online state, with the time `watched`
+/// was last seen as stored; None otherwise (answered `forbidden`).
+pub type OnlineAccess = Arc<dyn Fn(&str, &str) -> BoxFuture<'static, Option<OnlineGrant>> + Send + Sync>;
+
+/// What the server answers [`OnlineAccess`] with.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OnlineGrant {
+    /// When the watched user's last socket closed, as stored (unix ms).
+    pub last_seen_ms: Option<u64>,
+}
+
+/// Called when a user's last socket on this node closed: `(user id, unix ms)`, for the server to
+/// store as their last-seen time. Must not block (spawn the write).
+pub type RecordLastSeen = Arc<dyn Fn(&str, u64) + Send + Sync>;
+
 /// Tuning of the hub. `Default` gives production values (25 s ping, 60 s idle timeout).
 #[derive(Clone)]
 pub struct HubConfig {
@@ -64,6 +80,8 @@ pub struct HubConfig {
     /// A socket's `typing` messages past one per this period are ignored.
     pub typing_interval: Duration,
     pub typing_peer: TypingPeer,
+    pub online_access: OnlineAccess,
+    pub record_last_seen: RecordLastSeen,
 }
 
 impl Default for HubConfig {
@@ -91,6 +109,8 @@ impl Default for HubConfig {
             presence_ttl: Duration::from_secs(20),
             typing_interval: Duration::from_secs(2),
             typing_peer: Arc::new(|_, _| Box::pin(std::future::ready(None))),
+            online_access: Arc::new(|_, _| Box::pin(std::future::ready(None))),
+            record_last_seen: Arc::new(|_, _| {}),
         }
     }
 }

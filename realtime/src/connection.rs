@@ -20,6 +20,7 @@ use tokio::time::Instant;
 use crate::{
     CLOSE_GOING_AWAY, CLOSE_HEARTBEAT_TIMEOUT, CLOSE_SLOW_CONSUMER, CLOSE_UNAUTHORIZED,
     hub::Hub,
+    online,
     protocol::{self, ClientMessage},
     queue::{Pushed, SendQueue},
     rate::TokenBucket,
@@ -283,7 +284,8 @@ impl Client<'_> {
                     self.reply(protocol::error("rate_limited", message, Some(&topic)));
                     return;
                 }
-                if !(config.authorize)(user_id, &topic) {
+                let online_of = online::watched_user(&topic);
+                if online_of.is_none() && !(config.authorize)(user_id, &topic) {
                     let message = "you may not subscribe to this topic";
                     self.reply(protocol::error("forbidden", message, Some(&topic)));
                     return;
@@ -293,6 +295,21 @@ impl Client<'_> {
                 if !known && self.topics.len() >= limit {
                     let message = format!("at most {limit} subscriptions per connection");
                     self.reply(protocol::error("too_many_subscriptions", &message, Some(&topic)));
+                    return;
+                }
+                if let Some(user) = online_of {
+                    // The server decides who may see it (`online_access`).
+                    let allowed = hub.watch_online(conn, user).await;
+                    match self.topics.iter().position(|known| *known == topic) {
+                        Some(at) if !allowed => {
+                            self.topics.swap_remove(at);
+                        }
+                        None if allowed => {
+                            self.topics.reserve_exact(1);
+                            self.topics.push(topic);
+                        }
+                        _ => {}
+                    }
                     return;
                 }
                 if !known && !(config.topic_exists)(&topic).await {

@@ -18,8 +18,9 @@ use crate::{
     BusConfig, CLOSE_GOING_AWAY, CLOSE_TOO_MANY_CONNECTIONS, CLOSE_UNAUTHORIZED, HubConfig, HubStats,
     bus::{self, Bus},
     clients::{ClientSlot, ClientSlots},
-    connection::{self, ConnHandle},
+    connection::{self, ConnHandle, Outbound},
     heartbeat,
+    online::{self, OnlineUsers},
     protocol::{self, EventTemplate},
     sockets::{Disconnect, OpenSockets, SocketOwner},
     stats::Stats,
@@ -43,6 +44,8 @@ struct Inner {
     /// Every open socket, so `shutdown` can close them all and the bus can tell them when live
     /// updates are degraded.
     sockets: Arc<OpenSockets>,
+    /// Signed-in sockets per user, and the sockets watching whether a user is online.
+    online: Arc<OnlineUsers>,
     shutting_down: AtomicBool,
     tasks: Vec<JoinHandle<()>>,
 }
@@ -64,7 +67,9 @@ impl Hub {
         let registry = Registry::new(config.history_len, config.history_max_age, config.max_idle_topics, stats.clone());
         let registry = Arc::new(registry.with_counted(config.count_viewers.clone()));
         let sockets = Arc::new(OpenSockets::new(stats.clone()));
-        let (bus, mut tasks) = bus::start(bus, &config, registry.clone(), sockets.clone()).await?;
+        let online = Arc::new(OnlineUsers::default());
+        let (bus, mut tasks) =
+            bus::start(bus, &config, registry.clone(), sockets.clone(), online.clone(), stats.clone()).await?;
         tasks.push(heartbeat::start(sockets.clone(), config.ping_interval, config.idle_timeout));
         let permits = Arc::new(Semaphore::new(config.max_connections));
         Ok(Hub {
@@ -77,6 +82,7 @@ impl Hub {
                 clients: Arc::new(ClientSlots::default()),
                 next_connection_id: AtomicU64::new(1),
                 sockets,
+                online,
                 shutting_down: AtomicBool::new(false),
                 tasks,
             }),
@@ -244,6 +250,9 @@ impl Hub {
         let capacity = self.inner.config.send_queue_capacity.max(2);
         let conn = Arc::new(ConnHandle::new(id, owner, capacity, self.inner.sockets.now_ms()));
         self.inner.sockets.add(conn.clone());
+        if let Some(owner) = &conn.owner {
+            self.inner.online.opened(&owner.user_id);
+        }
         self.inner.stats.connection_opened();
         if self.inner.shutting_down.load(Relaxed) {
             conn.close(CLOSE_GOING_AWAY);
@@ -253,6 +262,12 @@ impl Hub {
 
     pub(crate) fn unregister(&self, conn: &ConnHandle) {
         self.inner.sockets.remove(conn.id);
+        if let Some(owner) = &conn.owner {
+            let now = protocol::now_ms();
+            if self.inner.online.closed(&owner.user_id, now) {
+                (self.inner.config.record_last_seen)(&owner.user_id, now);
+            }
+        }
         self.inner.stats.connection_closed();
     }
 
@@ -277,10 +292,60 @@ impl Hub {
 
     pub(crate) fn leave(&self, topic: &str, conn_id: u64) {
         let inner = &self.inner;
+        if let Some(user) = online::watched_user(topic) {
+            if inner.online.unwatch(user, conn_id) {
+                self.lost_interest(topic);
+            }
+            return;
+        }
         let clustered = matches!(inner.bus, Bus::Redis(_));
         if inner.registry.unsubscribe(topic, conn_id, clustered) {
             self.lost_interest(topic);
         }
+    }
+
+    /// `user` turned sharing their online state off: on every node, the sockets watching them
+    /// and their own sockets watching anyone are told "offline, never seen" and then nothing
+    /// more (until they subscribe again and the server allows it). Subscriptions made later are
+    /// the server's to refuse (`online_access`).
+    pub async fn hide_online(&self, user: &str) {
+        let inner = &self.inner;
+        inner.online.hide(user, &inner.stats);
+        if let Bus::Redis(redis) = &inner.bus
+            && !redis.hide_online(user).await
+        {
+            tracing::warn!("redis unreachable; the other nodes' watchers keep what they were told");
+        }
+    }
+
+    /// Subscribes a socket to `online:{user}` when the server allows it
+    /// (`HubConfig::online_access`): queues `subscribed` and the user's state now. Otherwise
+    /// answers `forbidden`. False when the socket was not subscribed.
+    pub(crate) async fn watch_online(&self, conn: &Arc<ConnHandle>, user: &str) -> bool {
+        let inner = &self.inner;
+        let topic = online::topic(user);
+        let grant = match &conn.owner {
+            Some(owner) => (inner.config.online_access)(&owner.user_id, user).await,
+            None => None,
+        };
+        let Some(grant) = grant else {
+            // Asked again after sharing was turned off: the earlier subscription ends too.
+            self.leave(&topic, conn.id);
+            let message =
+                "only the other party of an assigned task sees whether this user is online, when both share it";
+            conn.deliver(Outbound::Frame(protocol::error("forbidden", message, Some(&topic))), &inner.stats);
+            return false;
+        };
+        let here = inner.online.local_state(user);
+        let state = match &inner.bus {
+            Bus::Local => here,
+            Bus::Redis(redis) => redis.prepare_watch_online(user, inner.online.local_count(user)).await.unwrap_or(here),
+        };
+        let watching = inner.online.watch(conn, user, state.seen_no_earlier_than(grant.last_seen_ms), &inner.stats);
+        if !watching && !inner.online.is_watched(user) {
+            self.lost_interest(&topic);
+        }
+        watching
     }
 
     fn lost_interest(&self, topic: &str) {

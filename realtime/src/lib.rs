@@ -48,6 +48,25 @@
 //!   `HubConfig::typing_peer` names the other party, whose `user:{id}` sockets get
 //!   `{"type":"typing","task_id","user_id"}` (through Redis as an `ephemeral:` message on that
 //!   channel, never recorded). Not a party: `error` `forbidden`.
+//! - Online and last seen: a signed-in socket may subscribe to `online:{user id}` when
+//!   `HubConfig::online_access` allows it (the server: the other party of an assigned task, both
+//!   sharing their online state); anyone else, an anonymous socket, or a party when either turned
+//!   sharing off gets `error` `forbidden` (a refused re-subscribe also ends the earlier one). It
+//!   gets `subscribed` (`seq` 0: nothing on it is numbered or replayed), at once
+//!   `{"type":"presence","topic":"user:{id}","online":bool,"last_seen":RFC 3339|null}`, then a
+//!   frame on each change, at most one per `presence_interval`. A user is online while any node
+//!   holds a signed-in socket of theirs. In-process that is the node's own count; with Redis each
+//!   node reports its count per user into a hash (field per node, `count:expires_ms`) when it goes
+//!   from or to zero, refreshes its fields every third of `presence_ttl` and checks the users its
+//!   sockets watch as often; a script drops expired fields, sums the rest and publishes
+//!   `online:1` or `online:0:last_seen_ms` on the user's channel when they come or go, so a killed
+//!   node's users go offline within about `presence_ttl` + a third. `last_seen` is when their
+//!   last socket closed (for a node that died, its last report); the server stores it
+//!   (`HubConfig::record_last_seen`, called when a user's last socket on a node closes) and
+//!   answers it in `online_access`, so it outlives the nodes. [`Hub::hide_online`] (a user
+//!   turned sharing off) tells the sockets watching them, and their own sockets watching anyone,
+//!   `online:false, last_seen:null` once and then nothing, on every node (`online:hidden` on the
+//!   user's `online:{id}` and `user:{id}` channels).
 //!
 //! # Memory per topic
 //! A topic's state lives while a local socket watches it. Once unwatched: with Redis it is
@@ -57,9 +76,12 @@
 //! longest unwatched forgotten first (a later `since` for those answers `recovered:false`).
 //!
 //! # Resync
-//! When the Redis bus comes back after an outage, or when an event had to be delivered on one
-//! node only because Redis was unreachable, the hub sends each affected socket a fresh
-//! `{"type":"subscribed","topic","seq","recovered":false}` for each affected topic. Clients
+//! When the Redis bus comes back after an outage, the node compares each watched topic's
+//! sequence number in Redis with its own: a topic that did not move is left alone (its sockets
+//! hear nothing); one that moved gets the events it missed, in order, when Redis's history still
+//! holds every one of them, and otherwise a resync. When an event had to be delivered on one
+//! node only because Redis was unreachable, every node resyncs the topic. A resync sends each
+//! socket of the topic a fresh `{"type":"subscribed","topic","seq","recovered":false}`. Clients
 //! already handle that message (refetch, then track `seq`), so resync needs no new message
 //! type. Events delivered locally during an outage also break the topic's history in Redis,
 //! so a later `since` from before the break answers `recovered:false`.
@@ -68,8 +90,8 @@
 //! While a node has lost its Redis subscriber connection, events published on other nodes do
 //! not reach its sockets. It tells every socket `{"type":"status","live":"degraded"}` as soon
 //! as it notices (and a socket opened meanwhile right after the upgrade), so the app polls over
-//! REST instead of staying silently stale; once the subscriber is back it sends the resyncs,
-//! then `{"type":"status","live":"ok"}`.
+//! REST instead of staying silently stale; once the subscriber is back it catches up the topics
+//! that moved (missed events or resyncs, see "Resync"), then sends `{"type":"status","live":"ok"}`.
 //!
 //! # Serving
 //! Serve the router with `TCP_NODELAY` on accepted sockets
@@ -96,6 +118,7 @@ mod connection;
 mod heartbeat;
 mod history;
 mod hub;
+mod online;
 mod presence;
 mod protocol;
 mod queue;
@@ -104,7 +127,10 @@ mod sockets;
 mod stats;
 mod topics;
 
-pub use config::{Authorize, BusConfig, CountViewers, HubConfig, TopicExists, TypingPeer, default_authorize};
+pub use config::{
+    Authorize, BusConfig, CountViewers, HubConfig, OnlineAccess, OnlineGrant, RecordLastSeen, TopicExists, TypingPeer,
+    default_authorize,
+};
 pub use hub::Hub;
 pub use sockets::{Disconnect, SocketOwner};
 pub use stats::HubStats;

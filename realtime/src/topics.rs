@@ -316,14 +316,44 @@ impl Registry {
     /// at `current` and tell every subscriber to refetch (`subscribed` with recovered:false).
     pub fn resync(&self, topic: &str, current: u64) {
         if let Some(state) = self.topics.get(topic) {
-            let state = &mut lock(&state);
-            state.last_seq = current;
-            state.history.clear();
-            for sub in state.subscribers.values_mut() {
-                sub.after_seq = current;
-                let frames = vec![protocol::subscribed(topic, current, false)];
-                sub.conn.deliver(Outbound::Batch(frames), &self.stats);
-            }
+            self.resync_locked(topic, &mut lock(&state), current);
+        }
+    }
+
+    fn resync_locked(&self, topic: &str, state: &mut TopicState, current: u64) {
+        state.last_seq = current;
+        state.history.clear();
+        for sub in state.subscribers.values_mut() {
+            sub.after_seq = current;
+            let frames = vec![protocol::subscribed(topic, current, false)];
+            sub.conn.deliver(Outbound::Batch(frames), &self.stats);
+        }
+    }
+
+    /// The latest sequence number this node knows of the topic (None: it keeps no state for it).
+    pub fn last_seq(&self, topic: &str) -> Option<u64> {
+        self.topics.get(topic).map(|state| lock(&state).last_seq)
+    }
+
+    /// Back on the bus: brings the topic up to Redis's view of it. Nothing moved: nothing is
+    /// sent. The events missed meanwhile are delivered in order when Redis's history still holds
+    /// every one of them; otherwise the subscribers are told to refetch ([`Registry::resync`]).
+    pub fn catch_up(&self, topic: &str, remote: &RemoteSnapshot) {
+        let oldest = self.oldest_ms();
+        let Some(state) = self.topics.get(topic) else { return };
+        let state = &mut lock(&state);
+        let since = state.last_seq;
+        if remote.current == since {
+            return;
+        }
+        let complete =
+            remote.current > since && history::replay(since, remote.current, &remote.entries, oldest).is_some();
+        if !complete {
+            self.resync_locked(topic, state, remote.current);
+            return;
+        }
+        for entry in remote.entries.iter().filter(|entry| entry.seq > since && entry.seq <= remote.current) {
+            self.record_and_fan_out(state, entry.seq, entry.at_ms, entry.frame.clone(), oldest);
         }
     }
 

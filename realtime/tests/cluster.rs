@@ -298,3 +298,53 @@ async fn node_starts_while_redis_is_down_and_joins_the_cluster_when_it_comes_up(
     }
     assert!(node_a.is_bus_healthy().await);
 }
+
+async fn redis_command(url: &str, args: &[&str]) {
+    let client = redis::Client::open(url).unwrap();
+    let mut conn = client.get_multiplexed_async_connection().await.unwrap();
+    let _: redis::Value = redis::cmd(args[0]).arg(&args[1..]).query_async(&mut conn).await.unwrap();
+}
+
+/// A node back on the bus compares each watched topic's sequence number in Redis with its own:
+/// a topic that moved meanwhile gets what it missed, one that did not hears nothing (a resync
+/// makes every client on it refetch, which at a thousand watchers is a burst for nothing).
+#[tokio::test]
+#[cfg_attr(taskhub_skip_redis, ignore = "TASKHUB_SKIP_REDIS is set")]
+async fn a_node_back_on_the_bus_resyncs_only_the_topics_that_moved() {
+    let redis = RedisServer::start_or_panic();
+    let url = redis.url();
+    // Node A signs in to Redis as a user of its own, so it alone can be shut out.
+    redis_command(&url, &["ACL", "SETUSER", "node-a", "on", ">secret", "~*", "&*", "+@all"]).await;
+    let (node_a, addr_a) =
+        start(test_config(), BusConfig::Redis { url: format!("{url}?user=node-a&pass=secret") }).await;
+    let (node_b, _) = start(test_config(), BusConfig::Redis { url: url.clone() }).await;
+    let deadline = std::time::Instant::now() + common::WAIT;
+    while !(node_a.is_bus_healthy().await && node_b.is_bus_healthy().await) {
+        assert!(std::time::Instant::now() < deadline, "the bus did not come up");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let (moved, still) = (unique_topic(), unique_topic());
+    let mut on_moved = connect(addr_a, "").await;
+    on_moved.subscribe(&moved, None).await;
+    let mut on_still = connect(addr_a, "").await;
+    on_still.subscribe(&still, None).await;
+    node_b.publish(&still, "offer.created", &json!({"n": 0})).await;
+    assert_eq!(on_still.next_event().await["data"]["n"], 0);
+
+    redis_command(&url, &["ACL", "SETUSER", "node-a", "off"]).await;
+    redis_command(&url, &["CLIENT", "KILL", "USER", "node-a"]).await;
+    assert_eq!(on_moved.next().await, json!({"type": "status", "live": "degraded"}));
+    assert_eq!(on_still.next().await, json!({"type": "status", "live": "degraded"}));
+    node_b.publish(&moved, "offer.created", &json!({"n": 1})).await;
+
+    redis_command(&url, &["ACL", "SETUSER", "node-a", "on"]).await;
+    assert_eq!(on_still.next().await, json!({"type": "status", "live": "ok"}), "no resync: nothing moved");
+    node_b.publish(&still, "offer.created", &json!({"n": 2})).await;
+    assert_eq!(on_still.next_event().await["data"]["n"], 2, "then live, with nothing before it");
+
+    let missed = on_moved.next().await;
+    assert_eq!((missed["type"].as_str(), missed["data"]["n"].as_u64()), (Some("event"), Some(1)), "{missed}");
+    assert_eq!(on_moved.next().await, json!({"type": "status", "live": "ok"}));
+    node_b.publish(&moved, "offer.created", &json!({"n": 3})).await;
+    assert_eq!(on_moved.next_event().await["data"]["n"], 3);
+}

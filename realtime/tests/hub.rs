@@ -8,6 +8,7 @@ mod abuse;
 mod backpressure;
 mod cluster;
 mod disconnect;
+mod online;
 mod presence;
 mod protocol;
 mod recovery;

@@ -117,6 +117,8 @@ pub async fn start(config: Config) -> anyhow::Result<RunningServer> {
         subscribes_per_second: config.ws_subscribes_per_second,
         topic_exists: live_topics::topic_exists(db.clone()),
         typing_peer: live_topics::typing_peer(db.clone()),
+        online_access: live_topics::online_access(db.clone()),
+        record_last_seen: live_topics::record_last_seen(db.clone()),
         authorize: operator_sockets.authorize(),
         ..realtime::HubConfig::default()
     };

@@ -7,7 +7,10 @@ use std::sync::Arc;
 use dashmap::DashSet;
 use uuid::Uuid;
 
-use crate::{db::Db, store::tasks};
+use crate::{
+    db::{Db, Timestamp},
+    store::{last_seen, receipts, tasks},
+};
 
 /// Tasks are never deleted, so a task seen once stays known; the set is emptied when full.
 const KNOWN_TASKS_CAP: usize = 10_000;
@@ -90,5 +93,43 @@ pub fn typing_peer(db: Db) -> realtime::TypingPeer {
                 _ => None,
             }
         })
+    })
+}
+
+/// Who may see whether a user is online (`online:{id}`): the other party of a task they are
+/// assigned to together, when both share their online state (`PUT /api/me/privacy`; whoever turns
+/// it off sees no one's either). Answered with when the user was last seen. Three indexed reads
+/// per watch (a messages screen opening), none per change of state.
+pub fn online_access(db: Db) -> realtime::OnlineAccess {
+    Arc::new(move |watcher, watched| {
+        let (Ok(watcher), Ok(watched)) = (Uuid::parse_str(watcher), Uuid::parse_str(watched)) else {
+            return Box::pin(std::future::ready(None));
+        };
+        let db = db.clone();
+        Box::pin(async move {
+            if watcher == watched || !last_seen::parties_of_an_assigned_task(&db, watcher, watched).await.ok()? {
+                return None;
+            }
+            let shared = receipts::privacy(&db, watcher).await.ok()?.share_online
+                && receipts::privacy(&db, watched).await.ok()?.share_online;
+            if !shared {
+                return None;
+            }
+            let seen = last_seen::last_seen(&db, watched).await.ok()?;
+            Some(realtime::OnlineGrant { last_seen_ms: seen.map(|at| at.0.max(0) as u64) })
+        })
+    })
+}
+
+/// Stores when a user's last socket on this node closed, off the socket's path.
+pub fn record_last_seen(db: Db) -> realtime::RecordLastSeen {
+    Arc::new(move |user, at_ms| {
+        let Ok(user) = Uuid::parse_str(user) else { return };
+        let db = db.clone();
+        tokio::spawn(async move {
+            if let Err(error) = last_seen::record(&db, user, Timestamp(at_ms as i64)).await {
+                tracing::warn!(error = ?error, "could not store when a user was last seen");
+            }
+        });
     })
 }

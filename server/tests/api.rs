@@ -29,6 +29,7 @@ mod moderation_removed;
 mod moderation_reports;
 mod notification_batches;
 mod offers;
+mod online_status;
 mod openapi;
 mod operator_routes;
 mod operators;

@@ -26,15 +26,18 @@ use tokio::{
 
 use super::{
     control::{self, Queued},
+    online as online_bus,
     presence::{self, PRESENCE_PREFIX, parse_counts},
     subscriber::{self, Command},
 };
 use crate::{
     Disconnect, HubConfig,
     history::Entry,
+    online::{self, OnlineState, OnlineUsers},
     presence::Counts,
     protocol::{self, EventTemplate},
     sockets::OpenSockets,
+    stats::Stats,
     topics::{Registry, RemoteSnapshot},
 };
 
@@ -163,6 +166,22 @@ impl Keys {
         Some(snapshot.current)
     }
 
+    /// Back on the bus: brings the topic's local subscribers up to Redis ([`Registry::catch_up`]),
+    /// reading its history only when its sequence number moved. False when Redis did not answer.
+    pub async fn catch_up(&self, registry: &Registry, topic: &str) -> bool {
+        let Some(current) = self.current_seq(topic).await else { return false };
+        if registry.last_seq(topic) == Some(current) {
+            return true;
+        }
+        match timeout(OP_TIMEOUT, self.snapshot(topic, true)).await {
+            Ok(Ok(snapshot)) => {
+                registry.catch_up(topic, &snapshot);
+                true
+            }
+            _ => false,
+        }
+    }
+
     pub async fn announce_resync(&self, topic: &str) -> bool {
         let mut conn = self.conn.clone();
         let mut invocation = RESYNC.key(seq_key(topic));
@@ -185,6 +204,9 @@ pub(crate) struct RedisBus {
     diverged: Arc<Mutex<HashSet<String>>>,
     /// Disconnects Redis did not take, published once it answers.
     queued_disconnects: Arc<Queued>,
+    /// This node's name in the hashes of who is online.
+    online_node: Arc<str>,
+    online_ttl: Duration,
 }
 
 impl RedisBus {
@@ -193,6 +215,8 @@ impl RedisBus {
         hub: &HubConfig,
         registry: Arc<Registry>,
         sockets: Arc<OpenSockets>,
+        online: Arc<OnlineUsers>,
+        stats: Arc<Stats>,
     ) -> anyhow::Result<(Self, Vec<JoinHandle<()>>)> {
         let client = redis::Client::open(url).context("invalid Redis URL")?;
         let config = ConnectionManagerConfig::new()
@@ -212,10 +236,22 @@ impl RedisBus {
         let diverged = Arc::new(Mutex::new(HashSet::new()));
         let queued_disconnects = Arc::new(Queued::default());
         let presence = presence::spawn(keys.conn.clone(), registry.clone(), hub.presence_interval, hub.presence_ttl);
+        let online_node: Arc<str> = uuid::Uuid::new_v4().to_string().into();
+        let (period, online_ttl) = (hub.presence_interval, hub.presence_ttl);
+        let who_is_online = online_bus::spawn(
+            keys.conn.clone(),
+            online_node.clone(),
+            online.clone(),
+            stats.clone(),
+            period,
+            online_ttl,
+        );
         let task = tokio::spawn(subscriber::run(subscriber::Subscriber {
             client,
             keys: keys.clone(),
             registry,
+            online,
+            stats,
             sockets,
             commands: rx,
             connected: connected.clone(),
@@ -223,7 +259,9 @@ impl RedisBus {
             diverged: diverged.clone(),
             queued_disconnects: queued_disconnects.clone(),
         }));
-        Ok((Self { keys, commands, connected, unreachable, diverged, queued_disconnects }, vec![task, presence]))
+        let bus =
+            Self { keys, commands, connected, unreachable, diverged, queued_disconnects, online_node, online_ttl };
+        Ok((bus, vec![task, presence, who_is_online]))
     }
 
     /// False when Redis did not take the event; the caller then delivers it locally.
@@ -294,6 +332,30 @@ impl RedisBus {
         }
         let snapshot = self.keys.snapshot(topic, since.is_some());
         timeout(OP_TIMEOUT, snapshot).await.ok()?.ok()
+    }
+
+    /// Makes sure this node hears when the user comes or goes, then reads their state over every
+    /// node (reporting this node's `count_here` of their sockets). None when Redis cannot help.
+    pub async fn prepare_watch_online(&self, user: &str, count_here: u32) -> Option<OnlineState> {
+        if self.unreachable.load(Relaxed) {
+            return None;
+        }
+        let (ack, acked) = oneshot::channel();
+        self.commands.send(Command::Watch(online::topic(user), ack)).ok()?;
+        if !matches!(timeout(OP_TIMEOUT, acked).await, Ok(Ok(true))) {
+            return None;
+        }
+        online_bus::report(&self.keys.conn, &self.online_node, user, count_here, self.online_ttl).await
+    }
+
+    /// Tells every node that `user` turned sharing their online state off: the nodes watching
+    /// them, and the nodes holding their sockets. False when Redis did not take it.
+    pub async fn hide_online(&self, user: &str) -> bool {
+        let mut conn = self.keys.conn.clone();
+        let mut pipe = redis::pipe();
+        pipe.publish(channel(&online::topic(user)), online_bus::HIDE_ONLINE).ignore();
+        pipe.publish(channel(&format!("user:{user}")), online_bus::HIDE_ONLINE).ignore();
+        matches!(timeout(OP_TIMEOUT, pipe.query_async::<()>(&mut conn)).await, Ok(Ok(())))
     }
 
     pub fn unwatch(&self, topic: &str) {

@@ -1,6 +1,6 @@
 //! The node's single Redis subscriber connection. It subscribes to exactly the topics that
-//! have local subscribers, reconnects with backoff, and after an outage tells local sockets to
-//! resync (events published meanwhile never reached this node).
+//! have local subscribers, reconnects with backoff, and after an outage catches up the topics
+//! whose sequence number moved meanwhile (events published then never reached this node).
 
 use std::{
     collections::HashSet,
@@ -20,9 +20,15 @@ use tokio::{
 
 use super::{
     control::{self, CONTROL_CHANNEL, Queued},
+    online::{HIDE_ONLINE, ONLINE_PREFIX, parse_state},
     redis::{CHANNEL_PREFIX, Keys, OP_TIMEOUT, Payload, channel, parse_payload},
 };
-use crate::{sockets::OpenSockets, topics::Registry};
+use crate::{
+    online::{self, OnlineUsers},
+    sockets::OpenSockets,
+    stats::Stats,
+    topics::Registry,
+};
 
 const MIN_BACKOFF: Duration = Duration::from_millis(100);
 /// Sockets stay degraded until the subscriber is back: retry often (one connection attempt a
@@ -42,6 +48,8 @@ pub(super) struct Subscriber {
     pub client: redis::Client,
     pub keys: Keys,
     pub registry: Arc<Registry>,
+    pub online: Arc<OnlineUsers>,
+    pub stats: Arc<Stats>,
     pub sockets: Arc<OpenSockets>,
     pub commands: mpsc::UnboundedReceiver<Command>,
     pub connected: Arc<AtomicBool>,
@@ -81,7 +89,7 @@ pub(super) async fn run(mut s: Subscriber) {
             s.sockets.set_bus_live(false);
             continue;
         }
-        watched.retain(|topic: &String| s.registry.is_watched(topic));
+        watched.retain(|topic: &String| s.is_watched(topic));
         if !watched.is_empty() {
             let channels: Vec<String> = watched.iter().map(|t| channel(t)).collect();
             if !matches!(timeout(OP_TIMEOUT, sink.subscribe(&channels)).await, Ok(Ok(()))) {
@@ -109,23 +117,26 @@ pub(super) async fn run(mut s: Subscriber) {
             }
         }
         // Topics watched before this connection (an earlier one, or subscriptions accepted
-        // while Redis was unreachable) may have missed events. The command connection may not
-        // be back yet when the subscriber is: then stay degraded and try again, rather than
-        // declare live updates ok without the resync.
+        // while Redis was unreachable) may have missed events: each whose sequence number moved
+        // in Redis gets them (or a resync); the others are left alone. The command connection
+        // may not be back yet when the subscriber is: then stay degraded and try again, rather
+        // than declare live updates ok without catching up.
         if !watched.is_empty() {
-            tracing::info!(topics = watched.len(), "redis bus connected; resyncing local sockets");
-            let mut resynced = true;
+            tracing::info!(topics = watched.len(), "redis bus connected; catching up local sockets");
+            let mut caught_up = true;
             for topic in &watched {
-                match s.keys.current_seq(topic).await {
-                    Some(current) => s.registry.resync(topic, current),
-                    None => {
-                        resynced = false;
-                        break;
-                    }
+                if let Some(user) = online::watched_user(topic) {
+                    // Checked on the next tick of the online reports.
+                    s.online.mark_dirty(user);
+                    continue;
+                }
+                if !s.keys.catch_up(&s.registry, topic).await {
+                    caught_up = false;
+                    break;
                 }
             }
-            if !resynced {
-                tracing::warn!(?backoff, "redis bus: cannot read sequence numbers to resync yet; retrying");
+            if !caught_up {
+                tracing::warn!(?backoff, "redis bus: cannot read sequence numbers to catch up yet; retrying");
                 if !s.wait_out(backoff, &mut watched).await {
                     return;
                 }
@@ -160,7 +171,7 @@ pub(super) async fn run(mut s: Subscriber) {
                         }
                     }
                     Some(Command::Unwatch(topic)) => {
-                        if !s.registry.is_watched(&topic) && watched.remove(&topic) {
+                        if !s.is_watched(&topic) && watched.remove(&topic) {
                             let result = timeout(OP_TIMEOUT, sink.unsubscribe(channel(&topic))).await;
                             if !matches!(result, Ok(Ok(()))) {
                                 break;
@@ -180,6 +191,14 @@ pub(super) async fn run(mut s: Subscriber) {
 }
 
 impl Subscriber {
+    /// Whether a local socket still wants the topic's channel.
+    fn is_watched(&self, topic: &str) -> bool {
+        match online::watched_user(topic) {
+            Some(user) => self.online.is_watched(user),
+            None => self.registry.is_watched(topic),
+        }
+    }
+
     fn on_message(&self, message: &Msg) {
         if message.get_channel_name() == CONTROL_CHANNEL {
             match control::parse(message.get_payload_bytes()) {
@@ -193,6 +212,19 @@ impl Subscriber {
         let Some(topic) = message.get_channel_name().strip_prefix(CHANNEL_PREFIX) else {
             return;
         };
+        if message.get_payload_bytes() == HIDE_ONLINE {
+            if let Some(user) = online::watched_user(topic).or_else(|| topic.strip_prefix("user:")) {
+                self.online.hide(user, &self.stats);
+            }
+            return;
+        }
+        if let Some(user) = online::watched_user(topic) {
+            match message.get_payload_bytes().strip_prefix(ONLINE_PREFIX).and_then(parse_state) {
+                Some(state) => self.online.set_state(user, state),
+                None => tracing::warn!(topic, "redis bus: unreadable online message"),
+            }
+            return;
+        }
         match parse_payload(message.get_payload_bytes()) {
             Some(Payload::Event(entry)) => self.registry.deliver_remote(topic, entry.seq, entry.at_ms, entry.frame),
             Some(Payload::Resync(current)) => self.registry.resync(topic, current),
@@ -216,7 +248,7 @@ impl Subscriber {
                         let _ = ack.send(false);
                     }
                     Some(Command::Unwatch(topic)) => {
-                        if !self.registry.is_watched(&topic) {
+                        if !self.is_watched(&topic) {
                             watched.remove(&topic);
                         }
                     }

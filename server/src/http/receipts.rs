@@ -107,7 +107,8 @@ pub struct PrivacyInput {
 }
 
 /// Turns sharing of online state and read receipts on or off; a field left out keeps its
-/// setting. Answers the settings now in force.
+/// setting. Answers the settings now in force. Turning online state off also ends what the
+/// other parties' open screens show of it, and what the caller's show of theirs.
 #[utoipa::path(put, path = "/api/me/privacy", tag = "auth", request_body = PrivacyInput, security(("bearer" = [])),
     responses((status = 200, body = Privacy), (status = 401), (status = 422)))]
 pub async fn save_privacy(
@@ -121,5 +122,9 @@ pub async fn save_privacy(
         share_read_receipts: input.share_read_receipts.unwrap_or(current.share_read_receipts),
     };
     receipts::save_privacy(&state.db, caller.id, wanted, Timestamp::now()).await?;
+    if current.share_online && !wanted.share_online {
+        // Screens open now stop showing it both ways; new ones are refused (`online_access`).
+        state.hub.hide_online(&caller.id.to_string()).await;
+    }
     Ok(ApiJson(wanted))
 }

@@ -13,6 +13,7 @@ pub mod email_tokens;
 pub mod escrow;
 pub mod identities;
 pub mod invitations;
+pub mod last_seen;
 pub mod ledger;
 pub mod ledger_audit;
 pub mod ledger_audit_increases;

@@ -2,7 +2,8 @@
 // anonymous visitors and a tasker open a task and the poster's page counts them live ("N taskers
 // viewing"), and one fewer once a visitor closes the tab. After the tasker is assigned, the tasker
 // types: the poster sees "typing…", then the message; the poster's tab shows it, so the tasker
-// sees "Seen" under it.
+// sees "Seen" under it. Each sees the other "Online" in Messages, and once the tasker closes the
+// app the poster sees "Last seen just now".
 import { after, before, test } from 'node:test';
 
 import { api, createVerifiedUser, inDays, launch, login, newPage, signedInPage, waitForTopic } from '../browser.mjs';
@@ -71,6 +72,10 @@ test('the poster sees viewers come and go, the tasker typing, and the tasker see
     await page.getByRole('heading', { name: 'Messages' }).waitFor();
   }
 
+  // Each sees the other online (a socket open anywhere).
+  await poster.getByTestId('online-note').getByText('Online', { exact: true }).waitFor();
+  await tasker.getByTestId('online-note').getByText('Online', { exact: true }).waitFor();
+
   await tasker.getByLabel('Message', { exact: true }).pressSequentially('See you on Sun', { delay: 30 });
   await poster.getByText('typing…').waitFor();
   await tasker.getByRole('button', { name: 'Send', exact: true }).click();
@@ -78,7 +83,10 @@ test('the poster sees viewers come and go, the tasker typing, and the tasker see
   await poster.getByText('typing…').waitFor({ state: 'detached' });
   await tasker.getByText(/^Seen \d{1,2}:\d{2}/).waitFor();
 
+  // The tasker closes the app: the poster sees when they were last seen.
+  await tasker.context().close();
+  await poster.getByTestId('online-note').getByText('Last seen just now').waitFor();
+
   await secondVisitor.context().close();
   await poster.context().close();
-  await tasker.context().close();
 });

@@ -830,7 +830,8 @@ export interface paths {
         get: operations["privacy"];
         /**
          * Turns sharing of online state and read receipts on or off; a field left out keeps its
-         *     setting. Answers the settings now in force.
+         *     setting. Answers the settings now in force. Turning online state off also ends what the
+         *     other parties' open screens show of it, and what the caller's show of theirs.
          */
         put: operations["save_privacy"];
         post?: never;

@@ -189,6 +189,31 @@ describe('RealtimeClient presence and typing', () => {
     expect(client.presenceOf('task:t1')).toBeNull();
   });
 
+  it("subscribes to a user's online state, keeps the latest per user and forgets it on unsubscribe", async () => {
+    client = new RealtimeClient(new QueryClient(), { baseUrl: () => 'ws://taskhub.test/ws', WebSocket: TestSocket });
+    client.start();
+    const socket = await nextSocket(1);
+    socket.open();
+    const unsubscribe = client.subscribe('online:u2');
+    expect(socket.sent).toContainEqual({ type: 'subscribe', topic: 'online:u2' });
+    const seen: unknown[] = [];
+    client.onOnline((userId, status) => seen.push([userId, status]));
+
+    client.onMessage(frame({ type: 'subscribed', topic: 'online:u2', seq: 0, recovered: false }));
+    client.onMessage(frame({ type: 'presence', topic: 'user:u2', online: false, last_seen: '2026-11-25T09:00:00Z' }));
+    client.onMessage(frame({ type: 'presence', topic: 'user:u2', online: true, last_seen: null }));
+    expect(seen).toEqual([
+      ['u2', { online: false, last_seen: '2026-11-25T09:00:00Z' }],
+      ['u2', { online: true, last_seen: null }],
+    ]);
+    expect(client.onlineOf('u2')).toEqual({ online: true, last_seen: null });
+    expect(client.presenceOf('user:u2')).toBeNull();
+
+    unsubscribe();
+    expect(client.onlineOf('u2')).toBeNull();
+    expect(socket.sent).toContainEqual({ type: 'unsubscribe', topic: 'online:u2' });
+  });
+
   it('sends at most one typing message every two seconds', async () => {
     client = new RealtimeClient(new QueryClient(), { baseUrl: () => 'ws://taskhub.test/ws', WebSocket: TestSocket });
     client.start();

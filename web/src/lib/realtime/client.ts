@@ -8,7 +8,7 @@ import { queryKeys } from '@/lib/query-keys';
 import { backoffDelay, BACKOFF_MAX_MS, BACKOFF_MIN_MS } from '@/lib/realtime/backoff';
 import { applyRealtimeEvent, closeSubscribeGap, refetchTopic } from '@/lib/realtime/cache';
 import { DegradedPolling } from '@/lib/realtime/degraded-polling';
-import type { ConnectionStatus, LiveStatus, Presence, RealtimeEvent, ServerMessage, Typing } from '@/lib/realtime/types';
+import type { ConnectionStatus, LiveStatus, OnlineStatus, Presence, RealtimeEvent, ServerMessage, Typing } from '@/lib/realtime/types';
 import { appStore } from '@/lib/store';
 import { toast } from '@/lib/toast';
 
@@ -47,6 +47,8 @@ export class RealtimeClient {
   private readonly presence = new Map<string, Presence>();
   private readonly presenceListeners = new Set<(topic: string, presence: Presence) => void>();
   private readonly typingListeners = new Set<(typing: Typing) => void>();
+  private readonly online = new Map<string, OnlineStatus>();
+  private readonly onlineListeners = new Set<(userId: string, status: OnlineStatus) => void>();
   private lastTypingAt = 0;
 
   constructor(
@@ -122,6 +124,7 @@ export class RealtimeClient {
         this.topics.delete(topic);
         this.acked.delete(topic);
         this.presence.delete(topic);
+        if (topic.startsWith('online:')) this.online.delete(topic.slice('online:'.length));
         this.publishAcked();
         this.send({ type: 'unsubscribe', topic });
       }
@@ -146,6 +149,19 @@ export class RealtimeClient {
     this.presenceListeners.add(listener);
     return () => {
       this.presenceListeners.delete(listener);
+    };
+  }
+
+  /** The latest online state of a user this client watches (`online:{id}`), if the hub sent one. */
+  onlineOf(userId: string): OnlineStatus | null {
+    return this.online.get(userId) ?? null;
+  }
+
+  /** Every online state the hub sends (about the other party of one of the user's tasks). */
+  onOnline(listener: (userId: string, status: OnlineStatus) => void): () => void {
+    this.onlineListeners.add(listener);
+    return () => {
+      this.onlineListeners.delete(listener);
     };
   }
 
@@ -174,6 +190,13 @@ export class RealtimeClient {
     }
     if (message.type === 'status') {
       this.setLive(message.live === 'degraded' ? 'degraded' : 'ok');
+      return;
+    }
+    if (message.type === 'presence' && 'online' in message) {
+      const userId = message.topic.replace(/^user:/, '');
+      const status = { online: message.online, last_seen: message.last_seen };
+      this.online.set(userId, status);
+      for (const listener of this.onlineListeners) listener(userId, status);
       return;
     }
     if (message.type === 'presence') {

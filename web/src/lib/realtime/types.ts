@@ -5,11 +5,15 @@ export type ServerMessage =
   | { type: 'event'; topic: string; seq: number; event: string; data: unknown; at?: string }
   | { type: 'error'; code: string; message: string; topic?: string }
   | { type: 'presence'; topic: string; viewers: number; taskers: number }
+  | { type: 'presence'; topic: string; online: boolean; last_seen: string | null }
   | { type: 'typing'; task_id: string; user_id: string }
   | { type: 'pong' };
 
 /** Who is on a `task:{id}` page: distinct signed-in users plus anonymous sockets, and the signed-in among them. */
 export type Presence = { viewers: number; taskers: number };
+
+/** Whether the other party of an assigned task has a socket open now, or when their last one closed. */
+export type OnlineStatus = { online: boolean; last_seen: string | null };
 
 /** The other party of an assigned task is typing in its conversation. */
 export type Typing = { task_id: string; user_id: string };

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 
-import type { Presence, Typing } from '@/lib/realtime/types';
+import type { OnlineStatus, Presence, Typing } from '@/lib/realtime/types';
 import { loadClient, withClient } from '@/lib/realtime/use-realtime';
 
 // Presence and typing live apart from use-realtime so that only the pages showing them (the task
@@ -30,4 +30,29 @@ export function useTypingFrames(listener: (typing: Typing) => void) {
 /** Tells the other party that the user is typing (throttled by the client). */
 export function sendTyping(taskId: string) {
   void loadClient().then((client) => client.typing(taskId));
+}
+
+/**
+ * Whether the other party of the user's assigned task is online, or when they were last seen
+ * (null until the hub answered, and for good when either of them turned sharing off: the hub
+ * refuses the subscription then).
+ */
+export function useOnline(userId: string | null): OnlineStatus | null {
+  const [status, setStatus] = useState<{ userId: string; value: OnlineStatus } | null>(null);
+  useEffect(() => {
+    if (!userId) return;
+    return withClient((client) => {
+      const unsubscribe = client.subscribe(`online:${userId}`);
+      const known = client.onlineOf(userId);
+      if (known) setStatus({ userId, value: known });
+      const stop = client.onOnline((from, value) => {
+        if (from === userId) setStatus({ userId, value });
+      });
+      return () => {
+        stop();
+        unsubscribe();
+      };
+    });
+  }, [userId]);
+  return status && status.userId === userId ? status.value : null;
 }

@@ -15,6 +15,9 @@ vi.mock('@/lib/realtime/use-realtime', () => ({
 vi.mock('@/lib/realtime/use-presence', () => ({
   // Four on the page: the poster and three others.
   usePresence: () => ({ viewers: 4, taskers: 2 }),
+  // The tasker k1 has the app open; the poster p1 left five minutes ago.
+  useOnline: (userId: string | null) =>
+    userId === 'k1' ? { online: true, last_seen: null } : userId === 'p1' ? { online: false, last_seen: new Date(Date.now() - 5 * 60_000).toISOString() } : null,
   useTypingFrames: () => {},
   sendTyping: () => {},
 }));
@@ -101,6 +104,7 @@ describe('task page after assignment', () => {
     // The parties' panels load apart from the page, each when first shown.
     expect(await screen.findByRole('button', { name: 'Release payment' })).toBeEnabled();
     expect(screen.getByText('3 taskers viewing')).toBeInTheDocument();
+    expect(await screen.findByTestId('online-note')).toHaveTextContent(/^Online$/);
   });
 
   it('shows the tasker an open dispute and pauses payment requests and cancellation', async () => {
@@ -113,6 +117,7 @@ describe('task page after assignment', () => {
     expect(await screen.findByText(/Cancelling isn't possible while a dispute is open/)).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Open a dispute' })).not.toBeInTheDocument();
     expect(screen.getByText('4 people viewing')).toBeInTheDocument();
+    expect(await screen.findByTestId('online-note')).toHaveTextContent('Last seen 5 min ago');
   });
 
   it('tells the poster a pending task is waiting for a processing payment', async () => {

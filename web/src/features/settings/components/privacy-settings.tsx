@@ -6,7 +6,7 @@ import { queryKeys } from '@/lib/query-keys';
 
 type Privacy = { share_online: boolean; share_read_receipts: boolean };
 
-/** Read receipts are mutual: turned off, the other party sees none of yours and you none of theirs. */
+/** Online status and read receipts are mutual: turned off, the other party sees none of yours and you none of theirs. */
 export function PrivacySettings() {
   const client = useQueryClient();
   const privacy = useQuery({ queryKey: queryKeys.privacy, queryFn: () => authorizedRequest<Privacy>('/api/me/privacy') });
@@ -16,7 +16,20 @@ export function PrivacySettings() {
   });
   if (privacy.isError) return <p className="text-sm text-red-700">{errorMessage(privacy.error, 'Privacy settings could not be loaded.')}</p>;
   return (
-    <div>
+    <div className="space-y-3">
+      <label className="flex items-start gap-3 text-sm text-slate-700">
+        <input
+          type="checkbox"
+          className="mt-0.5 h-4 w-4"
+          checked={privacy.data?.share_online ?? true}
+          disabled={!privacy.data || save.isPending}
+          onChange={(e) => save.mutate({ share_online: e.target.checked })}
+        />
+        <span>
+          <span className="font-medium text-slate-900">Show when I'm online</span>
+          <span className="block text-slate-600">The other party of a task sees whether you are online, or when you were last seen. Off, you will not see theirs either.</span>
+        </span>
+      </label>
       <label className="flex items-start gap-3 text-sm text-slate-700">
         <input
           type="checkbox"

@@ -114,7 +114,7 @@ export function AssignmentPanel({ task, userId, disputeOpen = false, completedNo
       </ConfirmDialog>
       {request.isError && <Alert>{errorMessage(request.error, 'Something went wrong. Please try again.')}</Alert>}
 
-      <MessagesThread taskId={task.id} userId={userId} />
+      <MessagesThread taskId={task.id} userId={userId} otherId={(isPoster ? task.assigned_tasker?.id : task.poster.id) ?? null} />
       {completed && <ReviewForm taskId={task.id} otherName={other} />}
     </section>
   );

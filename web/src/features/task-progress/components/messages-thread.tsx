@@ -12,7 +12,7 @@ import { MessagePhoto } from '@/features/task-progress/components/message-photo'
 import { ApiError, errorMessage } from '@/lib/http';
 import { relativeTime } from '@/lib/marketplace';
 import type { Typing } from '@/lib/realtime/types';
-import { sendTyping, useTypingFrames } from '@/lib/realtime/use-presence';
+import { sendTyping, useOnline, useTypingFrames } from '@/lib/realtime/use-presence';
 
 /** A typing indicator goes away this long after the last `typing` frame (or with the message). */
 const TYPING_SHOWN_MS = 5_000;
@@ -60,9 +60,27 @@ function useMarkRead(taskId: string, userId: string, messages: TaskMessage[]) {
   }, [taskId, newest]);
 }
 
+/** "Online" while the other party has the app open anywhere, else when they were last seen (nothing when either shares no online status). */
+function OnlineNote({ userId }: { userId: string | null }) {
+  const status = useOnline(userId);
+  if (!status || (!status.online && !status.last_seen)) return null;
+  return (
+    <p data-testid="online-note" className="flex items-center gap-1.5 text-xs text-slate-600">
+      {status.online ? (
+        <>
+          <span aria-hidden className="inline-block h-2 w-2 rounded-full bg-emerald-500" />
+          Online
+        </>
+      ) : (
+        `Last seen ${relativeTime(status.last_seen ?? '')}`
+      )}
+    </p>
+  );
+}
+
 const clock = (at: string) => new Date(at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
 
-export function MessagesThread({ taskId, userId }: { taskId: string; userId: string }) {
+export function MessagesThread({ taskId, userId, otherId = null }: { taskId: string; userId: string; otherId?: string | null }) {
   const { data = [], isError, error } = useMessages(taskId, true);
   const send = useSendMessage(taskId);
   const [body, setBody] = useState('');
@@ -80,7 +98,10 @@ export function MessagesThread({ taskId, userId }: { taskId: string; userId: str
 
   return (
     <div>
-      <h3 className="font-semibold text-slate-900">Messages</h3>
+      <div className="flex items-baseline justify-between gap-2">
+        <h3 className="font-semibold text-slate-900">Messages</h3>
+        <OnlineNote userId={otherId} />
+      </div>
       <div className="mt-3 max-h-80 space-y-2 overflow-y-auto rounded-xl bg-slate-50 p-3" aria-live="polite" aria-label="Messages">
         {isError && (
           <p className="text-sm text-red-700">

@@ -4,7 +4,8 @@
 //! idempotency key, and conforms to Stripe's OpenAPI description
 //! (`common/stripe_fake.rs`). The increase is settled by Stripe's webhook, the
 //! task's own payment by the poster's return (verify), the tip by the webhook
-//! after the release; the ledger audit runs after each scenario.
+//! after the release; an increase paid by direct debit joins the escrow only
+//! when Stripe says the debit cleared. The ledger audit runs after each scenario.
 
 use crate::common;
 use crate::common::stripe_fake;
@@ -50,47 +51,88 @@ fn idempotency_key(request: &Request) -> String {
 }
 
 /// One checkout Stripe will be asked for: its session, and the intent and charge it is paid by.
+/// A `late` one is paid by a method that settles days later (BECS Direct Debit): complete but
+/// still processing until [`StripeCheckout::settle`].
 struct StripeCheckout {
     session: &'static str,
     intent: &'static str,
     charge: &'static str,
+    late: bool,
 }
 
 impl StripeCheckout {
-    /// The fake answers the creation whose form `fits` with this session (open), and
-    /// answers every later look at the session as paid by its intent and charge.
+    fn paid(session: &'static str, intent: &'static str, charge: &'static str) -> Self {
+        Self { session, intent, charge, late: false }
+    }
+
+    /// The fake answers the creation whose form `fits` with this session (open), and answers
+    /// every later look at the session as paid by its intent and charge (or processing, if late).
     async fn mount(
         &self,
         fake: &FakeStripe,
         amount_cents: i64,
         fits: impl Fn(&BTreeMap<String, String>) -> bool + Send + Sync + 'static,
     ) {
-        let with_amount = |mut session: Value| {
-            session["amount_subtotal"] = json!(amount_cents);
-            session["amount_total"] = json!(amount_cents);
-            session
-        };
-        let open = with_amount(checkout_session(self.session, "open", "unpaid", Value::Null));
+        let open = with_amount(checkout_session(self.session, "open", "unpaid", Value::Null), amount_cents);
         Mock::given(method("POST"))
             .and(path("/v1/checkout/sessions"))
             .and(move |request: &Request| fits(&form(request)))
             .respond_with(fake.answer(200, open))
             .mount(&fake.server)
             .await;
+        let now = if self.late {
+            let intent = payment_intent(self.intent, "processing", None);
+            with_amount(checkout_session(self.session, "complete", "unpaid", intent), amount_cents)
+        } else {
+            self.paid_session(amount_cents)
+        };
+        fake.on("GET", &format!("/v1/checkout/sessions/{}", self.session), 200, now).mount(&fake.server).await;
+    }
+
+    /// A late payment settled: from now on the fake answers the session as paid.
+    async fn settle(&self, fake: &FakeStripe, amount_cents: i64) {
+        let paid = self.paid_session(amount_cents);
+        fake.on("GET", &format!("/v1/checkout/sessions/{}", self.session), 200, paid)
+            .with_priority(1)
+            .mount(&fake.server)
+            .await;
+    }
+
+    /// A late payment the bank refused: from now on the fake answers the session as failed.
+    async fn fail(&self, fake: &FakeStripe, amount_cents: i64) {
+        let intent = payment_intent(self.intent, "requires_payment_method", None);
+        let failed = with_amount(checkout_session(self.session, "complete", "unpaid", intent), amount_cents);
+        fake.on("GET", &format!("/v1/checkout/sessions/{}", self.session), 200, failed)
+            .with_priority(1)
+            .mount(&fake.server)
+            .await;
+    }
+
+    fn paid_session(&self, amount_cents: i64) -> Value {
         let mut intent = payment_intent(self.intent, "succeeded", Some(self.charge));
         intent["amount"] = json!(amount_cents);
         intent["amount_received"] = json!(amount_cents);
-        let paid = with_amount(checkout_session(self.session, "complete", "paid", intent));
-        fake.on("GET", &format!("/v1/checkout/sessions/{}", self.session), 200, paid).mount(&fake.server).await;
+        with_amount(checkout_session(self.session, "complete", "paid", intent), amount_cents)
     }
 
     /// Stripe's `checkout.session.completed` for this session, checked against Stripe's spec.
     fn completed_event(&self, event_id: &str) -> Value {
-        let session = checkout_session(self.session, "complete", "paid", json!(self.intent));
-        let completed = event(event_id, "checkout.session.completed", session);
-        assert_eq!(stripe_spec::check_event(&completed), Ok(()), "the event as Stripe's spec describes it");
-        completed
+        let payment_status = if self.late { "unpaid" } else { "paid" };
+        self.event(event_id, "checkout.session.completed", payment_status)
     }
+
+    fn event(&self, event_id: &str, kind: &str, payment_status: &str) -> Value {
+        let session = checkout_session(self.session, "complete", payment_status, json!(self.intent));
+        let event = event(event_id, kind, session);
+        assert_eq!(stripe_spec::check_event(&event), Ok(()), "the event as Stripe's spec describes it");
+        event
+    }
+}
+
+fn with_amount(mut session: Value, amount_cents: i64) -> Value {
+    session["amount_subtotal"] = json!(amount_cents);
+    session["amount_total"] = json!(amount_cents);
+    session
 }
 
 /// A task between a new poster and a new tasker (whose Connect account `account` can receive
@@ -222,11 +264,10 @@ async fn an_increase_paid_through_stripe_is_released_with_the_fee_and_a_tip_goes
         backend,
         |config| configure(config, &fake),
         |app| async {
-            let task_checkout = StripeCheckout { session: "cs_test_task", intent: "pi_task", charge: "ch_task" };
+            let task_checkout = StripeCheckout::paid("cs_test_task", "pi_task", "ch_task");
             let task = assigned_through_stripe(&app, &fake, "increase", account, 10_000, &task_checkout).await;
 
-            let increase_checkout =
-                StripeCheckout { session: "cs_test_increase", intent: "pi_increase", charge: "ch_increase" };
+            let increase_checkout = StripeCheckout::paid("cs_test_increase", "pi_increase", "ch_increase");
             let increase = approved_increase(&app, &fake, &task, 4_000, &increase_checkout).await;
             // The poster pays on Stripe's page and Stripe says so by webhook (no return to our page).
             let settled = send_webhook(&app, WEBHOOK_SECRET, &increase_checkout.completed_event("evt_increase")).await;
@@ -247,7 +288,7 @@ async fn an_increase_paid_through_stripe_is_released_with_the_fee_and_a_tip_goes
             fake.on("POST", "/v1/transfers", 200, transfer("tr_1", 9_000, account, Some("ch_task")))
                 .mount(&fake.server)
                 .await;
-            let tip_checkout = StripeCheckout { session: "cs_test_tip", intent: "pi_tip", charge: "ch_tip" };
+            let tip_checkout = StripeCheckout::paid("cs_test_tip", "pi_tip", "ch_tip");
             let for_task = task.task.clone();
             tip_checkout
                 .mount(&fake, 1_500, move |sent| {
@@ -357,15 +398,10 @@ async fn refunds_after_an_increase_return_the_whole_escrow_through_stripe(backen
                 .await;
 
             // A cancellation both parties agree to refunds the task's payment and the increase in full.
-            let checkout =
-                StripeCheckout { session: "cs_cancel_task", intent: "pi_cancel_task", charge: "ch_cancel_task" };
+            let checkout = StripeCheckout::paid("cs_cancel_task", "pi_cancel_task", "ch_cancel_task");
             let cancelled =
                 assigned_through_stripe(&app, &fake, "cancelled", "acct_cancelled_tasker", 10_000, &checkout).await;
-            let increase = StripeCheckout {
-                session: "cs_cancel_increase",
-                intent: "pi_cancel_increase",
-                charge: "ch_cancel_increase",
-            };
+            let increase = StripeCheckout::paid("cs_cancel_increase", "pi_cancel_increase", "ch_cancel_increase");
             approved_increase(&app, &fake, &cancelled, 3_000, &increase).await;
             let body =
                 json!({ "session_id": increase.session, "task_id": cancelled.task, "offer_id": cancelled.offer });
@@ -397,14 +433,9 @@ async fn refunds_after_an_increase_return_the_whole_escrow_through_stripe(backen
             // An operator splits a disputed escrow of 10,000 + 4,000: 12,000 back to the poster
             // (the task's payment and half the increase), the rest of the increase, less its fee, to the tasker.
             let operator = poster(&app, OPERATOR).await;
-            let checkout =
-                StripeCheckout { session: "cs_dispute_task", intent: "pi_dispute_task", charge: "ch_dispute_task" };
+            let checkout = StripeCheckout::paid("cs_dispute_task", "pi_dispute_task", "ch_dispute_task");
             let disputed = assigned_through_stripe(&app, &fake, "disputed", account, 10_000, &checkout).await;
-            let increase = StripeCheckout {
-                session: "cs_dispute_increase",
-                intent: "pi_dispute_increase",
-                charge: "ch_dispute_increase",
-            };
+            let increase = StripeCheckout::paid("cs_dispute_increase", "pi_dispute_increase", "ch_dispute_increase");
             approved_increase(&app, &fake, &disputed, 4_000, &increase).await;
             let settled = send_webhook(&app, WEBHOOK_SECRET, &increase.completed_event("evt_dispute_increase")).await;
             assert_eq!(settled.body["handled"], true, "{:?}", settled.body);
@@ -449,7 +480,94 @@ async fn refunds_after_an_increase_return_the_whole_escrow_through_stripe(backen
     fake.assert_requests_conform().await;
 }
 
+async fn increase_status(app: &TestApp, task: &StripeTask, increase: &str) -> String {
+    let listed = app.get(&format!("/api/tasks/{}/price-increases", task.task), Some(&task.tasker)).await;
+    let items = listed.body["items"].as_array().unwrap();
+    let found = items.iter().find(|item| item["id"] == increase).expect("the increase is listed");
+    found["status"].as_str().unwrap().to_owned()
+}
+
+async fn a_late_settling_increase_joins_the_escrow_when_stripe_says_the_debit_cleared(backend: common::Backend) {
+    let fake = FakeStripe::start().await;
+    let account = "acct_late_tasker";
+    common::run(
+        backend,
+        |config| configure(config, &fake),
+        |app| async {
+            let checkout = StripeCheckout::paid("cs_late_task", "pi_late_task", "ch_late_task");
+            let task = assigned_through_stripe(&app, &fake, "late", account, 10_000, &checkout).await;
+
+            // Paid by direct debit: Checkout completes, the money arrives days later.
+            let debit = StripeCheckout {
+                late: true,
+                ..StripeCheckout::paid("cs_late_debit", "pi_late_debit", "ch_late_debit")
+            };
+            let increase = approved_increase(&app, &fake, &task, 5_000, &debit).await;
+            let completed = send_webhook(&app, WEBHOOK_SECRET, &debit.completed_event("evt_debit_completed")).await;
+            assert_eq!(completed.body["handled"], true, "{:?}", completed.body);
+            assert_eq!(increase_status(&app, &task, &increase).await, "approved");
+            assert_eq!(
+                escrow_of(&app, &task.task).await,
+                [row("task", "held", 10_000, 1_000, 0), row("increase", "processing", 5_000, 500, 0)]
+            );
+            assert_ledger_audits(&app).await;
+            debit.settle(&fake, 5_000).await;
+            let succeeded = debit.event("evt_debit_succeeded", "checkout.session.async_payment_succeeded", "paid");
+            let settled = send_webhook(&app, WEBHOOK_SECRET, &succeeded).await;
+            assert_eq!(settled.body["handled"], true, "{:?}", settled.body);
+            assert_eq!(increase_status(&app, &task, &increase).await, "paid");
+            assert_eq!(
+                escrow_of(&app, &task.task).await,
+                [row("task", "held", 10_000, 1_000, 0), row("increase", "held", 5_000, 500, 0)]
+            );
+            assert_ledger_audits(&app).await;
+
+            // A second debit the bank refuses: nothing joins the escrow and the poster may approve again.
+            let refused =
+                StripeCheckout { late: true, ..StripeCheckout::paid("cs_late_refused", "pi_late_refused", "ch_none") };
+            let second = approved_increase(&app, &fake, &task, 1_000, &refused).await;
+            send_webhook(&app, WEBHOOK_SECRET, &refused.completed_event("evt_refused_completed")).await;
+            refused.fail(&fake, 1_000).await;
+            let failed = refused.event("evt_refused_failed", "checkout.session.async_payment_failed", "unpaid");
+            assert_eq!(send_webhook(&app, WEBHOOK_SECRET, &failed).await.body["handled"], true);
+            assert_eq!(increase_status(&app, &task, &second).await, "pending");
+
+            fake.on("POST", "/v1/transfers", 200, transfer("tr_1", 9_000, account, Some("ch_late_task")))
+                .mount(&fake.server)
+                .await;
+            let released = app.post(&format!("/api/tasks/{}/release", task.task), Some(&task.poster), json!({})).await;
+            assert_eq!(released.status, StatusCode::OK, "{:?}", released.body);
+            assert_eq!(increase_status(&app, &task, &second).await, "closed");
+            assert_eq!(
+                escrow_of(&app, &task.task).await,
+                [
+                    row("task", "released", 10_000, 1_000, 0),
+                    row("increase", "released", 5_000, 500, 0),
+                    row("increase", "failed", 1_000, 100, 0)
+                ]
+            );
+            let mut transfers: Vec<_> = posted(&fake, "/v1/transfers").await.iter().map(transfer_sent).collect();
+            transfers.sort();
+            let [task_payment, increase_payment] =
+                [payment_id(&app, &task.task, "task").await, payment_id(&app, &task.task, "increase").await];
+            assert_eq!(
+                transfers,
+                [
+                    strings(["4500", account, "ch_late_debit", &format!("transfer-{increase_payment}")]),
+                    strings(["9000", account, "ch_late_task", &format!("transfer-{task_payment}")]),
+                ]
+            );
+            assert!(posted(&fake, "/v1/refunds").await.is_empty(), "the refused debit was never charged");
+            assert_ledger_audits(&app).await;
+            app
+        },
+    )
+    .await;
+    fake.assert_requests_conform().await;
+}
+
 on_both_backends!(given_backend;
     an_increase_paid_through_stripe_is_released_with_the_fee_and_a_tip_goes_over_in_full,
     refunds_after_an_increase_return_the_whole_escrow_through_stripe,
+    a_late_settling_increase_joins_the_escrow_when_stripe_says_the_debit_cleared,
 );

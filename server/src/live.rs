@@ -7,10 +7,10 @@ use uuid::Uuid;
 
 use crate::{
     db::Timestamp,
-    http::marketplace_views::{OfferView, QuestionView, TaskSummary, fill_ratings},
+    http::marketplace_views::{OfferView, QuestionView, TaskPhoto, TaskSummary, fill_ratings},
     marketplace::categories,
     state::AppState,
-    store::{notifications::NotificationRow, offers::OfferRow, tasks::TaskRow},
+    store::{notifications::NotificationRow, offers::OfferRow, task_photos, tasks::TaskRow},
 };
 
 pub const TASKS_TOPIC: &str = "tasks";
@@ -83,11 +83,22 @@ struct TaskEdited<'a> {
     currency: &'a str,
     due_date: &'a str,
     updated_at: Timestamp,
+    /// All of them on `task:{id}`, the first on the feed (as the task and its card carry them);
+    /// left out if they could not be read, so pages keep the photos they show.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    photos: Option<Vec<TaskPhoto>>,
 }
 
-/// `task.updated` after the poster edited an open task, on `task:{id}` and the public feed,
-/// carrying the new facts so every open page shows them at once.
+/// `task.updated` after the poster edited an open task or its photos, on `task:{id}` and the
+/// public feed, carrying the new facts so every open page shows them at once.
 pub async fn task_edited(state: &AppState, task: &TaskRow) {
+    let photos = match task_photos::photos_of(&state.db, task.id).await {
+        Ok(ids) => Some(ids.into_iter().map(TaskPhoto::new).collect::<Vec<_>>()),
+        Err(error) => {
+            tracing::warn!(%error, task_id = %task.id, "could not read the task's photos for its live update");
+            None
+        }
+    };
     let (category, category_icon) = categories::label(task.category_id);
     let data = TaskEdited {
         id: task.id,
@@ -103,9 +114,11 @@ pub async fn task_edited(state: &AppState, task: &TaskRow) {
         currency: &task.currency,
         due_date: &task.due_date,
         updated_at: task.updated_at,
+        photos,
     };
     publish(state, &task_topic(task.id), "task.updated", &data).await;
-    publish(state, TASKS_TOPIC, "task.updated", &data).await;
+    let first_photo_only = data.photos.as_ref().map(|photos| photos.iter().take(1).cloned().collect());
+    publish(state, TASKS_TOPIC, "task.updated", &TaskEdited { photos: first_photo_only, ..data }).await;
 }
 
 /// `task.created` (the TaskSummary) on the public feed.

@@ -1,7 +1,9 @@
 //! `server seed --demo`: a realistic, idempotent demo marketplace — people with
 //! locally generated avatars, skills and Australian suburbs, open tasks in every
-//! category, and offers from taskers whose skills fit. Running it twice changes
-//! nothing.
+//! category, offers from taskers whose skills fit, and one tasker who is phone- and
+//! ID-verified with a portfolio ([`verified_tasker`]). Running it twice changes nothing.
+
+pub mod verified_tasker;
 
 use std::io::Cursor;
 
@@ -165,9 +167,12 @@ pub async fn seed_demo(db: &Db, media: &Media) -> anyhow::Result<String> {
         created += 1;
     }
     let (tasks_created, offers_created) = seed_tasks(db).await?;
+    let tasker = &DEMO_PEOPLE[verified_tasker::VERIFIED_TASKER];
+    let tasker_id = users::user_by_email(db, &tasker.email()).await?.context("demo tasker missing")?.id;
+    let verified = usize::from(verified_tasker::seed(db, media, tasker_id).await?);
     Ok(format!(
-        "demo data: {created} people created, {} already there; {tasks_created} tasks and {offers_created} offers created \
-         (password for all: {DEMO_PASSWORD})",
+        "demo data: {created} people created, {} already there; {tasks_created} tasks and {offers_created} offers created; \
+         {verified} tasker verified with a portfolio (password for all: {DEMO_PASSWORD})",
         DEMO_PEOPLE.len() - created
     ))
 }

@@ -11,6 +11,7 @@ use common::{
         assert_fixture_has_metadata, assert_no_metadata, dimensions, fetch_jpeg, jpeg_with_metadata, png, status_of,
         str_of, upload,
     },
+    live::{connect, next_event_where, subscribe},
     market::{id, post_task, poster},
     rows::{assert_task_unchanged, task_snapshot},
 };
@@ -24,6 +25,7 @@ on_both_backends!(
     only_the_poster_changes_photos_and_only_while_open,
     files_that_are_not_pictures_are_refused,
     the_first_photo_is_the_link_preview_image: with_task_page,
+    watchers_see_photos_added_and_removed_live,
 );
 
 fn photos_path(task: &str) -> String {
@@ -184,5 +186,36 @@ async fn the_first_photo_is_the_link_preview_image(app: TestApp) -> TestApp {
     let image = app.url(str_of(&photo, "url"));
     assert!(with.contains(&format!("<meta property=\"og:image\" content=\"{image}\" />")), "{with}");
     assert!(with.contains("content=\"summary_large_image\""), "{with}");
+    app
+}
+
+/// The task's page and the browse list change with the photos, without reloading: each change is
+/// a `task.updated` carrying the task's photos (all of them on `task:{id}`, the first on the feed).
+async fn watchers_see_photos_added_and_removed_live(app: TestApp) -> TestApp {
+    let token = poster(&app, "live-photos@example.com").await;
+    let task = id(&post_task(&app, &token, json!({ "title": "Regrout the shower" })).await);
+    let task_topic = format!("task:{task}");
+    let mut watcher = connect(&app, None).await;
+    subscribe(&mut watcher, &task_topic).await;
+    subscribe(&mut watcher, "tasks").await;
+    let has_photos =
+        |count: usize| move |data: &serde_json::Value| data["photos"].as_array().map(Vec::len) == Some(count);
+
+    let first = add_photo(&app, &token, &task, png(64, 48)).await;
+    let seen = next_event_where(&mut watcher, &task_topic, "task.updated", has_photos(1)).await;
+    assert_eq!(seen["photos"], json!([first]));
+    let second = add_photo(&app, &token, &task, png(48, 64)).await;
+    let seen = next_event_where(&mut watcher, &task_topic, "task.updated", has_photos(2)).await;
+    assert_eq!(seen["photos"], json!([first, second]), "the task's page gets all its photos");
+    let listed = next_event_where(&mut watcher, "tasks", "task.updated", has_photos(1)).await;
+    assert_eq!(listed["photos"], json!([first]), "cards carry the first photo only");
+
+    let path = format!("{}/{}", photos_path(&task), id(&first));
+    assert_eq!(app.request(Method::DELETE, &path, Some(&token), None).await.status, StatusCode::NO_CONTENT);
+    let seen = next_event_where(&mut watcher, &task_topic, "task.updated", |data| {
+        data["photos"].as_array().is_some_and(|photos| photos.len() == 1 && photos[0] == second)
+    })
+    .await;
+    assert_eq!(seen["id"], task.as_str());
     app
 }

@@ -1,11 +1,13 @@
 // Real pictures: a tasker builds a portfolio on their profile (add two items, reorder) and another
 // member opens it in the lightbox with the keyboard; a poster posts a task with two photos through
-// the wizard and sees them in the task's gallery and on its browse card. axe at 390 and 1280 px.
+// the wizard and sees them in the task's gallery and on its browse card; the poster and tasker of an
+// assigned task exchange photos in Messages, which no third member can fetch. axe at 390 and 1280 px.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
 import {
   api,
+  BASE_URL,
   createVerifiedUser,
   expectNoSeriousA11yViolations,
   inDays,
@@ -15,6 +17,7 @@ import {
   screenshot,
   signedInPage,
   VIEWPORTS,
+  waitForTopic,
 } from '../browser.mjs';
 
 let browser;
@@ -141,4 +144,98 @@ test('a poster posts a task with two photos and sees them in its gallery and on 
   const card = page.getByRole('article').filter({ hasText: title });
   await card.getByTestId('task-card-photo').waitFor();
   assert.equal(await card.getByTestId('task-card-photo').getAttribute('src'), tasks.items[0].photos[0].thumb_url);
+});
+
+/** Accepts the tasker's offer and pays it on the sandbox checkout through HTTP: the task is assigned. */
+async function assign(posterToken, taskerToken, taskId) {
+  const offer = await api(`/api/tasks/${taskId}/offers`, { method: 'POST', token: taskerToken, body: { amount_cents: 12000, message: 'I can come on Saturday.' } });
+  const checkout = await api('/api/payments/checkout-session', { method: 'POST', token: posterToken, body: { task_id: taskId, offer_id: offer.id } });
+  const paid = await fetch(checkout.url, {
+    method: 'POST',
+    redirect: 'manual',
+    body: new URLSearchParams({ action: 'pay', card_number: '4242 4242 4242 4242' }),
+  });
+  assert.equal(paid.status, 303, 'the sandbox checkout took the card');
+  await api('/api/payments/verify', { method: 'POST', token: posterToken, body: { session_id: checkout.session_id, task_id: taskId, offer_id: offer.id } });
+}
+
+/** Sends a message with a photo from the task page's Messages box. */
+async function sendPhoto(page, text, file) {
+  await page.getByLabel('Attach a photo').setInputFiles(file);
+  await page.getByText(`Photo: ${file.name}`).waitFor();
+  await page.getByLabel('Message', { exact: true }).fill(text);
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await page.getByText(`Photo: ${file.name}`).waitFor({ state: 'detached' });
+}
+
+/** Waits until the photo `name` in the Messages box has loaded (fetched with the viewer's token). */
+async function photoShown(page, name) {
+  const image = page.locator('[aria-label="Messages"]').getByRole('img', { name });
+  await image.waitFor();
+  await page.waitForFunction((element) => element.complete && element.naturalWidth > 0, await image.elementHandle());
+}
+
+test('the poster and the tasker exchange photos in their messages; no one else can fetch them', async () => {
+  const posterAccount = await createVerifiedUser({ prefix: 'message-photo-poster', body: { first_name: 'Polly', last_name: 'Poster' } });
+  const taskerAccount = await createVerifiedUser({
+    prefix: 'message-photo-tasker',
+    body: { first_name: 'Theo', last_name: 'Tasker', account_type: 'tasker', skills: [{ name: 'Plumbing', level: 80 }] },
+  });
+  const strangerAccount = await createVerifiedUser({ prefix: 'message-photo-stranger' });
+  const posterToken = (await login(posterAccount)).access_token;
+  const taskerToken = (await login(taskerAccount)).access_token;
+  const strangerToken = (await login(strangerAccount)).access_token;
+  const task = await api('/api/tasks', {
+    method: 'POST',
+    token: posterToken,
+    body: { title: `Fix the dripping tap ${Date.now().toString(36)}`, description: 'Bathroom basin tap drips all night.', category_id: 3, location: 'Newtown NSW', budget_cents: 12000, due_date: inDays(4) },
+  });
+  await assign(posterToken, taskerToken, task.id);
+
+  const posterPage = await signedInPage(browser, posterAccount);
+  const taskerPage = await signedInPage(browser, taskerAccount, VIEWPORTS.mobile);
+  for (const page of [posterPage, taskerPage]) {
+    await page.goto(`/task/${task.id}`);
+    await page.getByRole('heading', { name: 'Messages' }).waitFor();
+    await waitForTopic(page, `task:${task.id}`);
+  }
+
+  await sendPhoto(posterPage, 'This is the tap', picture('tap.png', [40, 120, 200]));
+  await photoShown(posterPage, 'Photo from you');
+  // The tasker's page never reloaded: the message arrives live and its photo loads for them.
+  await taskerPage.getByText('This is the tap').waitFor();
+  await photoShown(taskerPage, 'Photo from the other party');
+
+  await sendPhoto(taskerPage, 'The washer I will fit', picture('washer.png', [200, 160, 40]));
+  await posterPage.getByText('The washer I will fit').waitFor();
+  await photoShown(posterPage, 'Photo from the other party');
+  await photoShown(taskerPage, 'Photo from you');
+  await accessibleAtBothSizes(taskerPage, 'message photos');
+
+  // The tasker opens the poster's photo full size.
+  await taskerPage.getByRole('button', { name: 'Open photo from the other party' }).click();
+  const lightbox = taskerPage.getByRole('dialog', { name: /Photo/ });
+  await lightbox.getByRole('img', { name: 'Photo from the other party' }).waitFor();
+  await taskerPage.keyboard.press('Escape');
+  await lightbox.waitFor({ state: 'hidden' });
+
+  // Served to the two parties only: a third member gets 404 for the same URLs (no one signed in, 401).
+  const messages = await api(`/api/tasks/${task.id}/messages`, { token: posterToken });
+  const list = Array.isArray(messages) ? messages : messages.items;
+  const photos = list.filter((message) => message.photo).map((message) => message.photo);
+  assert.equal(photos.length, 2);
+  for (const photo of photos) {
+    for (const url of [photo.url, photo.thumb_url]) {
+      for (const token of [posterToken, taskerToken]) {
+        const shown = await fetch(`${BASE_URL}${url}`, { headers: { Authorization: `Bearer ${token}` } });
+        assert.equal(shown.status, 200, `${url} for a party`);
+        assert.equal(shown.headers.get('content-type'), 'image/jpeg');
+      }
+      const stranger = await fetch(`${BASE_URL}${url}`, { headers: { Authorization: `Bearer ${strangerToken}` } });
+      assert.equal(stranger.status, 404, `${url} for a stranger`);
+      assert.equal((await fetch(`${BASE_URL}${url}`)).status, 401, `${url} asks who is asking`);
+    }
+  }
+  await posterPage.context().close();
+  await taskerPage.context().close();
 });

@@ -1,11 +1,26 @@
 // Verified people end to end against the real server: a tasker verifies a mobile number with the code
 // from the dev SMS outbox and their identity on the sandbox identity page (the local stand-in for
-// Stripe Identity); the poster sees the tasker's offer with both badges. axe-core checks each new
-// screen at 390 px and 1280 px.
+// Stripe Identity) and has two portfolio items; the poster's task has two photos, the poster sees
+// the tasker's offer with both badges and opens the tasker's portfolio in the lightbox from it.
+// axe-core checks each new screen at 390 px and 1280 px. (Adding portfolio items and task photos
+// through their forms is photos.test.mjs; signing up through the sandbox identity provider is
+// social-sign-in.test.mjs.)
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
-import { api, BASE_URL, createVerifiedUser, expectNoSeriousA11yViolations, inDays, launch, login, screenshot, signedInPage, VIEWPORTS } from '../browser.mjs';
+import {
+  api,
+  BASE_URL,
+  createVerifiedUser,
+  expectNoSeriousA11yViolations,
+  inDays,
+  launch,
+  login,
+  pngImage,
+  screenshot,
+  signedInPage,
+  VIEWPORTS,
+} from '../browser.mjs';
 
 let browser;
 before(async () => {
@@ -20,6 +35,15 @@ async function settled(page) {
   await page.waitForLoadState('networkidle', { timeout: 5_000 }).catch(() => {});
   await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'), null, { timeout: 5_000 }).catch(() => {});
   await page.waitForTimeout(500);
+}
+
+/** Uploads a picture (a solid-colour PNG) as multipart `file` with `fields`, as the forms do. */
+async function upload(path, token, fields, colour) {
+  const form = new FormData();
+  form.append('file', new Blob([pngImage(320, 240, colour)], { type: 'image/png' }), 'picture.png');
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  const response = await fetch(`${BASE_URL}${path}`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: form });
+  assert.equal(response.status, 201, `${path}: ${await response.text()}`);
 }
 
 /** An Australian mobile number no other test texts. */
@@ -81,25 +105,51 @@ test('a tasker verifies a phone by SMS and their identity in the sandbox; the po
   await taskerPage.getByText('Identity verified', { exact: true }).waitFor();
   await expectNoSeriousA11yViolations(taskerPage, 'settings: verified (1280 px)');
 
-  // The poster's task gets the tasker's offer; the poster sees both badges on it.
+  // The tasker's portfolio: two pieces of work.
   const { access_token: posterToken } = await login(poster);
   const { access_token: taskerToken } = await login(tasker);
+  await upload('/api/me/portfolio', taskerToken, { title: 'Weatherboard cottage', description: 'Two coats, heritage cream' }, [230, 220, 190]);
+  await upload('/api/me/portfolio', taskerToken, { title: 'Feature wall' }, [30, 90, 60]);
+
+  // The poster's task, with two photos, gets the tasker's offer; the poster sees both badges on it.
   const title = `Paint the back fence ${Date.now().toString(36)}`;
   const task = await api('/api/tasks', {
     method: 'POST',
     token: posterToken,
     body: { title, description: 'Twelve metres of paling fence, paint supplied.', category_id: 5, location: 'Marrickville NSW', budget_cents: 30000, due_date: inDays(6) },
   });
+  await upload(`/api/tasks/${task.id}/photos`, posterToken, {}, [120, 90, 60]);
+  await upload(`/api/tasks/${task.id}/photos`, posterToken, {}, [60, 90, 120]);
   await api(`/api/tasks/${task.id}/offers`, { method: 'POST', token: taskerToken, body: { amount_cents: 28000, message: 'Two coats, done in a day.' } });
   const posterPage = await signedInPage(browser, poster);
-  await posterPage.goto(`/task/${task.id}`);
-  await posterPage.getByRole('heading', { level: 1, name: title }).waitFor();
-  const offer = posterPage.getByRole('list', { name: 'Offers' }).getByRole('listitem').filter({ hasText: 'Ivan T.' });
-  await offer.getByText('ID-verified', { exact: true }).waitFor();
-  await offer.getByText('Mobile-verified', { exact: true }).waitFor();
-  await settled(posterPage);
-  await expectNoSeriousA11yViolations(posterPage, 'task with a verified offer (1280 px)');
-  await screenshot(posterPage, 'offer-with-badges');
+  for (const [size, viewport] of Object.entries(VIEWPORTS)) {
+    await posterPage.setViewportSize(viewport);
+    await posterPage.goto(`/task/${task.id}`);
+    await posterPage.getByRole('heading', { level: 1, name: title }).waitFor();
+    await posterPage.getByRole('region', { name: 'Task photos' }).getByRole('button', { name: 'Open photo 2 of 2' }).waitFor();
+    const offer = posterPage.getByRole('list', { name: 'Offers' }).getByRole('listitem').filter({ hasText: 'Ivan T.' });
+    await offer.getByText('ID-verified', { exact: true }).waitFor();
+    await offer.getByText('Mobile-verified', { exact: true }).waitFor();
+    await settled(posterPage);
+    await expectNoSeriousA11yViolations(posterPage, `task with photos and a verified offer (${size})`);
+    await screenshot(posterPage, 'offer-with-badges');
+  }
+
+  // From the offer to the tasker's profile: the portfolio in the lightbox.
+  await posterPage.getByRole('list', { name: 'Offers' }).getByRole('link', { name: /Ivan T\./ }).click();
+  await posterPage.getByRole('heading', { level: 1, name: 'Ivan T.' }).waitFor();
+  await posterPage.getByRole('tab', { name: 'Portfolio' }).click();
+  const items = posterPage.getByRole('list', { name: "Ivan T.'s portfolio" }).getByRole('button');
+  await items.filter({ hasText: 'Feature wall' }).waitFor();
+  await items.first().click();
+  const lightbox = posterPage.getByRole('dialog', { name: /Portfolio/ });
+  await lightbox.getByRole('img', { name: 'Weatherboard cottage' }).waitFor();
+  await lightbox.getByText('1 of 2').waitFor();
+  await posterPage.keyboard.press('ArrowRight');
+  await lightbox.getByRole('img', { name: 'Feature wall' }).waitFor();
+  await expectNoSeriousA11yViolations(posterPage, 'verified tasker portfolio lightbox (1280 px)');
+  await posterPage.keyboard.press('Escape');
+  await lightbox.waitFor({ state: 'hidden' });
 
   // The tasker's public profile lists all four verification lines.
   const me = await api('/api/me', { token: taskerToken });

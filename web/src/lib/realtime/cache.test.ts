@@ -49,6 +49,17 @@ describe('socket events → query cache', () => {
     expect(listItems(client)[0]).toMatchObject(edit);
   });
 
+  it("shows a poster's photo changes live: all photos on the task, the first on its card, never fewer from the feed", () => {
+    const client = clientWithList([task('a')]);
+    client.setQueryData(queryKeys.task('a'), task('a'));
+    const photo = (id: string) => ({ id, url: `/media/tasks/${id}.jpg`, thumb_url: `/media/tasks/${id}_thumb.jpg` });
+    applyRealtimeEvent(client, ev('task:a', 'task.updated', { id: 'a', status: 'open', photos: [photo('p1'), photo('p2')] }));
+    // The feed's copy carries the first photo only: it must not shrink the task's gallery.
+    applyRealtimeEvent(client, ev('tasks', 'task.updated', { id: 'a', status: 'open', photos: [photo('p1')] }, 2));
+    expect(client.getQueryData<{ photos: unknown[] }>(queryKeys.task('a'))!.photos).toEqual([photo('p1'), photo('p2')]);
+    expect(listItems(client)[0]).toMatchObject({ photos: [photo('p1')] });
+  });
+
   it('adds a public offer, then merges the poster copy with its amount, and updates the count', () => {
     const client = clientWithList([task('t')]);
     client.setQueryData(queryKeys.offers('t'), []);

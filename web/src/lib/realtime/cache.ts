@@ -7,7 +7,7 @@ import type { RealtimeEvent } from '@/lib/realtime/types';
 
 type WithId = { id: string };
 type Page<T> = { items: T[]; next_cursor?: string | null };
-type TaskLike = WithId & { status?: string; offer_count?: number; questions?: unknown[] };
+type TaskLike = WithId & { status?: string; offer_count?: number; questions?: unknown[]; photos?: unknown[] };
 type OfferLike = WithId & { task_id?: string; amount_cents?: number | null; message?: string | null; status?: string };
 type NotificationsPage = { items: Array<WithId & { is_read?: boolean }>; unread_count: number; next_cursor?: string | null };
 
@@ -24,6 +24,11 @@ function upsert<T extends WithId>(list: T[], item: T, prepend = false): T[] {
 
 function patchTaskEverywhere(client: QueryClient, id: string, patch: Partial<TaskLike>) {
   client.setQueryData<TaskLike>(queryKeys.task(id), (task) => (task ? { ...task, ...patch } : task));
+  patchTaskLists(client, id, patch);
+}
+
+/** The task in every list it may be in (browse, incoming, My Tasks, My Offers), not its own page. */
+function patchTaskLists(client: QueryClient, id: string, patch: Partial<TaskLike>) {
   const dropsOut = patch.status !== undefined && patch.status !== 'open';
   client.setQueriesData<InfiniteData<Page<TaskLike>>>({ queryKey: queryKeys.taskLists }, (data) =>
     data?.pages
@@ -94,10 +99,17 @@ export function applyRealtimeEvent(client: QueryClient, message: RealtimeEvent):
     case 'task.updated': {
       const id = (data.id as string) ?? taskIdOf(message.topic);
       if (!id) return false;
+      const { photos, ...facts } = data;
       const patch: Partial<TaskLike> = {};
       if (typeof data.status === 'string') patch.status = data.status;
       if (typeof data.offer_count === 'number') patch.offer_count = data.offer_count;
-      patchTaskEverywhere(client, id, { ...(data as Partial<TaskLike>), ...patch, id });
+      patchTaskEverywhere(client, id, { ...(facts as Partial<TaskLike>), ...patch, id });
+      if (Array.isArray(photos)) {
+        // `task:{id}` carries all the photos, the feed only the first (what cards show): only
+        // the task's own topic may change its gallery.
+        if (message.topic === `task:${id}`) client.setQueryData<TaskLike>(queryKeys.task(id), (task) => (task ? { ...task, photos } : task));
+        patchTaskLists(client, id, { photos: photos.slice(0, 1) });
+      }
       invalidateTaskLifecycle(client, id);
       return true;
     }

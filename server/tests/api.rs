@@ -17,6 +17,7 @@ mod fail_fast;
 mod geocode_contact;
 mod growth_limits;
 mod job_changes;
+mod ledger_audit;
 mod live_abuse;
 mod marketplace_access;
 mod marketplace_live;

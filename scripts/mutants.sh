@@ -9,8 +9,13 @@
 #   target's dependencies, so it never rebuilds them and never touches your build.
 #
 # The mirror is what `git ls-files` lists (tracked and untracked files that are not ignored), as
-# they are on disk. Arguments go to `cargo mutants` (after `--`: to `cargo test`); the report is in
-# $TARGET/mutants.out (or $MUTANTS_OUT/mutants.out). An interrupted run leaves a mutated file only in the copy, which the next
+# they are on disk. The report is in $TARGET/mutants.out (or $MUTANTS_OUT/mutants.out).
+#
+# usage: scripts/mutants.sh [cargo-mutants args] [-- [test targets] [-- test name filters]]
+#   e.g. scripts/mutants.sh --file server/src/http/admin.rs -- --test api -- disputes::sqlite::
+# The test targets (`--lib`, `--test api`) are given to every cargo call, the build's too:
+# arguments after cargo-mutants' own `--` reach only `cargo test`, so its build step
+# (`cargo test --no-run`) would otherwise build every test target of the crate for each mutant. An interrupted run leaves a mutated file only in the copy, which the next
 # run mirrors again.
 set -euo pipefail
 
@@ -29,5 +34,12 @@ cd "$root"
 git ls-files -z --cached --others --exclude-standard \
   | rsync -rl --checksum --from0 --files-from=- --ignore-missing-args . "$work/tree/"
 
+mutants_args=()
+while [ $# -gt 0 ] && [ "$1" != -- ]; do mutants_args+=("$1"); shift; done
+[ $# -gt 0 ] && shift
+while [ $# -gt 0 ] && [ "$1" != -- ]; do mutants_args+=("--cargo-arg=$1"); shift; done
+[ $# -gt 0 ] && shift
+
 cd "$work/tree"
-CARGO_TARGET_DIR=$work/target exec cargo mutants --in-place --package server --output "${MUTANTS_OUT:-$target}" "$@"
+CARGO_TARGET_DIR=$work/target exec cargo mutants --in-place --package server --output "${MUTANTS_OUT:-$target}" \
+  "${mutants_args[@]}" -- -- "$@"

@@ -18,6 +18,7 @@ mod geocode_contact;
 mod growth_limits;
 mod job_changes;
 mod job_changes_stripe;
+mod ledger_audit;
 mod live_abuse;
 mod marketplace_access;
 mod marketplace_live;

@@ -258,6 +258,38 @@ async fn the_poster_releasing_ends_the_dispute(app: TestApp) -> TestApp {
     app
 }
 
+/// The dispute's description and the operator's note are counted in characters (two bytes each
+/// here): 2000 is accepted, one more is refused with the field's message and changes nothing.
+async fn a_description_and_a_decision_note_may_be_2000_characters_and_no_more(app: TestApp) -> TestApp {
+    let operator = poster(&app, OPERATOR).await;
+    let assigned = assigned_task(&app, 5_000).await;
+    let path = format!("/api/tasks/{}/dispute", assigned.task);
+    let too_long =
+        app.post(&path, Some(&assigned.poster), json!({ "reason": "other", "message": "é".repeat(2001) })).await;
+    assert_eq!(
+        (too_long.status, too_long.field_error("message")),
+        (StatusCode::UNPROCESSABLE_ENTITY, "Please keep the description under 2000 characters")
+    );
+    assert_eq!(app.get(&path, Some(&assigned.poster)).await.body, Value::Null, "no dispute opened");
+    let longest =
+        app.post(&path, Some(&assigned.poster), json!({ "reason": "other", "message": "é".repeat(2000) })).await;
+    assert_eq!(longest.status, StatusCode::CREATED, "{:?}", longest.body);
+    assert_eq!(longest.body["message"].as_str().map(|message| message.chars().count()), Some(2000));
+
+    let note = |chars: usize| json!({ "outcome": "refund", "note": "é".repeat(chars) });
+    let unexplained = resolve(&app, &operator, &longest.body, note(2001)).await;
+    assert_eq!(
+        (unexplained.status, unexplained.field_error("note")),
+        (StatusCode::UNPROCESSABLE_ENTITY, "Please explain the decision")
+    );
+    assert_eq!(kept_payment(&app, &assigned.task).await.status, "held", "nothing decided");
+    let decided = resolve(&app, &operator, &longest.body, note(2000)).await;
+    assert_eq!(decided.status, StatusCode::OK, "{:?}", decided.body);
+    assert_eq!(decided.body["resolution_note"].as_str().map(|note| note.chars().count()), Some(2000));
+    assert_eq!(kept_payment(&app, &assigned.task).await.status, "refunded");
+    app
+}
+
 on_both_backends!(config = with_operator;
     a_dispute_stops_auto_release_and_every_other_move_of_the_task,
     a_dispute_needs_a_known_reason_and_a_description,
@@ -265,4 +297,5 @@ on_both_backends!(config = with_operator;
     an_operator_splits_the_escrow_between_poster_and_tasker,
     an_operator_refunds_in_full_or_releases_in_full,
     the_poster_releasing_ends_the_dispute,
+    a_description_and_a_decision_note_may_be_2000_characters_and_no_more,
 );

@@ -63,6 +63,7 @@ mod sharing_limits;
 mod sms_twilio;
 mod social_sign_in;
 mod standoffs;
+mod task_page;
 mod task_photos;
 mod tasks;
 mod unsubscribe_links;

@@ -26,6 +26,7 @@ pub mod signin;
 pub mod sms;
 pub mod state;
 pub mod store;
+pub mod task_views;
 pub mod verification;
 pub mod workers;
 
@@ -153,6 +154,8 @@ pub async fn start(config: Config) -> anyhow::Result<RunningServer> {
         config: Arc::new(config),
         alert_jobs: Default::default(),
         operator_sockets,
+        task_views: Default::default(),
+        task_pages: Default::default(),
     };
 
     let workers = Workers::start(&state);

@@ -41,6 +41,10 @@ pub struct AppState {
     pub sms: Arc<dyn crate::sms::SmsProvider>,
     /// Identity verification: Stripe Identity, or the sandbox page.
     pub identity: crate::verification::identity::IdentityProviders,
+    /// Task page views not yet written (`task_views`).
+    pub task_views: crate::task_views::TaskViews,
+    /// Anonymous task page reads in flight, shared by identical requests.
+    pub task_pages: crate::http::task_page_reads::TaskPageReads,
 }
 
 impl AppState {

@@ -15,6 +15,7 @@ use tokio_util::{sync::CancellationToken, task::TaskTracker};
 
 use crate::{
     alerts, delivery, http::realtime::delete_expired_tickets, payments::sweep, rate_limit::Limiter, state::AppState,
+    task_views,
 };
 
 /// The tracker and stop token of one node's background work; cheap to clone.
@@ -31,6 +32,7 @@ impl Workers {
         workers.spawn(|stop| forget_ended_windows(state.limiter.clone(), stop));
         workers.spawn(|stop| delete_expired_tickets(state.db.clone(), stop));
         workers.spawn(|stop| delivery::run(state.clone(), stop));
+        workers.spawn(|stop| task_views::run(state.task_views.clone(), state.db.clone(), stop));
         // 0 turns the polling workers off: tests drive them by hand.
         if state.config.payments_sweep_secs > 0 {
             let every = Duration::from_secs(state.config.payments_sweep_secs);

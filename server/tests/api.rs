@@ -69,6 +69,7 @@ mod social_facebook;
 mod social_google;
 mod social_sign_in;
 mod standoffs;
+mod task_page;
 mod task_photos;
 mod tasks;
 mod unsubscribe_links;

@@ -105,6 +105,20 @@ impl Metrics {
             .collect();
         let mut events_outside: Vec<f64> =
             events.iter().filter(|(at, ms)| !inside(*at, ms.max(0.0))).map(|e| e.1).collect();
+        let mut by_route: BTreeMap<&str, Vec<f64>> = BTreeMap::new();
+        for call in rest.iter().filter(|c| c.outcome == Outcome::Ok && !inside(c.at, c.latency_ms)) {
+            by_route.entry(&call.route).or_default().push(call.latency_ms);
+        }
+        let mut rest_by_route: Vec<RouteLine> = by_route
+            .into_iter()
+            .map(|(route, mut latencies)| RouteLine {
+                route: route.to_owned(),
+                requests: latencies.len(),
+                p50: percentile(&mut latencies, 50.0),
+                p99: percentile(&mut latencies, 99.0),
+            })
+            .collect();
+        rest_by_route.sort_by_key(|line| std::cmp::Reverse(line.requests));
         let failed_outside: Vec<&Call> =
             rest.iter().filter(|c| c.outcome == Outcome::Failed && !inside(c.at, c.latency_ms)).collect();
         let fault_lines = faults
@@ -116,6 +130,9 @@ impl Metrics {
                     rest.iter().filter(in_window).filter(|c| c.outcome == Outcome::Failed).collect();
                 let (while_down, while_recovering): (Vec<&Call>, Vec<&Call>) =
                     failed.iter().partition(|c| c.at < f.restored);
+                // Any HTTP status is an answer (a 503 the client can act on); 0 is none.
+                let mut answers: Vec<f64> =
+                    rest.iter().filter(in_window).filter(|c| c.status != 0).map(|c| c.latency_ms).collect();
                 FaultLine {
                     name: f.name,
                     at_s: f.started.as_secs_f64(),
@@ -124,6 +141,10 @@ impl Metrics {
                     failed: failed.len(),
                     failed_while_down: failures(&while_down),
                     failed_while_recovering: failures(&while_recovering),
+                    unanswered: requests - answers.len(),
+                    answer_p50: percentile(&mut answers, 50.0),
+                    answer_p99: percentile(&mut answers, 99.0),
+                    answer_max: answers.last().copied().unwrap_or(0.0),
                 }
             })
             .collect();
@@ -134,6 +155,7 @@ impl Metrics {
             failed_outside: failures(&failed_outside),
             rest_p50: percentile(&mut rest_outside, 50.0),
             rest_p99: percentile(&mut rest_outside, 99.0),
+            rest_by_route,
             events: events.len(),
             event_p50: percentile(&mut events_outside, 50.0),
             event_p99: percentile(&mut events_outside, 99.0),
@@ -152,7 +174,24 @@ pub struct FaultLine {
     pub failed_while_down: String,
     /// Sent once it was back, before every probe succeeded again.
     pub failed_while_recovering: String,
+    /// Requests in the window that got no HTTP answer (timeout, broken connection).
+    pub unanswered: usize,
+    /// Answer times (ms) of the requests in the window that got one, whatever its status.
+    pub answer_p50: f64,
+    pub answer_p99: f64,
+    pub answer_max: f64,
 }
+
+/// The client's latency of one route outside fault windows (successful calls).
+pub struct RouteLine {
+    pub route: String,
+    pub requests: usize,
+    pub p50: f64,
+    pub p99: f64,
+}
+
+/// Routes listed per run, busiest first (as `server_times` does).
+const ROUTES_SHOWN: usize = 12;
 
 pub struct Report {
     pub requests: usize,
@@ -161,6 +200,7 @@ pub struct Report {
     pub failed_outside: String,
     pub rest_p50: f64,
     pub rest_p99: f64,
+    pub rest_by_route: Vec<RouteLine>,
     pub events: usize,
     pub event_p50: f64,
     pub event_p99: f64,
@@ -174,6 +214,12 @@ impl Report {
             self.requests, self.requests_per_s, self.refused, self.failed_outside
         );
         println!("REST latency outside fault windows: p50 {:.1} ms, p99 {:.1} ms", self.rest_p50, self.rest_p99);
+        for line in self.rest_by_route.iter().take(ROUTES_SHOWN) {
+            println!(
+                "  {:<52} {:>5} requests, p50 {:>7.1} ms, p99 {:>7.1} ms",
+                line.route, line.requests, line.p50, line.p99
+            );
+        }
         println!(
             "events received live: {}; publish→receive outside fault windows: p50 {:.1} ms, p99 {:.1} ms",
             self.events, self.event_p50, self.event_p99
@@ -183,6 +229,10 @@ impl Report {
             println!(
                 "fault {:<16} at {:>5.1} s: {} requests in its window, {} failed; recovered {} after it was restored",
                 fault.name, fault.at_s, fault.requests, fault.failed, recovery
+            );
+            println!(
+                "  answer times in its window: p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms; without an answer: {}",
+                fault.answer_p50, fault.answer_p99, fault.answer_max, fault.unanswered
             );
             if fault.failed > 0 {
                 println!("  failed while down: {}", fault.failed_while_down);

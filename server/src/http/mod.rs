@@ -45,6 +45,7 @@ pub mod sandbox_oidc;
 pub mod security_headers;
 pub mod site;
 mod stale_reads;
+pub mod task_page_reads;
 pub mod task_photos;
 pub mod tasks;
 pub mod unsubscribe;

@@ -20,7 +20,7 @@ use crate::{
     error::{ApiError, ApiResult},
     geo,
     http::{
-        extract::{ApiJson, ApiPath, ApiQuery, AuthUser, ClientIp, Operator, TaskFromPath, VerifiedUser, task_or_404},
+        extract::{ApiJson, ApiPath, ApiQuery, AuthUser, ClientIp, Operator, VerifiedUser, task_or_404},
         marketplace_views::{
             Badges, Items, Page, PersonSummary, PosterStats, QuestionView, TaskDetail, TaskPhoto, TaskSummary,
             fill_ratings,
@@ -37,7 +37,7 @@ use crate::{
     state::AppState,
     store::{
         Position, profiles, questions, task_photos,
-        tasks::{self, After, BrowseFilter, BrowseSort, SortKey, TaskRow},
+        tasks::{self, After, BrowseFilter, BrowseSort, SortKey, TaskRow, TaskView},
     },
 };
 
@@ -239,27 +239,38 @@ pub async fn create_task(
     Ok((StatusCode::CREATED, ApiJson(detail(&state, row, 0, Page::new(Vec::new(), None)).await?)))
 }
 
+/// The task page around `row`. Its reads do not depend on one another, so they run at once
+/// (each on its own pooled connection): the page costs the slowest read, not the sum of ten.
 async fn detail(
     state: &AppState,
     row: TaskRow,
     view_count: i64,
     questions: Page<QuestionView>,
 ) -> ApiResult<TaskDetail> {
-    let stats = profiles::profile_stats(&state.db, row.poster_id).await?;
-    let poster = profiles::profile(&state.db, row.poster_id).await?;
-    let assigned_tasker = match row.assigned_tasker_id {
-        None => None,
-        Some(id) => profiles::profile(&state.db, id).await?.map(|tasker| PersonSummary {
+    let db = &state.db;
+    let assigned_tasker = async {
+        let Some(id) = row.assigned_tasker_id else { return Ok(None) };
+        Ok::<_, ApiError>(profiles::profile(db, id).await?.map(|tasker| PersonSummary {
             verified: Badges::of(&tasker),
             ..PersonSummary::new(id, &tasker.first_name, &tasker.last_name, tasker.avatar_url.as_ref())
-        }),
+        }))
     };
-    let similar = tasks::similar_open_tasks(&state.db, row.category_id, row.id, SIMILAR_TASKS).await?;
-    let mut similar_tasks: Vec<TaskSummary> = similar.iter().map(TaskSummary::from).collect();
-    fill_ratings(&state.db, similar_tasks.iter_mut().map(|task| &mut task.poster).collect()).await?;
+    let similar_tasks = async {
+        let similar = tasks::similar_open_tasks(db, row.category_id, row.id, SIMILAR_TASKS).await?;
+        let mut similar_tasks: Vec<TaskSummary> = similar.iter().map(TaskSummary::from).collect();
+        fill_ratings(db, similar_tasks.iter_mut().map(|task| &mut task.poster).collect()).await?;
+        Ok::<_, ApiError>(similar_tasks)
+    };
+    let (stats, poster, assigned_tasker, similar_tasks, photos) = tokio::try_join!(
+        async { Ok::<_, ApiError>(profiles::profile_stats(db, row.poster_id).await?) },
+        async { Ok::<_, ApiError>(profiles::profile(db, row.poster_id).await?) },
+        assigned_tasker,
+        similar_tasks,
+        async { Ok::<_, ApiError>(task_photos::photos_of(db, row.id).await?) },
+    )?;
     let mut task = TaskSummary::from(&row);
     task.poster.rating = stats.rating;
-    task.photos = task_photos::photos_of(&state.db, row.id).await?.into_iter().map(TaskPhoto::new).collect();
+    task.photos = photos.into_iter().map(TaskPhoto::new).collect();
     task.poster.verified = poster.as_ref().map(Badges::of).unwrap_or_default();
     Ok(TaskDetail {
         task,
@@ -304,24 +315,47 @@ pub async fn task_detail(
     State(state): State<AppState>,
     caller: Option<AuthUser>,
     ClientIp(ip): ClientIp,
-    TaskFromPath(row): TaskFromPath,
+    ApiPath(id): ApiPath<Uuid>,
 ) -> ApiResult<ApiJson<TaskDetail>> {
-    let operator = Operator::reading(&state, caller).await?;
-    if row.status == rules::status::REMOVED && !operator {
+    let page = match caller {
+        // Everyone signed out is shown the same page: identical reads at once share theirs.
+        None => state.task_pages.read(id, || anonymous_page(&state, id)).await?,
+        Some(caller) => {
+            let row = task_or_404(&state, id).await?;
+            let operator = Operator::reading(&state, Some(caller)).await?;
+            if row.status == rules::status::REMOVED && !operator {
+                return Err(ApiError::NotFound(TASK_REMOVED.into()));
+            }
+            let own_task = caller.id == row.poster_id;
+            let page = detail_as_shown(&state, row, operator).await?;
+            if own_task {
+                return Ok(ApiJson(page));
+            }
+            page
+        }
+    };
+    // Counted off the request path (`task_views`): in `view_count` within a second.
+    let day = Timestamp::now().0.div_euclid(DAY_MS);
+    state.task_views.record(TaskView { task_id: id, viewer_key: viewer_key(caller, ip), day });
+    Ok(ApiJson(page))
+}
+
+/// The page as anyone signed out sees it: a removed task is 404.
+async fn anonymous_page(state: &AppState, id: Uuid) -> ApiResult<TaskDetail> {
+    let row = task_or_404(state, id).await?;
+    if row.status == rules::status::REMOVED {
         return Err(ApiError::NotFound(TASK_REMOVED.into()));
     }
-    if caller.is_none_or(|caller| caller.id != row.poster_id) {
-        let day = Timestamp::now().0.div_euclid(DAY_MS);
-        tasks::record_view(&state.db, row.id, &viewer_key(caller, ip), day).await?;
-    }
-    Ok(ApiJson(detail_as_shown(&state, row, operator).await?))
+    detail_as_shown(state, row, false).await
 }
 
 /// The task as `GET /api/tasks/{id}` shows it (views so far, the first page of questions), without
 /// counting a view: also written into the task's web page, so the app can render it at once.
 pub async fn detail_as_shown(state: &AppState, row: TaskRow, operator: bool) -> ApiResult<TaskDetail> {
-    let view_count = tasks::view_count(&state.db, row.id).await?;
-    let questions = first_questions(state, row.id, operator).await?;
+    let (view_count, questions) = tokio::try_join!(
+        async { Ok::<_, ApiError>(tasks::view_count(&state.db, row.id).await?) },
+        first_questions(state, row.id, operator),
+    )?;
     detail(state, row, view_count, questions).await
 }
 

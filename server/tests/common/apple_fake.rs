@@ -29,7 +29,8 @@ use p256::{SecretKey, pkcs8::EncodePrivateKey};
 use serde_json::{Value, json};
 
 use super::identity_fake::{
-    Grant, Listening, Person, Provider, Refusal, assert_no_violations, at_hash, jwks, now_secs, params, random_token,
+    Grant, Listening, Person, Provider, Refusal, assert_no_violations, at_hash, issuer_of, jwks, now_secs, params,
+    random_token,
 };
 
 pub const CLIENT_ID: &str = "com.example.taskhub.web";
@@ -96,10 +97,6 @@ impl Drop for FakeApple {
     fn drop(&mut self) {
         assert_no_violations("Apple", &self.provider);
     }
-}
-
-fn issuer_of(headers: &HeaderMap) -> String {
-    format!("http://{}", headers.get(header::HOST).and_then(|host| host.to_str().ok()).unwrap_or_default())
 }
 
 async fn discovery(headers: HeaderMap) -> Json<Value> {

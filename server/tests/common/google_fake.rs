@@ -21,7 +21,8 @@ use base64::{Engine, engine::general_purpose::STANDARD};
 use serde_json::{Value, json};
 
 use super::identity_fake::{
-    Grant, Listening, Person, Provider, Refusal, assert_no_violations, at_hash, jwks, now_secs, params, random_token,
+    Grant, Listening, Person, Provider, Refusal, assert_no_violations, at_hash, issuer_of, jwks, now_secs, params,
+    random_token,
 };
 
 pub const CLIENT_ID: &str = "123456789012-taskhubtest.apps.googleusercontent.com";
@@ -66,10 +67,6 @@ impl Drop for FakeGoogle {
     fn drop(&mut self) {
         assert_no_violations("Google", &self.provider);
     }
-}
-
-fn issuer_of(headers: &HeaderMap) -> String {
-    format!("http://{}", headers.get(header::HOST).and_then(|host| host.to_str().ok()).unwrap_or_default())
 }
 
 async fn discovery(headers: HeaderMap) -> Json<Value> {

@@ -17,7 +17,10 @@ use std::{
     time::{SystemTime, UNIX_EPOCH},
 };
 
-use axum::Router;
+use axum::{
+    Router,
+    http::{HeaderMap, header},
+};
 use base64::{
     Engine,
     engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD},
@@ -44,6 +47,11 @@ fn encoding_key(name: &str) -> EncodingKey {
 
 /// The provider's published keys (`jwks_uri`): the one it signs with now and the next one, as
 /// Google publishes both ahead of a rotation.
+/// The fake's issuer URL, as the server under test reached it (the provider's own address).
+pub fn issuer_of(headers: &HeaderMap) -> String {
+    format!("http://{}", headers.get(header::HOST).and_then(|host| host.to_str().ok()).unwrap_or_default())
+}
+
 pub fn jwks() -> Value {
     let jwk = |name: &str, kid: &str| {
         json!({ "kty": "RSA", "alg": "RS256", "use": "sig", "kid": kid,

@@ -19,7 +19,7 @@ use server::{
     config::{Config, Secret},
     db::{Db, Timestamp},
     marketplace::rules::TaskDraft,
-    store::{tasks, users},
+    store::{browse, tasks, users},
 };
 use sqlx::{Connection, Executor, PgConnection};
 
@@ -208,12 +208,12 @@ struct Query {
     name: &'static str,
     /// "" for the 50th page of the default list, whose cursor is only known at run time.
     path: &'static str,
-    filter: tasks::BrowseFilter,
-    sort: tasks::BrowseSort,
+    filter: browse::BrowseFilter,
+    sort: browse::BrowseSort,
 }
 
 fn queries() -> Vec<Query> {
-    use tasks::{BrowseFilter, BrowseSort};
+    use browse::{BrowseFilter, BrowseSort};
     let words = |q: &str| Some(server::store::search::search_words(q));
     let nsw = || Some("nsw".to_owned());
     let query = |name, path, filter, sort| Query { name, path, filter, sort };
@@ -424,7 +424,7 @@ async fn run(args: &Args, config: Config) -> anyhow::Result<()> {
         );
         if args.explain {
             let after = None;
-            let plan = tasks::explain_open_tasks_page(&running.state.db, &query.filter, query.sort, after, 21).await?;
+            let plan = browse::explain_open_tasks_page(&running.state.db, &query.filter, query.sort, after, 21).await?;
             for line in plan {
                 println!("    {line}");
             }

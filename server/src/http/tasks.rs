@@ -36,8 +36,10 @@ use crate::{
     rate_limit::{Limit, client_key},
     state::AppState,
     store::{
-        Position, profiles, questions, task_photos,
-        tasks::{self, After, BrowseFilter, BrowseSort, SortKey, TaskRow, TaskView},
+        Position,
+        browse::{self, After, BrowseFilter, BrowseSort, SortKey},
+        profiles, questions, task_photos,
+        tasks::{self, TaskRow, TaskView},
     },
 };
 
@@ -168,7 +170,7 @@ pub async fn browse_tasks(
         within: near.map(|(lat, lon, radius_km)| geo::bounding_box(lat, lon, radius_km)),
     };
     let after = present(query.cursor).map(|text| decode_cursor(sort, &text)).transpose()?;
-    let mut rows = tasks::open_tasks_page(&state.db, &filter, sort, after.as_ref(), limit + 1).await?;
+    let mut rows = browse::open_tasks_page(&state.db, &filter, sort, after.as_ref(), limit + 1).await?;
     let next_cursor = if rows.len() as i64 > limit {
         rows.truncate(limit as usize);
         rows.last().map(|row| encode_cursor(sort, row))

@@ -5,6 +5,7 @@ pub mod added_charges;
 pub mod alerts;
 pub mod audit_log;
 pub mod backfills;
+pub mod browse;
 pub mod contact;
 pub mod deliveries;
 pub mod disputes;

@@ -3,7 +3,7 @@
 
 use crate::db::Db;
 
-use super::tasks::{Arg, arg};
+use super::browse::{Arg, arg};
 
 /// The words of a search, lower-cased, at most eight: letters and digits only, so they are safe
 /// inside either engine's query syntax.

@@ -9,7 +9,7 @@ use std::time::Instant;
 use anyhow::Context;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
-use server::{db::Timestamp, marketplace::rules::TaskDraft, store::tasks, store::users};
+use server::{db::Timestamp, marketplace::rules::TaskDraft, store::tasks};
 use tokio_tungstenite::tungstenite::Message;
 
 use crate::{Bench, memory};

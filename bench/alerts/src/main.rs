@@ -26,7 +26,7 @@ use server::{
     db::{Db, Timestamp},
     gazetteer::{self, Locality},
     marketplace::rules::TaskDraft,
-    store::{alerts as alert_store, tasks, users},
+    store::{alerts as alert_store, tasks},
 };
 
 const KEYWORDS: [&str; 16] = [
@@ -63,11 +63,11 @@ fn city_places() -> Vec<&'static Locality> {
 }
 
 fn random_alert(rng: &mut Rng, places: &[&Locality]) -> AlertInput {
-    let place = places[(rng.next() % places.len() as u64) as usize];
-    let categories = match rng.next() % 10 {
+    let place = places[(rng.next_u64() % places.len() as u64) as usize];
+    let categories = match rng.next_u64() % 10 {
         0 | 1 => vec![],
-        2..=6 => vec![(rng.next() % 16 + 1) as i64],
-        _ => vec![(rng.next() % 16 + 1) as i64, (rng.next() % 16 + 1) as i64],
+        2..=6 => vec![(rng.next_u64() % 16 + 1) as i64],
+        _ => vec![(rng.next_u64() % 16 + 1) as i64, (rng.next_u64() % 16 + 1) as i64],
     };
     AlertInput {
         name: None,
@@ -76,7 +76,7 @@ fn random_alert(rng: &mut Rng, places: &[&Locality]) -> AlertInput {
         place: Some(AlertPlace { label: place.display_name(), lat: place.lat, lon: place.lon }),
         radius_km: Some(rng.pick(&RADII)),
         remote_ok: rng.chance(10),
-        min_budget_cents: if rng.chance(30) { Some((rng.next() % 200 + 20) as i64 * 100) } else { None },
+        min_budget_cents: if rng.chance(30) { Some((rng.next_u64() % 200 + 20) as i64 * 100) } else { None },
         paused: rng.chance(5),
     }
 }
@@ -147,14 +147,14 @@ async fn run(args: &Args, config: Config) -> anyhow::Result<()> {
     let mut notified = 0;
     let mut candidates = 0;
     for i in 0..args.tasks {
-        let place = places[(rng.next() % places.len() as u64) as usize];
+        let place = places[(rng.next_u64() % places.len() as u64) as usize];
         let (keyword, other) = (rng.pick(&KEYWORDS), rng.pick(&KEYWORDS));
         let draft = TaskDraft {
             title: format!("Help with the {keyword} #{i}"),
             description: format!("The {other} needs attention too; tools supplied."),
-            category_id: (rng.next() % 16 + 1) as i64,
+            category_id: (rng.next_u64() % 16 + 1) as i64,
             location: place.display_name(),
-            budget_cents: (rng.next() % 400 + 5) as i64 * 100,
+            budget_cents: (rng.next_u64() % 400 + 5) as i64 * 100,
             due_date: today + time::Duration::days(7),
             coordinates: Some((place.lat, place.lon)),
             remote: false,

@@ -90,10 +90,10 @@ async fn load(db: &Db, count: usize) -> anyhow::Result<()> {
                 rng.pick(&WORDS),
                 rng.pick(&WORDS)
             ),
-            category_id: (rng.next() % 16 + 1) as i64,
+            category_id: (rng.next_u64() % 16 + 1) as i64,
             location: rng.pick(&SUBURBS).to_owned(),
-            budget_cents: (rng.next() % 2000 + 5) as i64 * 100,
-            due_date: today + time::Duration::days((rng.next() % 60) as i64),
+            budget_cents: (rng.next_u64() % 2000 + 5) as i64 * 100,
+            due_date: today + time::Duration::days((rng.next_u64() % 60) as i64),
             coordinates: None,
             remote: false,
         };

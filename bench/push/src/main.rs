@@ -23,15 +23,13 @@ use axum::{Router, http::StatusCode, routing::post};
 use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
 use p256::{SecretKey, elliptic_curve::sec1::ToEncodedPoint};
 use server::{
-    config::{Config, Secret},
-    db::{Db, Timestamp, new_id},
+    config::Config,
+    db::{Db, Timestamp},
     store::{
         notifications::NotificationRow,
         push_subscriptions::{self, NewSubscription},
-        users,
     },
 };
-use sqlx::{Connection, Executor, PgConnection};
 
 struct Args {
     backend: String,
@@ -76,6 +74,7 @@ async fn fake_push_service(received: Arc<AtomicUsize>) -> anyhow::Result<String>
 }
 
 async fn load(db: &Db, origin: &str, args: &Args) -> anyhow::Result<usize> {
+    let now = Timestamp::now();
     let user_id = bench_common::account(db, "pushed@bench.local".into(), "Pushed", false).await?;
     for device in 0..args.devices {
         let key = SecretKey::random(&mut rand::rngs::OsRng);

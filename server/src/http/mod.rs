@@ -5,6 +5,7 @@ pub mod admin_reports;
 pub mod admin_users;
 pub mod alerts;
 pub mod auth;
+pub mod cancellations;
 mod completion;
 pub mod contact;
 pub mod crawlers;
@@ -17,7 +18,6 @@ pub mod health;
 pub mod identities;
 pub mod identity_sandbox;
 pub mod invitations;
-pub mod lifecycle;
 pub mod marketplace_views;
 pub mod me;
 pub mod messages;
@@ -38,6 +38,7 @@ pub mod push;
 pub mod questions;
 pub mod realtime;
 pub mod receipts;
+pub mod release;
 pub mod reports;
 pub mod reschedules;
 pub mod reviews;
@@ -96,7 +97,8 @@ pub fn router(state: AppState) -> Router {
         .merge(site::router())
         .merge(payments::router())
         .merge(earnings::router())
-        .merge(lifecycle::router())
+        .merge(release::router())
+        .merge(cancellations::router())
         .merge(price_increases::router())
         .merge(reschedules::router())
         .merge(disputes::router())

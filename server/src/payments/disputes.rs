@@ -8,7 +8,7 @@
 
 use uuid::Uuid;
 
-use super::{calls, fees::display_amount, lifecycle, rules::Party};
+use super::{calls, escrow, fees::display_amount, rules::Party};
 use crate::{
     db::{Timestamp, new_id},
     error::{ApiError, ApiResult},
@@ -16,7 +16,8 @@ use crate::{
     state::AppState,
     store::{
         disputes::{self, DisputeRow, NewDispute},
-        lifecycle::{CancellationRow, Decision},
+        cancellations::CancellationRow,
+        release::Decision,
         notifications::{NotificationRow, kind},
         payments::{self, PaymentRow},
         tasks::TaskRow,
@@ -72,7 +73,7 @@ pub async fn open(
         .await?
         .ok_or_else(|| ApiError::Conflict(not_disputable().into()))?;
     live::notifications_created(state, &notifications).await;
-    lifecycle::publish_task(state, task.id).await;
+    escrow::publish_task(state, task.id).await;
     super::increases::after_increases_closed(state, task).await;
     Ok(row)
 }
@@ -118,7 +119,7 @@ pub async fn escalate_cancellation(state: &AppState, task: &TaskRow, request: &C
     };
     live::notifications_created(state, &notifications).await;
     live::dispute_opened(state, row.id, task.id).await;
-    lifecycle::publish_task(state, task.id).await;
+    escrow::publish_task(state, task.id).await;
     super::increases::after_increases_closed(state, task).await;
     Ok(true)
 }
@@ -149,7 +150,7 @@ pub async fn resolve(
 ) -> ApiResult<DisputeRow> {
     let decision = Decision { dispute_id: dispute.id, operator_id, note };
     let resolved = match resolution {
-        Resolution::Release => lifecycle::release(state, task, None, Some(&decision)).await?.is_some(),
+        Resolution::Release => escrow::release(state, task, None, Some(&decision)).await?.is_some(),
         Resolution::Refund | Resolution::PartialRefund(_) => {
             let refund_cents = match resolution {
                 Resolution::PartialRefund(cents) => cents,
@@ -159,9 +160,9 @@ pub async fn resolve(
             let refunded =
                 disputes::refund(&state.db, dispute, &decision, refund_cents, &notifications, Timestamp::now()).await?;
             if let Some(payment) = &refunded {
-                lifecycle::publish_payment(state, payment.id).await;
+                escrow::publish_payment(state, payment.id).await;
                 live::notifications_created(state, &notifications).await;
-                lifecycle::publish_task(state, task.id).await;
+                escrow::publish_task(state, task.id).await;
                 calls::run_owed(state, payment.id).await;
                 super::increases::after_increases_closed(state, task).await;
             }

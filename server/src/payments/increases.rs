@@ -13,7 +13,7 @@ use uuid::Uuid;
 
 use super::{
     CheckoutRequest, CheckoutStatus, SESSION_ID_PLACEHOLDER, calls, fees,
-    lifecycle::{self, CheckoutStarted},
+    escrow::{self, CheckoutStarted},
     rules::{Denial, Party, task_status},
 };
 use crate::{
@@ -22,10 +22,11 @@ use crate::{
     live,
     state::AppState,
     store::{
-        escrow::{self, NewPayment},
+        self,
+        escrow::NewPayment,
         notifications::{NotificationRow, kind},
         payments::{self, PaymentRow, purpose},
-        price_increases::{self as store, IncreaseConfirmation, IncreaseError, NewIncrease, PriceIncreaseRow},
+        price_increases::{IncreaseConfirmation, IncreaseError, NewIncrease, PriceIncreaseRow},
         tasks::TaskRow,
     },
 };
@@ -60,7 +61,7 @@ pub fn may_answer(party: Party, increase_status: &str) -> Result<(), Denial> {
     if party != Party::Poster {
         return Err(Denial::Forbidden("Only the task's poster can answer a price increase"));
     }
-    if increase_status != store::status::PENDING {
+    if increase_status != store::price_increases::status::PENDING {
         return Err(Denial::Conflict("This price increase is no longer waiting for an answer"));
     }
     Ok(())
@@ -102,7 +103,7 @@ pub async fn ask(
         expires_at: now.plus(ANSWER_WINDOW),
         cap_cents: cap_cents(parent.amount_cents),
     };
-    let row = store::create(&state.db, &increase, &notification, now).await.map_err(|error| match error {
+    let row = store::price_increases::create(&state.db, &increase, &notification, now).await.map_err(|error| match error {
         IncreaseError::WrongState => ApiError::Conflict("The task changed meanwhile; reload it and try again".into()),
         IncreaseError::AlreadyPending => {
             ApiError::Conflict("A price increase is already waiting for the poster's answer".into())
@@ -149,7 +150,7 @@ pub async fn approve(state: &AppState, task: &TaskRow, increase: &PriceIncreaseR
             ("payment_id".to_owned(), payment_id.to_string()),
             ("price_increase_id".to_owned(), increase.id.to_string()),
         ]),
-        expires_at: now.plus(lifecycle::CHECKOUT_TTL + Duration::from_secs(60)).0,
+        expires_at: now.plus(escrow::CHECKOUT_TTL + Duration::from_secs(60)).0,
     };
     let provider = state.payments.current();
     let session = provider.create_checkout(&request).await?;
@@ -165,9 +166,9 @@ pub async fn approve(state: &AppState, task: &TaskRow, increase: &PriceIncreaseR
         amount_cents,
         fee_cents,
         currency: &task.currency,
-        expires_at: now.plus(lifecycle::CHECKOUT_TTL),
+        expires_at: now.plus(escrow::CHECKOUT_TTL),
     };
-    if !store::approve(&state.db, increase.id, &payment, parent.id, now).await? {
+    if !store::price_increases::approve(&state.db, increase.id, &payment, parent.id, now).await? {
         if let Err(error) = provider.expire_checkout(&session.id).await {
             tracing::warn!(error = %error, "could not expire an unused checkout session");
         }
@@ -194,7 +195,7 @@ pub async fn decline(
         link(task.id),
         Timestamp::now(),
     );
-    let row = store::decline(&state.db, increase, reason, &notification, Timestamp::now()).await?;
+    let row = store::price_increases::decline(&state.db, increase, reason, &notification, Timestamp::now()).await?;
     let row = row.ok_or_else(|| ApiError::Conflict("This price increase is no longer waiting for an answer".into()))?;
     live::notifications_created(state, &[notification]).await;
     publish(state, task, &row).await;
@@ -202,7 +203,7 @@ pub async fn decline(
 }
 
 /// Records what the provider says of an increase's checkout (from
-/// `lifecycle::record`, so verify, the webhook and the sweep all come here).
+/// `escrow::record`, so verify, the webhook and the sweep all come here).
 pub async fn record(state: &AppState, payment: &PaymentRow, status: CheckoutStatus) -> ApiResult<()> {
     let Some(task) = crate::store::tasks::task(&state.db, payment.task_id).await? else { return Ok(()) };
     let now = Timestamp::now();
@@ -221,9 +222,9 @@ pub async fn record(state: &AppState, payment: &PaymentRow, status: CheckoutStat
                 link(task.id),
                 now,
             );
-            let next_check = now.plus(lifecycle::PROCESSING_RECHECK);
+            let next_check = now.plus(escrow::PROCESSING_RECHECK);
             let moved =
-                escrow::mark_processing(&state.db, payment, payment_intent.as_deref(), next_check, &notification, now)
+                store::escrow::mark_processing(&state.db, payment, payment_intent.as_deref(), next_check, &notification, now)
                     .await?;
             if moved {
                 live::notifications_created(state, &[notification]).await;
@@ -261,7 +262,7 @@ pub async fn record(state: &AppState, payment: &PaymentRow, status: CheckoutStat
                 link(task.id),
                 now,
             )];
-            let outcome = store::confirm_paid(
+            let outcome = store::price_increases::confirm_paid(
                 &state.db,
                 payment,
                 charge_ref.as_deref(),
@@ -296,20 +297,20 @@ pub async fn record(state: &AppState, payment: &PaymentRow, status: CheckoutStat
                 now,
             );
             let ended =
-                store::end_unpaid(&state.db, payment, payments::status::FAILED, Some(&notification), now).await?;
+                store::price_increases::end_unpaid(&state.db, payment, payments::status::FAILED, Some(&notification), now).await?;
             if ended {
                 live::notifications_created(state, &[notification]).await;
             }
             ended
         }
-        CheckoutStatus::Expired => store::end_unpaid(&state.db, payment, payments::status::EXPIRED, None, now).await?,
+        CheckoutStatus::Expired => store::price_increases::end_unpaid(&state.db, payment, payments::status::EXPIRED, None, now).await?,
     };
     if changed {
-        lifecycle::publish_payment(state, payment.id).await;
-        if let Some(increase) = store::by_payment(&state.db, payment.id).await? {
+        escrow::publish_payment(state, payment.id).await;
+        if let Some(increase) = store::price_increases::by_payment(&state.db, payment.id).await? {
             publish(state, &task, &increase).await;
         }
-        lifecycle::publish_task(state, task.id).await;
+        escrow::publish_task(state, task.id).await;
     }
     Ok(())
 }
@@ -323,16 +324,16 @@ pub async fn after_increases_closed(state: &AppState, task: &TaskRow) {
     let Ok(all) = payments::payments_for_task(&state.db, task.id).await else { return };
     for payment in all.iter().filter(|payment| payment.purpose != purpose::TASK) {
         if payment.status == payments::status::PENDING {
-            if let Err(error) = lifecycle::check(state, payment.clone()).await {
+            if let Err(error) = escrow::check(state, payment.clone()).await {
                 tracing::warn!(?error, payment_id = %payment.id, "could not close an increase's checkout; the sweep will");
             }
         } else {
             calls::run_owed(state, payment.id).await;
-            lifecycle::publish_payment(state, payment.id).await;
+            escrow::publish_payment(state, payment.id).await;
         }
     }
-    if let Ok(increases) = store::for_task(&state.db, task.id).await {
-        for increase in increases.iter().filter(|increase| increase.status == store::status::CLOSED) {
+    if let Ok(increases) = store::price_increases::for_task(&state.db, task.id).await {
+        for increase in increases.iter().filter(|increase| increase.status == store::price_increases::status::CLOSED) {
             publish(state, task, increase).await;
         }
     }
@@ -341,7 +342,7 @@ pub async fn after_increases_closed(state: &AppState, task: &TaskRow) {
 /// The sweep: pending increases unanswered for 72 hours lapse. How many did.
 pub async fn lapse_due(state: &AppState, now: Timestamp, limit: i64) -> anyhow::Result<usize> {
     let mut lapsed = 0;
-    for increase in store::lapsed(&state.db, now, limit).await? {
+    for increase in store::price_increases::lapsed(&state.db, now, limit).await? {
         let Some(task) = crate::store::tasks::task(&state.db, increase.task_id).await? else { continue };
         let amount = fees::display_amount(increase.amount_cents, &task.currency);
         let notification = NotificationRow::new(
@@ -355,7 +356,7 @@ pub async fn lapse_due(state: &AppState, now: Timestamp, limit: i64) -> anyhow::
             link(task.id),
             now,
         );
-        if let Some(row) = store::lapse(&state.db, &increase, &notification, now).await? {
+        if let Some(row) = store::price_increases::lapse(&state.db, &increase, &notification, now).await? {
             lapsed += 1;
             live::notifications_created(state, &[notification]).await;
             publish(state, &task, &row).await;
@@ -371,14 +372,14 @@ struct IncreaseEvent<'a> {
 }
 
 async fn publish_by_id(state: &AppState, task: &TaskRow, increase_id: Uuid) {
-    if let Ok(Some(increase)) = store::increase(&state.db, increase_id).await {
+    if let Ok(Some(increase)) = store::price_increases::increase(&state.db, increase_id).await {
         publish(state, task, &increase).await;
     }
 }
 
 /// `price_increase.created` (pending) or `price_increase.updated` to both parties.
 pub async fn publish(state: &AppState, task: &TaskRow, increase: &PriceIncreaseRow) {
-    let event = if increase.status == store::status::PENDING && increase.answered_at.is_none() {
+    let event = if increase.status == store::price_increases::status::PENDING && increase.answered_at.is_none() {
         "price_increase.created"
     } else {
         "price_increase.updated"
@@ -414,8 +415,8 @@ mod tests {
 
     #[test]
     fn only_the_poster_answers_a_pending_increase() {
-        assert_eq!(may_answer(Party::Poster, store::status::PENDING), Ok(()));
-        assert!(matches!(may_answer(Party::AssignedTasker, store::status::PENDING), Err(Denial::Forbidden(_))));
+        assert_eq!(may_answer(Party::Poster, store::price_increases::status::PENDING), Ok(()));
+        assert!(matches!(may_answer(Party::AssignedTasker, store::price_increases::status::PENDING), Err(Denial::Forbidden(_))));
         for status in ["approved", "paid", "declined", "lapsed", "closed"] {
             assert!(matches!(may_answer(Party::Poster, status), Err(Denial::Conflict(_))), "{status}");
         }

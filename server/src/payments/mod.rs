@@ -9,7 +9,7 @@ pub mod calls;
 pub mod disputes;
 pub mod fees;
 pub mod increases;
-pub mod lifecycle;
+pub mod escrow;
 pub mod payouts;
 pub mod providers;
 pub mod rules;

@@ -7,7 +7,7 @@ use std::{collections::BTreeMap, time::Duration};
 
 use super::{
     CheckoutRequest, CheckoutStatus, SESSION_ID_PLACEHOLDER, calls, fees,
-    lifecycle::{self, CheckoutStarted},
+    escrow::{self, CheckoutStarted},
 };
 use crate::{
     db::{Timestamp, new_id},
@@ -15,7 +15,8 @@ use crate::{
     live,
     state::AppState,
     store::{
-        escrow::{self, NewPayment},
+        self,
+        escrow::NewPayment,
         notifications::{NotificationRow, kind},
         payments::{self, PaymentRow},
         price_increases, tasks, tips,
@@ -60,7 +61,7 @@ pub async fn start(state: &AppState, task: &tasks::TaskRow, tip_cents: i64) -> A
             ("payment_id".to_owned(), payment_id.to_string()),
             ("tip".to_owned(), "true".to_owned()),
         ]),
-        expires_at: now.plus(lifecycle::CHECKOUT_TTL + Duration::from_secs(60)).0,
+        expires_at: now.plus(escrow::CHECKOUT_TTL + Duration::from_secs(60)).0,
     };
     let provider = state.payments.current();
     let session = provider.create_checkout(&request).await?;
@@ -76,7 +77,7 @@ pub async fn start(state: &AppState, task: &tasks::TaskRow, tip_cents: i64) -> A
         amount_cents: tip_cents,
         fee_cents: 0,
         currency: &task.currency,
-        expires_at: now.plus(lifecycle::CHECKOUT_TTL),
+        expires_at: now.plus(escrow::CHECKOUT_TTL),
     };
     if !tips::open(&state.db, &payment, parent.id, now).await? {
         if let Err(error) = provider.expire_checkout(&session.id).await {
@@ -84,11 +85,11 @@ pub async fn start(state: &AppState, task: &tasks::TaskRow, tip_cents: i64) -> A
         }
         return Err(ApiError::Conflict("This task already has a tip".into()));
     }
-    lifecycle::publish_payment(state, payment_id).await;
+    escrow::publish_payment(state, payment_id).await;
     Ok(CheckoutStarted { session_id: session.id, url: session.url })
 }
 
-/// Records what the provider says of a tip's checkout (from `lifecycle::record`).
+/// Records what the provider says of a tip's checkout (from `escrow::record`).
 pub async fn record(state: &AppState, payment: &PaymentRow, status: CheckoutStatus) -> ApiResult<()> {
     let title = tasks::task(&state.db, payment.task_id).await?.map(|task| task.title).unwrap_or_default();
     let now = Timestamp::now();
@@ -118,9 +119,9 @@ pub async fn record(state: &AppState, payment: &PaymentRow, status: CheckoutStat
                 link(payment.task_id),
                 now,
             );
-            let next_check = now.plus(lifecycle::PROCESSING_RECHECK);
+            let next_check = now.plus(escrow::PROCESSING_RECHECK);
             let moved =
-                escrow::mark_processing(&state.db, payment, payment_intent.as_deref(), next_check, &notification, now)
+                store::escrow::mark_processing(&state.db, payment, payment_intent.as_deref(), next_check, &notification, now)
                     .await?;
             if moved { vec![notification] } else { vec![] }
         }
@@ -177,7 +178,7 @@ pub async fn record(state: &AppState, payment: &PaymentRow, status: CheckoutStat
     };
     if !notifications.is_empty() {
         live::notifications_created(state, &notifications).await;
-        lifecycle::publish_payment(state, payment.id).await;
+        escrow::publish_payment(state, payment.id).await;
     }
     Ok(())
 }

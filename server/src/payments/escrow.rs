@@ -1,4 +1,4 @@
-//! The escrow lifecycle: provider calls around the store's transitions, and
+//! The escrow's transitions: provider calls around the store's transitions, and
 //! the live events published after each commit. Used by the HTTP handlers,
 //! the webhook and the background sweep alike.
 
@@ -17,8 +17,9 @@ use crate::{
     live,
     state::AppState,
     store::{
-        escrow::{self, Confirmation, NewPayment},
-        lifecycle::{Answer, CancellationRow},
+        self,
+        escrow::{Confirmation, NewPayment},
+        cancellations::{Answer, CancellationRow},
         notifications::{NotificationRow, kind},
         payments::{self, PaymentRow},
         tasks,
@@ -86,7 +87,7 @@ pub async fn start_checkout(
         currency: &task.currency,
         expires_at: now.plus(CHECKOUT_TTL),
     };
-    if !escrow::start_checkout(&state.db, &payment, now).await? {
+    if !store::escrow::start_checkout(&state.db, &payment, now).await? {
         // The task or offer moved on (or the offer's amount changed) while the
         // session was being created: make sure it is never paid.
         if let Err(error) = provider.expire_checkout(&session.id).await {
@@ -146,7 +147,7 @@ async fn confirm(
     payment_intent: Option<&str>,
 ) -> ApiResult<()> {
     let title = task_title(state, payment.task_id).await?;
-    match escrow::confirm_paid(&state.db, payment, &title, charge_ref, payment_intent, Timestamp::now()).await? {
+    match store::escrow::confirm_paid(&state.db, payment, &title, charge_ref, payment_intent, Timestamp::now()).await? {
         Confirmation::Assigned { notifications } => {
             after_commit(state, payment, &notifications).await;
             // Other checkouts of this task must not be paid any more.
@@ -184,7 +185,7 @@ async fn processing(state: &AppState, payment: &PaymentRow, payment_intent: Opti
         now,
     );
     let next_check = now.plus(PROCESSING_RECHECK);
-    if escrow::mark_processing(&state.db, payment, payment_intent, next_check, &notification, now).await? {
+    if store::escrow::mark_processing(&state.db, payment, payment_intent, next_check, &notification, now).await? {
         publish_payment(state, payment.id).await;
         live::notifications_created(state, &[notification]).await;
     }
@@ -205,7 +206,7 @@ async fn fail(state: &AppState, payment: &PaymentRow) -> ApiResult<()> {
         Some(format!("/task/{}", payment.task_id)),
         now,
     );
-    if let Some(reopened) = escrow::fail_processing(&state.db, payment, &notification, now).await? {
+    if let Some(reopened) = store::escrow::fail_processing(&state.db, payment, &notification, now).await? {
         publish_payment(state, payment.id).await;
         live::notifications_created(state, &[notification]).await;
         if reopened {
@@ -216,7 +217,7 @@ async fn fail(state: &AppState, payment: &PaymentRow) -> ApiResult<()> {
 }
 
 async fn expire(state: &AppState, payment: &PaymentRow) -> ApiResult<()> {
-    if let Some(reopened) = escrow::expire_unpaid(&state.db, payment, Timestamp::now()).await? {
+    if let Some(reopened) = store::escrow::expire_unpaid(&state.db, payment, Timestamp::now()).await? {
         publish_payment(state, payment.id).await;
         if reopened {
             publish_task(state, payment.task_id).await;
@@ -290,10 +291,10 @@ pub async fn release(
     state: &AppState,
     task: &tasks::TaskRow,
     poster_id: Option<Uuid>,
-    decision: Option<&crate::store::lifecycle::Decision<'_>>,
+    decision: Option<&store::release::Decision<'_>>,
 ) -> ApiResult<Option<PaymentRow>> {
     let released =
-        crate::store::lifecycle::release(&state.db, task.id, poster_id, decision, &task.title, Timestamp::now())
+        store::release::release(&state.db, task.id, poster_id, decision, &task.title, Timestamp::now())
             .await?;
     let Some((payment, notifications)) = released else {
         return Ok(None);
@@ -343,7 +344,7 @@ pub async fn answer_cancellation(
     let requester = Party::of(request.requested_by, task.poster_id, task.assigned_tasker_id);
     let attributed_to =
         crate::marketplace::cancellations::attribution(requester, request.reason_code.as_deref().unwrap_or("other"));
-    let outcome = crate::store::lifecycle::answer_cancellation(
+    let outcome = store::cancellations::answer_cancellation(
         &state.db,
         request,
         answer,

@@ -18,7 +18,8 @@ use crate::{
     marketplace::rules::status,
     state::AppState,
     store::{
-        alerts::{self as store, Candidate, TaskToMatch},
+        self,
+        alerts::{Candidate, TaskToMatch},
         notifications::{NotificationRow, kind},
     },
 };
@@ -48,7 +49,7 @@ pub async fn run(state: AppState, every: Duration, stop: CancellationToken) {
 pub async fn run_pending(state: &AppState) -> anyhow::Result<usize> {
     let mut written = 0;
     loop {
-        let jobs = store::pending_jobs(&state.db, BATCH).await?;
+        let jobs = store::alerts::pending_jobs(&state.db, BATCH).await?;
         let mut failed = 0;
         for task_id in &jobs {
             match run_job(state, *task_id).await {
@@ -69,11 +70,11 @@ pub async fn run_pending(state: &AppState) -> anyhow::Result<usize> {
 /// Matches one task, writes one `task_alert` per matching user and publishes them.
 pub async fn run_job(state: &AppState, task_id: Uuid) -> anyhow::Result<usize> {
     let now = Timestamp::now();
-    let task = store::task_to_match(&state.db, task_id).await?;
+    let task = store::alerts::task_to_match(&state.db, task_id).await?;
     let (matched, notifications) = match &task {
         Some(task) if task.status == status::OPEN => {
             let coordinates = task.lat.zip(task.lon);
-            let candidates = store::candidates(&state.db, task, task_cells(task.remote, coordinates)).await?;
+            let candidates = store::alerts::candidates(&state.db, task, task_cells(task.remote, coordinates)).await?;
             let matched: Vec<Candidate> =
                 candidates.into_iter().filter(|alert| alert_matches(alert, task, coordinates)).collect();
             let notifications = notifications_for(task, &matched, now);
@@ -83,7 +84,7 @@ pub async fn run_job(state: &AppState, task_id: Uuid) -> anyhow::Result<usize> {
         // Cancelled (or gone) before its turn: nothing to announce.
         _ => (Vec::new(), Vec::new()),
     };
-    let Some(written) = store::finish_job(&state.db, task_id, &matched, notifications, now).await? else {
+    let Some(written) = store::alerts::finish_job(&state.db, task_id, &matched, notifications, now).await? else {
         return Ok(0);
     };
     live::notifications_created(state, &written).await;
@@ -101,7 +102,7 @@ async fn within_hourly_cap(
 ) -> anyhow::Result<Vec<NotificationRow>> {
     let cap = i64::from(state.config.task_alerts_per_user_per_hour);
     let users: Vec<Uuid> = notifications.iter().map(|notification| notification.user_id).collect();
-    let recent = store::task_alerts_since(&state.db, &users, now.minus(Duration::from_secs(3600))).await?;
+    let recent = store::alerts::task_alerts_since(&state.db, &users, now.minus(Duration::from_secs(3600))).await?;
     Ok(notifications
         .into_iter()
         .filter(|notification| recent.get(&notification.user_id).copied().unwrap_or(0) < cap)

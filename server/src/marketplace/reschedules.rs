@@ -18,7 +18,8 @@ use crate::{
     state::AppState,
     store::{
         notifications::{NotificationRow, kind},
-        reschedules::{self as store, NewReschedule, RescheduleError, RescheduleRow},
+        self,
+        reschedules::{NewReschedule, RescheduleError, RescheduleRow},
         tasks::{self, TaskRow},
     },
 };
@@ -103,7 +104,7 @@ pub async fn propose(
         note,
         expires_at: now.plus(ANSWER_WINDOW),
     };
-    let row = store::propose(&state.db, &proposal, &notification, now).await.map_err(|error| match error {
+    let row = store::reschedules::propose(&state.db, &proposal, &notification, now).await.map_err(|error| match error {
         RescheduleError::WrongState => ApiError::Conflict("The task changed meanwhile; reload it and try again".into()),
         RescheduleError::AlreadyPending => ApiError::Conflict("A new date is already waiting for an answer".into()),
         RescheduleError::Database(error) => error.into(),
@@ -143,7 +144,7 @@ pub async fn answer(
         ),
     };
     let notification = NotificationRow::new(proposal.proposed_by, kind::TASK, title, message, link(task.id), now);
-    let row = store::answer(&state.db, proposal, new_status, &notification, now).await?;
+    let row = store::reschedules::answer(&state.db, proposal, new_status, &notification, now).await?;
     let row = row.ok_or_else(|| ApiError::Conflict("This proposal is no longer waiting for an answer".into()))?;
     live::notifications_created(state, &[notification]).await;
     publish(state, task, &row, "reschedule.updated").await;
@@ -158,7 +159,7 @@ pub async fn answer(
 /// The sweep: proposals unanswered for 48 hours lapse. How many did.
 pub async fn lapse_due(state: &AppState, now: Timestamp, limit: i64) -> anyhow::Result<usize> {
     let mut lapsed = 0;
-    for proposal in store::lapsed(&state.db, now, limit).await? {
+    for proposal in store::reschedules::lapsed(&state.db, now, limit).await? {
         let Some(task) = tasks::task(&state.db, proposal.task_id).await? else { continue };
         if answer(state, &task, &proposal, "lapsed", now).await.is_ok() {
             lapsed += 1;

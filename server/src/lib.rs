@@ -18,6 +18,7 @@ pub mod mail;
 pub mod marketplace;
 pub mod media;
 pub mod moderation;
+pub mod notices;
 pub mod observability;
 pub mod payments;
 pub mod rate_limit;

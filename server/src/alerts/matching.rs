@@ -12,15 +12,15 @@ use tokio_util::sync::CancellationToken;
 use uuid::Uuid;
 
 use crate::{
-    alerts::{keywords_match, notification_text, task_cells, within_radius},
+    alerts::{keywords_match, task_cells, within_radius},
     db::Timestamp,
-    live,
+    live, notices,
     marketplace::rules::status,
     state::AppState,
     store::{
         self,
         alerts::{Candidate, TaskToMatch},
-        notifications::{NotificationRow, kind},
+        notifications::NotificationRow,
     },
 };
 
@@ -133,15 +133,7 @@ fn notifications_for(task: &TaskToMatch, matched: &[Candidate], now: Timestamp) 
     first_alert_per_user
         .into_values()
         .map(|alert| {
-            let (title, message) = notification_text(&task.title, &task.location, task.remote, &alert.name);
-            NotificationRow::new(
-                alert.user_id,
-                kind::TASK_ALERT,
-                &title,
-                message,
-                Some(format!("/task/{}", task.id)),
-                now,
-            )
+            notices::task_alert(alert.user_id, (task.id, &task.title), &task.location, task.remote, &alert.name, now)
         })
         .collect()
 }

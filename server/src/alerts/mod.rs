@@ -210,18 +210,6 @@ pub fn within_radius(alert: Option<(f64, f64, i64)>, task: Option<(f64, f64)>, r
     }
 }
 
-/// The notification's wording (the same text reaches push and email).
-pub fn notification_text(task_title: &str, location: &str, remote: bool, alert_name: &str) -> (String, String) {
-    let place = if remote {
-        "Remote"
-    } else if location.is_empty() {
-        "Location not given"
-    } else {
-        location
-    };
-    ("New task for you".to_owned(), format!("\"{task_title}\" ({place}) matches your alert \"{alert_name}\"."))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -15,7 +15,7 @@ use crate::{
     db::Timestamp,
     error::{ApiError, ApiResult},
     http::extract::{ApiJson, ApiPath, AuthUser, TaskFromPath, task_or_404},
-    live,
+    live, notices,
     payments::{
         escrow,
         rules::{self, Party},
@@ -76,7 +76,8 @@ pub async fn request_cancellation(
     }
     let reason_code = crate::marketplace::cancellations::reason(input.reason_code.as_deref())?;
     rules::poster_asks_once(party, cancellations::poster_asked_to_cancel(&state.db, task.id).await?)?;
-    let notification = escrow::cancellation_requested_notice(&task, party, reason, Timestamp::now());
+    let other = if party == Party::Poster { task.assigned_tasker_id.unwrap_or_default() } else { task.poster_id };
+    let notification = notices::cancellation_requested(other, party, task.id, &task.title, reason, Timestamp::now());
     let row = cancellations::request_cancellation(
         &state.db,
         task.id,

@@ -18,7 +18,7 @@ use crate::{
         marketplace_views::{Items, MyOfferView, OfferView, Page, TaskSummary, fill_ratings},
         paging::{self, PageQuery},
     },
-    live,
+    live, notices,
     marketplace::rules,
     moderation::guard,
     rate_limit::Limit,
@@ -91,14 +91,14 @@ pub async fn make_offer(
     }
     let (amount_cents, message) = rules::validate_offer(input.amount_cents.as_ref(), input.message.as_deref())?;
     guard::keep_on_platform(&[("message", &message)])?;
+    let now = Timestamp::now();
     let new_offer = NewOffer {
         task_id,
         tasker_id: caller.id,
         amount_cents,
         message: &message,
-        poster_id: task.poster_id,
-        task_title: &task.title,
-        created_at: Timestamp::now(),
+        notification: notices::new_offer(task.poster_id, task_id, &task.title, now),
+        created_at: now,
     };
     let created =
         offers::create_offer(&state.db, &new_offer, rules::MAX_OFFERS_PER_TASKER_PER_TASK).await.map_err(|error| {

@@ -10,7 +10,7 @@ use crate::{
     db::Timestamp,
     error::{ApiError, ApiResult},
     http::extract::{ApiJson, ApiPath, AuthUser, RawBody, TaskFromPath, task_or_404},
-    live,
+    live, notices,
     payments::{
         escrow::{self, CheckoutStarted},
         rules::{self, Party},
@@ -51,9 +51,11 @@ pub async fn request_payment(
 ) -> ApiResult<ApiJson<TaskStatus>> {
     rules::may_request_payment(Party::of(caller.id, task.poster_id, task.assigned_tasker_id), &task.status)?;
     rules::not_under_dispute(task.open_dispute_id)?;
-    let notification =
-        release::request_payment(&state.db, task.id, caller.id, task.poster_id, &task.title, Timestamp::now()).await?;
-    let notification = notification.ok_or_else(moved_on)?;
+    let now = Timestamp::now();
+    let notification = notices::payment_requested(task.poster_id, task.id, &task.title, now);
+    if !release::request_payment(&state.db, task.id, caller.id, &notification, now).await? {
+        return Err(moved_on());
+    }
     live::notifications_created(&state, &[notification]).await;
     escrow::publish_task(&state, task.id).await;
     status_of(&state, task.id).await

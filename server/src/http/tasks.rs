@@ -27,7 +27,7 @@ use crate::{
         },
         paging,
     },
-    live,
+    live, notices,
     marketplace::{
         categories::{CATEGORIES, Category},
         rules::{self, TASK_REMOVED, TaskInput},
@@ -452,7 +452,7 @@ pub async fn cancel_task(
     };
     let reason = crate::marketplace::cancellations::reason(input.reason_code.as_deref())?;
     let current = posters_task(&state, caller, id).await?;
-    let notifications = tasks::cancel_open_task(&state.db, id, caller.id, &current.title, reason, Timestamp::now())
+    let notifications = tasks::cancel_open_task(&state.db, id, caller.id, &notices::open_task_cancelled(id, &current.title), reason, Timestamp::now())
         .await?
         .ok_or_else(not_open)?;
     let row = task_or_404(&state, id).await?;

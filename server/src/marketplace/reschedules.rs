@@ -13,11 +13,10 @@ use super::rules::{format_date, parse_date};
 use crate::{
     db::{Timestamp, new_id},
     error::{ApiError, ApiResult},
-    live,
+    live, notices,
     payments::rules::{Party, task_status},
     state::AppState,
     store::{
-        notifications::{NotificationRow, kind},
         self,
         reschedules::{NewReschedule, RescheduleError, RescheduleRow},
         tasks::{self, TaskRow},
@@ -59,10 +58,6 @@ pub fn valid_date(text: &str, today: Date) -> Result<String, ApiError> {
     }
 }
 
-fn link(task_id: Uuid) -> Option<String> {
-    Some(format!("/task/{task_id}"))
-}
-
 fn other_party(task: &TaskRow, of: Uuid) -> Uuid {
     if of == task.poster_id { task.assigned_tasker_id.unwrap_or_default() } else { task.poster_id }
 }
@@ -83,18 +78,8 @@ pub async fn propose(
     note: Option<&str>,
 ) -> ApiResult<RescheduleRow> {
     let now = Timestamp::now();
-    let notification = NotificationRow::new(
-        other_party(task, proposed_by),
-        kind::TASK,
-        "New date proposed",
-        format!(
-            "A new date was proposed for \"{}\": {}. Accept or decline within 48 hours; otherwise the date stays as it is.",
-            task.title,
-            when(due_date, window)
-        ),
-        link(task.id),
-        now,
-    );
+    let notification =
+        notices::date_proposed(other_party(task, proposed_by), task.id, &task.title, &when(due_date, window), now);
     let proposal = NewReschedule {
         id: new_id(),
         task_id: task.id,
@@ -122,28 +107,8 @@ pub async fn answer(
     new_status: &str,
     now: Timestamp,
 ) -> ApiResult<RescheduleRow> {
-    let (title, message) = match new_status {
-        "accepted" => (
-            "New date accepted",
-            format!(
-                "The new date for \"{}\" was accepted: {}.",
-                task.title,
-                when(&proposal.due_date, proposal.time_window.as_deref())
-            ),
-        ),
-        "declined" => (
-            "New date declined",
-            format!("The new date you proposed for \"{}\" was declined; the date stays as it was.", task.title),
-        ),
-        _ => (
-            "New date lapsed",
-            format!(
-                "Nobody answered the new date you proposed for \"{}\" within 48 hours, so the date stays as it was.",
-                task.title
-            ),
-        ),
-    };
-    let notification = NotificationRow::new(proposal.proposed_by, kind::TASK, title, message, link(task.id), now);
+    let when = when(&proposal.due_date, proposal.time_window.as_deref());
+    let notification = notices::date_answered(proposal.proposed_by, task.id, &task.title, new_status, &when, now);
     let row = store::reschedules::answer(&state.db, proposal, new_status, &notification, now).await?;
     let row = row.ok_or_else(|| ApiError::Conflict("This proposal is no longer waiting for an answer".into()))?;
     live::notifications_created(state, &[notification]).await;

@@ -15,12 +15,13 @@ use crate::{
     db::{Timestamp, new_id},
     error::{ApiError, ApiResult},
     live,
+    notices::{self, ReleasedBy},
     state::AppState,
     store::{
         self,
-        escrow::{Confirmation, NewPayment},
         cancellations::{Answer, CancellationRow},
-        notifications::{NotificationRow, kind},
+        escrow::{Confirmation, ConfirmationNotices, NewPayment},
+        notifications::NotificationRow,
         payments::{self, PaymentRow},
         tasks,
     },
@@ -147,7 +148,13 @@ async fn confirm(
     payment_intent: Option<&str>,
 ) -> ApiResult<()> {
     let title = task_title(state, payment.task_id).await?;
-    match store::escrow::confirm_paid(&state.db, payment, &title, charge_ref, payment_intent, Timestamp::now()).await? {
+    let now = Timestamp::now();
+    let notices = ConfirmationNotices {
+        assigned: vec![notices::offer_accepted(payment, &title, now), notices::payment_held(payment, &title, now)],
+        not_selected: notices::offer_not_selected(payment.task_id, &title),
+        refunded: notices::payment_refunded_task_gone(payment, &title, now),
+    };
+    match store::escrow::confirm_paid(&state.db, payment, &notices, charge_ref, payment_intent, now).await? {
         Confirmation::Assigned { notifications } => {
             after_commit(state, payment, &notifications).await;
             // Other checkouts of this task must not be paid any more.
@@ -173,17 +180,7 @@ async fn confirm(
 async fn processing(state: &AppState, payment: &PaymentRow, payment_intent: Option<&str>) -> ApiResult<()> {
     let now = Timestamp::now();
     let title = task_title(state, payment.task_id).await?;
-    let amount = fees::display_amount(payment.amount_cents, &payment.currency);
-    let notification = NotificationRow::new(
-        payment.poster_id,
-        kind::PAYMENT,
-        "Payment processing",
-        format!(
-            "Your payment of {amount} for \"{title}\" is processing. We'll assign the task as soon as your bank confirms it."
-        ),
-        Some(format!("/task/{}", payment.task_id)),
-        now,
-    );
+    let notification = notices::payment_processing(payment, &title, now);
     let next_check = now.plus(PROCESSING_RECHECK);
     if store::escrow::mark_processing(&state.db, payment, payment_intent, next_check, &notification, now).await? {
         publish_payment(state, payment.id).await;
@@ -195,17 +192,7 @@ async fn processing(state: &AppState, payment: &PaymentRow, payment_intent: Opti
 async fn fail(state: &AppState, payment: &PaymentRow) -> ApiResult<()> {
     let now = Timestamp::now();
     let title = task_title(state, payment.task_id).await?;
-    let amount = fees::display_amount(payment.amount_cents, &payment.currency);
-    let notification = NotificationRow::new(
-        payment.poster_id,
-        kind::PAYMENT,
-        "Payment failed",
-        format!(
-            "Your bank did not confirm the payment of {amount} for \"{title}\", so the task is open for offers again. You have not been charged."
-        ),
-        Some(format!("/task/{}", payment.task_id)),
-        now,
-    );
+    let notification = notices::payment_failed(payment, &title, now);
     if let Some(reopened) = store::escrow::fail_processing(&state.db, payment, &notification, now).await? {
         publish_payment(state, payment.id).await;
         live::notifications_created(state, &[notification]).await;
@@ -293,9 +280,14 @@ pub async fn release(
     poster_id: Option<Uuid>,
     decision: Option<&store::release::Decision<'_>>,
 ) -> ApiResult<Option<PaymentRow>> {
-    let released =
-        store::release::release(&state.db, task.id, poster_id, decision, &task.title, Timestamp::now())
-            .await?;
+    let by = match (poster_id, decision) {
+        (Some(_), _) => ReleasedBy::Poster,
+        (None, Some(_)) => ReleasedBy::Operator,
+        (None, None) => ReleasedBy::AutoRelease,
+    };
+    let now = Timestamp::now();
+    let told = |payment: &PaymentRow, paid_cents| notices::released(by, payment, &task.title, paid_cents, now);
+    let released = store::release::release(&state.db, task.id, poster_id, decision, &told, now).await?;
     let Some((payment, notifications)) = released else {
         return Ok(None);
     };
@@ -303,34 +295,6 @@ pub async fn release(
     calls::run_owed(state, payment.id).await;
     super::increases::after_increases_closed(state, task).await;
     Ok(Some(payment))
-}
-
-/// What the other party is told of a new cancellation request: how long they
-/// have, and what their silence does.
-pub fn cancellation_requested_notice(
-    task: &tasks::TaskRow,
-    requester: Party,
-    reason: &str,
-    now: Timestamp,
-) -> NotificationRow {
-    let (other, silence) = match requester {
-        Party::Poster => (
-            task.assigned_tasker_id.unwrap_or_default(),
-            "without an answer the task is cancelled and the payment refunded, unless you have asked to be paid: then an operator decides and the payment stays held",
-        ),
-        _ => (task.poster_id, "without an answer the task is cancelled and the payment refunded"),
-    };
-    NotificationRow::new(
-        other,
-        kind::TASK,
-        "Cancellation requested",
-        format!(
-            "A cancellation of \"{}\" was requested: {reason}. Accept or decline within 48 hours; {silence}.",
-            task.title
-        ),
-        Some(format!("/task/{}", task.id)),
-        now,
-    )
 }
 
 /// Answers a cancellation request (accept or decline), refunding on cancellation.
@@ -344,16 +308,15 @@ pub async fn answer_cancellation(
     let requester = Party::of(request.requested_by, task.poster_id, task.assigned_tasker_id);
     let attributed_to =
         crate::marketplace::cancellations::attribution(requester, request.reason_code.as_deref().unwrap_or("other"));
-    let outcome = store::cancellations::answer_cancellation(
-        &state.db,
-        request,
-        answer,
-        (task.poster_id, tasker_id),
-        &task.title,
-        attributed_to,
-        Timestamp::now(),
-    )
-    .await?;
+    let now = Timestamp::now();
+    let told = |refunded: Option<(i64, &str)>| match answer {
+        Answer::Decline => vec![notices::cancellation_declined(request.requested_by, task.id, &task.title, now)],
+        Answer::Accept | Answer::Lapse => {
+            notices::task_cancelled([task.poster_id, tasker_id], task.id, &task.title, refunded, now)
+        }
+    };
+    let outcome =
+        store::cancellations::answer_cancellation(&state.db, request, answer, attributed_to, &told, now).await?;
     let Some((refunded, notifications)) = outcome else { return Ok(false) };
     live::notifications_created(state, &notifications).await;
     if let Some(payment) = refunded {

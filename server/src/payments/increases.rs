@@ -19,12 +19,11 @@ use super::{
 use crate::{
     db::{Timestamp, new_id},
     error::{ApiError, ApiResult},
-    live,
+    live, notices,
     state::AppState,
     store::{
         self,
         escrow::NewPayment,
-        notifications::{NotificationRow, kind},
         payments::{self, PaymentRow, purpose},
         price_increases::{IncreaseConfirmation, IncreaseError, NewIncrease, PriceIncreaseRow},
         tasks::TaskRow,
@@ -67,10 +66,6 @@ pub fn may_answer(party: Party, increase_status: &str) -> Result<(), Denial> {
     Ok(())
 }
 
-fn link(task_id: Uuid) -> Option<String> {
-    Some(format!("/task/{task_id}"))
-}
-
 /// The tasker asks for `amount_cents` more (validated by the caller).
 pub async fn ask(
     state: &AppState,
@@ -82,18 +77,8 @@ pub async fn ask(
     let parent = payments::kept_payment_for_task(&state.db, task.id).await?;
     let parent = parent.ok_or_else(|| ApiError::Conflict("The task has no payment held".into()))?;
     let now = Timestamp::now();
-    let amount = fees::display_amount(amount_cents, &task.currency);
-    let notification = NotificationRow::new(
-        task.poster_id,
-        kind::PAYMENT,
-        "Price increase requested",
-        format!(
-            "Your tasker asked for {amount} more for \"{}\": {reason}. Approve and pay the difference, or decline, within 72 hours.",
-            task.title
-        ),
-        link(task.id),
-        now,
-    );
+    let notification =
+        notices::increase_requested(task.poster_id, task.id, &task.title, (amount_cents, &task.currency), reason, now);
     let increase = NewIncrease {
         id: new_id(),
         task_id: task.id,
@@ -185,16 +170,9 @@ pub async fn decline(
     increase: &PriceIncreaseRow,
     reason: Option<&str>,
 ) -> ApiResult<PriceIncreaseRow> {
-    let amount = fees::display_amount(increase.amount_cents, &task.currency);
-    let why = reason.map(|reason| format!(": {reason}")).unwrap_or_else(|| ".".into());
-    let notification = NotificationRow::new(
-        increase.tasker_id,
-        kind::PAYMENT,
-        "Price increase declined",
-        format!("The poster declined your price increase of {amount} for \"{}\"{why}", task.title),
-        link(task.id),
-        Timestamp::now(),
-    );
+    let amount = (increase.amount_cents, task.currency.as_str());
+    let notification =
+        notices::increase_declined(increase.tasker_id, task.id, &task.title, amount, reason, Timestamp::now());
     let row = store::price_increases::decline(&state.db, increase, reason, &notification, Timestamp::now()).await?;
     let row = row.ok_or_else(|| ApiError::Conflict("This price increase is no longer waiting for an answer".into()))?;
     live::notifications_created(state, &[notification]).await;
@@ -207,21 +185,11 @@ pub async fn decline(
 pub async fn record(state: &AppState, payment: &PaymentRow, status: CheckoutStatus) -> ApiResult<()> {
     let Some(task) = crate::store::tasks::task(&state.db, payment.task_id).await? else { return Ok(()) };
     let now = Timestamp::now();
-    let amount = fees::display_amount(payment.amount_cents, &payment.currency);
     let title = &task.title;
     let changed = match status {
         CheckoutStatus::Open => false,
         CheckoutStatus::Processing { payment_intent } => {
-            let notification = NotificationRow::new(
-                payment.poster_id,
-                kind::PAYMENT,
-                "Payment processing",
-                format!(
-                    "Your payment of {amount} for the price increase on \"{title}\" is processing. It joins the task's payment as soon as your bank confirms it."
-                ),
-                link(task.id),
-                now,
-            );
+            let notification = notices::increase_processing(payment, title, now);
             let next_check = now.plus(escrow::PROCESSING_RECHECK);
             let moved =
                 store::escrow::mark_processing(&state.db, payment, payment_intent.as_deref(), next_check, &notification, now)
@@ -232,36 +200,8 @@ pub async fn record(state: &AppState, payment: &PaymentRow, status: CheckoutStat
             moved
         }
         CheckoutStatus::Paid { charge_ref, payment_intent } => {
-            let paid = [
-                NotificationRow::new(
-                    payment.tasker_id,
-                    kind::PAYMENT,
-                    "Price increase paid",
-                    format!(
-                        "The poster paid your price increase of {amount} for \"{title}\". It is held with the rest of the payment until the task is complete."
-                    ),
-                    link(task.id),
-                    now,
-                ),
-                NotificationRow::new(
-                    payment.poster_id,
-                    kind::PAYMENT,
-                    "Payment held",
-                    format!("{amount} more for \"{title}\" is held securely until you release it."),
-                    link(task.id),
-                    now,
-                ),
-            ];
-            let refunded = [NotificationRow::new(
-                payment.poster_id,
-                kind::PAYMENT,
-                "Payment refunded",
-                format!(
-                    "The price increase on \"{title}\" was closed before your payment of {amount} arrived, so it is being refunded."
-                ),
-                link(task.id),
-                now,
-            )];
+            let paid = notices::increase_paid(payment, title, now);
+            let refunded = [notices::increase_refunded(payment, title, now)];
             let outcome = store::price_increases::confirm_paid(
                 &state.db,
                 payment,
@@ -286,16 +226,7 @@ pub async fn record(state: &AppState, payment: &PaymentRow, status: CheckoutStat
             }
         }
         CheckoutStatus::Failed => {
-            let notification = NotificationRow::new(
-                payment.poster_id,
-                kind::PAYMENT,
-                "Payment failed",
-                format!(
-                    "Your bank did not confirm the payment of {amount} for the price increase on \"{title}\". You have not been charged; you can approve it again."
-                ),
-                link(task.id),
-                now,
-            );
+            let notification = notices::increase_failed(payment, title, now);
             let ended =
                 store::price_increases::end_unpaid(&state.db, payment, payments::status::FAILED, Some(&notification), now).await?;
             if ended {
@@ -344,18 +275,8 @@ pub async fn lapse_due(state: &AppState, now: Timestamp, limit: i64) -> anyhow::
     let mut lapsed = 0;
     for increase in store::price_increases::lapsed(&state.db, now, limit).await? {
         let Some(task) = crate::store::tasks::task(&state.db, increase.task_id).await? else { continue };
-        let amount = fees::display_amount(increase.amount_cents, &task.currency);
-        let notification = NotificationRow::new(
-            increase.tasker_id,
-            kind::PAYMENT,
-            "Price increase lapsed",
-            format!(
-                "The poster did not answer your price increase of {amount} for \"{}\" within 72 hours, so it lapsed.",
-                task.title
-            ),
-            link(task.id),
-            now,
-        );
+        let amount = (increase.amount_cents, task.currency.as_str());
+        let notification = notices::increase_lapsed(increase.tasker_id, task.id, &task.title, amount, now);
         if let Some(row) = store::price_increases::lapse(&state.db, &increase, &notification, now).await? {
             lapsed += 1;
             live::notifications_created(state, &[notification]).await;

@@ -6,18 +6,17 @@
 use std::{collections::BTreeMap, time::Duration};
 
 use super::{
-    CheckoutRequest, CheckoutStatus, SESSION_ID_PLACEHOLDER, calls, fees,
+    CheckoutRequest, CheckoutStatus, SESSION_ID_PLACEHOLDER, calls,
     escrow::{self, CheckoutStarted},
 };
 use crate::{
     db::{Timestamp, new_id},
     error::{ApiError, ApiResult},
-    live,
+    live, notices,
     state::AppState,
     store::{
         self,
         escrow::NewPayment,
-        notifications::{NotificationRow, kind},
         payments::{self, PaymentRow},
         price_increases, tasks, tips,
     },
@@ -29,10 +28,6 @@ pub const MAX_TIP_CENTS: i64 = 50_000;
 
 pub fn valid_tip(cents: i64) -> bool {
     (MIN_TIP_CENTS..=MAX_TIP_CENTS).contains(&cents)
-}
-
-fn link(task_id: uuid::Uuid) -> Option<String> {
-    Some(format!("/task/{task_id}"))
 }
 
 /// Opens the tip's checkout for a task just released by its poster.
@@ -93,32 +88,11 @@ pub async fn start(state: &AppState, task: &tasks::TaskRow, tip_cents: i64) -> A
 pub async fn record(state: &AppState, payment: &PaymentRow, status: CheckoutStatus) -> ApiResult<()> {
     let title = tasks::task(&state.db, payment.task_id).await?.map(|task| task.title).unwrap_or_default();
     let now = Timestamp::now();
-    let amount = fees::display_amount(payment.amount_cents, &payment.currency);
-    let not_paid = |why: &str| {
-        NotificationRow::new(
-            payment.poster_id,
-            kind::PAYMENT,
-            "Tip not paid",
-            format!(
-                "{why} Your tip of {amount} for \"{title}\" was not paid and you have not been charged; the task's payment was released as usual."
-            ),
-            link(payment.task_id),
-            now,
-        )
-    };
+    let not_paid = |why: &str| notices::tip_not_paid(payment, &title, why, now);
     let notifications = match status {
         CheckoutStatus::Open => return Ok(()),
         CheckoutStatus::Processing { payment_intent } => {
-            let notification = NotificationRow::new(
-                payment.poster_id,
-                kind::PAYMENT,
-                "Payment processing",
-                format!(
-                    "Your tip of {amount} for \"{title}\" is processing. It reaches your tasker as soon as your bank confirms it."
-                ),
-                link(payment.task_id),
-                now,
-            );
+            let notification = notices::tip_processing(payment, &title, now);
             let next_check = now.plus(escrow::PROCESSING_RECHECK);
             let moved =
                 store::escrow::mark_processing(&state.db, payment, payment_intent.as_deref(), next_check, &notification, now)
@@ -126,26 +100,7 @@ pub async fn record(state: &AppState, payment: &PaymentRow, status: CheckoutStat
             if moved { vec![notification] } else { vec![] }
         }
         CheckoutStatus::Paid { charge_ref, payment_intent } => {
-            let notifications = vec![
-                NotificationRow::new(
-                    payment.tasker_id,
-                    kind::PAYMENT,
-                    "Tip received",
-                    format!(
-                        "The poster tipped you {amount} for \"{title}\". Tips are paid to you in full, with no service fee."
-                    ),
-                    link(payment.task_id),
-                    now,
-                ),
-                NotificationRow::new(
-                    payment.poster_id,
-                    kind::PAYMENT,
-                    "Tip paid",
-                    format!("Your tip of {amount} for \"{title}\" was paid to your tasker in full."),
-                    link(payment.task_id),
-                    now,
-                ),
-            ];
+            let notifications = notices::tip_paid(payment, &title, now);
             let paid = tips::confirm_paid(
                 &state.db,
                 payment,

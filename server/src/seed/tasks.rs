@@ -324,14 +324,14 @@ pub async fn seed(db: &Db) -> anyhow::Result<(usize, usize)> {
         });
         for (rank, (_, tasker_id)) in offerers.take(3).enumerate() {
             let amount_cents = budget_dollars * 100 * (90 + 10 * rank as i64) / 100;
+            let offered_at = posted_at.plus(std::time::Duration::from_secs(1_800 * (rank as u64 + 1)));
             let offer = NewOffer {
                 task_id,
                 tasker_id: *tasker_id,
                 amount_cents,
                 message: OFFER_MESSAGES[(index + rank) % OFFER_MESSAGES.len()],
-                poster_id,
-                task_title: title,
-                created_at: posted_at.plus(std::time::Duration::from_secs(1_800 * (rank as u64 + 1))),
+                notification: crate::notices::new_offer(poster_id, task_id, title, offered_at),
+                created_at: offered_at,
             };
             offers::create_offer(db, &offer, crate::marketplace::rules::MAX_OFFERS_PER_TASKER_PER_TASK)
                 .await

@@ -10,11 +10,10 @@ use crate::{
     close_open_increases, close_pending_reschedules,
     db::{BeginWrite, Db, Timestamp, new_id},
     insert_ledger_entry, insert_notification, insert_provider_call, on_pool,
-    payments::fees::display_amount,
     refund_added_charges,
     store::{
         ledger::{LedgerEntry, kind as ledger_kind},
-        notifications::{NotificationRow, kind},
+        notifications::NotificationRow,
         payments::{PAYMENT_COLUMNS, PaymentRow},
         provider_calls::{NewProviderCall, kind as call_kind},
     },
@@ -161,23 +160,26 @@ pub enum Answer {
 
 /// Answers the pending request `request_id`. Accepting (or lapsing) cancels
 /// the task and refunds its held payment with a refund ledger row. `None`
-/// when that request is no longer pending.
+/// when that request is no longer pending. `notices` composes what the
+/// parties are told, given what was refunded (cents with the increases, and
+/// the currency) when a held payment was.
 #[instrument(skip_all)]
-pub async fn answer_cancellation(
+pub async fn answer_cancellation<F>(
     db: &Db,
     request: &CancellationRow,
     answer: Answer,
-    (poster_id, tasker_id): (Uuid, Uuid),
-    task_title: &str,
     attributed_to: &str,
+    notices: &F,
     now: Timestamp,
-) -> sqlx::Result<Option<(Option<PaymentRow>, Vec<NotificationRow>)>> {
+) -> sqlx::Result<Option<(Option<PaymentRow>, Vec<NotificationRow>)>>
+where
+    F: Fn(Option<(i64, &str)>) -> Vec<NotificationRow> + Sync,
+{
     let new_status = match answer {
         Answer::Accept => "accepted",
         Answer::Decline => "declined",
         Answer::Lapse => "lapsed",
     };
-    let link = Some(format!("/task/{}", request.task_id));
     on_pool!(db, |pool| {
         async {
             let mut tx = pool.begin_write().await?;
@@ -227,18 +229,9 @@ pub async fn answer_cancellation(
             if answered == 0 {
                 return Ok(None);
             }
-            let mut notifications = Vec::new();
             let mut refunded = None;
-            if answer == Answer::Decline {
-                notifications.push(NotificationRow::new(
-                    request.requested_by,
-                    kind::TASK,
-                    "Cancellation declined",
-                    format!("Your request to cancel \"{task_title}\" was declined."),
-                    link.clone(),
-                    now,
-                ));
-            } else {
+            let mut added_cents = 0;
+            if answer != Answer::Decline {
                 refunded = sqlx::query_as::<_, PaymentRow>(sqlx::AssertSqlSafe(format!(
                     "update payments set status = 'refunded', refund_reason = 'task cancelled', refunded_at = $2,
                                          updated_at = $2, refunded_cents = amount_cents
@@ -252,9 +245,8 @@ pub async fn answer_cancellation(
                 close_open_increases!(tx, request.task_id, now)?;
                 close_pending_reschedules!(tx, request.task_id, now)?;
                 let added = refund_added_charges!(tx, request.task_id, "task cancelled", now);
-                let added_cents: i64 = added.iter().map(|charge| charge.amount_cents).sum();
-                let refund_note = match &refunded {
-                    Some(payment) => {
+                added_cents = added.iter().map(|charge| charge.amount_cents).sum::<i64>();
+                if let Some(payment) = &refunded {
                         insert_ledger_entry!(
                             tx,
                             &LedgerEntry::new(
@@ -277,24 +269,10 @@ pub async fn answer_cancellation(
                                 now
                             )
                         )?;
-                        format!(
-                            " The payment of {} is refunded to the poster.",
-                            display_amount(payment.amount_cents + added_cents, &payment.currency)
-                        )
-                    }
-                    None => String::new(),
-                };
-                for user_id in [poster_id, tasker_id] {
-                    notifications.push(NotificationRow::new(
-                        user_id,
-                        kind::TASK,
-                        "Task cancelled",
-                        format!("\"{task_title}\" was cancelled.{refund_note}"),
-                        link.clone(),
-                        now,
-                    ));
                 }
             }
+            let refund = refunded.as_ref().map(|payment| (payment.amount_cents + added_cents, payment.currency.as_str()));
+            let notifications = notices(refund);
             for row in &notifications {
                 insert_notification!(tx, row)?;
             }

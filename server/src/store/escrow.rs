@@ -10,10 +10,9 @@ use uuid::Uuid;
 use crate::{
     db::{BeginWrite, Db, Timestamp},
     insert_ledger_entry, insert_notification, insert_provider_call, on_pool,
-    payments::fees::display_amount,
     store::{
         ledger::{LedgerEntry, kind as ledger_kind},
-        notifications::{NotificationRow, kind},
+        notifications::{Notice, NotificationRow},
         payments::PaymentRow,
         provider_calls::{NewProviderCall, kind as call_kind},
     },
@@ -159,19 +158,26 @@ pub enum Confirmation {
     Unchanged,
 }
 
+/// What a confirmation tells whom, composed by the caller (`notices`): the
+/// parties when this payment wins, each tasker whose pending offer it closes,
+/// or the poster when it lost and is refunded.
+pub struct ConfirmationNotices {
+    pub assigned: Vec<NotificationRow>,
+    pub not_selected: Notice,
+    pub refunded: NotificationRow,
+}
+
 /// Confirms a checkout the provider reports paid. Idempotent: a second call
 /// (verify twice, a replayed webhook) changes nothing.
 #[instrument(skip_all)]
 pub async fn confirm_paid(
     db: &Db,
     payment: &PaymentRow,
-    task_title: &str,
+    notices: &ConfirmationNotices,
     charge_ref: Option<&str>,
     payment_intent: Option<&str>,
     now: Timestamp,
 ) -> sqlx::Result<Confirmation> {
-    let amount = display_amount(payment.amount_cents, &payment.currency);
-    let link = Some(format!("/task/{}", payment.task_id));
     let assigned: Option<Vec<NotificationRow>> = on_pool!(db, |pool| {
         async {
             let mut tx = pool.begin_write().await?;
@@ -229,36 +235,8 @@ pub async fn confirm_paid(
             .with_provider_ref(charge_ref.map(str::to_owned));
             insert_ledger_entry!(tx, &charge)?;
 
-            let mut notifications = vec![
-                NotificationRow::new(
-                    payment.tasker_id,
-                    kind::TASK,
-                    "Offer accepted",
-                    format!(
-                        "Your offer on \"{task_title}\" was accepted. {amount} is held until the task is complete."
-                    ),
-                    link.clone(),
-                    now,
-                ),
-                NotificationRow::new(
-                    payment.poster_id,
-                    kind::PAYMENT,
-                    "Payment held",
-                    format!("{amount} for \"{task_title}\" is held securely until you release it."),
-                    link.clone(),
-                    now,
-                ),
-            ];
-            for tasker_id in not_selected {
-                notifications.push(NotificationRow::new(
-                    tasker_id,
-                    kind::OFFER,
-                    "Offer not selected",
-                    format!("\"{task_title}\" was assigned to another tasker."),
-                    link.clone(),
-                    now,
-                ));
-            }
+            let mut notifications = notices.assigned.clone();
+            notifications.extend(not_selected.into_iter().map(|tasker_id| notices.not_selected.to(tasker_id, now)));
             for row in &notifications {
                 insert_notification!(tx, row)?;
             }
@@ -270,7 +248,7 @@ pub async fn confirm_paid(
     if let Some(notifications) = assigned {
         return Ok(Confirmation::Assigned { notifications });
     }
-    refund_losing_charge(db, payment, task_title, charge_ref, payment_intent, now).await
+    refund_losing_charge(db, payment, &notices.refunded, charge_ref, payment_intent, now).await
 }
 
 /// A charge that can no longer buy the task: recorded as charged and refunded
@@ -279,12 +257,11 @@ pub async fn confirm_paid(
 async fn refund_losing_charge(
     db: &Db,
     payment: &PaymentRow,
-    task_title: &str,
+    notification: &NotificationRow,
     charge_ref: Option<&str>,
     payment_intent: Option<&str>,
     now: Timestamp,
 ) -> sqlx::Result<Confirmation> {
-    let amount = display_amount(payment.amount_cents, &payment.currency);
     on_pool!(db, |pool| {
         async {
             let mut tx = pool.begin_write().await?;
@@ -313,12 +290,9 @@ async fn refund_losing_charge(
             insert_provider_call!(tx, &NewProviderCall::new(payment.id, call_kind::REFUND, &payment.provider, payment.amount_cents, now))?;
             unfreeze_offer!(tx, payment.offer_id)?;
             reopen_task_if_unpaid!(tx, payment.task_id, now)?;
-            let notification = NotificationRow::new(payment.poster_id, kind::PAYMENT, "Payment refunded",
-                format!("\"{task_title}\" was no longer available for this offer, so your payment of {amount} is being refunded."),
-                Some(format!("/task/{}", payment.task_id)), now);
-            insert_notification!(tx, &notification)?;
+            insert_notification!(tx, notification)?;
             tx.commit().await?;
-            Ok(Confirmation::Refunded { notifications: vec![notification] })
+            Ok(Confirmation::Refunded { notifications: vec![notification.clone()] })
         }
         .await
     })

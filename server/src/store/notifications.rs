@@ -49,6 +49,23 @@ impl NotificationRow {
     }
 }
 
+/// A notification's text before it has a recipient: for the people a
+/// transition finds inside its transaction (the taskers whose offers it
+/// closed), stamped there once for each of them.
+#[derive(Clone, Debug)]
+pub struct Notice {
+    pub kind: &'static str,
+    pub title: &'static str,
+    pub message: String,
+    pub link: Option<String>,
+}
+
+impl Notice {
+    pub fn to(&self, user_id: Uuid, now: Timestamp) -> NotificationRow {
+        NotificationRow::new(user_id, self.kind, self.title, self.message.clone(), self.link.clone(), now)
+    }
+}
+
 /// Inserts a [`NotificationRow`] inside the caller's transaction, so the
 /// notification commits (or not) with the change that caused it, together
 /// with the deliveries it owes (the outbox of `delivery`): one push per device

@@ -9,12 +9,12 @@ use crate::{
     close_open_increases, close_pending_reschedules,
     db::{BeginWrite, Db, Timestamp},
     insert_ledger_entry, insert_notification, insert_provider_call, on_pool,
-    payments::fees::{display_amount, payout_cents},
+    payments::fees::payout_cents,
     release_added_charges,
     store::{
         cancellations::close_pending_cancellation,
         ledger::{LedgerEntry, kind as ledger_kind},
-        notifications::{NotificationRow, kind},
+        notifications::NotificationRow,
         payments::{PAYMENT_COLUMNS, PaymentRow},
         provider_calls::{NewProviderCall, kind as call_kind},
     },
@@ -67,16 +67,17 @@ macro_rules! resolve_open_dispute {
 pub(crate) use resolve_open_dispute;
 
 
-/// `assigned` → `completion_requested` by the assigned tasker; auto-release counts from now.
+/// `assigned` → `completion_requested` by the assigned tasker, with the
+/// poster's `notification`; auto-release counts from now. False when the task
+/// was not the tasker's to move.
 #[instrument(skip_all)]
 pub async fn request_payment(
     db: &Db,
     task_id: Uuid,
     tasker_id: Uuid,
-    poster_id: Uuid,
-    task_title: &str,
+    notification: &NotificationRow,
     now: Timestamp,
-) -> sqlx::Result<Option<NotificationRow>> {
+) -> sqlx::Result<bool> {
     on_pool!(db, |pool| {
         async {
             let mut tx = pool.begin_write().await?;
@@ -91,19 +92,16 @@ pub async fn request_payment(
             .await?
             .rows_affected();
             if moved == 0 {
-                return Ok(None);
+                return Ok(false);
             }
             sqlx::query("update payments set completion_requested_at = $2, updated_at = $2 where task_id = $1 and status = 'held'")
                 .bind(task_id)
                 .bind(now)
                 .execute(&mut *tx)
                 .await?;
-            let notification = NotificationRow::new(poster_id, kind::PAYMENT, "Payment requested",
-                format!("The tasker marked \"{task_title}\" complete and asked to be paid. Release the payment once you are happy; it is released automatically after 7 days."),
-                Some(format!("/task/{task_id}")), now);
-            insert_notification!(tx, &notification)?;
+            insert_notification!(tx, notification)?;
             tx.commit().await?;
-            Ok(Some(notification))
+            Ok(true)
         }
         .await
     })
@@ -115,15 +113,20 @@ pub async fn request_payment(
 /// favour), an operator's `decision` of the open dispute, or auto-release
 /// (neither; never while a dispute or a cancellation request is open, which
 /// the lapse decides first). A cancellation request nobody answered is closed.
+/// `notices` composes what the parties are told from the released payment and
+/// what reaches the tasker (the payout and the increases' payouts), in cents.
 #[instrument(skip_all)]
-pub async fn release(
+pub async fn release<F>(
     db: &Db,
     task_id: Uuid,
     poster_id: Option<Uuid>,
     decision: Option<&Decision<'_>>,
-    task_title: &str,
+    notices: &F,
     now: Timestamp,
-) -> sqlx::Result<Option<(PaymentRow, Vec<NotificationRow>)>> {
+) -> sqlx::Result<Option<(PaymentRow, Vec<NotificationRow>)>>
+where
+    F: Fn(&PaymentRow, i64) -> Vec<NotificationRow> + Sync,
+{
     let auto_release = poster_id.is_none() && decision.is_none();
     on_pool!(db, |pool| {
         async {
@@ -176,19 +179,7 @@ pub async fn release(
             }
             let added = release_added_charges!(tx, task_id, now);
             let added_payout: i64 = added.iter().map(|charge| charge.amount_cents - charge.fee_cents).sum();
-            let link = Some(format!("/task/{task_id}"));
-            let paid = display_amount(payout + added_payout, &payment.currency);
-            let how = match (poster_id, decision) {
-                (Some(_), _) => "The poster released",
-                (None, Some(_)) => "An operator decided the dispute and released",
-                (None, None) => "7 days passed without an answer, so we released",
-            };
-            let notifications = vec![
-                NotificationRow::new(payment.tasker_id, kind::PAYMENT, "Payment released",
-                    format!("{how} the payment for \"{task_title}\": {paid} (after the 10% service fee) will reach your account in 3-5 business days."), link.clone(), now),
-                NotificationRow::new(payment.poster_id, kind::TASK, "Task completed",
-                    format!("\"{task_title}\" is complete and the payment was released. Leave a review for your tasker."), link, now),
-            ];
+            let notifications = notices(&payment, payout + added_payout);
             for row in &notifications {
                 insert_notification!(tx, row)?;
             }

@@ -14,7 +14,7 @@ use axum::{
 };
 use serde::Serialize;
 
-pub type FieldErrors = BTreeMap<String, String>;
+pub use crate::refusal::FieldErrors;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {

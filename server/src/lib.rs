@@ -22,6 +22,7 @@ pub mod notices;
 pub mod observability;
 pub mod payments;
 pub mod rate_limit;
+pub mod refusal;
 pub mod seed;
 pub mod signin;
 pub mod sms;

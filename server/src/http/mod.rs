@@ -12,6 +12,7 @@ pub mod crawlers;
 pub mod dev_mailbox;
 pub mod disputes;
 pub mod earnings;
+pub mod error_statuses;
 pub mod extract;
 pub mod geocode;
 pub mod health;

@@ -12,7 +12,7 @@ use uuid::Uuid;
 use super::rules::{format_date, parse_date};
 use crate::{
     db::{Timestamp, new_id},
-    error::{ApiError, ApiResult},
+    refusal::{Denial, DomainError, DomainResult, Invalid},
     live, notices,
     payments::rules::{Party, task_status},
     state::AppState,
@@ -28,32 +28,32 @@ pub const MAX_NOTE_CHARS: usize = 500;
 pub const MAX_WINDOW_CHARS: usize = 40;
 
 /// Either party proposes (403 for anyone else), only while assigned and not disputed (409).
-pub fn may_propose(party: Party, task_status: &str, open_dispute: Option<Uuid>) -> Result<(), ApiError> {
+pub fn may_propose(party: Party, task_status: &str, open_dispute: Option<Uuid>) -> Result<(), Denial> {
     if party == Party::Other {
-        return Err(ApiError::Forbidden("Only the poster and the assigned tasker can propose a new date".into()));
+        return Err(Denial::Forbidden("Only the poster and the assigned tasker can propose a new date"));
     }
     if task_status != task_status::ASSIGNED || open_dispute.is_some() {
-        return Err(ApiError::Conflict("A new date can only be proposed while the task is assigned".into()));
+        return Err(Denial::Conflict("A new date can only be proposed while the task is assigned"));
     }
     Ok(())
 }
 
 /// Only the other party answers (403), only a pending proposal (409).
-pub fn may_answer(answerer: Party, proposer: Party, status: &str) -> Result<(), ApiError> {
+pub fn may_answer(answerer: Party, proposer: Party, status: &str) -> Result<(), Denial> {
     if answerer == Party::Other || answerer == proposer {
-        return Err(ApiError::Forbidden("Only the other party can answer this proposal".into()));
+        return Err(Denial::Forbidden("Only the other party can answer this proposal"));
     }
     if status != "pending" {
-        return Err(ApiError::Conflict("This proposal is no longer waiting for an answer".into()));
+        return Err(Denial::Conflict("This proposal is no longer waiting for an answer"));
     }
     Ok(())
 }
 
 /// A proposed date: a valid `YYYY-MM-DD`, not before `today`. The date as stored.
-pub fn valid_date(text: &str, today: Date) -> Result<String, ApiError> {
+pub fn valid_date(text: &str, today: Date) -> Result<String, Invalid> {
     match parse_date(text) {
-        None => Err(ApiError::field("due_date", "Please enter a valid date")),
-        Some(date) if date < today => Err(ApiError::field("due_date", "The due date cannot be in the past")),
+        None => Err(Invalid::field("due_date", "Please enter a valid date")),
+        Some(date) if date < today => Err(Invalid::field("due_date", "The due date cannot be in the past")),
         Some(date) => Ok(format_date(date)),
     }
 }
@@ -76,7 +76,7 @@ pub async fn propose(
     due_date: &str,
     window: Option<&str>,
     note: Option<&str>,
-) -> ApiResult<RescheduleRow> {
+) -> DomainResult<RescheduleRow> {
     let now = Timestamp::now();
     let notification =
         notices::date_proposed(other_party(task, proposed_by), task.id, &task.title, &when(due_date, window), now);
@@ -90,8 +90,8 @@ pub async fn propose(
         expires_at: now.plus(ANSWER_WINDOW),
     };
     let row = store::reschedules::propose(&state.db, &proposal, &notification, now).await.map_err(|error| match error {
-        RescheduleError::WrongState => ApiError::Conflict("The task changed meanwhile; reload it and try again".into()),
-        RescheduleError::AlreadyPending => ApiError::Conflict("A new date is already waiting for an answer".into()),
+        RescheduleError::WrongState => DomainError::Conflict("The task changed meanwhile; reload it and try again".into()),
+        RescheduleError::AlreadyPending => DomainError::Conflict("A new date is already waiting for an answer".into()),
         RescheduleError::Database(error) => error.into(),
     })?;
     live::notifications_created(state, &[notification]).await;
@@ -106,11 +106,11 @@ pub async fn answer(
     proposal: &RescheduleRow,
     new_status: &str,
     now: Timestamp,
-) -> ApiResult<RescheduleRow> {
+) -> DomainResult<RescheduleRow> {
     let when = when(&proposal.due_date, proposal.time_window.as_deref());
     let notification = notices::date_answered(proposal.proposed_by, task.id, &task.title, new_status, &when, now);
     let row = store::reschedules::answer(&state.db, proposal, new_status, &notification, now).await?;
-    let row = row.ok_or_else(|| ApiError::Conflict("This proposal is no longer waiting for an answer".into()))?;
+    let row = row.ok_or_else(|| DomainError::Conflict("This proposal is no longer waiting for an answer".into()))?;
     live::notifications_created(state, &[notification]).await;
     publish(state, task, &row, "reschedule.updated").await;
     if new_status == "accepted"
@@ -156,18 +156,18 @@ mod tests {
     fn either_party_proposes_while_assigned() {
         assert!(may_propose(Party::Poster, "assigned", None).is_ok());
         assert!(may_propose(Party::AssignedTasker, "assigned", None).is_ok());
-        assert!(matches!(may_propose(Party::Other, "assigned", None), Err(ApiError::Forbidden(_))));
-        assert!(matches!(may_propose(Party::Poster, "completion_requested", None), Err(ApiError::Conflict(_))));
-        assert!(matches!(may_propose(Party::Poster, "assigned", Some(Uuid::now_v7())), Err(ApiError::Conflict(_))));
+        assert!(matches!(may_propose(Party::Other, "assigned", None), Err(Denial::Forbidden(_))));
+        assert!(matches!(may_propose(Party::Poster, "completion_requested", None), Err(Denial::Conflict(_))));
+        assert!(matches!(may_propose(Party::Poster, "assigned", Some(Uuid::now_v7())), Err(Denial::Conflict(_))));
     }
 
     #[test]
     fn only_the_other_party_answers_a_pending_proposal() {
         assert!(may_answer(Party::Poster, Party::AssignedTasker, "pending").is_ok());
         assert!(may_answer(Party::AssignedTasker, Party::Poster, "pending").is_ok());
-        assert!(matches!(may_answer(Party::Poster, Party::Poster, "pending"), Err(ApiError::Forbidden(_))));
-        assert!(matches!(may_answer(Party::Other, Party::Poster, "pending"), Err(ApiError::Forbidden(_))));
-        assert!(matches!(may_answer(Party::Poster, Party::AssignedTasker, "lapsed"), Err(ApiError::Conflict(_))));
+        assert!(matches!(may_answer(Party::Poster, Party::Poster, "pending"), Err(Denial::Forbidden(_))));
+        assert!(matches!(may_answer(Party::Other, Party::Poster, "pending"), Err(Denial::Forbidden(_))));
+        assert!(matches!(may_answer(Party::Poster, Party::AssignedTasker, "lapsed"), Err(Denial::Conflict(_))));
     }
 
     #[test]

@@ -11,7 +11,7 @@ use uuid::Uuid;
 use super::{calls, escrow, rules::Party};
 use crate::{
     db::{Timestamp, new_id},
-    error::{ApiError, ApiResult},
+    refusal::{DomainError, DomainResult},
     live, notices,
     state::AppState,
     store::{
@@ -33,9 +33,9 @@ pub async fn open(
     opener: Party,
     reason: &str,
     message: &str,
-) -> ApiResult<DisputeRow> {
+) -> DomainResult<DisputeRow> {
     let now = Timestamp::now();
-    let tasker_id = task.assigned_tasker_id.ok_or_else(|| ApiError::Conflict(not_disputable().into()))?;
+    let tasker_id = task.assigned_tasker_id.ok_or_else(|| DomainError::Conflict(not_disputable().into()))?;
     let title = &task.title;
     let (opened_by, other, other_party) = match opener {
         Party::AssignedTasker => (tasker_id, task.poster_id, "The tasker"),
@@ -45,7 +45,7 @@ pub async fn open(
     let dispute = NewDispute { id: new_id(), task_id: task.id, opened_by, reason, message };
     let row = disputes::open(&state.db, &dispute, &notifications, now)
         .await?
-        .ok_or_else(|| ApiError::Conflict(not_disputable().into()))?;
+        .ok_or_else(|| DomainError::Conflict(not_disputable().into()))?;
     live::notifications_created(state, &notifications).await;
     escrow::publish_task(state, task.id).await;
     super::increases::after_increases_closed(state, task).await;
@@ -55,7 +55,7 @@ pub async fn open(
 /// The sweep's answer to a poster's cancellation request nobody answered
 /// after the tasker asked to be paid: an operator decides between the two
 /// requests, the payment stays held. False when the request or the task moved on.
-pub async fn escalate_cancellation(state: &AppState, task: &TaskRow, request: &CancellationRow) -> ApiResult<bool> {
+pub async fn escalate_cancellation(state: &AppState, task: &TaskRow, request: &CancellationRow) -> DomainResult<bool> {
     let Some(tasker_id) = task.assigned_tasker_id else { return Ok(false) };
     let now = Timestamp::now();
     let title = &task.title;
@@ -100,7 +100,7 @@ pub async fn resolve(
     resolution: Resolution,
     operator_id: Uuid,
     note: &str,
-) -> ApiResult<DisputeRow> {
+) -> DomainResult<DisputeRow> {
     let decision = Decision { dispute_id: dispute.id, operator_id, note };
     let resolved = match resolution {
         Resolution::Release => escrow::release(state, task, None, Some(&decision)).await?.is_some(),
@@ -123,16 +123,16 @@ pub async fn resolve(
         }
     };
     if !resolved {
-        return Err(ApiError::Conflict("This dispute was already resolved".into()));
+        return Err(DomainError::Conflict("This dispute was already resolved".into()));
     }
-    disputes::dispute(&state.db, dispute.id).await?.ok_or_else(|| ApiError::not_found("Dispute"))
+    disputes::dispute(&state.db, dispute.id).await?.ok_or_else(|| DomainError::not_found("Dispute"))
 }
 
 /// The held payment a dispute is about, as the escrow it stands for: the price
 /// increases paid into it are added to its amount and fee (a decision covers them all).
-pub async fn held_payment(state: &AppState, dispute: &DisputeRow) -> ApiResult<PaymentRow> {
+pub async fn held_payment(state: &AppState, dispute: &DisputeRow) -> DomainResult<PaymentRow> {
     let mut payment =
-        payments::payment(&state.db, dispute.payment_id).await?.ok_or_else(|| ApiError::not_found("Payment"))?;
+        payments::payment(&state.db, dispute.payment_id).await?.ok_or_else(|| DomainError::not_found("Payment"))?;
     for added in payments::payments_for_task(&state.db, dispute.task_id).await? {
         if added.parent_payment_id == Some(payment.id) && added.status == payment.status {
             payment.amount_cents += added.amount_cents;

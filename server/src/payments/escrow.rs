@@ -13,7 +13,7 @@ use super::{
 };
 use crate::{
     db::{Timestamp, new_id},
-    error::{ApiError, ApiResult},
+    refusal::{DomainError, DomainResult},
     live,
     notices::{self, ReleasedBy},
     state::AppState,
@@ -49,7 +49,7 @@ pub async fn start_checkout(
     offer_id: Uuid,
     tasker_id: Uuid,
     amount_cents: i64,
-) -> ApiResult<CheckoutStarted> {
+) -> DomainResult<CheckoutStarted> {
     let payment_id = new_id();
     let now = Timestamp::now();
     let fee_cents = fees::fee_cents(amount_cents);
@@ -94,7 +94,7 @@ pub async fn start_checkout(
         if let Err(error) = provider.expire_checkout(&session.id).await {
             tracing::warn!(error = %error, "could not expire an unused checkout session");
         }
-        return Err(ApiError::Conflict(
+        return Err(DomainError::Conflict(
             "This offer changed or can no longer be accepted; reload the task and try again".into(),
         ));
     }
@@ -110,7 +110,7 @@ fn provider_of<'a>(state: &'a AppState, payment: &PaymentRow) -> Result<&'a dyn 
 /// answer: held (task assigned), refunded (task taken meanwhile), processing
 /// (settles later), failed, expired, or still open. Returns the payment as it
 /// now stands. Idempotent.
-pub async fn settle(state: &AppState, payment: PaymentRow) -> ApiResult<PaymentRow> {
+pub async fn settle(state: &AppState, payment: PaymentRow) -> DomainResult<PaymentRow> {
     if !matches!(payment.status.as_str(), payments::status::PENDING | payments::status::PROCESSING) {
         return Ok(payment);
     }
@@ -120,7 +120,7 @@ pub async fn settle(state: &AppState, payment: PaymentRow) -> ApiResult<PaymentR
 }
 
 /// Records what the provider says of a pending or processing checkout.
-async fn record(state: &AppState, payment: &PaymentRow, status: CheckoutStatus) -> ApiResult<()> {
+async fn record(state: &AppState, payment: &PaymentRow, status: CheckoutStatus) -> DomainResult<()> {
     match payment.purpose.as_str() {
         payments::purpose::INCREASE => return super::increases::record(state, payment, status).await,
         payments::purpose::TIP => return super::tips::record(state, payment, status).await,
@@ -137,7 +137,7 @@ async fn record(state: &AppState, payment: &PaymentRow, status: CheckoutStatus) 
     }
 }
 
-async fn task_title(state: &AppState, task_id: Uuid) -> ApiResult<String> {
+async fn task_title(state: &AppState, task_id: Uuid) -> DomainResult<String> {
     Ok(tasks::task(&state.db, task_id).await?.map(|task| task.title).unwrap_or_default())
 }
 
@@ -146,7 +146,7 @@ async fn confirm(
     payment: &PaymentRow,
     charge_ref: Option<&str>,
     payment_intent: Option<&str>,
-) -> ApiResult<()> {
+) -> DomainResult<()> {
     let title = task_title(state, payment.task_id).await?;
     let now = Timestamp::now();
     let notices = ConfirmationNotices {
@@ -177,7 +177,7 @@ async fn confirm(
     Ok(())
 }
 
-async fn processing(state: &AppState, payment: &PaymentRow, payment_intent: Option<&str>) -> ApiResult<()> {
+async fn processing(state: &AppState, payment: &PaymentRow, payment_intent: Option<&str>) -> DomainResult<()> {
     let now = Timestamp::now();
     let title = task_title(state, payment.task_id).await?;
     let notification = notices::payment_processing(payment, &title, now);
@@ -189,7 +189,7 @@ async fn processing(state: &AppState, payment: &PaymentRow, payment_intent: Opti
     Ok(())
 }
 
-async fn fail(state: &AppState, payment: &PaymentRow) -> ApiResult<()> {
+async fn fail(state: &AppState, payment: &PaymentRow) -> DomainResult<()> {
     let now = Timestamp::now();
     let title = task_title(state, payment.task_id).await?;
     let notification = notices::payment_failed(payment, &title, now);
@@ -203,7 +203,7 @@ async fn fail(state: &AppState, payment: &PaymentRow) -> ApiResult<()> {
     Ok(())
 }
 
-async fn expire(state: &AppState, payment: &PaymentRow) -> ApiResult<()> {
+async fn expire(state: &AppState, payment: &PaymentRow) -> DomainResult<()> {
     if let Some(reopened) = store::escrow::expire_unpaid(&state.db, payment, Timestamp::now()).await? {
         publish_payment(state, payment.id).await;
         if reopened {
@@ -217,7 +217,7 @@ async fn expire(state: &AppState, payment: &PaymentRow) -> ApiResult<()> {
 /// processing one due for a re-check. A pending session is expired at the
 /// provider first, so a payment made at the last second is confirmed
 /// instead; a processing one is only asked about (it never expires).
-pub async fn check(state: &AppState, payment: PaymentRow) -> ApiResult<()> {
+pub async fn check(state: &AppState, payment: PaymentRow) -> DomainResult<()> {
     let provider = provider_of(state, &payment)?;
     let status = if payment.status == payments::status::PENDING {
         provider.expire_checkout(&payment.session_id).await?
@@ -279,7 +279,7 @@ pub async fn release(
     task: &tasks::TaskRow,
     poster_id: Option<Uuid>,
     decision: Option<&store::release::Decision<'_>>,
-) -> ApiResult<Option<PaymentRow>> {
+) -> DomainResult<Option<PaymentRow>> {
     let by = match (poster_id, decision) {
         (Some(_), _) => ReleasedBy::Poster,
         (None, Some(_)) => ReleasedBy::Operator,
@@ -303,7 +303,7 @@ pub async fn answer_cancellation(
     task: &tasks::TaskRow,
     request: &CancellationRow,
     answer: Answer,
-) -> ApiResult<bool> {
+) -> DomainResult<bool> {
     let Some(tasker_id) = task.assigned_tasker_id else { return Ok(false) };
     let requester = Party::of(request.requested_by, task.poster_id, task.assigned_tasker_id);
     let attributed_to =
@@ -348,7 +348,7 @@ pub async fn lapse_cancellation(
     state: &AppState,
     task: &tasks::TaskRow,
     request: &CancellationRow,
-) -> ApiResult<Lapsed> {
+) -> DomainResult<Lapsed> {
     let poster_asked = request.requested_by == task.poster_id;
     if poster_asked && task.status == task_status::COMPLETION_REQUESTED {
         let escalated = super::disputes::escalate_cancellation(state, task, request).await?;

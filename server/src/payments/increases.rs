@@ -18,7 +18,7 @@ use super::{
 };
 use crate::{
     db::{Timestamp, new_id},
-    error::{ApiError, ApiResult},
+    refusal::{DomainError, DomainResult, Invalid},
     live, notices,
     state::AppState,
     store::{
@@ -73,9 +73,9 @@ pub async fn ask(
     tasker_id: Uuid,
     amount_cents: i64,
     reason: &str,
-) -> ApiResult<PriceIncreaseRow> {
+) -> DomainResult<PriceIncreaseRow> {
     let parent = payments::kept_payment_for_task(&state.db, task.id).await?;
-    let parent = parent.ok_or_else(|| ApiError::Conflict("The task has no payment held".into()))?;
+    let parent = parent.ok_or_else(|| DomainError::Conflict("The task has no payment held".into()))?;
     let now = Timestamp::now();
     let notification =
         notices::increase_requested(task.poster_id, task.id, &task.title, (amount_cents, &task.currency), reason, now);
@@ -89,17 +89,18 @@ pub async fn ask(
         cap_cents: cap_cents(parent.amount_cents),
     };
     let row = store::price_increases::create(&state.db, &increase, &notification, now).await.map_err(|error| match error {
-        IncreaseError::WrongState => ApiError::Conflict("The task changed meanwhile; reload it and try again".into()),
+        IncreaseError::WrongState => DomainError::Conflict("The task changed meanwhile; reload it and try again".into()),
         IncreaseError::AlreadyPending => {
-            ApiError::Conflict("A price increase is already waiting for the poster's answer".into())
+            DomainError::Conflict("A price increase is already waiting for the poster's answer".into())
         }
-        IncreaseError::OverCap => ApiError::field(
+        IncreaseError::OverCap => Invalid::field(
             "amount_cents",
             &format!(
                 "Price increases can add up to at most {} on this task",
                 fees::display_amount(increase.cap_cents, &task.currency)
             ),
-        ),
+        )
+        .into(),
         IncreaseError::Database(error) => error.into(),
     })?;
     live::notifications_created(state, &[notification]).await;
@@ -108,11 +109,11 @@ pub async fn ask(
 }
 
 /// The poster approves: a checkout of the difference, exactly as Accept & Pay.
-pub async fn approve(state: &AppState, task: &TaskRow, increase: &PriceIncreaseRow) -> ApiResult<CheckoutStarted> {
+pub async fn approve(state: &AppState, task: &TaskRow, increase: &PriceIncreaseRow) -> DomainResult<CheckoutStarted> {
     let parent = payments::kept_payment_for_task(&state.db, task.id).await?;
     let parent = parent
         .filter(|parent| parent.status == payments::status::HELD)
-        .ok_or_else(|| ApiError::Conflict("The task's payment is no longer held".into()))?;
+        .ok_or_else(|| DomainError::Conflict("The task's payment is no longer held".into()))?;
     let payment_id = new_id();
     let now = Timestamp::now();
     let amount_cents = increase.amount_cents;
@@ -157,7 +158,7 @@ pub async fn approve(state: &AppState, task: &TaskRow, increase: &PriceIncreaseR
         if let Err(error) = provider.expire_checkout(&session.id).await {
             tracing::warn!(error = %error, "could not expire an unused checkout session");
         }
-        return Err(ApiError::Conflict("This price increase can no longer be approved; reload the task".into()));
+        return Err(DomainError::Conflict("This price increase can no longer be approved; reload the task".into()));
     }
     publish_by_id(state, task, increase.id).await;
     Ok(CheckoutStarted { session_id: session.id, url: session.url })
@@ -169,12 +170,12 @@ pub async fn decline(
     task: &TaskRow,
     increase: &PriceIncreaseRow,
     reason: Option<&str>,
-) -> ApiResult<PriceIncreaseRow> {
+) -> DomainResult<PriceIncreaseRow> {
     let amount = (increase.amount_cents, task.currency.as_str());
     let notification =
         notices::increase_declined(increase.tasker_id, task.id, &task.title, amount, reason, Timestamp::now());
     let row = store::price_increases::decline(&state.db, increase, reason, &notification, Timestamp::now()).await?;
-    let row = row.ok_or_else(|| ApiError::Conflict("This price increase is no longer waiting for an answer".into()))?;
+    let row = row.ok_or_else(|| DomainError::Conflict("This price increase is no longer waiting for an answer".into()))?;
     live::notifications_created(state, &[notification]).await;
     publish(state, task, &row).await;
     Ok(row)
@@ -182,7 +183,7 @@ pub async fn decline(
 
 /// Records what the provider says of an increase's checkout (from
 /// `escrow::record`, so verify, the webhook and the sweep all come here).
-pub async fn record(state: &AppState, payment: &PaymentRow, status: CheckoutStatus) -> ApiResult<()> {
+pub async fn record(state: &AppState, payment: &PaymentRow, status: CheckoutStatus) -> DomainResult<()> {
     let Some(task) = crate::store::tasks::task(&state.db, payment.task_id).await? else { return Ok(()) };
     let now = Timestamp::now();
     let title = &task.title;

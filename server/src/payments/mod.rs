@@ -29,7 +29,6 @@ pub use self::{
     sandbox::{Sandbox, SandboxFaults},
     stripe::Stripe,
 };
-use crate::error::ApiError;
 
 /// The placeholder a provider replaces with its session id in `success_url`.
 pub const SESSION_ID_PLACEHOLDER: &str = "{CHECKOUT_SESSION_ID}";
@@ -125,18 +124,6 @@ pub enum PaymentError {
     Misconfigured(String),
 }
 
-impl From<PaymentError> for ApiError {
-    fn from(error: PaymentError) -> Self {
-        match error {
-            PaymentError::Rejected { message, .. } => ApiError::BadRequest(format!("Payment Error: {message}")),
-            PaymentError::Unavailable(reason) => {
-                tracing::warn!(reason, "payment provider unavailable");
-                ApiError::Unavailable
-            }
-            other @ PaymentError::Misconfigured(_) => ApiError::Internal(other.into()),
-        }
-    }
-}
 
 #[async_trait]
 pub trait PaymentProvider: Send + Sync {

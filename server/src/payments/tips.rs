@@ -11,7 +11,7 @@ use super::{
 };
 use crate::{
     db::{Timestamp, new_id},
-    error::{ApiError, ApiResult},
+    refusal::{DomainError, DomainResult},
     live, notices,
     state::AppState,
     store::{
@@ -31,11 +31,11 @@ pub fn valid_tip(cents: i64) -> bool {
 }
 
 /// Opens the tip's checkout for a task just released by its poster.
-pub async fn start(state: &AppState, task: &tasks::TaskRow, tip_cents: i64) -> ApiResult<CheckoutStarted> {
+pub async fn start(state: &AppState, task: &tasks::TaskRow, tip_cents: i64) -> DomainResult<CheckoutStarted> {
     let parent = payments::kept_payment_for_task(&state.db, task.id).await?;
     let parent = parent
         .filter(|parent| parent.status == payments::status::RELEASED)
-        .ok_or_else(|| ApiError::Conflict("Only a released task can be tipped".into()))?;
+        .ok_or_else(|| DomainError::Conflict("Only a released task can be tipped".into()))?;
     let payment_id = new_id();
     let now = Timestamp::now();
     let request = CheckoutRequest {
@@ -78,14 +78,14 @@ pub async fn start(state: &AppState, task: &tasks::TaskRow, tip_cents: i64) -> A
         if let Err(error) = provider.expire_checkout(&session.id).await {
             tracing::warn!(error = %error, "could not expire an unused checkout session");
         }
-        return Err(ApiError::Conflict("This task already has a tip".into()));
+        return Err(DomainError::Conflict("This task already has a tip".into()));
     }
     escrow::publish_payment(state, payment_id).await;
     Ok(CheckoutStarted { session_id: session.id, url: session.url })
 }
 
 /// Records what the provider says of a tip's checkout (from `escrow::record`).
-pub async fn record(state: &AppState, payment: &PaymentRow, status: CheckoutStatus) -> ApiResult<()> {
+pub async fn record(state: &AppState, payment: &PaymentRow, status: CheckoutStatus) -> DomainResult<()> {
     let title = tasks::task(&state.db, payment.task_id).await?.map(|task| task.title).unwrap_or_default();
     let now = Timestamp::now();
     let not_paid = |why: &str| notices::tip_not_paid(payment, &title, why, now);

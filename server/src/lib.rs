@@ -23,6 +23,7 @@ pub mod observability;
 pub mod payments;
 pub mod rate_limit;
 pub mod refusal;
+pub mod secret;
 pub mod seed;
 pub mod signin;
 pub mod sms;

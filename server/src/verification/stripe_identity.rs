@@ -6,7 +6,7 @@ use reqwest::Method;
 
 use super::identity::{IdentityProvider, IdentityRequest, StartedSession};
 use crate::{
-    config::Secret,
+    secret::Secret,
     payments::{PaymentError, Stripe},
     store::verification::IdentityStatus,
 };

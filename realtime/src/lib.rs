@@ -115,6 +115,7 @@ mod bus;
 mod clients;
 mod config;
 mod connection;
+mod handle;
 mod heartbeat;
 mod history;
 mod hub;
@@ -132,7 +133,8 @@ pub use config::{
     default_authorize,
 };
 pub use hub::Hub;
-pub use sockets::{Disconnect, SocketOwner};
+pub use handle::SocketOwner;
+pub use sockets::Disconnect;
 pub use stats::HubStats;
 
 /// Close code: the server is shutting down ([`Hub::shutdown`]); reconnect.

@@ -19,7 +19,8 @@ use serde_json::json;
 use time::{OffsetDateTime, format_description::well_known::Rfc3339};
 
 use crate::{
-    connection::{ConnHandle, Outbound},
+    handle::ConnHandle,
+    queue::Outbound,
     protocol,
     stats::Stats,
 };

@@ -9,7 +9,13 @@ use std::{
 
 use tokio::sync::Notify;
 
-use crate::connection::Outbound;
+#[derive(Debug)]
+pub(crate) enum Outbound {
+    Frame(Utf8Bytes),
+    /// Queued as one unit so nothing can come between its frames (`subscribed` + replay).
+    Batch(Vec<Utf8Bytes>),
+    Ping,
+}
 
 pub(crate) enum Pushed {
     Queued,

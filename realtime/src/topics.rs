@@ -16,7 +16,8 @@ use axum::extract::ws::Utf8Bytes;
 use dashmap::DashMap;
 
 use crate::{
-    connection::{ConnHandle, Outbound},
+    handle::ConnHandle,
+    queue::Outbound,
     history::{self, Entry, History},
     presence::{self, Counts, PresenceQueues, TopicPresence},
     protocol::{self, EventTemplate},

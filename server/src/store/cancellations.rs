@@ -12,10 +12,10 @@ use crate::{
     insert_ledger_entry, insert_notification, insert_provider_call, on_pool,
     refund_added_charges,
     store::{
-        ledger::{LedgerEntry, kind as ledger_kind},
+        ledger::LedgerEntry,
         notifications::NotificationRow,
         payments::{PAYMENT_COLUMNS, PaymentRow},
-        provider_calls::{NewProviderCall, kind as call_kind},
+        provider_calls::NewProviderCall,
     },
 };
 
@@ -247,28 +247,8 @@ where
                 let added = refund_added_charges!(tx, request.task_id, "task cancelled", now);
                 added_cents = added.iter().map(|charge| charge.amount_cents).sum::<i64>();
                 if let Some(payment) = &refunded {
-                        insert_ledger_entry!(
-                            tx,
-                            &LedgerEntry::new(
-                                payment.id,
-                                payment.task_id,
-                                ledger_kind::REFUND,
-                                payment.amount_cents,
-                                &payment.currency,
-                                Some(payment.poster_id),
-                                now
-                            )
-                        )?;
-                        insert_provider_call!(
-                            tx,
-                            &NewProviderCall::new(
-                                payment.id,
-                                call_kind::REFUND,
-                                &payment.provider,
-                                payment.amount_cents,
-                                now
-                            )
-                        )?;
+                    insert_ledger_entry!(tx, &LedgerEntry::refund_of(payment, now))?;
+                    insert_provider_call!(tx, &NewProviderCall::refund_of(payment, now))?;
                 }
             }
             let refund = refunded.as_ref().map(|payment| (payment.amount_cents + added_cents, payment.currency.as_str()));

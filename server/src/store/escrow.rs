@@ -11,10 +11,10 @@ use crate::{
     db::{BeginWrite, Db, Timestamp},
     insert_ledger_entry, insert_notification, insert_provider_call, on_pool,
     store::{
-        ledger::{LedgerEntry, kind as ledger_kind},
+        ledger::LedgerEntry,
         notifications::{Notice, NotificationRow},
-        payments::PaymentRow,
-        provider_calls::{NewProviderCall, kind as call_kind},
+        payments::{PaymentRow, purpose},
+        provider_calls::NewProviderCall,
     },
 };
 
@@ -59,6 +59,41 @@ macro_rules! reopen_task_if_unpaid {
         .map(|done| done.rows_affected())
     };
 }
+
+/// Inserts the `pending` payment row of a checkout inside the caller's
+/// transaction: the task's own (`purpose` `task`, no parent) or a price
+/// increase's (whose parent is the task's payment). Rows affected.
+macro_rules! insert_pending_payment {
+    ($tx:expr, $payment:expr, $purpose:expr, $parent_payment_id:expr, $now:expr) => {{
+        let payment: &$crate::store::escrow::NewPayment = $payment;
+        let parent_payment_id: Option<uuid::Uuid> = $parent_payment_id;
+        sqlx::query(
+            "insert into payments (id, task_id, offer_id, poster_id, tasker_id, provider, session_id, checkout_url,
+                                   amount_cents, fee_cents, currency, status, expires_at, next_check_at,
+                                   created_at, updated_at, purpose, parent_payment_id)
+             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'pending', $12, $12, $13, $13, $14, $15)",
+        )
+        .bind(payment.id)
+        .bind(payment.task_id)
+        .bind(payment.offer_id)
+        .bind(payment.poster_id)
+        .bind(payment.tasker_id)
+        .bind(payment.provider)
+        .bind(payment.session_id)
+        .bind(payment.checkout_url)
+        .bind(payment.amount_cents)
+        .bind(payment.fee_cents)
+        .bind(payment.currency)
+        .bind(payment.expires_at)
+        .bind($now)
+        .bind($purpose)
+        .bind(parent_payment_id)
+        .execute(&mut *$tx)
+        .await
+        .map(|done| done.rows_affected())
+    }};
+}
+pub(crate) use {insert_pending_payment, lock_task};
 
 /// A checkout about to be opened.
 pub struct NewPayment<'a> {
@@ -119,27 +154,7 @@ pub async fn start_checkout(db: &Db, payment: &NewPayment<'_>, now: Timestamp) -
             if frozen == 0 {
                 return Ok(false);
             }
-            sqlx::query(
-                "insert into payments (id, task_id, offer_id, poster_id, tasker_id, provider, session_id, checkout_url,
-                                       amount_cents, fee_cents, currency, status, expires_at, next_check_at,
-                                       created_at, updated_at)
-                 values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'pending', $12, $12, $13, $13)",
-            )
-            .bind(payment.id)
-            .bind(payment.task_id)
-            .bind(payment.offer_id)
-            .bind(payment.poster_id)
-            .bind(payment.tasker_id)
-            .bind(payment.provider)
-            .bind(payment.session_id)
-            .bind(payment.checkout_url)
-            .bind(payment.amount_cents)
-            .bind(payment.fee_cents)
-            .bind(payment.currency)
-            .bind(payment.expires_at)
-            .bind(now)
-            .execute(&mut *tx)
-            .await?;
+            insert_pending_payment!(tx, payment, purpose::TASK, None, now)?;
             tx.commit().await?;
             Ok(true)
         }
@@ -223,17 +238,7 @@ pub async fn confirm_paid(
             .bind(now)
             .execute(&mut *tx)
             .await?;
-            let charge = LedgerEntry::new(
-                payment.id,
-                payment.task_id,
-                ledger_kind::CHARGE,
-                payment.amount_cents,
-                &payment.currency,
-                Some(payment.poster_id),
-                now,
-            )
-            .with_provider_ref(charge_ref.map(str::to_owned));
-            insert_ledger_entry!(tx, &charge)?;
+            insert_ledger_entry!(tx, &LedgerEntry::charge_of(payment, charge_ref, now))?;
 
             let mut notifications = notices.assigned.clone();
             notifications.extend(not_selected.into_iter().map(|tasker_id| notices.not_selected.to(tasker_id, now)));
@@ -282,12 +287,9 @@ async fn refund_losing_charge(
             if refunded == 0 {
                 return Ok(Confirmation::Unchanged);
             }
-            let charge = LedgerEntry::new(payment.id, payment.task_id, ledger_kind::CHARGE, payment.amount_cents, &payment.currency, Some(payment.poster_id), now)
-                .with_provider_ref(charge_ref.map(str::to_owned));
-            let refund = LedgerEntry::new(payment.id, payment.task_id, ledger_kind::REFUND, payment.amount_cents, &payment.currency, Some(payment.poster_id), now);
-            insert_ledger_entry!(tx, &charge)?;
-            insert_ledger_entry!(tx, &refund)?;
-            insert_provider_call!(tx, &NewProviderCall::new(payment.id, call_kind::REFUND, &payment.provider, payment.amount_cents, now))?;
+            insert_ledger_entry!(tx, &LedgerEntry::charge_of(payment, charge_ref, now))?;
+            insert_ledger_entry!(tx, &LedgerEntry::refund_of(payment, now))?;
+            insert_provider_call!(tx, &NewProviderCall::refund_of(payment, now))?;
             unfreeze_offer!(tx, payment.offer_id)?;
             reopen_task_if_unpaid!(tx, payment.task_id, now)?;
             insert_notification!(tx, notification)?;

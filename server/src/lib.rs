@@ -7,6 +7,7 @@ pub mod auth;
 pub mod config;
 pub mod db;
 pub mod delivery;
+pub mod dev_outbox;
 pub mod error;
 pub mod gazetteer;
 pub mod geo;

@@ -1,0 +1,56 @@
+//! The loop both cross-node reports share (viewer counts per topic, `presence.rs`; who is
+//! online, `online.rs`): every `period` the keys whose count changed here; every third of the
+//! fields' `ttl` every key too, so this node's fields never expire while it lives; then each key
+//! reported while Redis answers, and this node's own view for the rest of the pass once it does
+//! not (those keys stay due and are reported again when it is back).
+
+use std::time::Duration;
+
+use tokio::time::{Interval, MissedTickBehavior};
+
+/// The reports' clock.
+pub(super) struct ReportTicks {
+    interval: Interval,
+    ticks: u64,
+    refresh_every: u64,
+}
+
+impl ReportTicks {
+    pub(super) fn new(period: Duration, ttl: Duration) -> Self {
+        let refresh_every = ((ttl / 3).as_millis() / period.as_millis().max(1)).max(1) as u64;
+        let mut interval = tokio::time::interval(period);
+        interval.set_missed_tick_behavior(MissedTickBehavior::Delay);
+        Self { interval, ticks: 0, refresh_every }
+    }
+
+    /// Waits for the next tick; true when it is a refresh of every key.
+    pub(super) async fn next(&mut self) -> bool {
+        self.interval.tick().await;
+        self.ticks += 1;
+        self.ticks.is_multiple_of(self.refresh_every)
+    }
+}
+
+/// `keys` with `more` added, each key once.
+pub(super) fn add_all(keys: &mut Vec<String>, more: impl IntoIterator<Item = String>) {
+    keys.extend(more);
+    keys.sort_unstable();
+    keys.dedup();
+}
+
+/// Reports each key's `local` value while Redis answers (`report` gives `None` when it did
+/// not); after the first silence the rest are settled with `None` without asking again.
+pub(super) async fn report_each<L: Copy, T>(
+    keys: Vec<String>,
+    local: impl Fn(&str) -> L,
+    report: impl AsyncFn(&str, L) -> Option<T>,
+    mut settle: impl FnMut(&str, L, Option<T>),
+) {
+    let mut reachable = true;
+    for key in keys {
+        let here = local(&key);
+        let answer = if reachable { report(&key, here).await } else { None };
+        reachable = answer.is_some();
+        settle(&key, here, answer);
+    }
+}

@@ -5,7 +5,7 @@
 use std::{net::IpAddr, sync::Arc, time::Duration};
 
 use axum::{
-    extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade},
+    extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade},
     http::{StatusCode, header},
     response::{IntoResponse, Response},
 };

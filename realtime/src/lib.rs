@@ -132,8 +132,8 @@ pub use config::{
     Authorize, BusConfig, CountViewers, HubConfig, OnlineAccess, OnlineGrant, RecordLastSeen, TopicExists, TypingPeer,
     default_authorize,
 };
-pub use hub::Hub;
 pub use handle::SocketOwner;
+pub use hub::Hub;
 pub use sockets::Disconnect;
 pub use stats::HubStats;
 

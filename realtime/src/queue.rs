@@ -7,6 +7,7 @@ use std::{
     sync::{Mutex, MutexGuard},
 };
 
+use axum::extract::ws::Utf8Bytes;
 use tokio::sync::Notify;
 
 #[derive(Debug)]

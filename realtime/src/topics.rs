@@ -17,10 +17,10 @@ use dashmap::DashMap;
 
 use crate::{
     handle::ConnHandle,
-    queue::Outbound,
     history::{self, Entry, History},
     presence::{self, Counts, PresenceQueues, TopicPresence},
     protocol::{self, EventTemplate},
+    queue::Outbound,
     stats::Stats,
 };
 

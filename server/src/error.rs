@@ -1,8 +1,6 @@
 //! The one API error type: every non-2xx answer has the contract's shape
 //! `{"error": {"code", "message", "fields"?}}`.
 
-use std::collections::BTreeMap;
-
 use axum::{
     Json,
     extract::{

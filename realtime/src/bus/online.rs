@@ -18,7 +18,7 @@ use tokio::{task::JoinHandle, time::timeout};
 use super::{
     control::now_ms,
     redis::{CHANNEL_PREFIX, OP_TIMEOUT, channel},
-    report_loop::{ReportTicks, add_all, report_each},
+    report_loop::{Pass, ReportTicks, add_all},
 };
 use crate::{
     online::{self, OnlineState, OnlineUsers},
@@ -169,22 +169,20 @@ pub(super) fn spawn(
                 }
                 add_all(&mut users, online.watched_users());
             }
-            report_each(
-                users,
-                |user| online.local_count(user),
-                async |user, count| report(&conn, &node, user, count, ttl).await,
-                |user, count, state| match state {
-                    Some(state) => online.set_state(user, state),
+            let mut pass = Pass::new();
+            for user in users {
+                let count = online.local_count(&user);
+                match pass.ask(report(&conn, &node, &user, count, ttl)).await {
+                    Some(state) => online.set_state(&user, state),
                     // Redis is away: this node's own view, reported again when it is back.
                     None => {
                         if count > 0 {
-                            online.set_state(user, OnlineState::ONLINE);
+                            online.set_state(&user, OnlineState::ONLINE);
                         }
-                        online.mark_dirty(user);
+                        online.mark_dirty(&user);
                     }
-                },
-            )
-            .await;
+                }
+            }
             online.flush(&stats);
         }
     })

@@ -16,7 +16,7 @@ use tokio::{task::JoinHandle, time::timeout};
 use super::{
     control::now_ms,
     redis::{CHANNEL_PREFIX, OP_TIMEOUT, channel},
-    report_loop::{ReportTicks, add_all, report_each},
+    report_loop::{Pass, ReportTicks, add_all},
 };
 use crate::{presence::Counts, topics::Registry};
 
@@ -92,20 +92,18 @@ pub(super) fn spawn(
             if refreshing {
                 add_all(&mut topics, registry.counted_topics());
             }
-            report_each(
-                topics,
-                |topic| registry.local_counts(topic),
-                async |topic, local| report(&conn, &node, topic, local, ttl).await,
-                |topic, local, total| match total {
-                    Some(total) => registry.set_presence_total(topic, total),
+            let mut pass = Pass::new();
+            for topic in topics {
+                let local = registry.local_counts(&topic);
+                match pass.ask(report(&conn, &node, &topic, local, ttl)).await {
+                    Some(total) => registry.set_presence_total(&topic, total),
                     // Redis is away: this node's own count, reported again when it is back.
                     None => {
-                        registry.set_presence_total(topic, local);
-                        registry.presence.mark_dirty(topic);
+                        registry.set_presence_total(&topic, local);
+                        registry.presence.mark_dirty(&topic);
                     }
-                },
-            )
-            .await;
+                }
+            }
             registry.flush_presence();
         }
     })

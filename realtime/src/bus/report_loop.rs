@@ -1,8 +1,8 @@
 //! The loop both cross-node reports share (viewer counts per topic, `presence.rs`; who is
 //! online, `online.rs`): every `period` the keys whose count changed here; every third of the
 //! fields' `ttl` every key too, so this node's fields never expire while it lives; then each key
-//! reported while Redis answers, and this node's own view for the rest of the pass once it does
-//! not (those keys stay due and are reported again when it is back).
+//! reported while Redis answers ([`Pass`]), and this node's own view for the rest of the pass once
+//! it does not (those keys stay due and are reported again when it is back).
 
 use std::time::Duration;
 
@@ -38,19 +38,24 @@ pub(super) fn add_all(keys: &mut Vec<String>, more: impl IntoIterator<Item = Str
     keys.dedup();
 }
 
-/// Reports each key's `local` value while Redis answers (`report` gives `None` when it did
-/// not); after the first silence the rest are settled with `None` without asking again.
-pub(super) async fn report_each<L: Copy, T>(
-    keys: Vec<String>,
-    local: impl Fn(&str) -> L,
-    report: impl AsyncFn(&str, L) -> Option<T>,
-    mut settle: impl FnMut(&str, L, Option<T>),
-) {
-    let mut reachable = true;
-    for key in keys {
-        let here = local(&key);
-        let answer = if reachable { report(&key, here).await } else { None };
-        reachable = answer.is_some();
-        settle(&key, here, answer);
+/// One pass of reports: Redis is asked until it first fails to answer, and not again in the
+/// same pass (the rest settle on this node's own view).
+pub(super) struct Pass {
+    reachable: bool,
+}
+
+impl Pass {
+    pub(super) fn new() -> Self {
+        Self { reachable: true }
+    }
+
+    /// What `report` answers, while Redis answers.
+    pub(super) async fn ask<T>(&mut self, report: impl Future<Output = Option<T>>) -> Option<T> {
+        if !self.reachable {
+            return None;
+        }
+        let answer = report.await;
+        self.reachable = answer.is_some();
+        answer
     }
 }

@@ -14,8 +14,9 @@ use uuid::Uuid;
 use crate::{
     alerts::{keywords_match, task_cells, within_radius},
     db::Timestamp,
-    live, notices,
+    live,
     marketplace::rules::status,
+    notices,
     state::AppState,
     store::{
         self,

@@ -13,9 +13,9 @@ pub mod matching;
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    refusal::{FieldErrors, Invalid},
     gazetteer, geo,
     marketplace::{categories, rules::MAX_BUDGET_CENTS},
+    refusal::{FieldErrors, Invalid},
 };
 
 pub const MAX_ALERTS_PER_USER: i64 = 20;

@@ -17,8 +17,8 @@ use crate::{
     payments::disputes::{self, MAX_NOTE_CHARS, Resolution},
     state::AppState,
     store::{
-        audit_log::AuditEntry,
         self,
+        audit_log::AuditEntry,
         disputes::{DisputeRow, outcome},
         profiles,
         provider_calls::{self, ProviderCallRow},

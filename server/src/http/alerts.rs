@@ -29,7 +29,7 @@ use crate::{
 };
 
 async fn count_write(state: &AppState, caller: AuthUser) -> ApiResult<()> {
-    state.limiter.check(&format!("alert-writes:{}", caller.id), ALERT_WRITES_PER_ACCOUNT).await
+    Ok(state.limiter.check(&format!("alert-writes:{}", caller.id), ALERT_WRITES_PER_ACCOUNT).await?)
 }
 
 const WEEK: Duration = Duration::from_secs(7 * 24 * 3600);

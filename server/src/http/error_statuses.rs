@@ -74,14 +74,18 @@ mod tests {
         assert_eq!(status(RateLimited { retry_after_secs: 3 }), StatusCode::TOO_MANY_REQUESTS);
         assert_eq!(status(DomainError::not_found("Dispute")), StatusCode::NOT_FOUND);
         assert_eq!(status(DomainError::Conflict("moved on".into())), StatusCode::CONFLICT);
-        assert_eq!(status(DomainError::Payment(PaymentError::Unavailable("down".into()))), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(
+            status(DomainError::Payment(PaymentError::Unavailable("down".into()))),
+            StatusCode::SERVICE_UNAVAILABLE
+        );
         assert_eq!(status(DomainError::Database(sqlx::Error::PoolTimedOut)), StatusCode::SERVICE_UNAVAILABLE);
         assert_eq!(status(DomainError::Internal(anyhow::anyhow!("boom"))), StatusCode::INTERNAL_SERVER_ERROR);
     }
 
     #[test]
     fn bad_input_keeps_its_fields_and_summary() {
-        let ApiError::Validation { message, fields } = ApiError::from(Invalid::field("title", "Please enter a title")) else {
+        let ApiError::Validation { message, fields } = ApiError::from(Invalid::field("title", "Please enter a title"))
+        else {
             panic!("not a validation error")
         };
         assert_eq!(message, "Please enter a title");

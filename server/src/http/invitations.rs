@@ -14,10 +14,7 @@ use crate::{
     live, notices,
     rate_limit::INVITATIONS_PER_POSTER,
     state::AppState,
-    store::{
-        invitations,
-        profiles,
-    },
+    store::{invitations, profiles},
 };
 
 pub fn router() -> Router<AppState> {

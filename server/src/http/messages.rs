@@ -18,8 +18,9 @@ use crate::{
         receipts,
         uploads::{self, PHOTO_BODY_LIMIT, PhotoForm},
     },
-    live, notices,
+    live,
     media::photos::PhotoKey,
+    notices,
     payments::rules::{self, Party},
     state::AppState,
     store::{

@@ -18,9 +18,10 @@ use crate::{
         marketplace_views::{Items, MyOfferView, OfferView, Page, TaskSummary, fill_ratings},
         paging::{self, PageQuery},
     },
-    live, notices,
+    live,
     marketplace::rules,
     moderation::guard,
+    notices,
     rate_limit::Limit,
     state::AppState,
     store::{
@@ -125,7 +126,7 @@ pub async fn make_offer(
 
 /// Making and withdrawing offers notifies posters and updates live pages: one budget per tasker.
 async fn count_offer_churn(state: &AppState, caller: AuthUser) -> ApiResult<()> {
-    state.limiter.check(&format!("offer-churn:{}", caller.id), OFFER_CHURN).await
+    Ok(state.limiter.check(&format!("offer-churn:{}", caller.id), OFFER_CHURN).await?)
 }
 
 /// The offer, when the caller is its tasker: 404 unknown, 403 someone else's.

@@ -14,8 +14,8 @@ use crate::{
     error::{ApiError, ApiResult},
     http::extract::{ApiJson, ApiPath, AuthUser, TaskFromPath, task_or_404},
     payments::{
-        increases::{self, MAX_REASON_CHARS},
         escrow::CheckoutStarted,
+        increases::{self, MAX_REASON_CHARS},
         rules::Party,
     },
     state::AppState,
@@ -98,7 +98,8 @@ async fn increase_and_task(
     caller: &AuthUser,
     id: Uuid,
 ) -> ApiResult<(PriceIncreaseRow, crate::store::tasks::TaskRow)> {
-    let increase = store::price_increases::increase(&state.db, id).await?.ok_or_else(|| ApiError::not_found("Price increase"))?;
+    let increase =
+        store::price_increases::increase(&state.db, id).await?.ok_or_else(|| ApiError::not_found("Price increase"))?;
     let task = task_or_404(state, increase.task_id).await?;
     let party = Party::of(caller.id, task.poster_id, task.assigned_tasker_id);
     if party == Party::Other {

@@ -17,9 +17,10 @@ use crate::{
         marketplace_views::{Page, QuestionView},
         paging::{self, PageQuery},
     },
-    live, notices,
+    live,
     marketplace::rules,
     moderation::guard,
+    notices,
     state::AppState,
     store::{Position, questions},
 };

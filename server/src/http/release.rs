@@ -9,7 +9,7 @@ use uuid::Uuid;
 use crate::{
     db::Timestamp,
     error::{ApiError, ApiResult},
-    http::extract::{ApiJson, ApiPath, AuthUser, RawBody, TaskFromPath, task_or_404},
+    http::extract::{ApiJson, AuthUser, RawBody, TaskFromPath, task_or_404},
     live, notices,
     payments::{
         escrow::{self, CheckoutStarted},

@@ -126,7 +126,8 @@ pub async fn list_reschedules(
 }
 
 async fn answer(state: AppState, caller: AuthUser, id: Uuid, new_status: &str) -> ApiResult<ApiJson<RescheduleRow>> {
-    let proposal = store::reschedules::reschedule(&state.db, id).await?.ok_or_else(|| ApiError::not_found("Proposal"))?;
+    let proposal =
+        store::reschedules::reschedule(&state.db, id).await?.ok_or_else(|| ApiError::not_found("Proposal"))?;
     let task = task_or_404(&state, proposal.task_id).await?;
     let answerer = Party::of(caller.id, task.poster_id, task.assigned_tasker_id);
     if answerer == Party::Other {

@@ -11,9 +11,7 @@ use crate::{
     live, notices,
     payments::rules::{self, Party},
     state::AppState,
-    store::{
-        reviews::{self, ReviewRow},
-    },
+    store::reviews::{self, ReviewRow},
 };
 
 const MAX_REVIEW_CHARS: usize = 2000;

@@ -27,12 +27,13 @@ use crate::{
         },
         paging,
     },
-    live, notices,
+    live,
     marketplace::{
         categories::{CATEGORIES, Category},
         rules::{self, TASK_REMOVED, TaskInput},
     },
     moderation::guard,
+    notices,
     rate_limit::{Limit, client_key},
     state::AppState,
     store::{
@@ -452,9 +453,16 @@ pub async fn cancel_task(
     };
     let reason = crate::marketplace::cancellations::reason(input.reason_code.as_deref())?;
     let current = posters_task(&state, caller, id).await?;
-    let notifications = tasks::cancel_open_task(&state.db, id, caller.id, &notices::open_task_cancelled(id, &current.title), reason, Timestamp::now())
-        .await?
-        .ok_or_else(not_open)?;
+    let notifications = tasks::cancel_open_task(
+        &state.db,
+        id,
+        caller.id,
+        &notices::open_task_cancelled(id, &current.title),
+        reason,
+        Timestamp::now(),
+    )
+    .await?
+    .ok_or_else(not_open)?;
     let row = task_or_404(&state, id).await?;
     live::task_updated(&state, id, &row.status, row.offer_count).await;
     live::notifications_created(&state, &notifications).await;

@@ -12,9 +12,9 @@ use uuid::Uuid;
 use super::rules::{format_date, parse_date};
 use crate::{
     db::{Timestamp, new_id},
-    refusal::{Denial, DomainError, DomainResult, Invalid},
     live, notices,
     payments::rules::{Party, task_status},
+    refusal::{Denial, DomainError, DomainResult, Invalid},
     state::AppState,
     store::{
         self,
@@ -89,11 +89,16 @@ pub async fn propose(
         note,
         expires_at: now.plus(ANSWER_WINDOW),
     };
-    let row = store::reschedules::propose(&state.db, &proposal, &notification, now).await.map_err(|error| match error {
-        RescheduleError::WrongState => DomainError::Conflict("The task changed meanwhile; reload it and try again".into()),
-        RescheduleError::AlreadyPending => DomainError::Conflict("A new date is already waiting for an answer".into()),
-        RescheduleError::Database(error) => error.into(),
-    })?;
+    let row =
+        store::reschedules::propose(&state.db, &proposal, &notification, now).await.map_err(|error| match error {
+            RescheduleError::WrongState => {
+                DomainError::Conflict("The task changed meanwhile; reload it and try again".into())
+            }
+            RescheduleError::AlreadyPending => {
+                DomainError::Conflict("A new date is already waiting for an answer".into())
+            }
+            RescheduleError::Database(error) => error.into(),
+        })?;
     live::notifications_created(state, &[notification]).await;
     publish(state, task, &row, "reschedule.created").await;
     Ok(row)

@@ -5,9 +5,9 @@ use serde_json::Value;
 use time::{Date, format_description::well_known::Iso8601, macros::format_description};
 
 use crate::{
-    refusal::{FieldErrors, Invalid},
     gazetteer, geo,
     marketplace::categories,
+    refusal::{FieldErrors, Invalid},
 };
 
 pub const MIN_BUDGET_CENTS: i64 = 500;

@@ -248,7 +248,9 @@ pub fn tip_processing(payment: &PaymentRow, title: &str, now: Timestamp) -> Noti
         payment.poster_id,
         kind::PAYMENT,
         "Payment processing",
-        format!("Your tip of {amount} for \"{title}\" is processing. It reaches your tasker as soon as your bank confirms it."),
+        format!(
+            "Your tip of {amount} for \"{title}\" is processing. It reaches your tasker as soon as your bank confirms it."
+        ),
         task_link(payment.task_id),
         now,
     )
@@ -262,7 +264,9 @@ pub fn tip_paid(payment: &PaymentRow, title: &str, now: Timestamp) -> Vec<Notifi
             payment.tasker_id,
             kind::PAYMENT,
             "Tip received",
-            format!("The poster tipped you {amount} for \"{title}\". Tips are paid to you in full, with no service fee."),
+            format!(
+                "The poster tipped you {amount} for \"{title}\". Tips are paid to you in full, with no service fee."
+            ),
             task_link(payment.task_id),
             now,
         ),

@@ -31,7 +31,7 @@ fn task_link(task_id: Uuid) -> Option<String> {
 /// "72 hours"), whole days beyond ("7 days", "14 days").
 pub fn span(window: Duration) -> String {
     let hours = window.as_secs() / 3600;
-    if hours <= 72 || hours % 24 != 0 { format!("{hours} hours") } else { format!("{} days", hours / 24) }
+    if hours <= 72 || !hours.is_multiple_of(24) { format!("{hours} hours") } else { format!("{} days", hours / 24) }
 }
 
 #[cfg(test)]
@@ -81,20 +81,18 @@ mod tests {
     #[test]
     fn a_release_names_the_fee_from_the_fee_rule_and_the_payout_time() {
         let now = Timestamp(1_700_000_000_000);
-        let [tasker, poster] = <[NotificationRow; 2]>::try_from(released(
-            ReleasedBy::Poster,
-            &payment(10_000),
-            "Fix the tap",
-            9_000,
-            now,
-        ))
-        .unwrap();
+        let [tasker, poster] =
+            <[NotificationRow; 2]>::try_from(released(ReleasedBy::Poster, &payment(10_000), "Fix the tap", 9_000, now))
+                .unwrap();
         assert_eq!(
             tasker.message,
             "The poster released the payment for \"Fix the tap\": $90.00 AUD (after the 10% service fee) will reach your account in 3-5 business days."
         );
         assert!(tasker.message.contains(&format!("after the {FEE_PERCENT}% service fee")));
-        assert_eq!((tasker.user_id, tasker.title.as_str(), tasker.kind.as_str()), (Uuid::from_u128(2), "Payment released", "payment"));
+        assert_eq!(
+            (tasker.user_id, tasker.title.as_str(), tasker.kind.as_str()),
+            (Uuid::from_u128(2), "Payment released", "payment")
+        );
         assert_eq!(tasker.link.as_deref(), Some("/task/00000000-0000-0000-0000-000000000007"));
         assert_eq!((poster.user_id, poster.title.as_str()), (Uuid::from_u128(1), "Task completed"));
     }

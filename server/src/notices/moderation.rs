@@ -15,7 +15,8 @@ pub fn report_reviewed() -> Notice {
     Notice {
         kind: kind::TASK,
         title: "Report reviewed",
-        message: "Thanks for your report. Our team reviewed it and dealt with it under the community guidelines.".into(),
+        message: "Thanks for your report. Our team reviewed it and dealt with it under the community guidelines."
+            .into(),
         link: None,
     }
 }

@@ -11,14 +11,14 @@ use uuid::Uuid;
 use super::{calls, escrow, rules::Party};
 use crate::{
     db::{Timestamp, new_id},
-    refusal::{DomainError, DomainResult},
     live, notices,
+    refusal::{DomainError, DomainResult},
     state::AppState,
     store::{
-        disputes::{self, DisputeRow, NewDispute},
         cancellations::CancellationRow,
-        release::Decision,
+        disputes::{self, DisputeRow, NewDispute},
         payments::{self, PaymentRow},
+        release::Decision,
         tasks::TaskRow,
     },
 };

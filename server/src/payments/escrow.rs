@@ -13,9 +13,9 @@ use super::{
 };
 use crate::{
     db::{Timestamp, new_id},
-    refusal::{DomainError, DomainResult},
     live,
     notices::{self, ReleasedBy},
+    refusal::{DomainError, DomainResult},
     state::AppState,
     store::{
         self,

@@ -12,14 +12,15 @@ use serde::Serialize;
 use uuid::Uuid;
 
 use super::{
-    CheckoutRequest, CheckoutStatus, SESSION_ID_PLACEHOLDER, calls, fees,
+    CheckoutRequest, CheckoutStatus, SESSION_ID_PLACEHOLDER, calls,
     escrow::{self, CheckoutStarted},
+    fees,
     rules::{Denial, Party, task_status},
 };
 use crate::{
     db::{Timestamp, new_id},
-    refusal::{DomainError, DomainResult, Invalid},
     live, notices,
+    refusal::{DomainError, DomainResult, Invalid},
     state::AppState,
     store::{
         self,
@@ -88,21 +89,26 @@ pub async fn ask(
         expires_at: now.plus(ANSWER_WINDOW),
         cap_cents: cap_cents(parent.amount_cents),
     };
-    let row = store::price_increases::create(&state.db, &increase, &notification, now).await.map_err(|error| match error {
-        IncreaseError::WrongState => DomainError::Conflict("The task changed meanwhile; reload it and try again".into()),
-        IncreaseError::AlreadyPending => {
-            DomainError::Conflict("A price increase is already waiting for the poster's answer".into())
-        }
-        IncreaseError::OverCap => Invalid::field(
-            "amount_cents",
-            &format!(
-                "Price increases can add up to at most {} on this task",
-                fees::display_amount(increase.cap_cents, &task.currency)
-            ),
-        )
-        .into(),
-        IncreaseError::Database(error) => error.into(),
-    })?;
+    let row =
+        store::price_increases::create(&state.db, &increase, &notification, now).await.map_err(
+            |error| match error {
+                IncreaseError::WrongState => {
+                    DomainError::Conflict("The task changed meanwhile; reload it and try again".into())
+                }
+                IncreaseError::AlreadyPending => {
+                    DomainError::Conflict("A price increase is already waiting for the poster's answer".into())
+                }
+                IncreaseError::OverCap => Invalid::field(
+                    "amount_cents",
+                    &format!(
+                        "Price increases can add up to at most {} on this task",
+                        fees::display_amount(increase.cap_cents, &task.currency)
+                    ),
+                )
+                .into(),
+                IncreaseError::Database(error) => error.into(),
+            },
+        )?;
     live::notifications_created(state, &[notification]).await;
     publish(state, task, &row).await;
     Ok(row)
@@ -175,7 +181,8 @@ pub async fn decline(
     let notification =
         notices::increase_declined(increase.tasker_id, task.id, &task.title, amount, reason, Timestamp::now());
     let row = store::price_increases::decline(&state.db, increase, reason, &notification, Timestamp::now()).await?;
-    let row = row.ok_or_else(|| DomainError::Conflict("This price increase is no longer waiting for an answer".into()))?;
+    let row =
+        row.ok_or_else(|| DomainError::Conflict("This price increase is no longer waiting for an answer".into()))?;
     live::notifications_created(state, &[notification]).await;
     publish(state, task, &row).await;
     Ok(row)
@@ -192,9 +199,15 @@ pub async fn record(state: &AppState, payment: &PaymentRow, status: CheckoutStat
         CheckoutStatus::Processing { payment_intent } => {
             let notification = notices::increase_processing(payment, title, now);
             let next_check = now.plus(escrow::PROCESSING_RECHECK);
-            let moved =
-                store::escrow::mark_processing(&state.db, payment, payment_intent.as_deref(), next_check, &notification, now)
-                    .await?;
+            let moved = store::escrow::mark_processing(
+                &state.db,
+                payment,
+                payment_intent.as_deref(),
+                next_check,
+                &notification,
+                now,
+            )
+            .await?;
             if moved {
                 live::notifications_created(state, &[notification]).await;
             }
@@ -228,14 +241,22 @@ pub async fn record(state: &AppState, payment: &PaymentRow, status: CheckoutStat
         }
         CheckoutStatus::Failed => {
             let notification = notices::increase_failed(payment, title, now);
-            let ended =
-                store::price_increases::end_unpaid(&state.db, payment, payments::status::FAILED, Some(&notification), now).await?;
+            let ended = store::price_increases::end_unpaid(
+                &state.db,
+                payment,
+                payments::status::FAILED,
+                Some(&notification),
+                now,
+            )
+            .await?;
             if ended {
                 live::notifications_created(state, &[notification]).await;
             }
             ended
         }
-        CheckoutStatus::Expired => store::price_increases::end_unpaid(&state.db, payment, payments::status::EXPIRED, None, now).await?,
+        CheckoutStatus::Expired => {
+            store::price_increases::end_unpaid(&state.db, payment, payments::status::EXPIRED, None, now).await?
+        }
     };
     if changed {
         escrow::publish_payment(state, payment.id).await;
@@ -338,7 +359,10 @@ mod tests {
     #[test]
     fn only_the_poster_answers_a_pending_increase() {
         assert_eq!(may_answer(Party::Poster, store::price_increases::status::PENDING), Ok(()));
-        assert!(matches!(may_answer(Party::AssignedTasker, store::price_increases::status::PENDING), Err(Denial::Forbidden(_))));
+        assert!(matches!(
+            may_answer(Party::AssignedTasker, store::price_increases::status::PENDING),
+            Err(Denial::Forbidden(_))
+        ));
         for status in ["approved", "paid", "declined", "lapsed", "closed"] {
             assert!(matches!(may_answer(Party::Poster, status), Err(Denial::Conflict(_))), "{status}");
         }

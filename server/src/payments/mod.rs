@@ -7,9 +7,9 @@
 
 pub mod calls;
 pub mod disputes;
+pub mod escrow;
 pub mod fees;
 pub mod increases;
-pub mod escrow;
 pub mod payouts;
 pub mod providers;
 pub mod rules;
@@ -123,7 +123,6 @@ pub enum PaymentError {
     #[error("the payment provider rejected our credentials: {0}")]
     Misconfigured(String),
 }
-
 
 #[async_trait]
 pub trait PaymentProvider: Send + Sync {

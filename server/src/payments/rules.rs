@@ -35,7 +35,6 @@ impl Party {
     }
 }
 
-
 fn check(party_ok: bool, who: &'static str, state_ok: bool, state: &'static str) -> Result<(), Denial> {
     if !party_ok {
         Err(Denial::Forbidden(who))

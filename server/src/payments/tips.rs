@@ -11,8 +11,8 @@ use super::{
 };
 use crate::{
     db::{Timestamp, new_id},
-    refusal::{DomainError, DomainResult},
     live, notices,
+    refusal::{DomainError, DomainResult},
     state::AppState,
     store::{
         self,
@@ -94,9 +94,15 @@ pub async fn record(state: &AppState, payment: &PaymentRow, status: CheckoutStat
         CheckoutStatus::Processing { payment_intent } => {
             let notification = notices::tip_processing(payment, &title, now);
             let next_check = now.plus(escrow::PROCESSING_RECHECK);
-            let moved =
-                store::escrow::mark_processing(&state.db, payment, payment_intent.as_deref(), next_check, &notification, now)
-                    .await?;
+            let moved = store::escrow::mark_processing(
+                &state.db,
+                payment,
+                payment_intent.as_deref(),
+                next_check,
+                &notification,
+                now,
+            )
+            .await?;
             if moved { vec![notification] } else { vec![] }
         }
         CheckoutStatus::Paid { charge_ref, payment_intent } => {

@@ -9,8 +9,7 @@ use crate::{
     marketplace::rules::TaskDraft,
     store::{
         offers::{self, NewOffer},
-        tasks,
-        users,
+        tasks, users,
     },
 };
 

@@ -9,8 +9,7 @@ use uuid::Uuid;
 use crate::{
     close_open_increases, close_pending_reschedules,
     db::{BeginWrite, Db, Timestamp, new_id},
-    insert_ledger_entry, insert_notification, insert_provider_call, on_pool,
-    refund_added_charges,
+    insert_ledger_entry, insert_notification, insert_provider_call, on_pool, refund_added_charges,
     store::{
         ledger::LedgerEntry,
         notifications::NotificationRow,
@@ -251,7 +250,8 @@ where
                     insert_provider_call!(tx, &NewProviderCall::refund_of(payment, now))?;
                 }
             }
-            let refund = refunded.as_ref().map(|payment| (payment.amount_cents + added_cents, payment.currency.as_str()));
+            let refund =
+                refunded.as_ref().map(|payment| (payment.amount_cents + added_cents, payment.currency.as_str()));
             let notifications = notices(refund);
             for row in &notifications {
                 insert_notification!(tx, row)?;

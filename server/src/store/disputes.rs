@@ -15,12 +15,12 @@ use crate::{
     insert_ledger_entry, insert_notification, insert_provider_call, on_pool,
     payments::fees::{fee_cents, payout_cents},
     store::{
-        ledger::{LedgerEntry, kind as ledger_kind},
         cancellations::close_pending_cancellation,
-        release::{Decision, resolve_open_dispute},
+        ledger::{LedgerEntry, kind as ledger_kind},
         notifications::NotificationRow,
         payments::{PAYMENT_COLUMNS, PaymentRow},
         provider_calls::{NewProviderCall, kind as call_kind},
+        release::{Decision, resolve_open_dispute},
     },
 };
 

@@ -10,7 +10,11 @@ use crate::{
     insert_audit_entry, insert_notification,
     moderation::{ModerationAction, TargetType},
     on_pool,
-    store::{audit_log::AuditEntry, notifications::{Notice, NotificationRow}, refresh_tokens::revoke_every_family},
+    store::{
+        audit_log::AuditEntry,
+        notifications::{Notice, NotificationRow},
+        refresh_tokens::revoke_every_family,
+    },
 };
 
 /// An account's suspension: until when (`None`: until reinstated) and why.

@@ -5,10 +5,7 @@ use uuid::Uuid;
 use crate::{
     db::{BeginWrite, Db, Timestamp, new_id},
     insert_notification, on_pool,
-    store::{
-        Position,
-        notifications::NotificationRow,
-    },
+    store::{Position, notifications::NotificationRow},
 };
 
 #[derive(Clone, Debug, FromRow)]

@@ -66,7 +66,6 @@ macro_rules! resolve_open_dispute {
 
 pub(crate) use resolve_open_dispute;
 
-
 /// `assigned` → `completion_requested` by the assigned tasker, with the
 /// poster's `notification`; auto-release counts from now. False when the task
 /// was not the tasker's to move.
@@ -172,10 +171,35 @@ where
                 return Err(sqlx::Error::Protocol(format!("task {task_id} is assigned without a held payment")));
             };
             let payout = payout_cents(payment.amount_cents);
-            insert_ledger_entry!(tx, &LedgerEntry::new(payment.id, task_id, ledger_kind::PAYOUT, payout, &payment.currency, Some(payment.tasker_id), now))?;
-            insert_ledger_entry!(tx, &LedgerEntry::new(payment.id, task_id, ledger_kind::FEE, payment.fee_cents, &payment.currency, None, now))?;
+            insert_ledger_entry!(
+                tx,
+                &LedgerEntry::new(
+                    payment.id,
+                    task_id,
+                    ledger_kind::PAYOUT,
+                    payout,
+                    &payment.currency,
+                    Some(payment.tasker_id),
+                    now
+                )
+            )?;
+            insert_ledger_entry!(
+                tx,
+                &LedgerEntry::new(
+                    payment.id,
+                    task_id,
+                    ledger_kind::FEE,
+                    payment.fee_cents,
+                    &payment.currency,
+                    None,
+                    now
+                )
+            )?;
             if payout > 0 {
-                insert_provider_call!(tx, &NewProviderCall::new(payment.id, call_kind::TRANSFER, &payment.provider, payout, now))?;
+                insert_provider_call!(
+                    tx,
+                    &NewProviderCall::new(payment.id, call_kind::TRANSFER, &payment.provider, payout, now)
+                )?;
             }
             let added = release_added_charges!(tx, task_id, now);
             let added_payout: i64 = added.iter().map(|charge| charge.amount_cents - charge.fee_cents).sum();

@@ -140,11 +140,7 @@ pub async fn settle(state: &AppState, session: &IdentitySessionRow) -> DomainRes
 
 /// Records the provider's decision on a pending session; a verified identity releases the
 /// transfers that waited for it.
-pub async fn record(
-    state: &AppState,
-    session: &IdentitySessionRow,
-    status: IdentityStatus,
-) -> DomainResult<bool> {
+pub async fn record(state: &AppState, session: &IdentitySessionRow, status: IdentityStatus) -> DomainResult<bool> {
     if status == IdentityStatus::Pending {
         return Ok(false);
     }

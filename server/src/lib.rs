@@ -160,6 +160,7 @@ pub async fn start(config: Config) -> anyhow::Result<RunningServer> {
         operator_sockets,
         task_views: Default::default(),
         task_pages: Default::default(),
+        browse_pages: Default::default(),
     };
 
     let workers = Workers::start(&state);

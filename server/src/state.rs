@@ -44,7 +44,9 @@ pub struct AppState {
     /// Task page views not yet written (`task_views`).
     pub task_views: crate::task_views::TaskViews,
     /// Anonymous task page reads in flight, shared by identical requests.
-    pub task_pages: crate::http::task_page_reads::TaskPageReads,
+    pub task_pages: crate::http::shared_reads::TaskPageReads,
+    /// Anonymous browse reads in flight, shared by identical requests.
+    pub browse_pages: crate::http::shared_reads::BrowseReads,
 }
 
 impl AppState {

@@ -7,6 +7,7 @@ mod common;
 mod accounts;
 mod alert_writes;
 mod alerts;
+mod browse_reads;
 mod cluster;
 mod deployment;
 mod disputes;

@@ -15,6 +15,7 @@ on_both_backends!(
     words_match_by_stem_and_prefix,
     best_match_ranks_title_matches_first_and_pages_through_every_match,
     the_index_follows_edits_and_status_changes,
+    best_match_ranks_the_newest_matches_and_pages_through_every_match,
 );
 
 fn titles(response: &common::Response) -> Vec<String> {
@@ -103,5 +104,113 @@ async fn the_index_follows_edits_and_status_changes(app: TestApp) -> TestApp {
     let cancelled = app.post(&format!("/api/tasks/{}/cancel", id(&other)), Some(&token), json!({})).await;
     assert_eq!(cancelled.status, StatusCode::OK, "{:?}", cancelled.body);
     assert_eq!(search(&app, "q=assemble").await, ["Assemble a bookcase"], "only open tasks are found");
+    app
+}
+
+/// Posts `count` open tasks straight through the store (faster than the API, and not limited per
+/// hour), one second apart from `first_at`, in that order.
+async fn store_tasks(app: &TestApp, email: &str, titles: &[(String, String)], first_at: i64) -> Vec<String> {
+    let db = &app.server.state.db;
+    let poster = server::store::users::user_by_email(db, email).await.unwrap().unwrap().id;
+    let mut ids = Vec::new();
+    for (i, (title, description)) in titles.iter().enumerate() {
+        let draft = server::marketplace::rules::TaskDraft {
+            title: title.clone(),
+            description: description.clone(),
+            category_id: 1,
+            location: "Newtown NSW".into(),
+            budget_cents: 10_000,
+            due_date: time::OffsetDateTime::now_utc().date() + time::Duration::days(7),
+            coordinates: None,
+            remote: false,
+        };
+        let at = server::db::Timestamp(first_at + 1_000 * i as i64);
+        ids.push(server::store::tasks::create_task(db, poster, &draft, at).await.unwrap().to_string());
+    }
+    ids
+}
+
+/// Every id on every page of `query`, `limit` at a time.
+async fn every_page(app: &TestApp, query: &str, limit: usize) -> Vec<String> {
+    let mut seen = Vec::new();
+    let mut cursor: Option<String> = None;
+    loop {
+        let path = match &cursor {
+            None => format!("/api/tasks?{query}&limit={limit}"),
+            Some(cursor) => format!("/api/tasks?{query}&limit={limit}&cursor={cursor}"),
+        };
+        let page = app.get(&path, None).await;
+        assert_eq!(page.status, StatusCode::OK, "{:?}", page.body);
+        seen.extend(page.body["items"].as_array().unwrap().iter().map(|t| t["id"].as_str().unwrap().to_owned()));
+        match page.body["next_cursor"].as_str() {
+            Some(next) => cursor = Some(next.to_owned()),
+            None => return seen,
+        }
+    }
+}
+
+/// Best match ranks the newest matches only (a million tasks cannot be ranked per request): a
+/// better match older than the window comes after it, newest first, and is still found; paging
+/// through Best match gives every match once, even while tasks are posted between pages.
+async fn best_match_ranks_the_newest_matches_and_pages_through_every_match(app: TestApp) -> TestApp {
+    let email = "window.poster@example.com";
+    poster(&app, email).await;
+    let window = server::store::search::RANKED_WINDOW as usize;
+    let start = server::db::Timestamp::now().0 - 86_400_000;
+    // The best match of all (the word in its title), posted before the window's matches.
+    let old_titles: Vec<(String, String)> = vec![
+        ("Paint the fence".into(), "Old pickets".into()),
+        ("Garden work, older".into(), "Mend the fence post".into()),
+    ];
+    let old = store_tasks(&app, email, &old_titles, start).await;
+    let newer: Vec<(String, String)> = (0..window + 10)
+        .map(|i| (format!("Garden work {i}"), format!("Weeding, and fix one fence post ({i})")))
+        .collect();
+    let newer = store_tasks(&app, email, &newer, start + 10_000).await;
+    store_tasks(&app, email, &[("Mow the lawn".into(), "Front and back".into())], start + 20_000_000).await;
+
+    let first = app.get("/api/tasks?q=fence&limit=5", None).await;
+    assert!(
+        titles(&first).iter().all(|title| title.starts_with("Garden work ")),
+        "only the newest {window} matches are ranked: {:?}",
+        titles(&first)
+    );
+    let newest = every_page(&app, "q=fence&sort=newest", 100).await;
+    let mut expected: Vec<String> = newer.iter().rev().chain(old.iter().rev()).cloned().collect();
+    assert_eq!(newest, expected, "newest first, every match, the one outside the window too");
+
+    let best = every_page(&app, "q=fence", 50).await;
+    assert_eq!(best.len(), expected.len(), "every match once");
+    let (ranked, older) = best.split_at(window);
+    let mut in_window = ranked.to_vec();
+    in_window.sort();
+    let mut newest_window: Vec<String> = newer[10..].to_vec();
+    newest_window.sort();
+    assert_eq!(in_window, newest_window, "the ranked part is the newest {window} matches");
+    assert_eq!(older, &expected[window..], "older matches follow, newest first");
+
+    // Pages read while tasks are posted: no duplicates, nothing that existed is missed.
+    let mut seen = Vec::new();
+    let mut cursor: Option<String> = None;
+    let mut posted = 0;
+    loop {
+        let path = match &cursor {
+            None => "/api/tasks?q=fence&limit=100".to_owned(),
+            Some(cursor) => format!("/api/tasks?q=fence&limit=100&cursor={cursor}"),
+        };
+        let page = app.get(&path, None).await;
+        seen.extend(page.body["items"].as_array().unwrap().iter().map(|t| t["id"].as_str().unwrap().to_owned()));
+        posted += 1;
+        let now = server::db::Timestamp::now().0;
+        store_tasks(&app, email, &[(format!("Fence repair {posted}"), "Posted between pages".into())], now).await;
+        match page.body["next_cursor"].as_str() {
+            Some(next) => cursor = Some(next.to_owned()),
+            None => break,
+        }
+    }
+    let unique: std::collections::HashSet<&String> = seen.iter().collect();
+    assert_eq!(unique.len(), seen.len(), "no task twice");
+    expected.sort();
+    assert!(expected.iter().all(|id| unique.contains(id)), "every task that existed is found");
     app
 }

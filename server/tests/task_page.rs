@@ -6,7 +6,7 @@ use crate::common;
 
 use common::{
     TestApp,
-    market::{id, post_task, poster, tasker},
+    market::{holding_the_pool, id, post_task, poster, tasker},
 };
 use reqwest::StatusCode;
 use serde_json::json;
@@ -99,24 +99,11 @@ async fn views_noted_before_a_graceful_stop_are_written(app: TestApp) -> TestApp
     app
 }
 
-/// Holds every pooled connection while `during` runs, so requests queue for the database.
-async fn holding_the_pool<T>(app: &TestApp, during: impl Future<Output = T>) -> T {
-    on_pool!(&app.server.state.db, |pool| {
-        let mut held = Vec::new();
-        for _ in 0..pool.options().get_max_connections() {
-            held.push(pool.acquire().await.unwrap());
-        }
-        let result = during.await;
-        drop(held);
-        result
-    })
-}
-
 async fn identical_anonymous_reads_made_at_once_share_one_database_read(app: TestApp) -> TestApp {
     const CROWD: usize = 40;
     let owner = poster(&app, "poster@example.com").await;
     let task = id(&post_task(&app, &owner, json!({ "title": "Watched by a crowd" })).await);
-    let task_id = task.parse().unwrap();
+    let task_id: uuid::Uuid = task.parse().unwrap();
     let pages = &app.server.state.task_pages;
     let before = pages.reads_begun();
     let requests = holding_the_pool(&app, async {
@@ -127,8 +114,8 @@ async fn identical_anonymous_reads_made_at_once_share_one_database_read(app: Tes
             })
             .collect();
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-        while pages.readers(task_id) < CROWD {
-            assert!(std::time::Instant::now() < deadline, "only {} requests arrived", pages.readers(task_id));
+        while pages.readers(&task_id) < CROWD {
+            assert!(std::time::Instant::now() < deadline, "only {} requests arrived", pages.readers(&task_id));
             tokio::time::sleep(std::time::Duration::from_millis(10)).await;
         }
         requests
@@ -144,7 +131,7 @@ async fn identical_anonymous_reads_made_at_once_share_one_database_read(app: Tes
     // The first read began before the others arrived; the second serves all of them.
     let reads = pages.reads_begun() - before;
     assert!(reads <= 2, "{CROWD} identical reads made {reads} database reads");
-    assert_eq!(pages.readers(task_id), 0, "nothing is kept once the crowd is served");
+    assert_eq!(pages.readers(&task_id), 0, "nothing is kept once the crowd is served");
     app
 }
 

@@ -29,24 +29,7 @@ struct Tally {
 async fn real_tasks(bench: &Bench) -> anyhow::Result<Vec<uuid::Uuid>> {
     let db = &bench.server.state.db;
     let now = Timestamp::now();
-    let account = users::NewAccount {
-        id: server::db::new_id(),
-        email: "poster@bench.local".into(),
-        password_hash: "not-a-real-hash".into(),
-        email_verified: true,
-        first_name: "Bench".into(),
-        last_name: "Poster".into(),
-        company_name: None,
-        phone: None,
-        location: None,
-        bio: None,
-        avatar_url: None,
-        account_type: "customer",
-        is_tasker: false,
-        skills_json: "[]".into(),
-        created_at: now,
-    };
-    let poster = users::create_account(db, &account).await?.id;
+    let poster = bench_common::account(db, "poster@bench.local".into(), "Poster", false).await?;
     let mut ids = Vec::new();
     for n in 0..REAL_TASKS {
         let draft = TaskDraft {

@@ -14,11 +14,8 @@ mod memory;
 mod refunds;
 
 use anyhow::{Context, bail};
-use server::{
-    RunningServer,
-    config::{Config, Secret},
-};
-use sqlx::{Connection, Executor, PgConnection};
+use bench_common::Scratch;
+use server::{RunningServer, config::Config};
 
 struct Args {
     backend: String,
@@ -54,43 +51,20 @@ fn args() -> anyhow::Result<Args> {
 /// A server on a fresh database, with `adjust` applied to its configuration.
 pub struct Bench {
     pub server: RunningServer,
-    data_dir: std::path::PathBuf,
-    scratch: Option<(String, String)>,
+    scratch: Scratch,
 }
 
 impl Bench {
     pub async fn start(backend: &str, adjust: impl FnOnce(&mut Config)) -> anyhow::Result<Bench> {
-        let data_dir = std::env::temp_dir().join(format!("taskhub-abuse-bench-{}", uuid::Uuid::now_v7().simple()));
-        std::fs::create_dir_all(&data_dir)?;
-        let mut config = Config::local(data_dir.clone());
-        config.bind_addr = "127.0.0.1:0".into();
-        config.jwt_secret = Some(Secret::new("bench-secret-".repeat(4)));
-        config.web_dist = data_dir.join("none");
-        let mut scratch = None;
-        if backend == "postgres" {
-            let admin = std::env::var("BENCH_DATABASE_URL")
-                .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into());
-            let name = format!("taskhub_bench_{}", uuid::Uuid::now_v7().simple());
-            let mut connection = PgConnection::connect(&admin).await.context("connecting to BENCH_DATABASE_URL")?;
-            connection.execute(sqlx::AssertSqlSafe(format!("create database {name}"))).await?;
-            let (prefix, _) = admin.rsplit_once('/').context("BENCH_DATABASE_URL names a database")?;
-            config.database_url = Secret::new(format!("{prefix}/{name}"));
-            scratch = Some((admin, name));
-        }
+        let (scratch, mut config) = Scratch::new("abuse", backend).await?;
         adjust(&mut config);
         let server = server::start(config).await?;
-        Ok(Bench { server, data_dir, scratch })
+        Ok(Bench { server, scratch })
     }
 
     pub async fn stop(self) -> anyhow::Result<()> {
         self.server.shutdown().await?;
-        if let Some((admin, name)) = self.scratch
-            && let Ok(mut connection) = PgConnection::connect(&admin).await
-        {
-            let drop = format!("drop database if exists {name} with (force)");
-            let _ = connection.execute(sqlx::AssertSqlSafe(drop)).await;
-        }
-        std::fs::remove_dir_all(&self.data_dir).ok();
+        self.scratch.remove().await;
         Ok(())
     }
 }

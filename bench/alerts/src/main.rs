@@ -19,15 +19,15 @@ use std::{
 };
 
 use anyhow::{Context, bail};
+use bench_common::{Rng, Scratch, account};
 use server::{
     alerts::{self, AlertInput, AlertPlace},
-    config::{Config, Secret},
+    config::Config,
     db::{Db, Timestamp},
     gazetteer::{self, Locality},
     marketplace::rules::TaskDraft,
     store::{alerts as alert_store, tasks, users},
 };
-use sqlx::{Connection, Executor, PgConnection};
 
 const KEYWORDS: [&str; 16] = [
     "garden", "fence", "kitchen", "bathroom", "wardrobe", "garage", "roof", "gutter", "window", "deck", "carpet",
@@ -57,26 +57,6 @@ fn args() -> anyhow::Result<Args> {
     Ok(args)
 }
 
-/// A small deterministic generator so every run stores the same alerts.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn pick<T: Copy>(&mut self, items: &[T]) -> T {
-        items[(self.next() % items.len() as u64) as usize]
-    }
-
-    fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
-    }
-}
-
 /// Major-city localities: where most taskers and tasks are.
 fn city_places() -> Vec<&'static Locality> {
     gazetteer::localities().iter().filter(|locality| locality.remoteness == 0).collect()
@@ -101,27 +81,6 @@ fn random_alert(rng: &mut Rng, places: &[&Locality]) -> AlertInput {
     }
 }
 
-async fn account(db: &Db, email: String, is_tasker: bool) -> anyhow::Result<uuid::Uuid> {
-    let account = users::NewAccount {
-        id: server::db::new_id(),
-        email,
-        password_hash: "not-a-real-hash".into(),
-        email_verified: true,
-        first_name: "Bench".into(),
-        last_name: "User".into(),
-        company_name: None,
-        phone: None,
-        location: None,
-        bio: None,
-        avatar_url: None,
-        account_type: if is_tasker { "tasker" } else { "customer" },
-        is_tasker,
-        skills_json: "[]".into(),
-        created_at: Timestamp::now(),
-    };
-    Ok(users::create_account(db, &account).await?.id)
-}
-
 async fn load_alerts(db: &Db, count: usize) -> anyhow::Result<()> {
     let taskers = count.div_ceil(ALERTS_PER_TASKER);
     let db = Arc::new(db.clone());
@@ -135,7 +94,7 @@ async fn load_alerts(db: &Db, count: usize) -> anyhow::Result<()> {
             let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ (worker as u64 + 1));
             let start = worker * per_worker;
             for tasker in start..(start + per_worker).min(taskers) {
-                let id = account(&db, format!("tasker{tasker}@bench.local"), true).await?;
+                let id = account(&db, format!("tasker{tasker}@bench.local"), "User", true).await?;
                 let alerts_here = ALERTS_PER_TASKER.min(count - tasker * ALERTS_PER_TASKER);
                 for _ in 0..alerts_here {
                     let draft = alerts::validate(&random_alert(&mut rng, &places))
@@ -155,31 +114,10 @@ async fn load_alerts(db: &Db, count: usize) -> anyhow::Result<()> {
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let args = args()?;
-    let data_dir = std::env::temp_dir().join(format!("taskhub-alerts-bench-{}", uuid::Uuid::now_v7().simple()));
-    std::fs::create_dir_all(&data_dir)?;
-    let mut config = Config::local(data_dir.clone());
-    config.bind_addr = "127.0.0.1:0".into();
-    config.jwt_secret = Some(Secret::new("bench-secret-".repeat(4)));
-    config.web_dist = data_dir.join("none");
+    let (scratch, mut config) = Scratch::new("alerts", &args.backend).await?;
     config.task_alerts_poll_secs = 0;
-    let mut scratch = None;
-    if args.backend == "postgres" {
-        let admin = std::env::var("BENCH_DATABASE_URL")
-            .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into());
-        let name = format!("taskhub_bench_{}", uuid::Uuid::now_v7().simple());
-        let mut connection = PgConnection::connect(&admin).await.context("connecting to BENCH_DATABASE_URL")?;
-        connection.execute(sqlx::AssertSqlSafe(format!("create database {name}"))).await?;
-        let (prefix, _) = admin.rsplit_once('/').context("BENCH_DATABASE_URL names a database")?;
-        config.database_url = Secret::new(format!("{prefix}/{name}"));
-        scratch = Some((admin, name));
-    }
     let result = run(&args, config).await;
-    if let Some((admin, name)) = scratch
-        && let Ok(mut connection) = PgConnection::connect(&admin).await
-    {
-        let _ = connection.execute(sqlx::AssertSqlSafe(format!("drop database if exists {name} with (force)"))).await;
-    }
-    std::fs::remove_dir_all(&data_dir).ok();
+    scratch.remove().await;
     result
 }
 
@@ -200,7 +138,7 @@ async fn run(args: &Args, config: Config) -> anyhow::Result<()> {
         args.tasks
     );
 
-    let poster = account(&state.db, "poster@bench.local".into(), false).await?;
+    let poster = account(&state.db, "poster@bench.local".into(), "User", false).await?;
     let places = city_places();
     let mut rng = Rng(0xD1B5_4A32_D192_ED03);
     let today = time::OffsetDateTime::now_utc().date();

@@ -15,13 +15,13 @@
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
+use bench_common::{Rng, Scratch, load_average};
 use server::{
-    config::{Config, Secret},
+    config::Config,
     db::{Db, Timestamp},
     marketplace::rules::TaskDraft,
-    store::{browse, tasks, users},
+    store::{browse, tasks},
 };
-use sqlx::{Connection, Executor, PgConnection};
 
 const WORDS: [&str; 16] = [
     "garden", "fence", "kitchen", "bathroom", "wardrobe", "garage", "roof", "gutter", "window", "deck", "carpet",
@@ -71,45 +71,12 @@ fn args() -> anyhow::Result<Args> {
     Ok(args)
 }
 
-/// A small deterministic generator so every run loads the same data.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn pick<T: Copy>(&mut self, items: &[T]) -> T {
-        items[(self.next() % items.len() as u64) as usize]
-    }
-}
-
 async fn load(db: &Db, count: usize) -> anyhow::Result<()> {
     let posters = (count / 100).max(1);
     let mut ids = Vec::with_capacity(posters);
     let now = Timestamp::now();
     for i in 0..posters {
-        let account = users::NewAccount {
-            id: server::db::new_id(),
-            email: format!("poster{i}@bench.local"),
-            password_hash: "not-a-real-hash".into(),
-            email_verified: true,
-            first_name: "Bench".into(),
-            last_name: format!("Poster{i}"),
-            company_name: None,
-            phone: None,
-            location: None,
-            bio: None,
-            avatar_url: None,
-            account_type: "customer",
-            is_tasker: false,
-            skills_json: "[]".into(),
-            created_at: now,
-        };
-        ids.push(users::create_account(db, &account).await?.id);
+        ids.push(bench_common::account(db, format!("poster{i}@bench.local"), &format!("Poster{i}"), false).await?);
     }
     let today = time::OffsetDateTime::now_utc().date();
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
@@ -285,12 +252,6 @@ fn queries() -> Vec<Query> {
     ]
 }
 
-fn load_average() -> String {
-    std::fs::read_to_string("/proc/loadavg")
-        .map(|text| text.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
-        .unwrap_or_else(|_| "unknown".into())
-}
-
 async fn wait_for_quiet_machine() {
     loop {
         let one_minute: f64 =
@@ -310,8 +271,14 @@ struct Figures {
     p99: Duration,
 }
 
-async fn measure(base: &str, path: &str, clients: usize, seconds: u64) -> anyhow::Result<Figures> {
-    let client = reqwest::Client::builder().pool_max_idle_per_host(clients).build()?;
+/// `own_reads`: each request carries an `Authorization` header, so the server reads for it alone
+/// (anonymous identical requests made at once share one read, `http/shared_reads.rs`).
+async fn measure(base: &str, path: &str, clients: usize, seconds: u64, own_reads: bool) -> anyhow::Result<Figures> {
+    let mut headers = reqwest::header::HeaderMap::new();
+    if own_reads {
+        headers.insert(reqwest::header::AUTHORIZATION, reqwest::header::HeaderValue::from_static("Bearer bench"));
+    }
+    let client = reqwest::Client::builder().pool_max_idle_per_host(clients).default_headers(headers).build()?;
     let url = format!("{base}{path}");
     // Warm up caches and connections.
     for _ in 0..clients {
@@ -358,30 +325,9 @@ async fn measure(base: &str, path: &str, clients: usize, seconds: u64) -> anyhow
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let args = args()?;
-    let data_dir = std::env::temp_dir().join(format!("taskhub-browse-bench-{}", uuid::Uuid::now_v7().simple()));
-    std::fs::create_dir_all(&data_dir)?;
-    let mut config = Config::local(data_dir.clone());
-    config.bind_addr = "127.0.0.1:0".into();
-    config.jwt_secret = Some(Secret::new("bench-secret-".repeat(4)));
-    config.web_dist = data_dir.join("none");
-    let mut scratch = None;
-    if args.backend == "postgres" {
-        let admin = std::env::var("BENCH_DATABASE_URL")
-            .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into());
-        let name = format!("taskhub_bench_{}", uuid::Uuid::now_v7().simple());
-        let mut connection = PgConnection::connect(&admin).await.context("connecting to BENCH_DATABASE_URL")?;
-        connection.execute(sqlx::AssertSqlSafe(format!("create database {name}"))).await?;
-        let (prefix, _) = admin.rsplit_once('/').context("BENCH_DATABASE_URL names a database")?;
-        config.database_url = Secret::new(format!("{prefix}/{name}"));
-        scratch = Some((admin, name));
-    }
+    let (scratch, config) = Scratch::new("browse", &args.backend).await?;
     let result = run(&args, config).await;
-    if let Some((admin, name)) = scratch
-        && let Ok(mut connection) = PgConnection::connect(&admin).await
-    {
-        let _ = connection.execute(sqlx::AssertSqlSafe(format!("drop database if exists {name} with (force)"))).await;
-    }
-    std::fs::remove_dir_all(&data_dir).ok();
+    scratch.remove().await;
     result
 }
 
@@ -412,16 +358,19 @@ async fn run(args: &Args, config: Config) -> anyhow::Result<()> {
             "" => deep_page(&base, 50).await?,
             path => path.to_owned(),
         };
-        let figures = measure(&base, &path, args.clients, args.seconds).await?;
-        println!(
-            "{:<34} {:>8.0} req/s   p50 {:>7.2} ms   p99 {:>7.2} ms   ({} requests; load average {})",
-            query.name,
-            figures.per_second,
-            figures.p50.as_secs_f64() * 1e3,
-            figures.p99.as_secs_f64() * 1e3,
-            figures.requests,
-            load_average()
-        );
+        for (own_reads, how) in [(false, "shared"), (true, "own reads")] {
+            let figures = measure(&base, &path, args.clients, args.seconds, own_reads).await?;
+            println!(
+                "{:<30} {:<9} {:>6.0} req/s   p50 {:>7.2} ms   p99 {:>7.2} ms   ({} requests; load average {})",
+                query.name,
+                how,
+                figures.per_second,
+                figures.p50.as_secs_f64() * 1e3,
+                figures.p99.as_secs_f64() * 1e3,
+                figures.requests,
+                load_average()
+            );
+        }
         if args.explain {
             let after = None;
             let plan = browse::explain_open_tasks_page(&running.state.db, &query.filter, query.sort, after, 21).await?;

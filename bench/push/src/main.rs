@@ -76,25 +76,7 @@ async fn fake_push_service(received: Arc<AtomicUsize>) -> anyhow::Result<String>
 }
 
 async fn load(db: &Db, origin: &str, args: &Args) -> anyhow::Result<usize> {
-    let now = Timestamp::now();
-    let account = users::NewAccount {
-        id: new_id(),
-        email: "pushed@bench.local".into(),
-        password_hash: "not-a-real-hash".into(),
-        email_verified: true,
-        first_name: "Bench".into(),
-        last_name: "Pushed".into(),
-        company_name: None,
-        phone: None,
-        location: None,
-        bio: None,
-        avatar_url: None,
-        account_type: "customer",
-        is_tasker: false,
-        skills_json: "[]".into(),
-        created_at: now,
-    };
-    let user_id = users::create_account(db, &account).await?.id;
+    let user_id = bench_common::account(db, "pushed@bench.local".into(), "Pushed", false).await?;
     for device in 0..args.devices {
         let key = SecretKey::random(&mut rand::rngs::OsRng);
         let mut auth = [0u8; 16];
@@ -136,32 +118,11 @@ async fn load(db: &Db, origin: &str, args: &Args) -> anyhow::Result<usize> {
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let args = args()?;
-    let data_dir = std::env::temp_dir().join(format!("taskhub-push-bench-{}", uuid::Uuid::now_v7().simple()));
-    std::fs::create_dir_all(&data_dir)?;
-    let mut config = Config::local(data_dir.clone());
-    config.bind_addr = "127.0.0.1:0".into();
-    config.jwt_secret = Some(Secret::new("bench-secret-".repeat(4)));
-    config.web_dist = data_dir.join("none");
+    let (scratch, mut config) = bench_common::Scratch::new("push", &args.backend).await?;
     // Lets the server push to the fake on loopback over http.
     config.dev_mode = true;
-    let mut scratch = None;
-    if args.backend == "postgres" {
-        let admin = std::env::var("BENCH_DATABASE_URL")
-            .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into());
-        let name = format!("taskhub_bench_{}", uuid::Uuid::now_v7().simple());
-        let mut connection = PgConnection::connect(&admin).await.context("connecting to BENCH_DATABASE_URL")?;
-        connection.execute(sqlx::AssertSqlSafe(format!("create database {name}"))).await?;
-        let (prefix, _) = admin.rsplit_once('/').context("BENCH_DATABASE_URL names a database")?;
-        config.database_url = Secret::new(format!("{prefix}/{name}"));
-        scratch = Some((admin, name));
-    }
     let result = run(&args, config).await;
-    if let Some((admin, name)) = scratch
-        && let Ok(mut connection) = PgConnection::connect(&admin).await
-    {
-        let _ = connection.execute(sqlx::AssertSqlSafe(format!("drop database if exists {name} with (force)"))).await;
-    }
-    std::fs::remove_dir_all(&data_dir).ok();
+    scratch.remove().await;
     result
 }
 

@@ -5,7 +5,7 @@ use std::time::Duration;
 use axum::{
     Router,
     extract::State,
-    http::StatusCode,
+    http::{HeaderMap, StatusCode, header},
     routing::{get, post},
 };
 use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
@@ -38,7 +38,7 @@ use crate::{
     state::AppState,
     store::{
         Position,
-        browse::{self, After, BrowseFilter, BrowseSort, SortKey},
+        browse::{self, After, BrowseFilter, BrowseSort, SortKey, Stage},
         profiles, questions, task_photos,
         tasks::{self, TaskRow, TaskView},
     },
@@ -91,20 +91,30 @@ pub struct BrowseQuery {
     cursor: Option<String>,
 }
 
-/// Where a page ended, opaque to clients.
+/// Where a page ended, opaque to clients: the sort, the last row's key and id, and for Best match
+/// the ranked window's floor (`f`) or that the page ended among the older matches (`o`).
 #[derive(Serialize, Deserialize)]
 struct Cursor {
     s: String,
     k: SortKey,
     i: Uuid,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    f: Option<(i64, Uuid)>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    o: bool,
 }
 
-fn encode_cursor(sort: BrowseSort, row: &TaskRow) -> String {
-    let cursor = Cursor { s: sort.as_str().into(), k: sort.key_of(row), i: row.id };
+fn encode_cursor(sort: BrowseSort, after: &After) -> String {
+    let (f, o) = match after.stage {
+        Stage::Ranked { floor } => (floor.map(|floor| (floor.created_at.0, floor.id)), false),
+        Stage::Older => (None, true),
+        Stage::Sorted => (None, false),
+    };
+    let cursor = Cursor { s: sort.as_str().into(), k: after.key.clone(), i: after.id, f, o };
     URL_SAFE_NO_PAD.encode(serde_json::to_vec(&cursor).unwrap_or_default())
 }
 
-fn decode_cursor(sort: BrowseSort, text: &str) -> Result<After, ApiError> {
+fn decode_cursor(sort: BrowseSort, searching: bool, text: &str) -> Result<After, ApiError> {
     let invalid = || ApiError::BadRequest("The cursor is invalid; start again from the first page".into());
     let bytes = URL_SAFE_NO_PAD.decode(text.trim()).map_err(|_| invalid())?;
     let cursor: Cursor = serde_json::from_slice(&bytes).map_err(|_| invalid())?;
@@ -119,7 +129,13 @@ fn decode_cursor(sort: BrowseSort, text: &str) -> Result<After, ApiError> {
     if cursor.s != sort.as_str() || !key_fits {
         return Err(invalid());
     }
-    Ok(After { key: cursor.k, id: cursor.i })
+    let floor = cursor.f.map(|(created_at, id)| Position { created_at: Timestamp(created_at), id });
+    let stage = match (sort, searching) {
+        (BrowseSort::BestMatch, true) if cursor.o => Stage::Older,
+        (BrowseSort::BestMatch, true) => Stage::Ranked { floor },
+        _ => Stage::Sorted,
+    };
+    Ok(After { key: cursor.k, id: cursor.i, stage })
 }
 
 fn present(value: Option<String>) -> Option<String> {
@@ -131,6 +147,7 @@ fn present(value: Option<String>) -> Option<String> {
     responses((status = 200, body = Page<TaskSummary>), (status = 400), (status = 422)))]
 pub async fn browse_tasks(
     State(state): State<AppState>,
+    headers: HeaderMap,
     ApiQuery(query): ApiQuery<BrowseQuery>,
 ) -> ApiResult<ApiJson<Page<TaskSummary>>> {
     let q = present(query.q);
@@ -170,14 +187,35 @@ pub async fn browse_tasks(
         max_budget_cents: budget("max_budget", query.max_budget)?,
         within: near.map(|(lat, lon, radius_km)| geo::bounding_box(lat, lon, radius_km)),
     };
-    let after = present(query.cursor).map(|text| decode_cursor(sort, &text)).transpose()?;
+    let searching = filter.words.as_ref().is_some_and(|words| !words.is_empty());
+    let after = present(query.cursor).map(|text| decode_cursor(sort, searching, &text)).transpose()?;
+    // Everyone signed out is shown the same list: identical reads at once share theirs. The key is
+    // the parsed request, so spellings of one query (`?q=fence`, `?sort=best_match&q=fence`) share.
+    let key = format!("{filter:?}|{sort:?}|{after:?}|{limit}|{near:?}");
+    let read = || browse_page(&state, filter, sort, after, limit, near);
+    if headers.contains_key(header::AUTHORIZATION) {
+        return Ok(ApiJson(read().await?));
+    }
+    Ok(ApiJson(state.browse_pages.read(key, read).await?))
+}
+
+/// One page of the browse list as the API shows it.
+async fn browse_page(
+    state: &AppState,
+    filter: BrowseFilter,
+    sort: BrowseSort,
+    after: Option<After>,
+    limit: i64,
+    near: Option<(f64, f64, f64)>,
+) -> ApiResult<Page<TaskSummary>> {
     let mut rows = browse::open_tasks_page(&state.db, &filter, sort, after.as_ref(), limit + 1).await?;
     let next_cursor = if rows.len() as i64 > limit {
         rows.truncate(limit as usize);
-        rows.last().map(|row| encode_cursor(sort, row))
+        rows.last().map(|row| encode_cursor(sort, &row.after))
     } else {
         None
     };
+    let mut rows: Vec<TaskRow> = rows.into_iter().map(|row| row.task).collect();
     // The query kept a box around the circle; its corners go here (a page may come out short).
     if let Some((lat, lon, radius_km)) = near {
         rows.retain(|row| match (row.lat, row.lon) {
@@ -187,7 +225,7 @@ pub async fn browse_tasks(
     }
     let mut items: Vec<TaskSummary> = rows.iter().map(TaskSummary::from).collect();
     fill_ratings(&state.db, items.iter_mut().map(|task| &mut task.poster).collect()).await?;
-    Ok(ApiJson(Page::new(items, next_cursor)))
+    Ok(Page::new(items, next_cursor))
 }
 
 const DEFAULT_RADIUS_KM: f64 = 10.0;

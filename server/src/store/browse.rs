@@ -10,6 +10,7 @@ use crate::{
     on_pool,
 };
 
+pub use super::Position;
 use super::tasks::{SUSPENDED_POSTER, TASK_COLUMNS, TaskRow};
 
 /// Sort orders of the browse list; each has an index over open tasks.
@@ -52,7 +53,8 @@ impl BrowseSort {
             Self::BudgetDesc => ("t.budget_cents", "desc"),
             Self::BudgetAsc => ("t.budget_cents", "asc"),
             Self::DueSoonest => ("t.due_date", "asc"),
-            Self::BestMatch => ("search_rank", "desc"),
+            // Best match without words is the newest list; with them, `store::search` orders it.
+            Self::BestMatch => ("t.created_at", "desc"),
         }
     }
 
@@ -74,11 +76,31 @@ pub enum SortKey {
     Text(String),
 }
 
-/// Where the previous page ended: the last row's sort key and id.
+/// Where the previous page ended: the last row's sort key and id, and for Best match which part of
+/// the list it ended in.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct After {
     pub key: SortKey,
     pub id: Uuid,
+    pub stage: Stage,
+}
+
+/// Best match ranks the newest matches ([`super::search`]); the older ones follow, newest first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// Every sort but Best match.
+    Sorted,
+    /// Among Best match's ranked matches (the key is the rank). The window's oldest edge, when it
+    /// ended before the oldest match, so later pages rank the same window.
+    Ranked { floor: Option<Position> },
+    /// Among the matches older than the ranked window, newest first (the key is `created_at`).
+    Older,
+}
+
+/// A page's row and where the next page starts if the page ends with it.
+pub struct BrowseRow {
+    pub task: TaskRow,
+    pub after: After,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -139,21 +161,78 @@ pub async fn open_tasks_page(
     sort: BrowseSort,
     after: Option<&After>,
     limit: i64,
-) -> sqlx::Result<Vec<TaskRow>> {
-    let (sql, args) = open_tasks_page_sql(db, filter, sort, after, limit);
-    on_pool!(db, |pool| bind_args!(sqlx::query_as::<_, TaskRow>(sqlx::AssertSqlSafe(sql)), args).fetch_all(pool).await)
+) -> sqlx::Result<Vec<BrowseRow>> {
+    match (filter.words.as_deref(), sort) {
+        // Nothing searchable (only punctuation) finds nothing.
+        (Some([]), _) => Ok(Vec::new()),
+        (Some(words), BrowseSort::BestMatch) => super::search::best_match_page(db, filter, words, after, limit).await,
+        (Some(words), BrowseSort::Newest) => {
+            let after = after.map(|after| Position { created_at: Timestamp(after.key.int()), id: after.id });
+            let rows = super::search::newest_matches(db, filter, words, after.as_ref(), limit).await?;
+            Ok(rows.into_iter().map(|task| BrowseRow { after: newest_after(&task, Stage::Sorted), task }).collect())
+        }
+        _ => {
+            let sort = if sort == BrowseSort::BestMatch { BrowseSort::Newest } else { sort };
+            let (sql, args) = sorted_page_sql(db, filter, sort, after, limit);
+            let rows = fetch_rows(db, sql, args).await?;
+            Ok(rows
+                .into_iter()
+                .map(|task| BrowseRow {
+                    after: After { key: sort.key_of(&task), id: task.id, stage: Stage::Sorted },
+                    task,
+                })
+                .collect())
+        }
+    }
 }
 
-/// The database's plan for [`open_tasks_page`] (`EXPLAIN` on PostgreSQL, `EXPLAIN QUERY PLAN`
-/// on SQLite), one line per step, so a benchmark can show which indexes a browse query uses.
-pub async fn explain_open_tasks_page(
-    db: &Db,
-    filter: &BrowseFilter,
-    sort: BrowseSort,
-    after: Option<&After>,
-    limit: i64,
-) -> sqlx::Result<Vec<String>> {
-    let (sql, args) = open_tasks_page_sql(db, filter, sort, after, limit);
+/// Where the newest-first list continues after `task`.
+pub(super) fn newest_after(task: &TaskRow, stage: Stage) -> After {
+    After { key: SortKey::Int(task.created_at.0), id: task.id, stage }
+}
+
+impl SortKey {
+    /// The integer key (a text key, which only Due soonest has, reads as 0).
+    pub fn int(&self) -> i64 {
+        match self {
+            SortKey::Int(value) => *value,
+            SortKey::Text(_) => 0,
+        }
+    }
+}
+
+pub(super) async fn fetch_rows(db: &Db, sql: String, args: Vec<Arg>) -> sqlx::Result<Vec<TaskRow>> {
+    on_pool!(db, |pool| bind_args!(sqlx::query_as::<_, TaskRow>(sqlx::AssertSqlSafe(sql.clone())), args)
+        .fetch_all(pool)
+        .await)
+}
+
+/// Rows of (id, created_at, rank): the ranked window of a search.
+pub(super) async fn fetch_window(db: &Db, sql: String, args: Vec<Arg>) -> sqlx::Result<Vec<(Uuid, i64, i64)>> {
+    on_pool!(db, |pool| bind_args!(sqlx::query_as::<_, (Uuid, i64, i64)>(sqlx::AssertSqlSafe(sql.clone())), args)
+        .fetch_all(pool)
+        .await)
+}
+
+/// A count.
+pub(super) async fn fetch_count(db: &Db, sql: String, args: Vec<Arg>) -> sqlx::Result<i64> {
+    on_pool!(db, |pool| bind_args!(sqlx::query_scalar::<_, i64>(sqlx::AssertSqlSafe(sql.clone())), args)
+        .fetch_one(pool)
+        .await)
+}
+
+/// One task's place in the newest-first order, if there is such a row.
+pub(super) async fn fetch_position(db: &Db, sql: String, args: Vec<Arg>) -> sqlx::Result<Option<Position>> {
+    let row =
+        on_pool!(db, |pool| bind_args!(sqlx::query_as::<_, (i64, Uuid)>(sqlx::AssertSqlSafe(sql.clone())), args)
+            .fetch_optional(pool)
+            .await)?;
+    Ok(row.map(|(created_at, id)| Position { created_at: Timestamp(created_at), id }))
+}
+
+/// The database's plan for a query (`EXPLAIN` on PostgreSQL, `EXPLAIN QUERY PLAN` on SQLite),
+/// one line per step.
+pub(super) async fn explain(db: &Db, sql: &str, args: Vec<Arg>) -> sqlx::Result<Vec<String>> {
     match db {
         Db::Postgres(pool) => {
             let query = sqlx::query_scalar::<_, String>(sqlx::AssertSqlSafe(format!("explain {sql}")));
@@ -168,56 +247,74 @@ pub async fn explain_open_tasks_page(
     }
 }
 
-/// The SQL of [`open_tasks_page`] and its bind values, in placeholder order.
-fn open_tasks_page_sql(
+/// The plans the database makes for [`open_tasks_page`]'s queries, each under a `-- name` line,
+/// so a benchmark can show which indexes a browse query uses.
+pub async fn explain_open_tasks_page(
+    db: &Db,
+    filter: &BrowseFilter,
+    sort: BrowseSort,
+    after: Option<&After>,
+    limit: i64,
+) -> sqlx::Result<Vec<String>> {
+    match filter.words.as_deref() {
+        Some(words) if !words.is_empty() => super::search::explain(db, filter, words, sort, limit).await,
+        _ => {
+            let (sql, args) = sorted_page_sql(db, filter, sort, after, limit);
+            explain(db, &sql, args).await
+        }
+    }
+}
+
+/// The conditions every browse query has: open, its poster not suspended, the filters but words.
+pub(super) fn filter_conditions(filter: &BrowseFilter, args: &mut Vec<Arg>) -> Vec<String> {
+    let mut conditions = vec!["t.status = 'open'".to_owned()];
+    let now = arg(Arg::Int(Timestamp::now().0), args);
+    conditions
+        .push(format!("not exists ({SUSPENDED_POSTER} and (u.suspended_until is null or u.suspended_until > {now}))"));
+    if let Some(category_id) = filter.category_id {
+        let p = arg(Arg::Int(category_id), args);
+        conditions.push(format!("t.category_id = {p}"));
+    }
+    if let Some(location) = &filter.location {
+        let p = arg(Arg::Text(contains_pattern(location)), args);
+        conditions.push(format!("t.location_search like {p} escape '\\'"));
+    }
+    if let Some(min) = filter.min_budget_cents {
+        let p = arg(Arg::Int(min), args);
+        conditions.push(format!("t.budget_cents >= {p}"));
+    }
+    if let Some(max) = filter.max_budget_cents {
+        let p = arg(Arg::Int(max), args);
+        conditions.push(format!("t.budget_cents <= {p}"));
+    }
+    if let Some(bbox) = filter.within {
+        let (min_lat, max_lat) = (arg(Arg::Real(bbox.min_lat), args), arg(Arg::Real(bbox.max_lat), args));
+        let (min_lon, max_lon) = (arg(Arg::Real(bbox.min_lon), args), arg(Arg::Real(bbox.max_lon), args));
+        conditions.push(format!("t.lat between {min_lat} and {max_lat} and t.lon between {min_lon} and {max_lon}"));
+    }
+    conditions
+}
+
+/// `column op key` in keyset form, ties broken by `id_column`: spelled out rather than as a row
+/// value so SQLite's planner keeps a range on the index. `op` is `<` or `>` (`>=`/`<=` include
+/// the row itself).
+pub(super) fn keyset(column: &str, id_column: &str, op: &str, key: &str, id: &str) -> String {
+    let strict = &op[..1];
+    format!("{column} {strict}= {key} and ({column} {strict} {key} or {id_column} {op} {id})")
+}
+
+/// A list without words: the filters, in `sort`'s order, after `after`.
+fn sorted_page_sql(
     db: &Db,
     filter: &BrowseFilter,
     sort: BrowseSort,
     after: Option<&After>,
     limit: i64,
 ) -> (String, Vec<Arg>) {
-    let mut conditions = vec!["t.status = 'open'".to_owned()];
+    let _ = db;
     let mut args = Vec::new();
-    let now = arg(Arg::Int(Timestamp::now().0), &mut args);
-    conditions
-        .push(format!("not exists ({SUSPENDED_POSTER} and (u.suspended_until is null or u.suspended_until > {now}))"));
-    let mut join = String::new();
-    let mut rank = "cast(0 as bigint)".to_owned();
-    match filter.words.as_deref() {
-        None => {}
-        // Nothing searchable (only punctuation) finds nothing.
-        Some([]) => conditions.push("1 = 0".into()),
-        Some(words) => {
-            let text = super::search::full_text(db, words, &mut args);
-            (join, rank) = (text.join, text.rank);
-            conditions.push(text.condition);
-        }
-    }
-    if let Some(category_id) = filter.category_id {
-        let p = arg(Arg::Int(category_id), &mut args);
-        conditions.push(format!("t.category_id = {p}"));
-    }
-    if let Some(location) = &filter.location {
-        let p = arg(Arg::Text(contains_pattern(location)), &mut args);
-        conditions.push(format!("t.location_search like {p} escape '\\'"));
-    }
-    if let Some(min) = filter.min_budget_cents {
-        let p = arg(Arg::Int(min), &mut args);
-        conditions.push(format!("t.budget_cents >= {p}"));
-    }
-    if let Some(max) = filter.max_budget_cents {
-        let p = arg(Arg::Int(max), &mut args);
-        conditions.push(format!("t.budget_cents <= {p}"));
-    }
-    if let Some(bbox) = filter.within {
-        let (min_lat, max_lat) = (arg(Arg::Real(bbox.min_lat), &mut args), arg(Arg::Real(bbox.max_lat), &mut args));
-        let (min_lon, max_lon) = (arg(Arg::Real(bbox.min_lon), &mut args), arg(Arg::Real(bbox.max_lon), &mut args));
-        conditions.push(format!("t.lat between {min_lat} and {max_lat} and t.lon between {min_lon} and {max_lon}"));
-    }
+    let mut conditions = filter_conditions(filter, &mut args);
     let (column, direction) = sort.key();
-    // The keyset condition on the rank goes outside the query that computes it (SQLite allows
-    // bm25 only where the full-text query is answered).
-    let mut outer = Vec::new();
     if let Some(after) = after {
         let key = match &after.key {
             SortKey::Int(value) => arg(Arg::Int(*value), &mut args),
@@ -225,30 +322,13 @@ fn open_tasks_page_sql(
         };
         let id = arg(Arg::Id(after.id), &mut args);
         let op = if direction == "desc" { "<" } else { ">" };
-        // Spelled out rather than as a row value so SQLite's planner keeps a range on the index.
-        let keyset = |column: &str, id_column: &str| {
-            format!("{column} {op}= {key} and ({column} {op} {key} or {id_column} {op} {id})")
-        };
-        match sort {
-            BrowseSort::BestMatch => outer.push(keyset(column, "id")),
-            _ => conditions.push(keyset(column, "t.id")),
-        }
+        conditions.push(keyset(column, "t.id", op, &key, &id));
     }
     let limit = arg(Arg::Int(limit), &mut args);
-    let matching = format!(
-        "select {TASK_COLUMNS}, {rank} as search_rank from tasks t join profiles p on p.id = t.poster_id {join}
-         where {}",
+    let sql = format!(
+        "select {TASK_COLUMNS} from tasks t join profiles p on p.id = t.poster_id
+         where {} order by {column} {direction}, t.id {direction} limit {limit}",
         conditions.join(" and ")
     );
-    let sql = match sort {
-        BrowseSort::BestMatch => format!(
-            "with ranked as materialized ({matching})
-             select * from ranked {}
-             order by search_rank desc, id desc
-             limit {limit}",
-            if outer.is_empty() { String::new() } else { format!("where {}", outer.join(" and ")) }
-        ),
-        _ => format!("{matching} order by {column} {direction}, t.id {direction} limit {limit}"),
-    };
     (sql, args)
 }

@@ -1,9 +1,34 @@
 //! Browse's search by words, in each database's own full-text engine (docs/architecture.md,
-//! decision 15): the words of a query and the SQL that matches and ranks them.
+//! decision 15): the words of a query, and the pages of matches newest first and by Best match.
+//!
+//! At a million tasks a common word matches a hundred thousand of them, too many to rank or sort
+//! per request. So Best match ranks relevance *within recency*, as marketplaces do: it ranks the
+//! newest [`RANKED_WINDOW`] matches among the newest [`WALK`] open tasks, and the older matches
+//! follow newest first. A cursor carries the window's oldest edge (its floor), so every page ranks
+//! the same window and paging has no duplicates or gaps.
+//!
+//! Newest first, each engine reads in recency order and stops at a page. SQLite reads FTS5's
+//! matches by descending rowid, which is insertion order: the order tasks are posted in, and so of
+//! their `created_at` (the demo seed, too, posts oldest first); nothing is sorted. PostgreSQL
+//! first counts the matches among the newest [`PROBE`] tasks: common words walk the newest index
+//! and check each task's vector, rare ones read the GIN index and sort what it finds.
 
-use crate::db::Db;
+use uuid::Uuid;
 
-use super::browse::{Arg, arg};
+use crate::db::{Db, Timestamp};
+
+use super::{
+    browse::{
+        After, Arg, BrowseFilter, BrowseRow, BrowseSort, Position, SortKey, Stage, arg, explain as plan_of,
+        fetch_count, fetch_position, fetch_rows, fetch_window, filter_conditions, keyset, newest_after,
+    },
+    tasks::{TASK_COLUMNS, TaskRow},
+};
+
+/// Best match ranks at most this many of the newest matches.
+pub const RANKED_WINDOW: i64 = 500;
+/// Best match ranks matches among this many of the newest open tasks at most.
+pub const WALK: i64 = 10_000;
 
 /// The words of a search, lower-cased, at most eight: letters and digits only, so they are safe
 /// inside either engine's query syntax.
@@ -12,14 +37,21 @@ pub fn search_words(q: &str) -> Vec<String> {
 }
 
 /// The full-text match of `words` (each a prefix of a stemmed word, all required) and its rank
-/// (larger is better, an integer so a cursor can carry it), per backend.
-pub(super) fn full_text(db: &Db, words: &[String], args: &mut Vec<Arg>) -> FullText {
+/// (larger is better, an integer so a cursor can carry it), per backend. On SQLite the query
+/// reads `tasks_fts` first (`from`), then the task by rowid.
+struct FullText {
+    from: String,
+    condition: String,
+    rank: String,
+}
+
+fn full_text(db: &Db, words: &[String], args: &mut Vec<Arg>) -> FullText {
     match db {
         Db::Postgres(_) => {
             let terms: Vec<String> = words.iter().map(|word| format!("{word}:*")).collect();
             let query = format!("to_tsquery('english', {})", arg(Arg::Text(terms.join(" & ")), args));
             FullText {
-                join: String::new(),
+                from: "tasks t".into(),
                 condition: format!("t.search_vector @@ {query}"),
                 rank: format!("(ts_rank(t.search_vector, {query}) * 1000000)::bigint"),
             }
@@ -27,7 +59,8 @@ pub(super) fn full_text(db: &Db, words: &[String], args: &mut Vec<Arg>) -> FullT
         Db::Sqlite(_) => {
             let terms: Vec<String> = words.iter().map(|word| format!("\"{word}\"*")).collect();
             FullText {
-                join: "join tasks_fts on tasks_fts.rowid = t.rowid".into(),
+                // `cross join` keeps the full-text index as the outer loop, read in rowid order.
+                from: "tasks_fts cross join tasks t on t.rowid = tasks_fts.rowid".into(),
                 condition: format!("tasks_fts match {}", arg(Arg::Text(terms.join(" ")), args)),
                 // bm25 is lower for better matches; a title match weighs four times a description's.
                 rank: "cast(-bm25(tasks_fts, 4.0, 1.0) * 1000000 as integer)".into(),
@@ -36,10 +69,291 @@ pub(super) fn full_text(db: &Db, words: &[String], args: &mut Vec<Arg>) -> FullT
     }
 }
 
-pub(super) struct FullText {
-    pub join: String,
-    pub condition: String,
-    pub rank: String,
+/// SQLite: the rowid of the task at `position` (or, if it is gone, just above the newest task
+/// posted before it), which bounds a read of the full-text index in rowid order.
+fn rowid_of(position: &Position, args: &mut Vec<Arg>) -> String {
+    let id = arg(Arg::Id(position.id), args);
+    let created_at = arg(Arg::Int(position.created_at.0), args);
+    format!(
+        "coalesce((select rowid from tasks where id = {id}),
+                  (select coalesce(max(rowid), 0) + 1 from tasks where created_at < {created_at}))"
+    )
+}
+
+/// PostgreSQL: the newest `walk` open tasks (down to `floor`, if given) as a subquery named `t`,
+/// read down the newest index: the tasks a Best match window covers.
+fn newest_walk(floor: Option<&Position>, walk: i64, args: &mut Vec<Arg>) -> String {
+    let mut conditions = vec!["t.status = 'open'".to_owned()];
+    if let Some(floor) = floor {
+        let (key, id) = (arg(Arg::Int(floor.created_at.0), args), arg(Arg::Id(floor.id), args));
+        conditions.push(keyset("t.created_at", "t.id", ">=", &key, &id));
+    }
+    format!(
+        "(select * from tasks t where {} order by t.created_at desc, t.id desc limit {walk}) t",
+        conditions.join(" and ")
+    )
+}
+
+/// PostgreSQL: how many of the newest `PROBE` open tasks match: whether the words are common
+/// (walk the newest index and check each task) or rare (ask the GIN index, sort what it finds).
+/// The planner cannot tell: it estimates every prefix search at a fixed 2% of the table.
+const PROBE: i64 = 1_000;
+/// At least this many matches among the newest `PROBE` tasks make the words common.
+const COMMON: i64 = 5;
+
+fn probe_sql(db: &Db, words: &[String]) -> (String, Vec<Arg>) {
+    let mut args = Vec::new();
+    let text = full_text(db, words, &mut args);
+    let sql = format!(
+        "select count(*) from (select t.search_vector from tasks t where t.status = 'open'
+                               order by t.created_at desc, t.id desc limit {PROBE}) t
+         where {}",
+        text.condition
+    );
+    (sql, args)
+}
+
+/// Matches of `words` passing `filter`, newest first, after `after`.
+pub(super) async fn newest_matches(
+    db: &Db,
+    filter: &BrowseFilter,
+    words: &[String],
+    after: Option<&Position>,
+    limit: i64,
+) -> sqlx::Result<Vec<TaskRow>> {
+    let common = match db {
+        Db::Postgres(_) => {
+            let (sql, args) = probe_sql(db, words);
+            fetch_count(db, sql, args).await? >= COMMON
+        }
+        Db::Sqlite(_) => true,
+    };
+    let (sql, args) = newest_matches_sql(db, filter, words, after, limit, common);
+    fetch_rows(db, sql, args).await
+}
+
+/// The query of [`newest_matches`]; on PostgreSQL `common` words walk the newest index, rare ones
+/// read the GIN index.
+fn newest_matches_sql(
+    db: &Db,
+    filter: &BrowseFilter,
+    words: &[String],
+    after: Option<&Position>,
+    limit: i64,
+    common: bool,
+) -> (String, Vec<Arg>) {
+    let mut args = Vec::new();
+    let text = full_text(db, words, &mut args);
+    let mut conditions = filter_conditions(filter, &mut args);
+    let limit = arg(Arg::Int(limit), &mut args);
+    let sql = match db {
+        Db::Postgres(_) => {
+            if let Some(after) = after {
+                let (key, id) = (arg(Arg::Int(after.created_at.0), &mut args), arg(Arg::Id(after.id), &mut args));
+                conditions.push(keyset("t.created_at", "t.id", "<", &key, &id));
+            }
+            // `+ 0`: not the newest index's order, so the planner reads the GIN index.
+            let order = if common { "t.created_at desc" } else { "t.created_at + 0 desc" };
+            format!(
+                "select {TASK_COLUMNS} from tasks t join profiles p on p.id = t.poster_id
+                 where {} and {} order by {order}, t.id desc limit {limit}",
+                text.condition,
+                conditions.join(" and ")
+            )
+        }
+        Db::Sqlite(_) => {
+            if let Some(after) = after {
+                conditions.push(format!("tasks_fts.rowid < {}", rowid_of(after, &mut args)));
+            }
+            format!(
+                "select {TASK_COLUMNS} from {} join profiles p on p.id = t.poster_id
+                 where {} and {} order by tasks_fts.rowid desc limit {limit}",
+                text.from,
+                text.condition,
+                conditions.join(" and ")
+            )
+        }
+    };
+    (sql, args)
+}
+
+/// The ranked window: (id, created_at, rank) of the newest `RANKED_WINDOW` matches among the
+/// newest `WALK` open tasks, down to `floor` (the walk's edge on the first page, the first page's
+/// floor on later pages, which then take every match down to it).
+fn window_sql(
+    db: &Db,
+    filter: &BrowseFilter,
+    words: &[String],
+    first: bool,
+    floor: Option<&Position>,
+) -> (String, Vec<Arg>) {
+    let mut args = Vec::new();
+    let text = full_text(db, words, &mut args);
+    let mut conditions = filter_conditions(filter, &mut args);
+    // Later pages may see tasks posted since; room for them, still bounded.
+    let (limit, walk) = if first { (RANKED_WINDOW, WALK) } else { (4 * RANKED_WINDOW, 2 * WALK) };
+    let sql = match db {
+        Db::Postgres(_) => format!(
+            "select t.id, t.created_at, {} as search_rank from {} where {} and {}
+             order by t.created_at desc, t.id desc limit {limit}",
+            text.rank,
+            newest_walk(floor, walk, &mut args),
+            text.condition,
+            conditions.join(" and ")
+        ),
+        Db::Sqlite(_) => {
+            if let Some(floor) = floor {
+                conditions.push(format!("tasks_fts.rowid >= {}", rowid_of(floor, &mut args)));
+            }
+            format!(
+                "select t.id, t.created_at, {} as search_rank from {} where {} and {}
+                 order by tasks_fts.rowid desc limit {limit}",
+                text.rank,
+                text.from,
+                text.condition,
+                conditions.join(" and ")
+            )
+        }
+    };
+    (sql, args)
+}
+
+/// The oldest of the newest `WALK` open tasks, when there are that many: how far back a first
+/// window reaches.
+fn walk_edge_sql() -> (String, Vec<Arg>) {
+    let sql = format!(
+        "select t.created_at, t.id from tasks t where t.status = 'open'
+         order by t.created_at desc, t.id desc limit 1 offset {}",
+        WALK - 1
+    );
+    (sql, Vec::new())
+}
+
+/// The first page's window and its floor: the oldest task it covers, when older tasks exist.
+async fn first_window(
+    db: &Db,
+    filter: &BrowseFilter,
+    words: &[String],
+) -> sqlx::Result<(Vec<(Uuid, i64, i64)>, Option<Position>)> {
+    let edge = {
+        let (sql, args) = walk_edge_sql();
+        fetch_position(db, sql, args).await?
+    };
+    let (sql, args) = window_sql(db, filter, words, true, edge.as_ref());
+    let window = fetch_window(db, sql, args).await?;
+    if window.len() as i64 == RANKED_WINDOW {
+        let (id, created_at, _) = *window.last().expect("a full window");
+        return Ok((window, Some(Position { created_at: Timestamp(created_at), id })));
+    }
+    Ok((window, edge))
+}
+
+/// The tasks of `ids`, in that order (a task that closed since the window was read is left out).
+async fn rows_by_id(db: &Db, ids: &[Uuid]) -> sqlx::Result<Vec<TaskRow>> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let (sql, args) = rows_by_id_sql(ids);
+    let mut rows = fetch_rows(db, sql, args).await?;
+    rows.sort_by_key(|row| ids.iter().position(|id| *id == row.id));
+    Ok(rows)
+}
+
+fn rows_by_id_sql(ids: &[Uuid]) -> (String, Vec<Arg>) {
+    let mut args = Vec::new();
+    let list: Vec<String> = ids.iter().map(|id| arg(Arg::Id(*id), &mut args)).collect();
+    let sql = format!(
+        "select {TASK_COLUMNS} from tasks t join profiles p on p.id = t.poster_id
+         where t.status = 'open' and t.id in ({})",
+        list.join(", ")
+    );
+    (sql, args)
+}
+
+/// One page of Best match: the ranked window by rank (then id), then the older matches newest first.
+pub(super) async fn best_match_page(
+    db: &Db,
+    filter: &BrowseFilter,
+    words: &[String],
+    after: Option<&After>,
+    limit: i64,
+) -> sqlx::Result<Vec<BrowseRow>> {
+    let older = |after: Position, limit: i64| async move {
+        let rows = newest_matches(db, filter, words, Some(&after), limit).await?;
+        Ok::<_, sqlx::Error>(
+            rows.into_iter()
+                .map(|task| BrowseRow { after: newest_after(&task, Stage::Older), task })
+                .collect::<Vec<_>>(),
+        )
+    };
+    let (window, floor, from) = match after.map(|after| (after, after.stage)) {
+        None => {
+            let (window, floor) = first_window(db, filter, words).await?;
+            (window, floor, None)
+        }
+        Some((after, Stage::Ranked { floor })) => {
+            let (sql, args) = window_sql(db, filter, words, false, floor.as_ref());
+            (fetch_window(db, sql, args).await?, floor, Some((after.key.int(), after.id)))
+        }
+        Some((after, _)) => {
+            return older(Position { created_at: Timestamp(after.key.int()), id: after.id }, limit).await;
+        }
+    };
+    let mut ranked: Vec<(i64, Uuid)> = window.iter().map(|(id, _, rank)| (*rank, *id)).collect();
+    ranked.sort_by(|a, b| b.cmp(a));
+    let ranked: Vec<(i64, Uuid)> =
+        ranked.into_iter().filter(|entry| from.is_none_or(|from| *entry < from)).take(limit as usize).collect();
+    let ids: Vec<Uuid> = ranked.iter().map(|(_, id)| *id).collect();
+    let mut page: Vec<BrowseRow> = rows_by_id(db, &ids)
+        .await?
+        .into_iter()
+        .map(|mut task| {
+            let rank = ranked.iter().find(|(_, id)| *id == task.id).map_or(0, |(rank, _)| *rank);
+            task.search_rank = rank;
+            let after = After { key: SortKey::Int(rank), id: task.id, stage: Stage::Ranked { floor } };
+            BrowseRow { task, after }
+        })
+        .collect();
+    // The window is used up within this page: the older matches follow.
+    if (ranked.len() as i64) < limit
+        && let Some(floor) = floor
+    {
+        page.extend(older(floor, limit - ranked.len() as i64).await?);
+    }
+    Ok(page)
+}
+
+/// The plans of a search's queries, each under a `-- query` line.
+pub(super) async fn explain(
+    db: &Db,
+    filter: &BrowseFilter,
+    words: &[String],
+    sort: BrowseSort,
+    limit: i64,
+) -> sqlx::Result<Vec<String>> {
+    let edge = {
+        let (sql, args) = walk_edge_sql();
+        fetch_position(db, sql, args).await?
+    };
+    let queries: Vec<(&str, (String, Vec<Arg>))> = match (sort, db) {
+        (BrowseSort::BestMatch, _) => vec![
+            ("edge of the walk", walk_edge_sql()),
+            ("first window", window_sql(db, filter, words, true, edge.as_ref())),
+            ("the page's tasks", rows_by_id_sql(&[Uuid::nil(); 21])),
+        ],
+        (_, Db::Postgres(_)) => vec![
+            ("common words or rare?", probe_sql(db, words)),
+            ("common words: walk the newest index", newest_matches_sql(db, filter, words, None, limit, true)),
+            ("rare words: the GIN index", newest_matches_sql(db, filter, words, None, limit, false)),
+        ],
+        (_, Db::Sqlite(_)) => vec![("newest matches", newest_matches_sql(db, filter, words, None, limit, true))],
+    };
+    let mut lines = Vec::new();
+    for (name, (sql, args)) in queries {
+        lines.push(format!("-- {name}"));
+        lines.extend(plan_of(db, &sql, args).await?);
+    }
+    Ok(lines)
 }
 
 #[cfg(test)]

@@ -1,0 +1,109 @@
+//! What the in-process benchmarks share: a server configuration on a fresh database (SQLite in a
+//! temporary directory, or a scratch PostgreSQL database created and dropped), a deterministic
+//! generator, an account to post or receive with, and the machine's load average.
+
+use anyhow::Context;
+use server::{
+    config::{Config, Secret},
+    db::{Db, Timestamp},
+    store::users,
+};
+use sqlx::{Connection, Executor, PgConnection};
+
+/// A fresh database and data directory for one benchmark run; [`Scratch::remove`] drops both.
+/// Postgres: `BENCH_DATABASE_URL` (an admin URL), default `postgres://postgres@127.0.0.1:5432/postgres`;
+/// `BENCH_PG_LOG_MS=n` logs the scratch database's statements slower than n ms.
+pub struct Scratch {
+    data_dir: std::path::PathBuf,
+    database: Option<(String, String)>,
+}
+
+impl Scratch {
+    /// The scratch place and a local server configuration on it (`backend`: sqlite or postgres),
+    /// on a free loopback port, without the web app.
+    pub async fn new(bench: &str, backend: &str) -> anyhow::Result<(Scratch, Config)> {
+        let data_dir = std::env::temp_dir().join(format!("taskhub-{bench}-bench-{}", uuid::Uuid::now_v7().simple()));
+        std::fs::create_dir_all(&data_dir)?;
+        let mut config = Config::local(data_dir.clone());
+        config.bind_addr = "127.0.0.1:0".into();
+        config.jwt_secret = Some(Secret::new("bench-secret-".repeat(4)));
+        config.web_dist = data_dir.join("none");
+        let mut database = None;
+        if backend == "postgres" {
+            let admin = std::env::var("BENCH_DATABASE_URL")
+                .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into());
+            let name = format!("taskhub_bench_{}", uuid::Uuid::now_v7().simple());
+            let mut connection = PgConnection::connect(&admin).await.context("connecting to BENCH_DATABASE_URL")?;
+            connection.execute(sqlx::AssertSqlSafe(format!("create database {name}"))).await?;
+            // Profiling: statements slower than this many ms go to the server's log.
+            if let Ok(ms) = std::env::var("BENCH_PG_LOG_MS") {
+                let ms: u32 = ms.parse().context("BENCH_PG_LOG_MS is a number of milliseconds")?;
+                let set = format!("alter database {name} set log_min_duration_statement = {ms}");
+                connection.execute(sqlx::AssertSqlSafe(set)).await?;
+            }
+            let (prefix, _) = admin.rsplit_once('/').context("BENCH_DATABASE_URL names a database")?;
+            config.database_url = Secret::new(format!("{prefix}/{name}"));
+            database = Some((admin, name));
+        }
+        Ok((Scratch { data_dir, database }, config))
+    }
+
+    pub async fn remove(self) {
+        if let Some((admin, name)) = self.database
+            && let Ok(mut connection) = PgConnection::connect(&admin).await
+        {
+            let drop = format!("drop database if exists {name} with (force)");
+            let _ = connection.execute(sqlx::AssertSqlSafe(drop)).await;
+        }
+        std::fs::remove_dir_all(&self.data_dir).ok();
+    }
+}
+
+/// A small deterministic generator (xorshift), so every run loads the same data.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    pub fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+        items[(self.next() % items.len() as u64) as usize]
+    }
+
+    pub fn chance(&mut self, percent: u64) -> bool {
+        self.next() % 100 < percent
+    }
+}
+
+/// A verified account named Bench `last_name` (a tasker's when `is_tasker`); its id.
+pub async fn account(db: &Db, email: String, last_name: &str, is_tasker: bool) -> anyhow::Result<uuid::Uuid> {
+    let account = users::NewAccount {
+        id: server::db::new_id(),
+        email,
+        password_hash: "not-a-real-hash".into(),
+        email_verified: true,
+        first_name: "Bench".into(),
+        last_name: last_name.into(),
+        company_name: None,
+        phone: None,
+        location: None,
+        bio: None,
+        avatar_url: None,
+        account_type: if is_tasker { "tasker" } else { "customer" },
+        is_tasker,
+        skills_json: "[]".into(),
+        created_at: Timestamp::now(),
+    };
+    Ok(users::create_account(db, &account).await?.id)
+}
+
+/// The 1-, 5- and 15-minute load averages, as `/proc/loadavg` has them.
+pub fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|text| text.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "unknown".into())
+}

@@ -41,7 +41,7 @@ server:
 ## tree and its own target dir, so a second run is incremental; .cargo/mutants.toml skips mutants
 ## that never compile.
 MUTANTS_FILES ?= server/src/payments/*.rs server/src/store/escrow.rs server/src/store/ledger.rs \
-	server/src/store/ledger_audit.rs server/src/store/disputes.rs server/src/store/lifecycle.rs \
+	server/src/store/ledger_audit.rs server/src/store/disputes.rs server/src/store/release.rs server/src/store/cancellations.rs \
 	server/src/store/provider_calls.rs server/src/http/admin.rs server/src/http/disputes.rs server/src/http/extract.rs
 MUTANTS_TESTS ?=
 MUTANTS_ARGS ?=

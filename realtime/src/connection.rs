@@ -1,15 +1,14 @@
-//! One socket: a send loop (queue → socket, heartbeat) and a receive loop (protocol) joined
-//! by `select!`, so whichever ends first ends the connection.
+//! One socket: how the hub accepts it ([`Hub::accept`]), then a send loop (queue → socket,
+//! heartbeat) and a receive loop (protocol) joined by `select!`, so whichever ends first ends
+//! the connection.
 
-use std::{
-    sync::{
-        Arc,
-        atomic::{AtomicU16, AtomicU64, Ordering::Relaxed},
-    },
-    time::Duration,
+use std::{net::IpAddr, sync::Arc, time::Duration};
+
+use axum::{
+    extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade},
+    http::{StatusCode, header},
+    response::{IntoResponse, Response},
 };
-
-use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
 use bytes::Bytes;
 use futures_util::{
     SinkExt, StreamExt,
@@ -18,14 +17,14 @@ use futures_util::{
 use tokio::time::Instant;
 
 use crate::{
-    CLOSE_GOING_AWAY, CLOSE_HEARTBEAT_TIMEOUT, CLOSE_SLOW_CONSUMER, CLOSE_UNAUTHORIZED,
+    CLOSE_GOING_AWAY, CLOSE_HEARTBEAT_TIMEOUT, CLOSE_SLOW_CONSUMER, CLOSE_TOO_MANY_CONNECTIONS, CLOSE_UNAUTHORIZED,
+    clients::ClientSlot,
+    handle::{ConnHandle, SocketOwner},
     hub::Hub,
     online,
     protocol::{self, ClientMessage},
-    queue::{Pushed, SendQueue},
+    queue::Outbound,
     rate::TokenBucket,
-    sockets::SocketOwner,
-    stats::Stats,
 };
 
 /// Frames written per flush, so one busy socket cannot starve the heartbeat.
@@ -33,87 +32,56 @@ const MAX_FRAMES_PER_FLUSH: usize = 64;
 /// Time a closing socket gets to take its close frame.
 const CLOSE_GRACE: Duration = Duration::from_secs(5);
 
-#[derive(Debug)]
-pub(crate) enum Outbound {
-    Frame(Utf8Bytes),
-    /// Queued as one unit so nothing can come between its frames (`subscribed` + replay).
-    Batch(Vec<Utf8Bytes>),
-    Ping,
-}
-
-/// What the rest of the hub holds of a socket: its queue and a way to close it (closing the
-/// queue is what stops the send loop, so an idle socket waits on one notification, not two).
-#[derive(Debug)]
-pub(crate) struct ConnHandle {
-    pub id: u64,
-    pub owner: Option<SocketOwner>,
-    queue: SendQueue,
-    close_code: AtomicU16,
-    /// When the client last sent anything and when it was last pinged, in milliseconds of the
-    /// node's socket clock ([`crate::sockets::OpenSockets::now_ms`]): the node's heartbeat sweep
-    /// reads them (`heartbeat.rs`), so an idle socket carries no timer of its own.
-    heard_at_ms: AtomicU64,
-    pinged_at_ms: AtomicU64,
-}
-
-impl ConnHandle {
-    /// A socket that may have `queue_capacity` frames waiting to be written.
-    pub(crate) fn new(id: u64, owner: Option<SocketOwner>, queue_capacity: usize, now_ms: u64) -> Self {
-        Self {
-            id,
-            owner,
-            queue: SendQueue::new(queue_capacity),
-            close_code: AtomicU16::new(0),
-            heard_at_ms: AtomicU64::new(now_ms),
-            pinged_at_ms: AtomicU64::new(now_ms),
-        }
+/// Accepting a socket: the hub's upgrade handlers, which hand each accepted socket to its loops.
+impl Hub {
+    /// Upgrade handler body: the server resolved the ticket to its owner (None: a visitor). A
+    /// signed-in socket is subscribed to `user:{id}` at once, and closes when its session or
+    /// user is disconnected ([`Hub::disconnect`]). Past `max_connections`, answers 503. No
+    /// per-client cap: for a caller that cannot tell clients apart; see [`Hub::accept_from`].
+    pub fn accept(&self, ws: WebSocketUpgrade, owner: Option<SocketOwner>) -> Response {
+        self.accept_slot(ws, owner, None)
     }
 
-    /// The client sent something (any frame, a pong included).
-    pub fn heard(&self, now_ms: u64) {
-        self.heard_at_ms.store(now_ms, Relaxed);
-    }
-
-    /// How long the client has been silent.
-    pub fn silent_ms(&self, now_ms: u64) -> u64 {
-        now_ms.saturating_sub(self.heard_at_ms.load(Relaxed))
-    }
-
-    /// True (and the ping time recorded) when the last ping is `interval_ms` old.
-    pub fn ping_due(&self, now_ms: u64, interval_ms: u64) -> bool {
-        let pinged = self.pinged_at_ms.load(Relaxed);
-        now_ms.saturating_sub(pinged) >= interval_ms
-            && self.pinged_at_ms.compare_exchange(pinged, now_ms, Relaxed, Relaxed).is_ok()
-    }
-
-    /// Queues without waiting; a full queue closes the socket as a slow consumer.
-    pub fn deliver(&self, out: Outbound, stats: &Stats) -> bool {
-        match self.queue.push(out) {
-            Pushed::Queued => true,
-            Pushed::Full => {
-                if self.close(CLOSE_SLOW_CONSUMER) {
-                    stats.closed_slow_consumer();
-                }
-                false
+    /// [`Hub::accept`] for a socket of `client` (its address, as the server sees it behind
+    /// any trusted proxy). A client that already has `max_connections_per_client` open sockets
+    /// gets its upgrade completed and closed at once with 4029, which a browser can read
+    /// (an HTTP status refusing the upgrade never reaches page scripts).
+    pub fn accept_from(&self, ws: WebSocketUpgrade, owner: Option<SocketOwner>, client: IpAddr) -> Response {
+        match self.client_slot(client) {
+            Some(slot) => self.accept_slot(ws, owner, Some(slot)),
+            None => {
+                self.stats_ref().refused_per_client();
+                self.close_at_once(ws, CLOSE_TOO_MANY_CONNECTIONS, "too many connections from your address")
             }
-            Pushed::Closed => false,
         }
     }
 
-    /// The next queued frame, if any (tests look at what a socket was sent).
-    #[cfg(test)]
-    pub fn try_take(&self) -> Option<Outbound> {
-        self.queue.try_pop()
+    fn accept_slot(&self, ws: WebSocketUpgrade, owner: Option<SocketOwner>, slot: Option<ClientSlot>) -> Response {
+        let Some(permit) = self.admit() else {
+            return (
+                StatusCode::SERVICE_UNAVAILABLE,
+                [(header::RETRY_AFTER, "5")],
+                "too many connections, try again later",
+            )
+                .into_response();
+        };
+        let hub = self.clone();
+        self.configure(ws)
+            .on_failed_upgrade(|error| tracing::debug!(%error, "websocket upgrade failed"))
+            .on_upgrade(move |socket| serve(hub, socket, owner, (permit, slot)))
     }
 
-    /// Asks the send loop to close with `code` (frames still waiting are dropped); true for the
-    /// first caller.
-    pub fn close(&self, code: u16) -> bool {
-        let first = self.close_code.compare_exchange(0, code, Relaxed, Relaxed).is_ok();
-        if first {
-            self.queue.close();
-        }
-        first
+    /// Completes the upgrade, then closes with 4001 (invalid or expired ticket), so browsers
+    /// can tell a bad ticket from a network failure.
+    pub fn reject_unauthorized(&self, ws: WebSocketUpgrade) -> Response {
+        self.close_at_once(ws, CLOSE_UNAUTHORIZED, "unauthorized")
+    }
+
+    fn close_at_once(&self, ws: WebSocketUpgrade, code: u16, reason: &'static str) -> Response {
+        self.configure(ws).on_upgrade(move |mut socket| async move {
+            let frame = CloseFrame { code, reason: reason.into() };
+            let _ = socket.send(Message::Close(Some(frame))).await;
+        })
     }
 }
 
@@ -132,7 +100,7 @@ fn close_reason(code: u16) -> &'static str {
 /// The socket is split at once (its state moves to the heap once) and every loop works on the
 /// halves by reference: an async fn's future keeps each argument for as long as it runs, so a
 /// value moved from one future into the next is carried twice by every idle socket.
-pub(crate) fn serve(
+fn serve(
     hub: Hub,
     socket: WebSocket,
     owner: Option<SocketOwner>,
@@ -198,7 +166,7 @@ async fn send_loop(sink: &mut SplitSink<WebSocket, Message>, conn: &ConnHandle) 
         conn.queue.release_if_empty();
     }
 
-    let code = conn.close_code.load(Relaxed);
+    let code = conn.close_code();
     if code != 0 {
         let frame = CloseFrame { code, reason: close_reason(code).into() };
         // Boxed for the same reason as the write.

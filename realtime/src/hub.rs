@@ -6,23 +6,23 @@ use std::{
     },
 };
 
-use axum::{
-    extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocketUpgrade},
-    http::{StatusCode, header},
-    response::{IntoResponse, Response},
-};
+use axum::extract::ws::{Utf8Bytes, WebSocketUpgrade};
 use serde_json::Value;
-use tokio::{sync::Semaphore, task::JoinHandle};
+use tokio::{
+    sync::{OwnedSemaphorePermit, Semaphore},
+    task::JoinHandle,
+};
 
 use crate::{
-    BusConfig, CLOSE_GOING_AWAY, CLOSE_TOO_MANY_CONNECTIONS, CLOSE_UNAUTHORIZED, HubConfig, HubStats,
+    BusConfig, CLOSE_GOING_AWAY, HubConfig, HubStats,
     bus::{self, Bus},
     clients::{ClientSlot, ClientSlots},
-    connection::{self, ConnHandle, Outbound},
+    handle::{ConnHandle, SocketOwner},
     heartbeat,
     online::{self, OnlineUsers},
     protocol::{self, EventTemplate},
-    sockets::{Disconnect, OpenSockets, SocketOwner},
+    queue::Outbound,
+    sockets::{Disconnect, OpenSockets},
     stats::Stats,
     topics::Registry,
 };
@@ -123,60 +123,21 @@ impl Hub {
         }
     }
 
-    /// Upgrade handler body: the server resolved the ticket to its owner (None: a visitor). A
-    /// signed-in socket is subscribed to `user:{id}` at once, and closes when its session or
-    /// user is disconnected ([`Hub::disconnect`]). Past `max_connections`, answers 503. No
-    /// per-client cap: for a caller that cannot tell clients apart; see [`Hub::accept_from`].
-    pub fn accept(&self, ws: WebSocketUpgrade, owner: Option<SocketOwner>) -> Response {
-        self.accept_slot(ws, owner, None)
-    }
-
-    /// [`Hub::accept`] for a socket of `client` (its address, as the server sees it behind
-    /// any trusted proxy). A client that already has `max_connections_per_client` open sockets
-    /// gets its upgrade completed and closed at once with 4029, which a browser can read
-    /// (an HTTP status refusing the upgrade never reaches page scripts).
-    pub fn accept_from(&self, ws: WebSocketUpgrade, owner: Option<SocketOwner>, client: IpAddr) -> Response {
-        let max = self.inner.config.max_connections_per_client;
-        match self.inner.clients.take(client, max) {
-            Some(slot) => self.accept_slot(ws, owner, Some(slot)),
-            None => {
-                self.inner.stats.refused_per_client();
-                self.close_at_once(ws, CLOSE_TOO_MANY_CONNECTIONS, "too many connections from your address")
-            }
-        }
-    }
-
-    fn accept_slot(&self, ws: WebSocketUpgrade, owner: Option<SocketOwner>, slot: Option<ClientSlot>) -> Response {
+    /// A connection permit, unless the hub is shutting down or full (then counted as refused).
+    pub(crate) fn admit(&self) -> Option<OwnedSemaphorePermit> {
         let permit = match self.inner.shutting_down.load(Relaxed) {
             true => None,
             false => self.inner.permits.clone().try_acquire_owned().ok(),
         };
-        let Some(permit) = permit else {
+        if permit.is_none() {
             self.inner.stats.connection_refused();
-            return (
-                StatusCode::SERVICE_UNAVAILABLE,
-                [(header::RETRY_AFTER, "5")],
-                "too many connections, try again later",
-            )
-                .into_response();
-        };
-        let hub = self.clone();
-        self.configure(ws)
-            .on_failed_upgrade(|error| tracing::debug!(%error, "websocket upgrade failed"))
-            .on_upgrade(move |socket| connection::serve(hub, socket, owner, (permit, slot)))
+        }
+        permit
     }
 
-    /// Completes the upgrade, then closes with 4001 (invalid or expired ticket), so browsers
-    /// can tell a bad ticket from a network failure.
-    pub fn reject_unauthorized(&self, ws: WebSocketUpgrade) -> Response {
-        self.close_at_once(ws, CLOSE_UNAUTHORIZED, "unauthorized")
-    }
-
-    fn close_at_once(&self, ws: WebSocketUpgrade, code: u16, reason: &'static str) -> Response {
-        self.configure(ws).on_upgrade(move |mut socket| async move {
-            let frame = CloseFrame { code, reason: reason.into() };
-            let _ = socket.send(Message::Close(Some(frame))).await;
-        })
+    /// One of `client`'s `max_connections_per_client` slots, if it has one left.
+    pub(crate) fn client_slot(&self, client: IpAddr) -> Option<ClientSlot> {
+        self.inner.clients.take(client, self.inner.config.max_connections_per_client)
     }
 
     /// For a graceful restart: refuses new sockets (503) and closes every open one with 1001
@@ -223,7 +184,7 @@ impl Hub {
         self.inner.registry.topic_count()
     }
 
-    fn configure(&self, ws: WebSocketUpgrade) -> WebSocketUpgrade {
+    pub(crate) fn configure(&self, ws: WebSocketUpgrade) -> WebSocketUpgrade {
         let config = &self.inner.config;
         ws.read_buffer_size(config.read_buffer_size)
             .write_buffer_size(config.write_buffer_size)

@@ -115,6 +115,7 @@ mod bus;
 mod clients;
 mod config;
 mod connection;
+mod handle;
 mod heartbeat;
 mod history;
 mod hub;
@@ -131,8 +132,9 @@ pub use config::{
     Authorize, BusConfig, CountViewers, HubConfig, OnlineAccess, OnlineGrant, RecordLastSeen, TopicExists, TypingPeer,
     default_authorize,
 };
+pub use handle::SocketOwner;
 pub use hub::Hub;
-pub use sockets::{Disconnect, SocketOwner};
+pub use sockets::Disconnect;
 pub use stats::HubStats;
 
 /// Close code: the server is shutting down ([`Hub::shutdown`]); reconnect.

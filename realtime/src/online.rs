@@ -18,11 +18,7 @@ use axum::extract::ws::Utf8Bytes;
 use serde_json::json;
 use time::{OffsetDateTime, format_description::well_known::Rfc3339};
 
-use crate::{
-    connection::{ConnHandle, Outbound},
-    protocol,
-    stats::Stats,
-};
+use crate::{handle::ConnHandle, protocol, queue::Outbound, stats::Stats};
 
 pub(crate) const TOPIC_PREFIX: &str = "online:";
 

@@ -7,9 +7,16 @@ use std::{
     sync::{Mutex, MutexGuard},
 };
 
+use axum::extract::ws::Utf8Bytes;
 use tokio::sync::Notify;
 
-use crate::connection::Outbound;
+#[derive(Debug)]
+pub(crate) enum Outbound {
+    Frame(Utf8Bytes),
+    /// Queued as one unit so nothing can come between its frames (`subscribed` + replay).
+    Batch(Vec<Utf8Bytes>),
+    Ping,
+}
 
 pub(crate) enum Pushed {
     Queued,

@@ -14,18 +14,11 @@ use dashmap::DashMap;
 
 use crate::{
     CLOSE_HEARTBEAT_TIMEOUT,
-    connection::{ConnHandle, Outbound},
+    handle::{ConnHandle, SocketOwner},
     protocol,
+    queue::Outbound,
     stats::Stats,
 };
-
-/// Whom a signed-in socket belongs to: the user its ticket was issued to, and the session
-/// (sign-in) that asked for the ticket, when the server names one.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SocketOwner {
-    pub user_id: String,
-    pub session_id: Option<String>,
-}
 
 /// Which sockets [`crate::Hub::disconnect`] closes, on every node.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -16,10 +16,11 @@ use axum::extract::ws::Utf8Bytes;
 use dashmap::DashMap;
 
 use crate::{
-    connection::{ConnHandle, Outbound},
+    handle::ConnHandle,
     history::{self, Entry, History},
     presence::{self, Counts, PresenceQueues, TopicPresence},
     protocol::{self, EventTemplate},
+    queue::Outbound,
     stats::Stats,
 };
 

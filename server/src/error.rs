@@ -1,8 +1,6 @@
 //! The one API error type: every non-2xx answer has the contract's shape
 //! `{"error": {"code", "message", "fields"?}}`.
 
-use std::collections::BTreeMap;
-
 use axum::{
     Json,
     extract::{
@@ -14,7 +12,7 @@ use axum::{
 };
 use serde::Serialize;
 
-pub type FieldErrors = BTreeMap<String, String>;
+pub use crate::refusal::FieldErrors;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {

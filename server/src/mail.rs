@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 use crate::{
     config::Config,
     db::{Timestamp, new_id},
+    dev_outbox::{self, OutboxItem},
 };
 
 #[derive(Clone)]
@@ -32,6 +33,16 @@ pub struct MailboxEntry {
     pub subject: String,
     pub created_at: Timestamp,
     pub text: String,
+}
+
+impl OutboxItem for MailboxEntry {
+    fn id(&self) -> &str {
+        &self.id
+    }
+
+    fn created_at(&self) -> Timestamp {
+        self.created_at
+    }
 }
 
 pub struct Email<'a> {
@@ -98,8 +109,7 @@ impl Mailer {
                     created_at: Timestamp::now(),
                     text: email.text,
                 };
-                let json = serde_json::to_vec_pretty(&entry)?;
-                tokio::fs::write(dir.join(format!("{id}.json")), json).await.context("writing mailbox entry")?;
+                dev_outbox::write(dir, &entry).await.context("writing mailbox entry")?;
                 tracing::info!(to = email.to, subject = email.subject, "mail written to the dev mailbox");
             }
         }
@@ -141,20 +151,5 @@ pub fn mailbox_dir(data_dir: &Path) -> PathBuf {
 
 /// Dev mailbox entries, newest first.
 pub async fn read_mailbox(dir: &Path) -> anyhow::Result<Vec<MailboxEntry>> {
-    let mut entries = Vec::new();
-    let mut listing = match tokio::fs::read_dir(dir).await {
-        Ok(listing) => listing,
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(entries),
-        Err(error) => return Err(error.into()),
-    };
-    while let Some(file) = listing.next_entry().await? {
-        if file.path().extension().is_some_and(|ext| ext == "json") {
-            let bytes = tokio::fs::read(file.path()).await?;
-            if let Ok(entry) = serde_json::from_slice::<MailboxEntry>(&bytes) {
-                entries.push(entry);
-            }
-        }
-    }
-    entries.sort_by(|a, b| b.created_at.cmp(&a.created_at).then_with(|| b.id.cmp(&a.id)));
-    Ok(entries)
+    dev_outbox::read(dir).await
 }

@@ -53,4 +53,15 @@ impl AppState {
     pub fn link(&self, path_and_query: &str) -> String {
         format!("{}{path_and_query}", self.public_url)
     }
+
+    /// What the delivery worker gets of this node.
+    pub fn delivery_handles(&self) -> crate::delivery::Handles {
+        crate::delivery::Handles {
+            db: self.db.clone(),
+            delivery: self.delivery.clone(),
+            mailer: self.mailer.clone(),
+            config: self.config.clone(),
+            public_url: self.public_url.clone(),
+        }
+    }
 }

@@ -31,7 +31,7 @@ impl Workers {
         let workers = Self::default();
         workers.spawn(|stop| forget_ended_windows(state.limiter.clone(), stop));
         workers.spawn(|stop| delete_expired_tickets(state.db.clone(), stop));
-        workers.spawn(|stop| delivery::run(state.clone(), stop));
+        workers.spawn(|stop| delivery::run(state.delivery_handles(), stop));
         workers.spawn(|stop| task_views::run(state.task_views.clone(), state.db.clone(), stop));
         // 0 turns the polling workers off: tests drive them by hand.
         if state.config.payments_sweep_secs > 0 {

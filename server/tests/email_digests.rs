@@ -29,7 +29,7 @@ async fn notify(app: &TestApp, user_id: Uuid, title: &str) -> Uuid {
 }
 
 async fn digest_pass(app: &TestApp, at: Timestamp) -> usize {
-    digest::pass(&app.server.state, at).await.unwrap()
+    digest::pass(&app.server.state.delivery_handles(), at).await.unwrap()
 }
 
 async fn email_line(app: &TestApp, notification: Uuid) -> (String, i32, Option<String>) {

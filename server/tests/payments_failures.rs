@@ -28,7 +28,7 @@ use server::{
         sandbox::{Call, Fault},
         sweep::{self, AUTO_RELEASE_AFTER, CANCELLATION_ANSWER_WINDOW},
     },
-    store::{lifecycle, payments::status, provider_calls},
+    store::{cancellations, payments::status, provider_calls},
 };
 
 const WEBHOOK_SECRET: &str = "whsec_failures_test";
@@ -312,9 +312,9 @@ async fn releasing_closes_a_cancellation_request_nobody_answered(app: TestApp) -
         .await;
     assert_eq!(asked.status, StatusCode::CREATED);
     release(&app, &assigned).await;
-    let pending = lifecycle::pending_cancellation(&app.server.state.db, uuid(&assigned.task)).await.unwrap();
+    let pending = cancellations::pending_cancellation(&app.server.state.db, uuid(&assigned.task)).await.unwrap();
     assert!(pending.is_none(), "the request was left open: {pending:?}");
-    let lapsed = lifecycle::cancellations_lapsed(&app.server.state.db, later(Duration::from_secs(3 * 86_400)), 10)
+    let lapsed = cancellations::cancellations_lapsed(&app.server.state.db, later(Duration::from_secs(3 * 86_400)), 10)
         .await
         .unwrap();
     assert!(lapsed.is_empty(), "the lapse queue would retry it every minute: {lapsed:?}");
@@ -357,7 +357,7 @@ async fn release_cancellation_auto_release_and_lapse_race_to_one_outcome(app: Te
             "cancelled" => assert_eq!(payment.status, "refunded"),
             other => panic!("round {round}: task ended {other}"),
         }
-        assert!(lifecycle::pending_cancellation(&app.server.state.db, uuid(task)).await.unwrap().is_none());
+        assert!(cancellations::pending_cancellation(&app.server.state.db, uuid(task)).await.unwrap().is_none());
     }
     assert_ledger_audits(&app).await;
     app

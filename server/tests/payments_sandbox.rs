@@ -118,7 +118,7 @@ async fn a_bank_debit_processes_then_settles_or_fails(app: TestApp) -> TestApp {
     use server::{
         db::Timestamp,
         payments::{
-            lifecycle::PROCESSING_RECHECK,
+            escrow::PROCESSING_RECHECK,
             sandbox::{DEBIT_ACCOUNT_FAILS, DEBIT_ACCOUNT_SETTLES},
             sweep,
         },

@@ -436,7 +436,7 @@ fn eml(app: &TestApp, id: &str) -> String {
 }
 
 async fn digest_pass(app: &TestApp, at: Timestamp) -> usize {
-    server::delivery::digest::pass(&app.server.state, at).await.unwrap()
+    server::delivery::digest::pass(&app.server.state.delivery_handles(), at).await.unwrap()
 }
 
 async fn unread_notifications_are_mailed_in_one_hourly_digest(app: TestApp) -> TestApp {

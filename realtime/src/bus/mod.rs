@@ -5,6 +5,7 @@ mod local;
 mod online;
 mod presence;
 mod redis;
+mod report_loop;
 mod subscriber;
 
 use std::sync::Arc;

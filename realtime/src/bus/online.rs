@@ -13,14 +13,12 @@ use std::{
 };
 
 use redis::{Script, aio::ConnectionManager};
-use tokio::{
-    task::JoinHandle,
-    time::{MissedTickBehavior, timeout},
-};
+use tokio::{task::JoinHandle, time::timeout};
 
 use super::{
     control::now_ms,
     redis::{CHANNEL_PREFIX, OP_TIMEOUT, channel},
+    report_loop::{Pass, ReportTicks, add_all},
 };
 use crate::{
     online::{self, OnlineState, OnlineUsers},
@@ -157,38 +155,27 @@ pub(super) fn spawn(
     period: Duration,
     ttl: Duration,
 ) -> JoinHandle<()> {
-    let refresh_every = ((ttl / 3).as_millis() / period.as_millis().max(1)).max(1) as u64;
     tokio::spawn(async move {
-        let mut tick = tokio::time::interval(period);
-        tick.set_missed_tick_behavior(MissedTickBehavior::Delay);
-        let mut ticks = 0u64;
+        let mut ticks = ReportTicks::new(period, ttl);
         loop {
-            tick.tick().await;
-            ticks += 1;
+            let refreshing = ticks.next().await;
             let mut users = online.take_dirty();
-            if ticks.is_multiple_of(refresh_every) {
+            if refreshing {
                 if !refresh(&conn, &node, &online.local_users(), &online, ttl).await {
                     // Redis is away: the fields expire; every user held here is reported again.
                     for user in online.local_users() {
                         online.mark_dirty(&user);
                     }
                 }
-                users.extend(online.watched_users());
-                users.sort_unstable();
-                users.dedup();
+                add_all(&mut users, online.watched_users());
             }
-            let mut reachable = true;
+            let mut pass = Pass::new();
             for user in users {
                 let count = online.local_count(&user);
-                let state = match reachable {
-                    true => report(&conn, &node, &user, count, ttl).await,
-                    false => None,
-                };
-                match state {
+                match pass.ask(report(&conn, &node, &user, count, ttl)).await {
                     Some(state) => online.set_state(&user, state),
                     // Redis is away: this node's own view, reported again when it is back.
                     None => {
-                        reachable = false;
                         if count > 0 {
                             online.set_state(&user, OnlineState::ONLINE);
                         }

@@ -11,14 +11,12 @@ use std::{
 };
 
 use redis::{Script, aio::ConnectionManager};
-use tokio::{
-    task::JoinHandle,
-    time::{MissedTickBehavior, timeout},
-};
+use tokio::{task::JoinHandle, time::timeout};
 
 use super::{
     control::now_ms,
     redis::{CHANNEL_PREFIX, OP_TIMEOUT, channel},
+    report_loop::{Pass, ReportTicks, add_all},
 };
 use crate::{presence::Counts, topics::Registry};
 
@@ -86,32 +84,21 @@ pub(super) fn spawn(
     ttl: Duration,
 ) -> JoinHandle<()> {
     let node = uuid::Uuid::new_v4().to_string();
-    let refresh_every = ((ttl / 3).as_millis() / period.as_millis().max(1)).max(1) as u64;
     tokio::spawn(async move {
-        let mut tick = tokio::time::interval(period);
-        tick.set_missed_tick_behavior(MissedTickBehavior::Delay);
-        let mut ticks = 0u64;
+        let mut ticks = ReportTicks::new(period, ttl);
         loop {
-            tick.tick().await;
-            ticks += 1;
+            let refreshing = ticks.next().await;
             let mut topics = registry.presence.take_dirty();
-            if ticks.is_multiple_of(refresh_every) {
-                topics.extend(registry.counted_topics());
-                topics.sort_unstable();
-                topics.dedup();
+            if refreshing {
+                add_all(&mut topics, registry.counted_topics());
             }
-            let mut reachable = true;
+            let mut pass = Pass::new();
             for topic in topics {
                 let local = registry.local_counts(&topic);
-                let total = match reachable {
-                    true => report(&conn, &node, &topic, local, ttl).await,
-                    false => None,
-                };
-                match total {
+                match pass.ask(report(&conn, &node, &topic, local, ttl)).await {
                     Some(total) => registry.set_presence_total(&topic, total),
                     // Redis is away: this node's own count, reported again when it is back.
                     None => {
-                        reachable = false;
                         registry.set_presence_total(&topic, local);
                         registry.presence.mark_dirty(&topic);
                     }

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{ApiError, FieldErrors};
+use crate::refusal::{FieldErrors, Invalid};
 
 pub const PASSWORD_MIN_CHARS: usize = 6;
 /// Argon2 work grows with input; an upper bound keeps a login from being a denial of service.
@@ -122,9 +122,9 @@ impl AccountType {
     }
 }
 
-/// Turns collected field errors into the API's validation error.
-pub fn finish(fields: FieldErrors) -> Result<(), ApiError> {
-    ApiError::check_fields(fields)
+/// Turns collected field errors into the validation refusal.
+pub fn finish(fields: FieldErrors) -> Result<(), Invalid> {
+    Invalid::check(fields)
 }
 
 #[cfg(test)]

@@ -12,14 +12,16 @@ use tokio_util::sync::CancellationToken;
 use uuid::Uuid;
 
 use crate::{
-    alerts::{keywords_match, notification_text, task_cells, within_radius},
+    alerts::{keywords_match, task_cells, within_radius},
     db::Timestamp,
     live,
     marketplace::rules::status,
+    notices,
     state::AppState,
     store::{
-        alerts::{self as store, Candidate, TaskToMatch},
-        notifications::{NotificationRow, kind},
+        self,
+        alerts::{Candidate, TaskToMatch},
+        notifications::NotificationRow,
     },
 };
 
@@ -48,7 +50,7 @@ pub async fn run(state: AppState, every: Duration, stop: CancellationToken) {
 pub async fn run_pending(state: &AppState) -> anyhow::Result<usize> {
     let mut written = 0;
     loop {
-        let jobs = store::pending_jobs(&state.db, BATCH).await?;
+        let jobs = store::alerts::pending_jobs(&state.db, BATCH).await?;
         let mut failed = 0;
         for task_id in &jobs {
             match run_job(state, *task_id).await {
@@ -69,11 +71,11 @@ pub async fn run_pending(state: &AppState) -> anyhow::Result<usize> {
 /// Matches one task, writes one `task_alert` per matching user and publishes them.
 pub async fn run_job(state: &AppState, task_id: Uuid) -> anyhow::Result<usize> {
     let now = Timestamp::now();
-    let task = store::task_to_match(&state.db, task_id).await?;
+    let task = store::alerts::task_to_match(&state.db, task_id).await?;
     let (matched, notifications) = match &task {
         Some(task) if task.status == status::OPEN => {
             let coordinates = task.lat.zip(task.lon);
-            let candidates = store::candidates(&state.db, task, task_cells(task.remote, coordinates)).await?;
+            let candidates = store::alerts::candidates(&state.db, task, task_cells(task.remote, coordinates)).await?;
             let matched: Vec<Candidate> =
                 candidates.into_iter().filter(|alert| alert_matches(alert, task, coordinates)).collect();
             let notifications = notifications_for(task, &matched, now);
@@ -83,7 +85,7 @@ pub async fn run_job(state: &AppState, task_id: Uuid) -> anyhow::Result<usize> {
         // Cancelled (or gone) before its turn: nothing to announce.
         _ => (Vec::new(), Vec::new()),
     };
-    let Some(written) = store::finish_job(&state.db, task_id, &matched, notifications, now).await? else {
+    let Some(written) = store::alerts::finish_job(&state.db, task_id, &matched, notifications, now).await? else {
         return Ok(0);
     };
     live::notifications_created(state, &written).await;
@@ -101,7 +103,7 @@ async fn within_hourly_cap(
 ) -> anyhow::Result<Vec<NotificationRow>> {
     let cap = i64::from(state.config.task_alerts_per_user_per_hour);
     let users: Vec<Uuid> = notifications.iter().map(|notification| notification.user_id).collect();
-    let recent = store::task_alerts_since(&state.db, &users, now.minus(Duration::from_secs(3600))).await?;
+    let recent = store::alerts::task_alerts_since(&state.db, &users, now.minus(Duration::from_secs(3600))).await?;
     Ok(notifications
         .into_iter()
         .filter(|notification| recent.get(&notification.user_id).copied().unwrap_or(0) < cap)
@@ -132,15 +134,7 @@ fn notifications_for(task: &TaskToMatch, matched: &[Candidate], now: Timestamp) 
     first_alert_per_user
         .into_values()
         .map(|alert| {
-            let (title, message) = notification_text(&task.title, &task.location, task.remote, &alert.name);
-            NotificationRow::new(
-                alert.user_id,
-                kind::TASK_ALERT,
-                &title,
-                message,
-                Some(format!("/task/{}", task.id)),
-                now,
-            )
+            notices::task_alert(alert.user_id, (task.id, &task.title), &task.location, task.remote, &alert.name, now)
         })
         .collect()
 }

@@ -13,9 +13,9 @@ pub mod matching;
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    error::{ApiError, FieldErrors},
     gazetteer, geo,
     marketplace::{categories, rules::MAX_BUDGET_CENTS},
+    refusal::{FieldErrors, Invalid},
 };
 
 pub const MAX_ALERTS_PER_USER: i64 = 20;
@@ -79,7 +79,7 @@ pub struct AlertDraft {
     pub paused: bool,
 }
 
-pub fn validate(input: &AlertInput) -> Result<AlertDraft, ApiError> {
+pub fn validate(input: &AlertInput) -> Result<AlertDraft, Invalid> {
     let mut fields = FieldErrors::new();
     let q = input.q.as_deref().unwrap_or("").trim().to_owned();
     if q.chars().count() > MAX_KEYWORDS_CHARS {
@@ -130,9 +130,9 @@ pub fn validate(input: &AlertInput) -> Result<AlertDraft, ApiError> {
         fields.insert("name".into(), format!("Name must be at most {MAX_NAME_CHARS} characters"));
     }
     if q.is_empty() && categories.is_empty() && place.is_none() && !input.remote_ok {
-        return Err(ApiError::invalid("Add keywords, a category or a place to your alert"));
+        return Err(Invalid::summary("Add keywords, a category or a place to your alert"));
     }
-    ApiError::check_fields(fields)?;
+    Invalid::check(fields)?;
     let name = if name.is_empty() { default_name(&q, &categories, place.as_ref()) } else { name };
     Ok(AlertDraft {
         name,
@@ -210,18 +210,6 @@ pub fn within_radius(alert: Option<(f64, f64, i64)>, task: Option<(f64, f64)>, r
     }
 }
 
-/// The notification's wording (the same text reaches push and email).
-pub fn notification_text(task_title: &str, location: &str, remote: bool, alert_name: &str) -> (String, String) {
-    let place = if remote {
-        "Remote"
-    } else if location.is_empty() {
-        "Location not given"
-    } else {
-        location
-    };
-    ("New task for you".to_owned(), format!("\"{task_title}\" ({place}) matches your alert \"{alert_name}\"."))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -274,7 +262,7 @@ mod tests {
         let pole = AlertPlace { label: "North Pole".into(), lat: 89.9, lon: 0.0 };
         let all: Vec<i64> = (1..=16).collect();
         let input = AlertInput { categories: all, place: Some(pole), radius_km: Some(100), ..Default::default() };
-        let Err(ApiError::Validation { fields, .. }) = validate(&input) else { panic!("the pole alert was accepted") };
+        let Err(Invalid { fields, .. }) = validate(&input) else { panic!("the pole alert was accepted") };
         assert_eq!(fields.get("place").map(String::as_str), Some(OUTSIDE_SERVICE_AREA));
     }
 

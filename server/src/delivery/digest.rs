@@ -9,14 +9,17 @@ use hmac::{Hmac, Mac};
 use sha2::Sha256;
 use uuid::Uuid;
 
-use super::{preferences::EMAIL, retry_delay};
+use super::{
+    Handles,
+    preferences::{self, EMAIL},
+    retry_delay,
+};
 use crate::{
     db::Timestamp,
     mail::Email,
-    state::AppState,
     store::{
         deliveries::{self, DueEmailLine},
-        notification_preferences, profiles, users,
+        profiles, users,
     },
 };
 
@@ -84,7 +87,7 @@ impl UnsubscribeTokens {
 }
 
 /// One pass as of `now`: mails every user who is due a digest. Returns the number of mails sent.
-pub async fn pass(state: &AppState, now: Timestamp) -> anyhow::Result<usize> {
+pub async fn pass(state: &Handles, now: Timestamp) -> anyhow::Result<usize> {
     let created_before = now.minus(state.config.email_delay);
     let last_digest_before = now.minus(DIGEST_EVERY);
     let mut sent = 0;
@@ -102,9 +105,9 @@ pub async fn pass(state: &AppState, now: Timestamp) -> anyhow::Result<usize> {
 }
 
 /// Mails one claimed user's due lines; always ends the claim.
-async fn mail_user(state: &AppState, user_id: Uuid, created_before: Timestamp, now: Timestamp) -> anyhow::Result<bool> {
+async fn mail_user(state: &Handles, user_id: Uuid, created_before: Timestamp, now: Timestamp) -> anyhow::Result<bool> {
     let lines = deliveries::due_email_lines(&state.db, user_id, created_before, now).await?;
-    let settings = notification_preferences::settings(&state.db, user_id).await?;
+    let settings = preferences::settings(&state.db, user_id).await?;
     let (wanted, unwanted): (Vec<_>, Vec<_>) =
         lines.into_iter().partition(|line| !line.is_read && settings.allows(EMAIL, &line.kind));
     let mut outcome: Vec<(Uuid, &str)> = unwanted.iter().map(|line| (line.notification_id, "skipped")).collect();
@@ -149,7 +152,7 @@ fn subject(lines: &[DueEmailLine]) -> String {
     }
 }
 
-fn body(state: &AppState, first_name: &str, lines: &[DueEmailLine], unsubscribe_page: &str) -> String {
+fn body(state: &Handles, first_name: &str, lines: &[DueEmailLine], unsubscribe_page: &str) -> String {
     let greeting = if first_name.trim().is_empty() { "Hi,".to_owned() } else { format!("Hi {},", first_name.trim()) };
     let mut text = format!("{greeting}\n\nHere is what is new on Taskhub since you last looked:\n\n");
     for line in lines {

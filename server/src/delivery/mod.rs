@@ -24,8 +24,9 @@ use self::{
     push::{DeviceKeys, HIGH_URGENCY_KINDS, PushPayload, PushSender, Sent},
 };
 use crate::{
-    db::{Timestamp, new_id},
-    state::AppState,
+    config::Config,
+    db::{Db, Timestamp, new_id},
+    mail::Mailer,
     store::{
         deliveries::{self, ClaimedPush, PushOutcome},
         push_subscriptions,
@@ -52,6 +53,24 @@ pub struct Delivery {
     pub hosts: HostGates,
 }
 
+/// What the delivery worker uses of its node (not the whole `AppState`,
+/// which holds a [`Delivery`] itself).
+#[derive(Clone)]
+pub struct Handles {
+    pub db: Db,
+    pub delivery: std::sync::Arc<Delivery>,
+    pub mailer: Mailer,
+    pub config: std::sync::Arc<Config>,
+    /// Base of links in emails, without a trailing slash.
+    pub public_url: std::sync::Arc<str>,
+}
+
+impl Handles {
+    pub fn link(&self, path_and_query: &str) -> String {
+        format!("{}{path_and_query}", self.public_url)
+    }
+}
+
 impl Delivery {
     pub fn new(push: PushSender, unsubscribe: UnsubscribeTokens) -> Self {
         Self {
@@ -76,7 +95,7 @@ pub fn retry_delay(attempts: i32, asked: Option<Duration>) -> Duration {
 }
 
 /// Runs the delivery loops on this node until `stop` is cancelled (the server shuts down).
-pub async fn run(state: AppState, stop: CancellationToken) {
+pub async fn run(state: Handles, stop: CancellationToken) {
     let mut ticker = tokio::time::interval(state.config.delivery_poll_interval);
     ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
@@ -112,7 +131,7 @@ pub async fn run(state: AppState, stop: CancellationToken) {
 /// to a host that has its share of slots, or is parked, are put back without
 /// an attempt counted. True when more may be due (every free slot was filled);
 /// with no slot free it waits for the next tick.
-pub async fn push_pass(state: &AppState, now: Timestamp) -> anyhow::Result<bool> {
+pub async fn push_pass(state: &Handles, now: Timestamp) -> anyhow::Result<bool> {
     let free = state.delivery.in_flight.available_permits();
     if free == 0 {
         return Ok(false);
@@ -162,7 +181,7 @@ pub async fn push_pass(state: &AppState, now: Timestamp) -> anyhow::Result<bool>
     Ok(claimed == free)
 }
 
-async fn record_sent(state: &AppState, claim: uuid::Uuid, push: &ClaimedPush, sent: Sent) -> anyhow::Result<()> {
+async fn record_sent(state: &Handles, claim: uuid::Uuid, push: &ClaimedPush, sent: Sent) -> anyhow::Result<()> {
     let now = Timestamp::now();
     let attempts = push.attempts + 1;
     let (outcome, metric) = match &sent {
@@ -202,7 +221,7 @@ async fn record_sent(state: &AppState, claim: uuid::Uuid, push: &ClaimedPush, se
     Ok(())
 }
 
-async fn send_one(state: &AppState, push: &ClaimedPush) -> Sent {
+async fn send_one(state: &Handles, push: &ClaimedPush) -> Sent {
     let payload = PushPayload {
         id: push.notification_id,
         kind: &push.kind,
@@ -215,7 +234,7 @@ async fn send_one(state: &AppState, push: &ClaimedPush) -> Sent {
     state.delivery.push.send(&push.endpoint, &keys, &payload).await
 }
 
-async fn record_depth(state: &AppState) {
+async fn record_depth(state: &Handles) {
     let now = Timestamp::now();
     match deliveries::depth(&state.db, now).await {
         Ok(depth) => {

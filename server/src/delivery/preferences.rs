@@ -1,32 +1,18 @@
-//! Which channels carry which notification kinds. A user's choices are stored
-//! only where they differ from the defaults here, so a kind added later gets
-//! its default for everyone without a migration.
-//!
-//! Defaults: push is on for every kind (it is the reason to enable a device).
-//! Email is on for what concerns money or a conversation someone waits on, and
-//! off for `task_alert` and `task`: alerts can come many an hour and are only
-//! worth anything while fresh (push carries them), and task updates are
-//! mirrored by the offer/payment mail that matters.
+//! Which channels carry which notification kinds for a user: the defaults
+//! (`store::notifications::default_enabled`, beside the outbox that applies
+//! them) overridden by the choices they stored.
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
+use uuid::Uuid;
 
-use crate::store::notifications::kind;
+pub use crate::store::notifications::{CHANNELS, EMAIL, KINDS, PUSH, default_enabled};
+use crate::{db::Db, store::notification_preferences};
 
-pub const PUSH: &str = "push";
-pub const EMAIL: &str = "email";
-pub const CHANNELS: [&str; 2] = [PUSH, EMAIL];
-
-/// Every notification kind of the contract (docs/architecture.md), in the order the settings page shows them.
-pub const KINDS: [&str; 7] =
-    [kind::OFFER, kind::MESSAGE, kind::PAYMENT, kind::DISPUTE, kind::REMINDER, kind::TASK, kind::TASK_ALERT];
-
-pub fn default_enabled(channel: &str, notification_kind: &str) -> bool {
-    match channel {
-        EMAIL => !matches!(notification_kind, kind::TASK_ALERT | kind::TASK),
-        _ => true,
-    }
+/// A user's choices over the defaults.
+pub async fn settings(db: &Db, user_id: Uuid) -> sqlx::Result<NotificationSettings> {
+    Ok(NotificationSettings::from_overrides(&notification_preferences::overrides(db, user_id).await?))
 }
 
 /// `{email: {kind: bool}, push: {kind: bool}}`, every kind present.
@@ -60,6 +46,7 @@ impl NotificationSettings {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::notifications::kind;
 
     #[test]
     fn alerts_are_pushed_but_not_mailed_by_default() {

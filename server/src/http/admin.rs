@@ -17,8 +17,9 @@ use crate::{
     payments::disputes::{self, MAX_NOTE_CHARS, Resolution},
     state::AppState,
     store::{
+        self,
         audit_log::AuditEntry,
-        disputes::{self as store, DisputeRow, outcome},
+        disputes::{DisputeRow, outcome},
         profiles,
         provider_calls::{self, ProviderCallRow},
     },
@@ -98,7 +99,7 @@ pub async fn dispute_queue(
         return Err(ApiError::field("status", "Status must be open or resolved"));
     }
     let mut items = Vec::new();
-    for dispute in store::queue(&state.db, &status, QUEUE_LIMIT).await? {
+    for dispute in store::disputes::queue(&state.db, &status, QUEUE_LIMIT).await? {
         let task = task_or_404(&state, dispute.task_id).await?;
         let payment = disputes::held_payment(&state, &dispute).await?;
         items.push(DisputeCase {
@@ -139,7 +140,7 @@ pub async fn resolve_dispute(
     ApiPath(id): ApiPath<Uuid>,
     ApiJson(input): ApiJson<ResolveInput>,
 ) -> ApiResult<ApiJson<DisputeRow>> {
-    let dispute = store::dispute(&state.db, id).await?.ok_or_else(|| ApiError::not_found("Dispute"))?;
+    let dispute = store::disputes::dispute(&state.db, id).await?.ok_or_else(|| ApiError::not_found("Dispute"))?;
     if dispute.status != "open" {
         return Err(ApiError::Conflict("This dispute was already resolved".into()));
     }

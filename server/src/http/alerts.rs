@@ -25,11 +25,11 @@ use crate::{
     },
     rate_limit::ALERT_WRITES_PER_ACCOUNT,
     state::AppState,
-    store::alerts::{self as store, AlertRow},
+    store::{self, alerts::AlertRow},
 };
 
 async fn count_write(state: &AppState, caller: AuthUser) -> ApiResult<()> {
-    state.limiter.check(&format!("alert-writes:{}", caller.id), ALERT_WRITES_PER_ACCOUNT).await
+    Ok(state.limiter.check(&format!("alert-writes:{}", caller.id), ALERT_WRITES_PER_ACCOUNT).await?)
 }
 
 const WEEK: Duration = Duration::from_secs(7 * 24 * 3600);
@@ -85,7 +85,7 @@ fn week_ago() -> Timestamp {
 }
 
 async fn own_alert(state: &AppState, caller: AuthUser, id: Uuid) -> ApiResult<AlertView> {
-    store::alert_of(&state.db, caller.id, id, week_ago())
+    store::alerts::alert_of(&state.db, caller.id, id, week_ago())
         .await?
         .map(AlertView::from)
         .ok_or_else(|| ApiError::not_found("Alert"))
@@ -95,7 +95,7 @@ async fn own_alert(state: &AppState, caller: AuthUser, id: Uuid) -> ApiResult<Al
 #[utoipa::path(get, path = "/api/me/alerts", tag = "alerts", security(("bearer" = [])),
     responses((status = 200, body = Items<AlertView>), (status = 401)))]
 pub async fn list_alerts(State(state): State<AppState>, caller: AuthUser) -> ApiResult<ApiJson<Items<AlertView>>> {
-    let rows = store::alerts_of(&state.db, caller.id, week_ago()).await?;
+    let rows = store::alerts::alerts_of(&state.db, caller.id, week_ago()).await?;
     Ok(ApiJson(Items { items: rows.into_iter().map(AlertView::from).collect() }))
 }
 
@@ -110,7 +110,7 @@ pub async fn create_alert(
 ) -> ApiResult<(StatusCode, ApiJson<AlertView>)> {
     count_write(&state, caller).await?;
     let draft = alerts::validate(&input)?;
-    let id = store::create_alert(&state.db, caller.id, &draft, Timestamp::now())
+    let id = store::alerts::create_alert(&state.db, caller.id, &draft, Timestamp::now())
         .await?
         .ok_or_else(|| ApiError::Conflict(TOO_MANY_ALERTS.into()))?;
     Ok((StatusCode::CREATED, ApiJson(own_alert(&state, caller, id).await?)))
@@ -159,7 +159,7 @@ pub async fn update_alert(
         .map_err(|error| ApiError::BadRequest(format!("The alert could not be read: {error}")))?;
     let draft = alerts::validate(&input)?;
     let reindex = index_keys(&draft) != index_keys(&current_draft);
-    if !store::update_alert(&state.db, caller.id, id, &draft, reindex, Timestamp::now()).await? {
+    if !store::alerts::update_alert(&state.db, caller.id, id, &draft, reindex, Timestamp::now()).await? {
         return Err(ApiError::not_found("Alert"));
     }
     Ok(ApiJson(own_alert(&state, caller, id).await?))
@@ -175,7 +175,7 @@ pub async fn delete_alert(
     ApiPath(id): ApiPath<Uuid>,
 ) -> ApiResult<StatusCode> {
     count_write(&state, caller).await?;
-    if !store::delete_alert(&state.db, caller.id, id).await? {
+    if !store::alerts::delete_alert(&state.db, caller.id, id).await? {
         return Err(ApiError::not_found("Alert"));
     }
     Ok(StatusCode::NO_CONTENT)

@@ -12,7 +12,7 @@ use crate::{
         rules::{self, Party},
     },
     state::AppState,
-    store::disputes as store,
+    store::{self, disputes::DisputeRow},
 };
 
 pub fn router() -> Router<AppState> {
@@ -32,17 +32,17 @@ pub struct DisputeInput {
 /// not assigned or already disputed 409; no known reason or no message 422.
 #[utoipa::path(post, path = "/api/tasks/{id}/dispute", tag = "payments", request_body = DisputeInput,
     params(("id" = Uuid, Path, description = "The task")), security(("bearer" = [])),
-    responses((status = 201, body = store::DisputeRow), (status = 400), (status = 401), (status = 403), (status = 404),
+    responses((status = 201, body = DisputeRow), (status = 400), (status = 401), (status = 403), (status = 404),
         (status = 409), (status = 422)))]
 pub async fn open_dispute(
     State(state): State<AppState>,
     caller: AuthUser,
     TaskFromPath(task): TaskFromPath,
     ApiJson(input): ApiJson<DisputeInput>,
-) -> ApiResult<(StatusCode, ApiJson<store::DisputeRow>)> {
+) -> ApiResult<(StatusCode, ApiJson<DisputeRow>)> {
     let party = Party::of(caller.id, task.poster_id, task.assigned_tasker_id);
     rules::may_open_dispute(party, &task.status, task.open_dispute_id)?;
-    if !store::reason::ALL.contains(&input.reason.as_str()) {
+    if !store::disputes::reason::ALL.contains(&input.reason.as_str()) {
         return Err(ApiError::field("reason", "Please choose a reason"));
     }
     let message = input.message.trim();
@@ -60,16 +60,16 @@ pub async fn open_dispute(
 /// The task's latest dispute, open or resolved, or null (its parties and operators).
 #[utoipa::path(get, path = "/api/tasks/{id}/dispute", tag = "payments",
     params(("id" = Uuid, Path, description = "The task")), security(("bearer" = [])),
-    responses((status = 200, body = Option<store::DisputeRow>), (status = 400), (status = 401), (status = 403), (status = 404)))]
+    responses((status = 200, body = Option<DisputeRow>), (status = 400), (status = 401), (status = 403), (status = 404)))]
 pub async fn task_dispute(
     State(state): State<AppState>,
     caller: AuthUser,
     TaskFromPath(task): TaskFromPath,
-) -> ApiResult<ApiJson<Option<store::DisputeRow>>> {
+) -> ApiResult<ApiJson<Option<DisputeRow>>> {
     if Party::of(caller.id, task.poster_id, task.assigned_tasker_id) == Party::Other
         && !Operator::is(&state, caller.id).await?
     {
         return Err(ApiError::Forbidden("Only the poster and the assigned tasker can see this".into()));
     }
-    Ok(ApiJson(store::latest_for_task(&state.db, task.id).await?))
+    Ok(ApiJson(store::disputes::latest_for_task(&state.db, task.id).await?))
 }

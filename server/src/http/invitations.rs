@@ -11,14 +11,10 @@ use crate::{
     db::Timestamp,
     error::{ApiError, ApiResult},
     http::extract::{ApiJson, ApiPath, VerifiedUser, task_or_404},
-    live,
+    live, notices,
     rate_limit::INVITATIONS_PER_POSTER,
     state::AppState,
-    store::{
-        invitations,
-        notifications::{NotificationRow, kind},
-        profiles,
-    },
+    store::{invitations, profiles},
 };
 
 pub fn router() -> Router<AppState> {
@@ -68,14 +64,7 @@ pub async fn invite_tasker(
     state.limiter.check(&format!("invitations:{}", caller.id), INVITATIONS_PER_POSTER).await?;
     let poster = names::public_name(&task.poster_first_name, &task.poster_last_name);
     let now = Timestamp::now();
-    let notification = NotificationRow::new(
-        tasker_id,
-        kind::TASK,
-        "Task invitation",
-        format!("{poster} invited you to make an offer on \"{}\".", task.title),
-        Some(format!("/task/{task_id}")),
-        now,
-    );
+    let notification = notices::task_invitation(tasker_id, &poster, task_id, &task.title, now);
     if !invitations::insert_invitation(&state.db, task_id, caller.id, &notification).await? {
         let name = names::public_name(&tasker.first_name, &tasker.last_name);
         return Err(ApiError::Conflict(format!("You have already invited {name} to this task")));

@@ -20,11 +20,11 @@ use crate::{
     },
     live,
     media::photos::PhotoKey,
+    notices,
     payments::rules::{self, Party},
     state::AppState,
     store::{
         messages::{self, MessageRow},
-        notifications::{NotificationRow, kind},
         receipts as read_marks,
         tasks::TaskRow,
     },
@@ -170,15 +170,7 @@ pub async fn send_message(
         photo_id,
     }
     .with_photo();
-    let preview: String = if body.is_empty() { "Sent a photo".to_owned() } else { body.chars().take(120).collect() };
-    let notification = NotificationRow::new(
-        recipient_id,
-        kind::MESSAGE,
-        "New message",
-        format!("About \"{}\": {preview}", task.title),
-        Some(format!("/task/{id}")),
-        now,
-    );
+    let notification = notices::new_message(recipient_id, id, &task.title, body, now);
     if let Err(error) = messages::insert_message(&state.db, &message, &notification).await {
         if let Some(photo_id) = photo_id {
             state.media.delete_photo(PhotoKey::Message(photo_id)).await;

@@ -5,19 +5,20 @@ pub mod admin_reports;
 pub mod admin_users;
 pub mod alerts;
 pub mod auth;
+pub mod cancellations;
 mod completion;
 pub mod contact;
 pub mod crawlers;
 pub mod dev_mailbox;
 pub mod disputes;
 pub mod earnings;
+pub mod error_statuses;
 pub mod extract;
 pub mod geocode;
 pub mod health;
 pub mod identities;
 pub mod identity_sandbox;
 pub mod invitations;
-pub mod lifecycle;
 pub mod marketplace_views;
 pub mod me;
 pub mod messages;
@@ -38,6 +39,7 @@ pub mod push;
 pub mod questions;
 pub mod realtime;
 pub mod receipts;
+pub mod release;
 pub mod reports;
 pub mod reschedules;
 pub mod reviews;
@@ -96,7 +98,8 @@ pub fn router(state: AppState) -> Router {
         .merge(site::router())
         .merge(payments::router())
         .merge(earnings::router())
-        .merge(lifecycle::router())
+        .merge(release::router())
+        .merge(cancellations::router())
         .merge(price_increases::router())
         .merge(reschedules::router())
         .merge(disputes::router())

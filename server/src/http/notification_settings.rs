@@ -6,7 +6,7 @@ use axum::{Router, extract::State, routing::get};
 use serde::Deserialize;
 
 use crate::{
-    delivery::preferences::{EMAIL, KINDS, NotificationSettings, PUSH},
+    delivery::preferences::{self, EMAIL, KINDS, NotificationSettings, PUSH},
     error::{ApiError, ApiResult, FieldErrors},
     http::extract::{ApiJson, AuthUser},
     state::AppState,
@@ -21,7 +21,7 @@ pub fn router() -> Router<AppState> {
 #[utoipa::path(get, path = "/api/me/notification-settings", tag = "push", security(("bearer" = [])),
     responses((status = 200, body = NotificationSettings), (status = 401)))]
 pub async fn settings(State(state): State<AppState>, caller: AuthUser) -> ApiResult<ApiJson<NotificationSettings>> {
-    Ok(ApiJson(notification_preferences::settings(&state.db, caller.id).await?))
+    Ok(ApiJson(preferences::settings(&state.db, caller.id).await?))
 }
 
 /// The same shape as GET; kinds left out keep their setting. Answers the settings now in force.
@@ -53,5 +53,5 @@ pub async fn save_settings(
     }
     ApiError::check_fields(fields)?;
     notification_preferences::save(&state.db, caller.id, &choices).await?;
-    Ok(ApiJson(notification_preferences::settings(&state.db, caller.id).await?))
+    Ok(ApiJson(preferences::settings(&state.db, caller.id).await?))
 }

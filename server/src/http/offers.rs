@@ -21,6 +21,7 @@ use crate::{
     live,
     marketplace::rules,
     moderation::guard,
+    notices,
     rate_limit::Limit,
     state::AppState,
     store::{
@@ -91,14 +92,14 @@ pub async fn make_offer(
     }
     let (amount_cents, message) = rules::validate_offer(input.amount_cents.as_ref(), input.message.as_deref())?;
     guard::keep_on_platform(&[("message", &message)])?;
+    let now = Timestamp::now();
     let new_offer = NewOffer {
         task_id,
         tasker_id: caller.id,
         amount_cents,
         message: &message,
-        poster_id: task.poster_id,
-        task_title: &task.title,
-        created_at: Timestamp::now(),
+        notification: notices::new_offer(task.poster_id, task_id, &task.title, now),
+        created_at: now,
     };
     let created =
         offers::create_offer(&state.db, &new_offer, rules::MAX_OFFERS_PER_TASKER_PER_TASK).await.map_err(|error| {
@@ -125,7 +126,7 @@ pub async fn make_offer(
 
 /// Making and withdrawing offers notifies posters and updates live pages: one budget per tasker.
 async fn count_offer_churn(state: &AppState, caller: AuthUser) -> ApiResult<()> {
-    state.limiter.check(&format!("offer-churn:{}", caller.id), OFFER_CHURN).await
+    Ok(state.limiter.check(&format!("offer-churn:{}", caller.id), OFFER_CHURN).await?)
 }
 
 /// The offer, when the caller is its tasker: 404 unknown, 403 someone else's.

@@ -42,10 +42,10 @@ use utoipa::{
 use crate::{
     error::ErrorBody,
     http::{
-        admin, admin_reports, admin_users, alerts, auth, contact, disputes, earnings, extract::ApiJson, geocode,
-        identities, invitations, lifecycle, me, messages, notification_settings, notifications, offers, oidc, payments,
-        portfolio, price_increases, profiles, push, questions, realtime, receipts, reports, reschedules, reviews,
-        security_headers, site, task_photos, tasks, unsubscribe, verification,
+        admin, admin_reports, admin_users, alerts, auth, cancellations, contact, disputes, earnings, extract::ApiJson,
+        geocode, identities, invitations, me, messages, notification_settings, notifications, offers, oidc, payments,
+        portfolio, price_increases, profiles, push, questions, realtime, receipts, release, reports, reschedules,
+        reviews, security_headers, site, task_photos, tasks, unsubscribe, verification,
     },
     state::AppState,
 };
@@ -70,8 +70,8 @@ use crate::{
         geocode::geocode, contact::send_contact_message, site::site,
         payments::create_checkout_session, payments::verify_payment, payments::stripe_webhook, payments::task_payment,
         payments::payout_onboarding, earnings::payout_account, earnings::my_earnings, earnings::my_payments,
-        lifecycle::request_payment, lifecycle::release_payment, lifecycle::cancellation,
-        lifecycle::request_cancellation, lifecycle::accept_cancellation, lifecycle::decline_cancellation,
+        release::request_payment, release::release_payment, cancellations::cancellation,
+        cancellations::request_cancellation, cancellations::accept_cancellation, cancellations::decline_cancellation,
         price_increases::ask_increase, price_increases::list_increases, price_increases::approve_increase,
         price_increases::decline_increase, reschedules::propose_date, reschedules::list_reschedules,
         reschedules::accept_date, reschedules::decline_date, reschedules::my_task_changes,

@@ -20,7 +20,7 @@ use crate::{
     },
     payments::{
         OnboardingRequest,
-        lifecycle::{self, CheckoutStarted},
+        escrow::{self, CheckoutStarted},
         payouts,
         rules::{self, Party},
         webhook::{self, Action},
@@ -67,7 +67,7 @@ pub async fn create_checkout_session(
     if offer.status != "pending" {
         return Err(ApiError::Conflict("This offer can no longer be accepted".into()));
     }
-    let started = lifecycle::start_checkout(&state, &task, offer.id, offer.tasker_id, offer.amount_cents).await?;
+    let started = escrow::start_checkout(&state, &task, offer.id, offer.tasker_id, offer.amount_cents).await?;
     Ok(ApiJson(started))
 }
 
@@ -113,7 +113,7 @@ pub async fn verify_payment(
         return Err(ApiError::BadRequest("Payment verification failed due to mismatched information".into()));
     }
     rules::may_verify(if caller.id == payment.poster_id { Party::Poster } else { Party::Other })?;
-    let payment = lifecycle::settle(&state, payment).await?;
+    let payment = escrow::settle(&state, payment).await?;
     let task = task_or_404(&state, payment.task_id).await?;
     let increase = payment.purpose == payments::purpose::INCREASE;
     let tip = payment.purpose == payments::purpose::TIP;
@@ -197,7 +197,7 @@ pub async fn stripe_webhook(
     };
     // The provider's own answer decides, not the event body: a forged-but-signed
     // or reordered event cannot mark anything paid that is not.
-    lifecycle::settle(&state, payment).await?;
+    escrow::settle(&state, payment).await?;
     payments::record_stripe_event(&state.db, &event.id, &event.kind, Timestamp::now()).await?;
     Ok(ApiJson(WebhookReceipt { received: true, handled: true }))
 }

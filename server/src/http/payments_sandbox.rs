@@ -20,7 +20,7 @@ use crate::{
     error::{ApiError, ApiResult},
     http::{extract::ApiPath, security_headers, web::escape},
     payments::{
-        fees::display_amount,
+        fees::{FEE_PERCENT, display_amount},
         sandbox::{DEBIT_ACCOUNT_FAILS, DEBIT_ACCOUNT_SETTLES, DEBIT_SETTLES_AFTER, DECLINED_CARD},
     },
     state::AppState,
@@ -123,7 +123,7 @@ fn render(state: &AppState, session: &SandboxSession, status: StatusCode, error:
 <dl>
 <dt>Task</dt><dd>{description}</dd>
 <dt>Amount</dt><dd>{amount}</dd>
-<dt>Service fee (10%)</dt><dd>{fee}</dd>
+<dt>Service fee ({FEE_PERCENT}%)</dt><dd>{fee}</dd>
 <dt><strong>Total</strong></dt><dd><strong>{amount}</strong></dd>
 </dl>
 <small>The service fee is deducted from the tasker's payout. Funds are held until the task is complete; only you release payment.</small>

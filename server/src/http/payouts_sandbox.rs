@@ -16,7 +16,10 @@ use serde::Deserialize;
 use crate::{
     error::{ApiError, ApiResult},
     http::{earnings::PAYOUTS_RETURN_PATH, extract::ApiPath},
-    payments::payouts,
+    payments::{
+        fees::FEE_PERCENT,
+        payouts::{self, PAYOUT_TIME},
+    },
     state::AppState,
     store::payments,
 };
@@ -99,7 +102,7 @@ button{{margin-top:1rem;width:100%;padding:.7rem;border:0;border-radius:6px;font
 <body><main>
 <span class="badge">Sandbox · no real money moves</span>
 <h1>Set up payouts</h1>
-<p>Released payments are transferred to this bank account, less the 10% service fee. Payouts take 3-5 business days.</p>
+<p>Released payments are transferred to this bank account, less the {FEE_PERCENT}% service fee. Payouts take {PAYOUT_TIME}.</p>
 {alert}
 <form method="post">
 <label for="account_name">Account holder name</label>

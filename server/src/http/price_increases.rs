@@ -14,12 +14,12 @@ use crate::{
     error::{ApiError, ApiResult},
     http::extract::{ApiJson, ApiPath, AuthUser, TaskFromPath, task_or_404},
     payments::{
+        escrow::CheckoutStarted,
         increases::{self, MAX_REASON_CHARS},
-        lifecycle::CheckoutStarted,
         rules::Party,
     },
     state::AppState,
-    store::price_increases::{self as store, PriceIncreaseRow},
+    store::{self, price_increases::PriceIncreaseRow},
 };
 
 pub fn router() -> Router<AppState> {
@@ -90,7 +90,7 @@ pub async fn list_increases(
     if Party::of(caller.id, task.poster_id, task.assigned_tasker_id) == Party::Other {
         return Err(ApiError::Forbidden("Only the poster and the assigned tasker can see this".into()));
     }
-    Ok(ApiJson(IncreaseList { items: store::for_task(&state.db, task.id).await? }))
+    Ok(ApiJson(IncreaseList { items: store::price_increases::for_task(&state.db, task.id).await? }))
 }
 
 async fn increase_and_task(
@@ -98,7 +98,8 @@ async fn increase_and_task(
     caller: &AuthUser,
     id: Uuid,
 ) -> ApiResult<(PriceIncreaseRow, crate::store::tasks::TaskRow)> {
-    let increase = store::increase(&state.db, id).await?.ok_or_else(|| ApiError::not_found("Price increase"))?;
+    let increase =
+        store::price_increases::increase(&state.db, id).await?.ok_or_else(|| ApiError::not_found("Price increase"))?;
     let task = task_or_404(state, increase.task_id).await?;
     let party = Party::of(caller.id, task.poster_id, task.assigned_tasker_id);
     if party == Party::Other {

@@ -20,6 +20,7 @@ use crate::{
     live,
     marketplace::rules,
     moderation::guard,
+    notices,
     state::AppState,
     store::{Position, questions},
 };
@@ -67,10 +68,11 @@ pub async fn ask_question(
     }
     let body = rules::required_body("body", input.body.as_deref(), "Please enter your question")?;
     guard::keep_on_platform(&[("body", &body)])?;
-    let (id, notification) =
-        questions::ask_question(&state.db, task.id, caller.id, &body, task.poster_id, &task.title, Timestamp::now())
-            .await?
-            .ok_or_else(|| ApiError::Conflict("This task is no longer open for questions".into()))?;
+    let now = Timestamp::now();
+    let notification = notices::new_question(task.poster_id, task.id, &task.title, now);
+    let id = questions::ask_question(&state.db, task.id, caller.id, &body, &notification, now)
+        .await?
+        .ok_or_else(|| ApiError::Conflict("This task is no longer open for questions".into()))?;
     let row =
         questions::question(&state.db, id).await?.ok_or_else(|| anyhow::anyhow!("question vanished after insert"))?;
     let view = QuestionView::from(&row);
@@ -95,9 +97,11 @@ pub async fn answer_question(
     }
     let answer = rules::required_body("body", input.body.as_deref(), "Please enter your answer")?;
     guard::keep_on_platform(&[("body", &answer)])?;
-    let notification = questions::answer_question(&state.db, &question, &answer, &task.title, Timestamp::now())
-        .await?
-        .ok_or_else(|| ApiError::Conflict("This question has already been answered".into()))?;
+    let now = Timestamp::now();
+    let notification = notices::question_answered(question.asker_id, question.task_id, &task.title, now);
+    if !questions::answer_question(&state.db, &question, &answer, &notification, now).await? {
+        return Err(ApiError::Conflict("This question has already been answered".into()));
+    }
     let row = questions::question(&state.db, id).await?.ok_or_else(|| ApiError::not_found("Question"))?;
     let answered = QuestionView::from(&row);
     live::question_answered(&state, &answered).await;

@@ -17,7 +17,7 @@ use crate::{
     marketplace::reschedules::{self, MAX_NOTE_CHARS, MAX_WINDOW_CHARS},
     payments::rules::Party,
     state::AppState,
-    store::reschedules::{self as store, RescheduleRow},
+    store::{self, reschedules::RescheduleRow},
 };
 
 pub fn router() -> Router<AppState> {
@@ -49,7 +49,7 @@ pub struct TaskChangesList {
     responses((status = 200, body = TaskChangesList), (status = 401)))]
 pub async fn my_task_changes(State(state): State<AppState>, caller: AuthUser) -> ApiResult<ApiJson<TaskChangesList>> {
     let mut items: Vec<TaskChanges> = Vec::new();
-    for (task_id, what) in store::pending_changes_for(&state.db, caller.id).await? {
+    for (task_id, what) in store::reschedules::pending_changes_for(&state.db, caller.id).await? {
         let index = match items.iter().position(|item| item.task_id == task_id) {
             Some(index) => index,
             None => {
@@ -122,11 +122,12 @@ pub async fn list_reschedules(
     if Party::of(caller.id, task.poster_id, task.assigned_tasker_id) == Party::Other {
         return Err(ApiError::Forbidden("Only the poster and the assigned tasker can see this".into()));
     }
-    Ok(ApiJson(RescheduleList { items: store::for_task(&state.db, task.id).await? }))
+    Ok(ApiJson(RescheduleList { items: store::reschedules::for_task(&state.db, task.id).await? }))
 }
 
 async fn answer(state: AppState, caller: AuthUser, id: Uuid, new_status: &str) -> ApiResult<ApiJson<RescheduleRow>> {
-    let proposal = store::reschedule(&state.db, id).await?.ok_or_else(|| ApiError::not_found("Proposal"))?;
+    let proposal =
+        store::reschedules::reschedule(&state.db, id).await?.ok_or_else(|| ApiError::not_found("Proposal"))?;
     let task = task_or_404(&state, proposal.task_id).await?;
     let answerer = Party::of(caller.id, task.poster_id, task.assigned_tasker_id);
     if answerer == Party::Other {

@@ -8,13 +8,10 @@ use crate::{
     db::{Timestamp, new_id},
     error::{ApiError, ApiResult, FieldErrors},
     http::extract::{ApiJson, AuthUser, Operator, TaskFromPath},
-    live,
+    live, notices,
     payments::rules::{self, Party},
     state::AppState,
-    store::{
-        notifications::{NotificationRow, kind},
-        reviews::{self, ReviewRow},
-    },
+    store::reviews::{self, ReviewRow},
 };
 
 const MAX_REVIEW_CHARS: usize = 2000;
@@ -76,17 +73,7 @@ pub async fn write_review(
         removed: false,
         created_at: now,
     };
-    let notification = NotificationRow::new(
-        reviewee_id,
-        kind::TASK,
-        "New review",
-        format!(
-            "You were reviewed for \"{}\". Reviews show once both of you have written one, or after 14 days.",
-            task.title
-        ),
-        Some(format!("/task/{}", task.id)),
-        now,
-    );
+    let notification = notices::new_review(reviewee_id, task.id, &task.title, now);
     if !reviews::insert_review(&state.db, &review, &notification).await? {
         return Err(ApiError::Conflict("You have already reviewed this task".into()));
     }

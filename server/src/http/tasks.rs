@@ -33,6 +33,7 @@ use crate::{
         rules::{self, TASK_REMOVED, TaskInput},
     },
     moderation::guard,
+    notices,
     rate_limit::{Limit, client_key},
     state::AppState,
     store::{
@@ -490,9 +491,9 @@ pub async fn cancel_task(
     };
     let reason = crate::marketplace::cancellations::reason(input.reason_code.as_deref())?;
     let current = posters_task(&state, caller, id).await?;
-    let notifications = tasks::cancel_open_task(&state.db, id, caller.id, &current.title, reason, Timestamp::now())
-        .await?
-        .ok_or_else(not_open)?;
+    let notice = notices::open_task_cancelled(id, &current.title);
+    let cancelled = tasks::cancel_open_task(&state.db, id, caller.id, &notice, reason, Timestamp::now()).await?;
+    let notifications = cancelled.ok_or_else(not_open)?;
     let row = task_or_404(&state, id).await?;
     live::task_updated(&state, id, &row.status, row.offer_count).await;
     live::notifications_created(&state, &notifications).await;

@@ -85,5 +85,5 @@ pub async fn store_photo(state: &AppState, key: PhotoKey, bytes: Bytes) -> Resul
 /// six photos with room for retries in one sitting, not enough to use the store as free hosting.
 pub async fn check_upload_rate(state: &AppState, kind: &str, account: Uuid, per_hour: u32) -> Result<(), ApiError> {
     let limit = Limit::new(per_hour, Duration::from_secs(3600));
-    state.limiter.check(&format!("{kind}-uploads:account:{account}"), limit).await
+    Ok(state.limiter.check(&format!("{kind}-uploads:account:{account}"), limit).await?)
 }

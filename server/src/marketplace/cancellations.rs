@@ -5,7 +5,7 @@
 //! feeds the tasker's completion rate: cancellations attributed to the tasker
 //! count against it, those attributed to the poster (or nobody) do not.
 
-use crate::{error::ApiError, payments::rules::Party};
+use crate::{payments::rules::Party, refusal::Invalid};
 
 /// The reasons a cancellation may give, in the order the app lists them.
 pub const REASONS: [&str; 9] = [
@@ -26,14 +26,14 @@ pub mod attributed {
     pub const NONE: &str = "none";
 }
 
-/// The reason given, or `other` when none was; 422 for one not on the list.
-pub fn reason(code: Option<&str>) -> Result<&'static str, ApiError> {
+/// The reason given, or `other` when none was; refused for one not on the list.
+pub fn reason(code: Option<&str>) -> Result<&'static str, Invalid> {
     let code = code.map(str::trim).filter(|code| !code.is_empty()).unwrap_or("other");
     REASONS
         .iter()
         .find(|known| **known == code)
         .copied()
-        .ok_or_else(|| ApiError::field("reason_code", "Please choose a reason from the list"))
+        .ok_or_else(|| Invalid::field("reason_code", "Please choose a reason from the list"))
 }
 
 /// Whom a cancellation asked for by `requester` with `reason` is attributed to:

@@ -12,13 +12,13 @@ use uuid::Uuid;
 use super::rules::{format_date, parse_date};
 use crate::{
     db::{Timestamp, new_id},
-    error::{ApiError, ApiResult},
-    live,
+    live, notices,
     payments::rules::{Party, task_status},
+    refusal::{Denial, DomainError, DomainResult, Invalid},
     state::AppState,
     store::{
-        notifications::{NotificationRow, kind},
-        reschedules::{self as store, NewReschedule, RescheduleError, RescheduleRow},
+        self,
+        reschedules::{NewReschedule, RescheduleError, RescheduleRow},
         tasks::{self, TaskRow},
     },
 };
@@ -28,38 +28,34 @@ pub const MAX_NOTE_CHARS: usize = 500;
 pub const MAX_WINDOW_CHARS: usize = 40;
 
 /// Either party proposes (403 for anyone else), only while assigned and not disputed (409).
-pub fn may_propose(party: Party, task_status: &str, open_dispute: Option<Uuid>) -> Result<(), ApiError> {
+pub fn may_propose(party: Party, task_status: &str, open_dispute: Option<Uuid>) -> Result<(), Denial> {
     if party == Party::Other {
-        return Err(ApiError::Forbidden("Only the poster and the assigned tasker can propose a new date".into()));
+        return Err(Denial::Forbidden("Only the poster and the assigned tasker can propose a new date"));
     }
     if task_status != task_status::ASSIGNED || open_dispute.is_some() {
-        return Err(ApiError::Conflict("A new date can only be proposed while the task is assigned".into()));
+        return Err(Denial::Conflict("A new date can only be proposed while the task is assigned"));
     }
     Ok(())
 }
 
 /// Only the other party answers (403), only a pending proposal (409).
-pub fn may_answer(answerer: Party, proposer: Party, status: &str) -> Result<(), ApiError> {
+pub fn may_answer(answerer: Party, proposer: Party, status: &str) -> Result<(), Denial> {
     if answerer == Party::Other || answerer == proposer {
-        return Err(ApiError::Forbidden("Only the other party can answer this proposal".into()));
+        return Err(Denial::Forbidden("Only the other party can answer this proposal"));
     }
     if status != "pending" {
-        return Err(ApiError::Conflict("This proposal is no longer waiting for an answer".into()));
+        return Err(Denial::Conflict("This proposal is no longer waiting for an answer"));
     }
     Ok(())
 }
 
 /// A proposed date: a valid `YYYY-MM-DD`, not before `today`. The date as stored.
-pub fn valid_date(text: &str, today: Date) -> Result<String, ApiError> {
+pub fn valid_date(text: &str, today: Date) -> Result<String, Invalid> {
     match parse_date(text) {
-        None => Err(ApiError::field("due_date", "Please enter a valid date")),
-        Some(date) if date < today => Err(ApiError::field("due_date", "The due date cannot be in the past")),
+        None => Err(Invalid::field("due_date", "Please enter a valid date")),
+        Some(date) if date < today => Err(Invalid::field("due_date", "The due date cannot be in the past")),
         Some(date) => Ok(format_date(date)),
     }
-}
-
-fn link(task_id: Uuid) -> Option<String> {
-    Some(format!("/task/{task_id}"))
 }
 
 fn other_party(task: &TaskRow, of: Uuid) -> Uuid {
@@ -80,20 +76,10 @@ pub async fn propose(
     due_date: &str,
     window: Option<&str>,
     note: Option<&str>,
-) -> ApiResult<RescheduleRow> {
+) -> DomainResult<RescheduleRow> {
     let now = Timestamp::now();
-    let notification = NotificationRow::new(
-        other_party(task, proposed_by),
-        kind::TASK,
-        "New date proposed",
-        format!(
-            "A new date was proposed for \"{}\": {}. Accept or decline within 48 hours; otherwise the date stays as it is.",
-            task.title,
-            when(due_date, window)
-        ),
-        link(task.id),
-        now,
-    );
+    let notification =
+        notices::date_proposed(other_party(task, proposed_by), task.id, &task.title, &when(due_date, window), now);
     let proposal = NewReschedule {
         id: new_id(),
         task_id: task.id,
@@ -103,11 +89,16 @@ pub async fn propose(
         note,
         expires_at: now.plus(ANSWER_WINDOW),
     };
-    let row = store::propose(&state.db, &proposal, &notification, now).await.map_err(|error| match error {
-        RescheduleError::WrongState => ApiError::Conflict("The task changed meanwhile; reload it and try again".into()),
-        RescheduleError::AlreadyPending => ApiError::Conflict("A new date is already waiting for an answer".into()),
-        RescheduleError::Database(error) => error.into(),
-    })?;
+    let row =
+        store::reschedules::propose(&state.db, &proposal, &notification, now).await.map_err(|error| match error {
+            RescheduleError::WrongState => {
+                DomainError::Conflict("The task changed meanwhile; reload it and try again".into())
+            }
+            RescheduleError::AlreadyPending => {
+                DomainError::Conflict("A new date is already waiting for an answer".into())
+            }
+            RescheduleError::Database(error) => error.into(),
+        })?;
     live::notifications_created(state, &[notification]).await;
     publish(state, task, &row, "reschedule.created").await;
     Ok(row)
@@ -120,31 +111,11 @@ pub async fn answer(
     proposal: &RescheduleRow,
     new_status: &str,
     now: Timestamp,
-) -> ApiResult<RescheduleRow> {
-    let (title, message) = match new_status {
-        "accepted" => (
-            "New date accepted",
-            format!(
-                "The new date for \"{}\" was accepted: {}.",
-                task.title,
-                when(&proposal.due_date, proposal.time_window.as_deref())
-            ),
-        ),
-        "declined" => (
-            "New date declined",
-            format!("The new date you proposed for \"{}\" was declined; the date stays as it was.", task.title),
-        ),
-        _ => (
-            "New date lapsed",
-            format!(
-                "Nobody answered the new date you proposed for \"{}\" within 48 hours, so the date stays as it was.",
-                task.title
-            ),
-        ),
-    };
-    let notification = NotificationRow::new(proposal.proposed_by, kind::TASK, title, message, link(task.id), now);
-    let row = store::answer(&state.db, proposal, new_status, &notification, now).await?;
-    let row = row.ok_or_else(|| ApiError::Conflict("This proposal is no longer waiting for an answer".into()))?;
+) -> DomainResult<RescheduleRow> {
+    let when = when(&proposal.due_date, proposal.time_window.as_deref());
+    let notification = notices::date_answered(proposal.proposed_by, task.id, &task.title, new_status, &when, now);
+    let row = store::reschedules::answer(&state.db, proposal, new_status, &notification, now).await?;
+    let row = row.ok_or_else(|| DomainError::Conflict("This proposal is no longer waiting for an answer".into()))?;
     live::notifications_created(state, &[notification]).await;
     publish(state, task, &row, "reschedule.updated").await;
     if new_status == "accepted"
@@ -158,7 +129,7 @@ pub async fn answer(
 /// The sweep: proposals unanswered for 48 hours lapse. How many did.
 pub async fn lapse_due(state: &AppState, now: Timestamp, limit: i64) -> anyhow::Result<usize> {
     let mut lapsed = 0;
-    for proposal in store::lapsed(&state.db, now, limit).await? {
+    for proposal in store::reschedules::lapsed(&state.db, now, limit).await? {
         let Some(task) = tasks::task(&state.db, proposal.task_id).await? else { continue };
         if answer(state, &task, &proposal, "lapsed", now).await.is_ok() {
             lapsed += 1;
@@ -190,18 +161,18 @@ mod tests {
     fn either_party_proposes_while_assigned() {
         assert!(may_propose(Party::Poster, "assigned", None).is_ok());
         assert!(may_propose(Party::AssignedTasker, "assigned", None).is_ok());
-        assert!(matches!(may_propose(Party::Other, "assigned", None), Err(ApiError::Forbidden(_))));
-        assert!(matches!(may_propose(Party::Poster, "completion_requested", None), Err(ApiError::Conflict(_))));
-        assert!(matches!(may_propose(Party::Poster, "assigned", Some(Uuid::now_v7())), Err(ApiError::Conflict(_))));
+        assert!(matches!(may_propose(Party::Other, "assigned", None), Err(Denial::Forbidden(_))));
+        assert!(matches!(may_propose(Party::Poster, "completion_requested", None), Err(Denial::Conflict(_))));
+        assert!(matches!(may_propose(Party::Poster, "assigned", Some(Uuid::now_v7())), Err(Denial::Conflict(_))));
     }
 
     #[test]
     fn only_the_other_party_answers_a_pending_proposal() {
         assert!(may_answer(Party::Poster, Party::AssignedTasker, "pending").is_ok());
         assert!(may_answer(Party::AssignedTasker, Party::Poster, "pending").is_ok());
-        assert!(matches!(may_answer(Party::Poster, Party::Poster, "pending"), Err(ApiError::Forbidden(_))));
-        assert!(matches!(may_answer(Party::Other, Party::Poster, "pending"), Err(ApiError::Forbidden(_))));
-        assert!(matches!(may_answer(Party::Poster, Party::AssignedTasker, "lapsed"), Err(ApiError::Conflict(_))));
+        assert!(matches!(may_answer(Party::Poster, Party::Poster, "pending"), Err(Denial::Forbidden(_))));
+        assert!(matches!(may_answer(Party::Other, Party::Poster, "pending"), Err(Denial::Forbidden(_))));
+        assert!(matches!(may_answer(Party::Poster, Party::AssignedTasker, "lapsed"), Err(Denial::Conflict(_))));
     }
 
     #[test]

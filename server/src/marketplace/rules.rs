@@ -5,9 +5,9 @@ use serde_json::Value;
 use time::{Date, format_description::well_known::Iso8601, macros::format_description};
 
 use crate::{
-    error::{ApiError, FieldErrors},
     gazetteer, geo,
     marketplace::categories,
+    refusal::{FieldErrors, Invalid},
 };
 
 pub const MIN_BUDGET_CENTS: i64 = 500;
@@ -136,7 +136,7 @@ fn blank(value: &Option<String>) -> bool {
 }
 
 /// Checks a whole task form against the spec's rules; `today` is the server's UTC date.
-pub fn validate_task(input: &TaskInput, today: Date) -> Result<TaskDraft, ApiError> {
+pub fn validate_task(input: &TaskInput, today: Date) -> Result<TaskDraft, Invalid> {
     let mut fields = FieldErrors::new();
     let mut missing = false;
     for (field, empty) in [
@@ -205,14 +205,14 @@ pub fn validate_task(input: &TaskInput, today: Date) -> Result<TaskDraft, ApiErr
         }
     };
     if missing {
-        return Err(ApiError::Validation { message: REQUIRED_FIELDS.into(), fields });
+        return Err(Invalid { message: REQUIRED_FIELDS.into(), fields });
     }
-    ApiError::check_fields(fields)?;
+    Invalid::check(fields)?;
     match (category_id, budget_cents, due_date) {
         (Some(category_id), Some(budget_cents), Some(due_date)) => {
             Ok(TaskDraft { title, description, category_id, location, budget_cents, due_date, coordinates, remote })
         }
-        _ => Err(ApiError::invalid(REQUIRED_FIELDS)),
+        _ => Err(Invalid::summary(REQUIRED_FIELDS)),
     }
 }
 
@@ -231,7 +231,7 @@ fn parse_coordinate(value: Option<&Value>) -> Coordinate {
 }
 
 /// An offer's amount and message, checked with the offer form's rules.
-pub fn validate_offer(amount: Option<&Value>, message: Option<&str>) -> Result<(i64, String), ApiError> {
+pub fn validate_offer(amount: Option<&Value>, message: Option<&str>) -> Result<(i64, String), Invalid> {
     let mut fields = FieldErrors::new();
     let amount_cents = parse_cents(amount).filter(|cents| (MIN_BUDGET_CENTS..=MAX_BUDGET_CENTS).contains(cents));
     if amount_cents.is_none() {
@@ -243,18 +243,18 @@ pub fn validate_offer(amount: Option<&Value>, message: Option<&str>) -> Result<(
     } else if message.chars().count() > MAX_MESSAGE_CHARS {
         fields.insert("message".into(), format!("Message must be at most {MAX_MESSAGE_CHARS} characters"));
     }
-    ApiError::check_fields(fields)?;
+    Invalid::check(fields)?;
     Ok((amount_cents.unwrap_or_default(), message))
 }
 
 /// A required free-text body (question, answer, contact message).
-pub fn required_body(field: &str, value: Option<&str>, missing: &str) -> Result<String, ApiError> {
+pub fn required_body(field: &str, value: Option<&str>, missing: &str) -> Result<String, Invalid> {
     let body = value.unwrap_or("").trim().to_owned();
     if body.is_empty() {
-        return Err(ApiError::field(field, missing));
+        return Err(Invalid::field(field, missing));
     }
     if body.chars().count() > MAX_MESSAGE_CHARS {
-        return Err(ApiError::field(field, &format!("Must be at most {MAX_MESSAGE_CHARS} characters")));
+        return Err(Invalid::field(field, &format!("Must be at most {MAX_MESSAGE_CHARS} characters")));
     }
     Ok(body)
 }
@@ -278,11 +278,8 @@ mod tests {
         serde_json::from_value(value).unwrap()
     }
 
-    fn fields(error: ApiError) -> (String, FieldErrors) {
-        match error {
-            ApiError::Validation { message, fields } => (message, fields),
-            other => panic!("expected a validation error, got {other:?}"),
-        }
+    fn fields(error: Invalid) -> (String, FieldErrors) {
+        (error.message, error.fields)
     }
 
     fn full() -> Value {

@@ -1,8 +1,8 @@
 //! What operators do: resolve the reports on a target (dismiss, remove, warn, suspend its
 //! author), suspend and reinstate accounts. Each is one transaction with its audit row
 //! (`store::moderation`); afterwards the ended sessions stop on this node at once and the
-//! live pages hear of withdrawn offers and removed tasks. The wording of every notice
-//! lives here: reporters learn that their report was handled, never how.
+//! live pages hear of withdrawn offers and removed tasks. Reporters learn that their report
+//! was handled, never how (the wording of every notice is in `notices`).
 
 use time::{Duration, macros::format_description};
 use uuid::Uuid;
@@ -10,12 +10,12 @@ use uuid::Uuid;
 use super::{AuditAction, AuditTarget, ModerationAction, TargetType};
 use crate::{
     db::Timestamp,
-    live,
+    live, notices,
     state::AppState,
     store::{
         audit_log::AuditEntry,
-        moderation::{self, Effect, Notice, Resolution, Resolved, Suspended, Suspension},
-        notifications::{NotificationRow, kind},
+        moderation::{self, Effect, Resolution, Resolved, Suspended, Suspension},
+        notifications::NotificationRow,
         offers,
         reports::{self, ReportRow},
     },
@@ -90,13 +90,7 @@ pub async fn resolve(state: &AppState, decision: &Decision<'_>) -> Result<Report
         action: decision.action,
         effect,
         operator_id: decision.operator_id,
-        reporter_notice: &Notice {
-            kind: kind::TASK,
-            title: "Report reviewed",
-            message: "Thanks for your report. Our team reviewed it and dealt with it under the community guidelines."
-                .into(),
-            link: None,
-        },
+        reporter_notice: &notices::report_reviewed(),
         author_notice: author_notice.as_ref(),
         audit: &audit,
         now,
@@ -132,7 +126,7 @@ pub async fn suspend(
     crate::store::users::user_by_id(&state.db, user_id).await?.ok_or(ActionError::UserNotFound)?;
     let now = Timestamp::now();
     let suspension = Suspension { user_id, until: suspension_end(days, now)?, reason };
-    let notice = suspension_notice(&suspension, now);
+    let notice = notices::account_suspended(user_id, suspension.until, reason, now);
     let audit = AuditEntry::new(operator_id, AuditAction::Suspend, (AuditTarget::User, user_id), reason);
     let suspended = moderation::suspend(&state.db, &suspension, &notice, &audit).await?;
     after_suspension(state, user_id, suspended).await;
@@ -145,14 +139,7 @@ pub async fn suspend(
 pub async fn reinstate(state: &AppState, operator_id: Uuid, user_id: Uuid, note: &str) -> Result<(), ActionError> {
     crate::store::users::user_by_id(&state.db, user_id).await?.ok_or(ActionError::UserNotFound)?;
     let note = note.trim();
-    let notice = NotificationRow::new(
-        user_id,
-        kind::TASK,
-        "Account reinstated",
-        "Your account is active again. Welcome back to Taskhub.".into(),
-        None,
-        Timestamp::now(),
-    );
+    let notice = notices::account_reinstated(user_id, Timestamp::now());
     let audit = AuditEntry::new(operator_id, AuditAction::Reinstate, (AuditTarget::User, user_id), note);
     if !moderation::reinstate(&state.db, user_id, &notice, &audit).await? {
         return Err(ActionError::NotSuspended);
@@ -218,32 +205,6 @@ pub fn suspended_message(until: Option<Timestamp>) -> String {
     }
 }
 
-fn suspension_notice(suspension: &Suspension, now: Timestamp) -> NotificationRow {
-    let until = match suspension.until {
-        Some(until) => format!("until {}", end_date_text(until)),
-        None => "until further notice".into(),
-    };
-    NotificationRow::new(
-        suspension.user_id,
-        kind::TASK,
-        "Account suspended",
-        format!("Your account is suspended {until}: {}", suspension.reason),
-        None,
-        now,
-    )
-}
-
-fn what_it_is(target_type: TargetType) -> &'static str {
-    match target_type {
-        TargetType::Task => "task",
-        TargetType::User => "profile",
-        TargetType::Offer => "offer message",
-        TargetType::Question => "question",
-        TargetType::Message => "message",
-        TargetType::Review => "review",
-    }
-}
-
 fn author_notice(
     report: &ReportRow,
     action: ModerationAction,
@@ -251,30 +212,14 @@ fn author_notice(
     note: &str,
     now: Timestamp,
 ) -> Option<NotificationRow> {
-    let what = what_it_is(report.target_type);
-    let link = (report.target_type == TargetType::Task).then(|| format!("/task/{}", report.target_id));
+    let target = (report.target_type, report.target_id);
     match (action, effect) {
         (ModerationAction::Dismiss, _) => None,
-        (ModerationAction::Remove, _) => Some(NotificationRow::new(
-            report.author_id,
-            kind::TASK,
-            "Removed by a moderator",
-            format!("Your {what} was removed by a moderator: {note}"),
-            link,
-            now,
-        )),
-        (ModerationAction::Warn, _) => Some(NotificationRow::new(
-            report.author_id,
-            kind::TASK,
-            "A warning from Taskhub",
-            format!(
-                "A moderator reviewed a report about your {what}: {note} Please follow the community guidelines; \
-                 repeated breaches lead to suspension."
-            ),
-            link,
-            now,
-        )),
-        (ModerationAction::Suspend, Effect::Suspend(suspension)) => Some(suspension_notice(suspension, now)),
+        (ModerationAction::Remove, _) => Some(notices::content_removed(report.author_id, target, note, now)),
+        (ModerationAction::Warn, _) => Some(notices::author_warned(report.author_id, target, note, now)),
+        (ModerationAction::Suspend, Effect::Suspend(suspension)) => {
+            Some(notices::account_suspended(suspension.user_id, suspension.until, suspension.reason, now))
+        }
         (ModerationAction::Suspend, _) => None,
     }
 }

@@ -12,20 +12,21 @@ use serde::Serialize;
 use uuid::Uuid;
 
 use super::{
-    CheckoutRequest, CheckoutStatus, SESSION_ID_PLACEHOLDER, calls, fees,
-    lifecycle::{self, CheckoutStarted},
+    CheckoutRequest, CheckoutStatus, SESSION_ID_PLACEHOLDER, calls,
+    escrow::{self, CheckoutStarted},
+    fees,
     rules::{Denial, Party, task_status},
 };
 use crate::{
     db::{Timestamp, new_id},
-    error::{ApiError, ApiResult},
-    live,
+    live, notices,
+    refusal::{DomainError, DomainResult, Invalid},
     state::AppState,
     store::{
-        escrow::{self, NewPayment},
-        notifications::{NotificationRow, kind},
+        self,
+        escrow::NewPayment,
         payments::{self, PaymentRow, purpose},
-        price_increases::{self as store, IncreaseConfirmation, IncreaseError, NewIncrease, PriceIncreaseRow},
+        price_increases::{IncreaseConfirmation, IncreaseError, NewIncrease, PriceIncreaseRow},
         tasks::TaskRow,
     },
 };
@@ -60,14 +61,10 @@ pub fn may_answer(party: Party, increase_status: &str) -> Result<(), Denial> {
     if party != Party::Poster {
         return Err(Denial::Forbidden("Only the task's poster can answer a price increase"));
     }
-    if increase_status != store::status::PENDING {
+    if increase_status != store::price_increases::status::PENDING {
         return Err(Denial::Conflict("This price increase is no longer waiting for an answer"));
     }
     Ok(())
-}
-
-fn link(task_id: Uuid) -> Option<String> {
-    Some(format!("/task/{task_id}"))
 }
 
 /// The tasker asks for `amount_cents` more (validated by the caller).
@@ -77,22 +74,12 @@ pub async fn ask(
     tasker_id: Uuid,
     amount_cents: i64,
     reason: &str,
-) -> ApiResult<PriceIncreaseRow> {
+) -> DomainResult<PriceIncreaseRow> {
     let parent = payments::kept_payment_for_task(&state.db, task.id).await?;
-    let parent = parent.ok_or_else(|| ApiError::Conflict("The task has no payment held".into()))?;
+    let parent = parent.ok_or_else(|| DomainError::Conflict("The task has no payment held".into()))?;
     let now = Timestamp::now();
-    let amount = fees::display_amount(amount_cents, &task.currency);
-    let notification = NotificationRow::new(
-        task.poster_id,
-        kind::PAYMENT,
-        "Price increase requested",
-        format!(
-            "Your tasker asked for {amount} more for \"{}\": {reason}. Approve and pay the difference, or decline, within 72 hours.",
-            task.title
-        ),
-        link(task.id),
-        now,
-    );
+    let notification =
+        notices::increase_requested(task.poster_id, task.id, &task.title, (amount_cents, &task.currency), reason, now);
     let increase = NewIncrease {
         id: new_id(),
         task_id: task.id,
@@ -102,31 +89,37 @@ pub async fn ask(
         expires_at: now.plus(ANSWER_WINDOW),
         cap_cents: cap_cents(parent.amount_cents),
     };
-    let row = store::create(&state.db, &increase, &notification, now).await.map_err(|error| match error {
-        IncreaseError::WrongState => ApiError::Conflict("The task changed meanwhile; reload it and try again".into()),
-        IncreaseError::AlreadyPending => {
-            ApiError::Conflict("A price increase is already waiting for the poster's answer".into())
-        }
-        IncreaseError::OverCap => ApiError::field(
-            "amount_cents",
-            &format!(
-                "Price increases can add up to at most {} on this task",
-                fees::display_amount(increase.cap_cents, &task.currency)
-            ),
-        ),
-        IncreaseError::Database(error) => error.into(),
-    })?;
+    let row =
+        store::price_increases::create(&state.db, &increase, &notification, now).await.map_err(
+            |error| match error {
+                IncreaseError::WrongState => {
+                    DomainError::Conflict("The task changed meanwhile; reload it and try again".into())
+                }
+                IncreaseError::AlreadyPending => {
+                    DomainError::Conflict("A price increase is already waiting for the poster's answer".into())
+                }
+                IncreaseError::OverCap => Invalid::field(
+                    "amount_cents",
+                    &format!(
+                        "Price increases can add up to at most {} on this task",
+                        fees::display_amount(increase.cap_cents, &task.currency)
+                    ),
+                )
+                .into(),
+                IncreaseError::Database(error) => error.into(),
+            },
+        )?;
     live::notifications_created(state, &[notification]).await;
     publish(state, task, &row).await;
     Ok(row)
 }
 
 /// The poster approves: a checkout of the difference, exactly as Accept & Pay.
-pub async fn approve(state: &AppState, task: &TaskRow, increase: &PriceIncreaseRow) -> ApiResult<CheckoutStarted> {
+pub async fn approve(state: &AppState, task: &TaskRow, increase: &PriceIncreaseRow) -> DomainResult<CheckoutStarted> {
     let parent = payments::kept_payment_for_task(&state.db, task.id).await?;
     let parent = parent
         .filter(|parent| parent.status == payments::status::HELD)
-        .ok_or_else(|| ApiError::Conflict("The task's payment is no longer held".into()))?;
+        .ok_or_else(|| DomainError::Conflict("The task's payment is no longer held".into()))?;
     let payment_id = new_id();
     let now = Timestamp::now();
     let amount_cents = increase.amount_cents;
@@ -149,7 +142,7 @@ pub async fn approve(state: &AppState, task: &TaskRow, increase: &PriceIncreaseR
             ("payment_id".to_owned(), payment_id.to_string()),
             ("price_increase_id".to_owned(), increase.id.to_string()),
         ]),
-        expires_at: now.plus(lifecycle::CHECKOUT_TTL + Duration::from_secs(60)).0,
+        expires_at: now.plus(escrow::CHECKOUT_TTL + Duration::from_secs(60)).0,
     };
     let provider = state.payments.current();
     let session = provider.create_checkout(&request).await?;
@@ -165,13 +158,13 @@ pub async fn approve(state: &AppState, task: &TaskRow, increase: &PriceIncreaseR
         amount_cents,
         fee_cents,
         currency: &task.currency,
-        expires_at: now.plus(lifecycle::CHECKOUT_TTL),
+        expires_at: now.plus(escrow::CHECKOUT_TTL),
     };
-    if !store::approve(&state.db, increase.id, &payment, parent.id, now).await? {
+    if !store::price_increases::approve(&state.db, increase.id, &payment, parent.id, now).await? {
         if let Err(error) = provider.expire_checkout(&session.id).await {
             tracing::warn!(error = %error, "could not expire an unused checkout session");
         }
-        return Err(ApiError::Conflict("This price increase can no longer be approved; reload the task".into()));
+        return Err(DomainError::Conflict("This price increase can no longer be approved; reload the task".into()));
     }
     publish_by_id(state, task, increase.id).await;
     Ok(CheckoutStarted { session_id: session.id, url: session.url })
@@ -183,85 +176,47 @@ pub async fn decline(
     task: &TaskRow,
     increase: &PriceIncreaseRow,
     reason: Option<&str>,
-) -> ApiResult<PriceIncreaseRow> {
-    let amount = fees::display_amount(increase.amount_cents, &task.currency);
-    let why = reason.map(|reason| format!(": {reason}")).unwrap_or_else(|| ".".into());
-    let notification = NotificationRow::new(
-        increase.tasker_id,
-        kind::PAYMENT,
-        "Price increase declined",
-        format!("The poster declined your price increase of {amount} for \"{}\"{why}", task.title),
-        link(task.id),
-        Timestamp::now(),
-    );
-    let row = store::decline(&state.db, increase, reason, &notification, Timestamp::now()).await?;
-    let row = row.ok_or_else(|| ApiError::Conflict("This price increase is no longer waiting for an answer".into()))?;
+) -> DomainResult<PriceIncreaseRow> {
+    let amount = (increase.amount_cents, task.currency.as_str());
+    let notification =
+        notices::increase_declined(increase.tasker_id, task.id, &task.title, amount, reason, Timestamp::now());
+    let row = store::price_increases::decline(&state.db, increase, reason, &notification, Timestamp::now()).await?;
+    let row =
+        row.ok_or_else(|| DomainError::Conflict("This price increase is no longer waiting for an answer".into()))?;
     live::notifications_created(state, &[notification]).await;
     publish(state, task, &row).await;
     Ok(row)
 }
 
 /// Records what the provider says of an increase's checkout (from
-/// `lifecycle::record`, so verify, the webhook and the sweep all come here).
-pub async fn record(state: &AppState, payment: &PaymentRow, status: CheckoutStatus) -> ApiResult<()> {
+/// `escrow::record`, so verify, the webhook and the sweep all come here).
+pub async fn record(state: &AppState, payment: &PaymentRow, status: CheckoutStatus) -> DomainResult<()> {
     let Some(task) = crate::store::tasks::task(&state.db, payment.task_id).await? else { return Ok(()) };
     let now = Timestamp::now();
-    let amount = fees::display_amount(payment.amount_cents, &payment.currency);
     let title = &task.title;
     let changed = match status {
         CheckoutStatus::Open => false,
         CheckoutStatus::Processing { payment_intent } => {
-            let notification = NotificationRow::new(
-                payment.poster_id,
-                kind::PAYMENT,
-                "Payment processing",
-                format!(
-                    "Your payment of {amount} for the price increase on \"{title}\" is processing. It joins the task's payment as soon as your bank confirms it."
-                ),
-                link(task.id),
+            let notification = notices::increase_processing(payment, title, now);
+            let next_check = now.plus(escrow::PROCESSING_RECHECK);
+            let moved = store::escrow::mark_processing(
+                &state.db,
+                payment,
+                payment_intent.as_deref(),
+                next_check,
+                &notification,
                 now,
-            );
-            let next_check = now.plus(lifecycle::PROCESSING_RECHECK);
-            let moved =
-                escrow::mark_processing(&state.db, payment, payment_intent.as_deref(), next_check, &notification, now)
-                    .await?;
+            )
+            .await?;
             if moved {
                 live::notifications_created(state, &[notification]).await;
             }
             moved
         }
         CheckoutStatus::Paid { charge_ref, payment_intent } => {
-            let paid = [
-                NotificationRow::new(
-                    payment.tasker_id,
-                    kind::PAYMENT,
-                    "Price increase paid",
-                    format!(
-                        "The poster paid your price increase of {amount} for \"{title}\". It is held with the rest of the payment until the task is complete."
-                    ),
-                    link(task.id),
-                    now,
-                ),
-                NotificationRow::new(
-                    payment.poster_id,
-                    kind::PAYMENT,
-                    "Payment held",
-                    format!("{amount} more for \"{title}\" is held securely until you release it."),
-                    link(task.id),
-                    now,
-                ),
-            ];
-            let refunded = [NotificationRow::new(
-                payment.poster_id,
-                kind::PAYMENT,
-                "Payment refunded",
-                format!(
-                    "The price increase on \"{title}\" was closed before your payment of {amount} arrived, so it is being refunded."
-                ),
-                link(task.id),
-                now,
-            )];
-            let outcome = store::confirm_paid(
+            let paid = notices::increase_paid(payment, title, now);
+            let refunded = [notices::increase_refunded(payment, title, now)];
+            let outcome = store::price_increases::confirm_paid(
                 &state.db,
                 payment,
                 charge_ref.as_deref(),
@@ -285,31 +240,30 @@ pub async fn record(state: &AppState, payment: &PaymentRow, status: CheckoutStat
             }
         }
         CheckoutStatus::Failed => {
-            let notification = NotificationRow::new(
-                payment.poster_id,
-                kind::PAYMENT,
-                "Payment failed",
-                format!(
-                    "Your bank did not confirm the payment of {amount} for the price increase on \"{title}\". You have not been charged; you can approve it again."
-                ),
-                link(task.id),
+            let notification = notices::increase_failed(payment, title, now);
+            let ended = store::price_increases::end_unpaid(
+                &state.db,
+                payment,
+                payments::status::FAILED,
+                Some(&notification),
                 now,
-            );
-            let ended =
-                store::end_unpaid(&state.db, payment, payments::status::FAILED, Some(&notification), now).await?;
+            )
+            .await?;
             if ended {
                 live::notifications_created(state, &[notification]).await;
             }
             ended
         }
-        CheckoutStatus::Expired => store::end_unpaid(&state.db, payment, payments::status::EXPIRED, None, now).await?,
+        CheckoutStatus::Expired => {
+            store::price_increases::end_unpaid(&state.db, payment, payments::status::EXPIRED, None, now).await?
+        }
     };
     if changed {
-        lifecycle::publish_payment(state, payment.id).await;
-        if let Some(increase) = store::by_payment(&state.db, payment.id).await? {
+        escrow::publish_payment(state, payment.id).await;
+        if let Some(increase) = store::price_increases::by_payment(&state.db, payment.id).await? {
             publish(state, &task, &increase).await;
         }
-        lifecycle::publish_task(state, task.id).await;
+        escrow::publish_task(state, task.id).await;
     }
     Ok(())
 }
@@ -323,16 +277,16 @@ pub async fn after_increases_closed(state: &AppState, task: &TaskRow) {
     let Ok(all) = payments::payments_for_task(&state.db, task.id).await else { return };
     for payment in all.iter().filter(|payment| payment.purpose != purpose::TASK) {
         if payment.status == payments::status::PENDING {
-            if let Err(error) = lifecycle::check(state, payment.clone()).await {
+            if let Err(error) = escrow::check(state, payment.clone()).await {
                 tracing::warn!(?error, payment_id = %payment.id, "could not close an increase's checkout; the sweep will");
             }
         } else {
             calls::run_owed(state, payment.id).await;
-            lifecycle::publish_payment(state, payment.id).await;
+            escrow::publish_payment(state, payment.id).await;
         }
     }
-    if let Ok(increases) = store::for_task(&state.db, task.id).await {
-        for increase in increases.iter().filter(|increase| increase.status == store::status::CLOSED) {
+    if let Ok(increases) = store::price_increases::for_task(&state.db, task.id).await {
+        for increase in increases.iter().filter(|increase| increase.status == store::price_increases::status::CLOSED) {
             publish(state, task, increase).await;
         }
     }
@@ -341,21 +295,11 @@ pub async fn after_increases_closed(state: &AppState, task: &TaskRow) {
 /// The sweep: pending increases unanswered for 72 hours lapse. How many did.
 pub async fn lapse_due(state: &AppState, now: Timestamp, limit: i64) -> anyhow::Result<usize> {
     let mut lapsed = 0;
-    for increase in store::lapsed(&state.db, now, limit).await? {
+    for increase in store::price_increases::lapsed(&state.db, now, limit).await? {
         let Some(task) = crate::store::tasks::task(&state.db, increase.task_id).await? else { continue };
-        let amount = fees::display_amount(increase.amount_cents, &task.currency);
-        let notification = NotificationRow::new(
-            increase.tasker_id,
-            kind::PAYMENT,
-            "Price increase lapsed",
-            format!(
-                "The poster did not answer your price increase of {amount} for \"{}\" within 72 hours, so it lapsed.",
-                task.title
-            ),
-            link(task.id),
-            now,
-        );
-        if let Some(row) = store::lapse(&state.db, &increase, &notification, now).await? {
+        let amount = (increase.amount_cents, task.currency.as_str());
+        let notification = notices::increase_lapsed(increase.tasker_id, task.id, &task.title, amount, now);
+        if let Some(row) = store::price_increases::lapse(&state.db, &increase, &notification, now).await? {
             lapsed += 1;
             live::notifications_created(state, &[notification]).await;
             publish(state, &task, &row).await;
@@ -371,14 +315,14 @@ struct IncreaseEvent<'a> {
 }
 
 async fn publish_by_id(state: &AppState, task: &TaskRow, increase_id: Uuid) {
-    if let Ok(Some(increase)) = store::increase(&state.db, increase_id).await {
+    if let Ok(Some(increase)) = store::price_increases::increase(&state.db, increase_id).await {
         publish(state, task, &increase).await;
     }
 }
 
 /// `price_increase.created` (pending) or `price_increase.updated` to both parties.
 pub async fn publish(state: &AppState, task: &TaskRow, increase: &PriceIncreaseRow) {
-    let event = if increase.status == store::status::PENDING && increase.answered_at.is_none() {
+    let event = if increase.status == store::price_increases::status::PENDING && increase.answered_at.is_none() {
         "price_increase.created"
     } else {
         "price_increase.updated"
@@ -414,8 +358,11 @@ mod tests {
 
     #[test]
     fn only_the_poster_answers_a_pending_increase() {
-        assert_eq!(may_answer(Party::Poster, store::status::PENDING), Ok(()));
-        assert!(matches!(may_answer(Party::AssignedTasker, store::status::PENDING), Err(Denial::Forbidden(_))));
+        assert_eq!(may_answer(Party::Poster, store::price_increases::status::PENDING), Ok(()));
+        assert!(matches!(
+            may_answer(Party::AssignedTasker, store::price_increases::status::PENDING),
+            Err(Denial::Forbidden(_))
+        ));
         for status in ["approved", "paid", "declined", "lapsed", "closed"] {
             assert!(matches!(may_answer(Party::Poster, status), Err(Denial::Conflict(_))), "{status}");
         }

@@ -7,9 +7,9 @@
 
 pub mod calls;
 pub mod disputes;
+pub mod escrow;
 pub mod fees;
 pub mod increases;
-pub mod lifecycle;
 pub mod payouts;
 pub mod providers;
 pub mod rules;
@@ -29,7 +29,6 @@ pub use self::{
     sandbox::{Sandbox, SandboxFaults},
     stripe::Stripe,
 };
-use crate::error::ApiError;
 
 /// The placeholder a provider replaces with its session id in `success_url`.
 pub const SESSION_ID_PLACEHOLDER: &str = "{CHECKOUT_SESSION_ID}";
@@ -123,19 +122,6 @@ pub enum PaymentError {
     /// Our credentials or set-up are wrong (401/403 from the provider).
     #[error("the payment provider rejected our credentials: {0}")]
     Misconfigured(String),
-}
-
-impl From<PaymentError> for ApiError {
-    fn from(error: PaymentError) -> Self {
-        match error {
-            PaymentError::Rejected { message, .. } => ApiError::BadRequest(format!("Payment Error: {message}")),
-            PaymentError::Unavailable(reason) => {
-                tracing::warn!(reason, "payment provider unavailable");
-                ApiError::Unavailable
-            }
-            other @ PaymentError::Misconfigured(_) => ApiError::Internal(other.into()),
-        }
-    }
 }
 
 #[async_trait]

@@ -21,6 +21,9 @@ use crate::{
     },
 };
 
+/// How long a transfer takes to reach a tasker's bank, as they are told.
+pub const PAYOUT_TIME: &str = "3-5 business days";
+
 /// Where one payment stands for the tasker.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]

@@ -3,7 +3,7 @@
 
 use uuid::Uuid;
 
-use crate::error::ApiError;
+pub use crate::refusal::Denial;
 
 pub mod task_status {
     pub const OPEN: &str = "open";
@@ -31,21 +31,6 @@ impl Party {
             Party::AssignedTasker
         } else {
             Party::Other
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Denial {
-    Forbidden(&'static str),
-    Conflict(&'static str),
-}
-
-impl From<Denial> for ApiError {
-    fn from(denial: Denial) -> Self {
-        match denial {
-            Denial::Forbidden(message) => ApiError::Forbidden(message.into()),
-            Denial::Conflict(message) => ApiError::Conflict(message.into()),
         }
     }
 }

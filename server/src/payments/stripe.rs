@@ -17,7 +17,7 @@ use super::{
     CheckoutRequest, CheckoutSession, CheckoutStatus, Onboarding, OnboardingRequest, PaymentError, PaymentProvider,
     RefundRequest, TransferRequest,
 };
-use crate::config::Secret;
+use crate::secret::Secret;
 
 pub const DEFAULT_API_BASE: &str = "https://api.stripe.com";
 const API_VERSION: &str = "2025-08-27.basil";

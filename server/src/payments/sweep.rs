@@ -18,12 +18,12 @@ use tokio_util::sync::CancellationToken;
 
 use super::{
     calls,
-    lifecycle::{self, Lapsed},
+    escrow::{self, Lapsed},
 };
 use crate::{
     db::Timestamp,
     state::AppState,
-    store::{lifecycle as store, payments, provider_calls, tasks},
+    store::{cancellations, payments, provider_calls, tasks},
 };
 
 pub const AUTO_RELEASE_AFTER: Duration = Duration::from_secs(7 * 24 * 3600);
@@ -56,7 +56,7 @@ pub async fn sweep(state: &AppState, now: Timestamp) -> anyhow::Result<SweepRepo
         report.checkouts_checked += 1;
         let (id, attempts, processing) =
             (payment.id, payment.check_attempts + 1, payment.status == payments::status::PROCESSING);
-        if let Err(error) = lifecycle::check(state, payment).await {
+        if let Err(error) = escrow::check(state, payment).await {
             tracing::warn!(?error, payment_id = %id, "could not check a checkout with the provider");
             report.checks_failed += 1;
             payments::check_later(&state.db, id, now.plus(calls::retry_delay(attempts))).await?;
@@ -65,7 +65,7 @@ pub async fn sweep(state: &AppState, now: Timestamp) -> anyhow::Result<SweepRepo
             payments::check_later(
                 &state.db,
                 id,
-                now.plus(lifecycle::PROCESSING_RECHECK.max(calls::retry_delay(attempts))),
+                now.plus(escrow::PROCESSING_RECHECK.max(calls::retry_delay(attempts))),
             )
             .await?;
         }
@@ -88,7 +88,7 @@ pub async fn sweep(state: &AppState, now: Timestamp) -> anyhow::Result<SweepRepo
 pub async fn auto_release_due(state: &AppState, now: Timestamp, report: &mut SweepReport) -> anyhow::Result<()> {
     for payment in payments::held_completion_requested_before(&state.db, now.minus(AUTO_RELEASE_AFTER), BATCH).await? {
         let Some(task) = tasks::task(&state.db, payment.task_id).await? else { continue };
-        if lifecycle::release(state, &task, None, None).await.ok().flatten().is_some() {
+        if escrow::release(state, &task, None, None).await.ok().flatten().is_some() {
             report.auto_released += 1;
         }
     }
@@ -101,9 +101,9 @@ pub async fn answer_lapsed_cancellations(
     now: Timestamp,
     report: &mut SweepReport,
 ) -> anyhow::Result<()> {
-    for request in store::cancellations_lapsed(&state.db, now.minus(CANCELLATION_ANSWER_WINDOW), BATCH).await? {
+    for request in cancellations::cancellations_lapsed(&state.db, now.minus(CANCELLATION_ANSWER_WINDOW), BATCH).await? {
         let Some(task) = tasks::task(&state.db, request.task_id).await? else { continue };
-        match lifecycle::lapse_cancellation(state, &task, &request).await {
+        match escrow::lapse_cancellation(state, &task, &request).await {
             Ok(Lapsed::Cancelled) => report.cancellations_lapsed += 1,
             Ok(Lapsed::Escalated) => report.cancellations_escalated += 1,
             Ok(Lapsed::Unchanged) => {}

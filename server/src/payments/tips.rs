@@ -6,17 +6,17 @@
 use std::{collections::BTreeMap, time::Duration};
 
 use super::{
-    CheckoutRequest, CheckoutStatus, SESSION_ID_PLACEHOLDER, calls, fees,
-    lifecycle::{self, CheckoutStarted},
+    CheckoutRequest, CheckoutStatus, SESSION_ID_PLACEHOLDER, calls,
+    escrow::{self, CheckoutStarted},
 };
 use crate::{
     db::{Timestamp, new_id},
-    error::{ApiError, ApiResult},
-    live,
+    live, notices,
+    refusal::{DomainError, DomainResult},
     state::AppState,
     store::{
-        escrow::{self, NewPayment},
-        notifications::{NotificationRow, kind},
+        self,
+        escrow::NewPayment,
         payments::{self, PaymentRow},
         price_increases, tasks, tips,
     },
@@ -30,16 +30,12 @@ pub fn valid_tip(cents: i64) -> bool {
     (MIN_TIP_CENTS..=MAX_TIP_CENTS).contains(&cents)
 }
 
-fn link(task_id: uuid::Uuid) -> Option<String> {
-    Some(format!("/task/{task_id}"))
-}
-
 /// Opens the tip's checkout for a task just released by its poster.
-pub async fn start(state: &AppState, task: &tasks::TaskRow, tip_cents: i64) -> ApiResult<CheckoutStarted> {
+pub async fn start(state: &AppState, task: &tasks::TaskRow, tip_cents: i64) -> DomainResult<CheckoutStarted> {
     let parent = payments::kept_payment_for_task(&state.db, task.id).await?;
     let parent = parent
         .filter(|parent| parent.status == payments::status::RELEASED)
-        .ok_or_else(|| ApiError::Conflict("Only a released task can be tipped".into()))?;
+        .ok_or_else(|| DomainError::Conflict("Only a released task can be tipped".into()))?;
     let payment_id = new_id();
     let now = Timestamp::now();
     let request = CheckoutRequest {
@@ -60,7 +56,7 @@ pub async fn start(state: &AppState, task: &tasks::TaskRow, tip_cents: i64) -> A
             ("payment_id".to_owned(), payment_id.to_string()),
             ("tip".to_owned(), "true".to_owned()),
         ]),
-        expires_at: now.plus(lifecycle::CHECKOUT_TTL + Duration::from_secs(60)).0,
+        expires_at: now.plus(escrow::CHECKOUT_TTL + Duration::from_secs(60)).0,
     };
     let provider = state.payments.current();
     let session = provider.create_checkout(&request).await?;
@@ -76,75 +72,41 @@ pub async fn start(state: &AppState, task: &tasks::TaskRow, tip_cents: i64) -> A
         amount_cents: tip_cents,
         fee_cents: 0,
         currency: &task.currency,
-        expires_at: now.plus(lifecycle::CHECKOUT_TTL),
+        expires_at: now.plus(escrow::CHECKOUT_TTL),
     };
     if !tips::open(&state.db, &payment, parent.id, now).await? {
         if let Err(error) = provider.expire_checkout(&session.id).await {
             tracing::warn!(error = %error, "could not expire an unused checkout session");
         }
-        return Err(ApiError::Conflict("This task already has a tip".into()));
+        return Err(DomainError::Conflict("This task already has a tip".into()));
     }
-    lifecycle::publish_payment(state, payment_id).await;
+    escrow::publish_payment(state, payment_id).await;
     Ok(CheckoutStarted { session_id: session.id, url: session.url })
 }
 
-/// Records what the provider says of a tip's checkout (from `lifecycle::record`).
-pub async fn record(state: &AppState, payment: &PaymentRow, status: CheckoutStatus) -> ApiResult<()> {
+/// Records what the provider says of a tip's checkout (from `escrow::record`).
+pub async fn record(state: &AppState, payment: &PaymentRow, status: CheckoutStatus) -> DomainResult<()> {
     let title = tasks::task(&state.db, payment.task_id).await?.map(|task| task.title).unwrap_or_default();
     let now = Timestamp::now();
-    let amount = fees::display_amount(payment.amount_cents, &payment.currency);
-    let not_paid = |why: &str| {
-        NotificationRow::new(
-            payment.poster_id,
-            kind::PAYMENT,
-            "Tip not paid",
-            format!(
-                "{why} Your tip of {amount} for \"{title}\" was not paid and you have not been charged; the task's payment was released as usual."
-            ),
-            link(payment.task_id),
-            now,
-        )
-    };
+    let not_paid = |why: &str| notices::tip_not_paid(payment, &title, why, now);
     let notifications = match status {
         CheckoutStatus::Open => return Ok(()),
         CheckoutStatus::Processing { payment_intent } => {
-            let notification = NotificationRow::new(
-                payment.poster_id,
-                kind::PAYMENT,
-                "Payment processing",
-                format!(
-                    "Your tip of {amount} for \"{title}\" is processing. It reaches your tasker as soon as your bank confirms it."
-                ),
-                link(payment.task_id),
+            let notification = notices::tip_processing(payment, &title, now);
+            let next_check = now.plus(escrow::PROCESSING_RECHECK);
+            let moved = store::escrow::mark_processing(
+                &state.db,
+                payment,
+                payment_intent.as_deref(),
+                next_check,
+                &notification,
                 now,
-            );
-            let next_check = now.plus(lifecycle::PROCESSING_RECHECK);
-            let moved =
-                escrow::mark_processing(&state.db, payment, payment_intent.as_deref(), next_check, &notification, now)
-                    .await?;
+            )
+            .await?;
             if moved { vec![notification] } else { vec![] }
         }
         CheckoutStatus::Paid { charge_ref, payment_intent } => {
-            let notifications = vec![
-                NotificationRow::new(
-                    payment.tasker_id,
-                    kind::PAYMENT,
-                    "Tip received",
-                    format!(
-                        "The poster tipped you {amount} for \"{title}\". Tips are paid to you in full, with no service fee."
-                    ),
-                    link(payment.task_id),
-                    now,
-                ),
-                NotificationRow::new(
-                    payment.poster_id,
-                    kind::PAYMENT,
-                    "Tip paid",
-                    format!("Your tip of {amount} for \"{title}\" was paid to your tasker in full."),
-                    link(payment.task_id),
-                    now,
-                ),
-            ];
+            let notifications = notices::tip_paid(payment, &title, now);
             let paid = tips::confirm_paid(
                 &state.db,
                 payment,
@@ -177,7 +139,7 @@ pub async fn record(state: &AppState, payment: &PaymentRow, status: CheckoutStat
     };
     if !notifications.is_empty() {
         live::notifications_created(state, &notifications).await;
-        lifecycle::publish_payment(state, payment.id).await;
+        escrow::publish_payment(state, payment.id).await;
     }
     Ok(())
 }

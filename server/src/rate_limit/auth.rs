@@ -5,7 +5,7 @@
 use std::{net::IpAddr, time::Duration};
 
 use super::{Limit, Limiter, Verdict, client_key};
-use crate::{accounts::validation, error::ApiError};
+use crate::{accounts::validation, refusal::RateLimited};
 
 /// How many addresses' worth of attempts one email takes before logins for it are slowed.
 const EMAIL_CEILING_FACTOR: u32 = 10;
@@ -27,7 +27,7 @@ impl AuthRateLimits {
 
     /// Counts one attempt at `action` from `client` and, when `email` is a
     /// valid address, for that address; 429 with Retry-After once either is over.
-    pub async fn check(&self, action: &str, client: IpAddr, email: Option<&str>) -> Result<(), ApiError> {
+    pub async fn check(&self, action: &str, client: IpAddr, email: Option<&str>) -> Result<(), RateLimited> {
         let limit = Limit::per_minute(self.per_minute);
         self.limiter.check(&format!("{action}:ip:{}", client_key(client)), limit).await?;
         if let Some(email) = email.and_then(email_key) {
@@ -37,7 +37,7 @@ impl AuthRateLimits {
     }
 
     /// Counts one `action` by a signed-in account, wherever it connects from.
-    pub async fn check_account(&self, action: &str, account: uuid::Uuid) -> Result<(), ApiError> {
+    pub async fn check_account(&self, action: &str, account: uuid::Uuid) -> Result<(), RateLimited> {
         self.limiter.check(&format!("{action}:account:{account}"), Limit::per_minute(self.per_minute)).await
     }
 
@@ -45,7 +45,7 @@ impl AuthRateLimits {
     /// or over its budget for this email; an email attacked from many
     /// addresses is only slowed (the returned delay), so its owner can still
     /// sign in from their own address.
-    pub async fn check_login(&self, client: IpAddr, email: &str) -> Result<Option<Duration>, ApiError> {
+    pub async fn check_login(&self, client: IpAddr, email: &str) -> Result<Option<Duration>, RateLimited> {
         let client = client_key(client);
         let limit = Limit::per_minute(self.per_minute);
         let address_limit = Limit::per_minute(self.per_minute.saturating_mul(ADDRESS_FACTOR));
@@ -81,7 +81,7 @@ mod tests {
             limits.check("signup", ip("127.0.0.9"), Some("a@b.co")).await.unwrap();
         }
         match limits.check("signup", ip("127.0.0.9"), Some("a@b.co")).await {
-            Err(ApiError::RateLimited { retry_after_secs }) => assert!((1..=60).contains(&retry_after_secs)),
+            Err(RateLimited { retry_after_secs }) => assert!((1..=60).contains(&retry_after_secs)),
             other => panic!("expected rate limit, got {other:?}"),
         }
         // Other actions and clients keep their own budgets.

@@ -15,7 +15,7 @@ pub use self::{
     client::{client_key, client_prefix},
 };
 use self::{local::LocalWindows, redis::RedisWindows};
-use crate::error::ApiError;
+use crate::refusal::RateLimited;
 
 /// Checkout sessions one task may open: each is a call to the payment provider and a row.
 pub const CHECKOUT_SESSIONS_PER_TASK: Limit = Limit::new(10, Duration::from_secs(600));
@@ -66,11 +66,11 @@ pub enum Verdict {
 
 impl Verdict {
     /// The API's 429 (with `Retry-After`) when over the limit.
-    pub fn or_refuse(self) -> Result<(), ApiError> {
+    pub fn or_refuse(self) -> Result<(), RateLimited> {
         match self {
             Self::Allowed => Ok(()),
             Self::Exceeded { retry_after } => {
-                Err(ApiError::RateLimited { retry_after_secs: retry_after.as_secs_f64().ceil() as u64 })
+                Err(RateLimited { retry_after_secs: retry_after.as_secs_f64().ceil() as u64 })
             }
         }
     }
@@ -104,7 +104,7 @@ impl Limiter {
     }
 
     /// Counts one hit and refuses with 429 when over the limit.
-    pub async fn check(&self, key: &str, limit: Limit) -> Result<(), ApiError> {
+    pub async fn check(&self, key: &str, limit: Limit) -> Result<(), RateLimited> {
         self.hit(key, limit).await.or_refuse()
     }
 

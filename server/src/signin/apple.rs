@@ -60,7 +60,7 @@ mod tests {
     use p256::SecretKey;
 
     use super::*;
-    use crate::config::Secret;
+    use crate::secret::Secret;
 
     #[test]
     fn the_client_secret_is_an_es256_jwt_apple_can_check() {

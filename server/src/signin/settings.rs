@@ -3,7 +3,7 @@
 
 use anyhow::bail;
 
-use crate::config::Secret;
+use crate::secret::Secret;
 
 #[derive(Clone, Debug, Default)]
 pub struct SignInSettings {

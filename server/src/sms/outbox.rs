@@ -6,7 +6,10 @@ use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 
 use super::{SmsError, SmsProvider, TextMessage};
-use crate::db::{Timestamp, new_id};
+use crate::{
+    db::{Timestamp, new_id},
+    dev_outbox::{self, OutboxItem},
+};
 
 pub struct Outbox {
     dir: PathBuf,
@@ -19,6 +22,16 @@ pub struct OutboxEntry {
     pub to: String,
     pub body: String,
     pub created_at: Timestamp,
+}
+
+impl OutboxItem for OutboxEntry {
+    fn id(&self) -> &str {
+        &self.id
+    }
+
+    fn created_at(&self) -> Timestamp {
+        self.created_at
+    }
 }
 
 impl Outbox {
@@ -44,13 +57,9 @@ impl SmsProvider for Outbox {
             body: message.body.clone(),
             created_at: Timestamp::now(),
         };
-        let write = async {
-            tokio::fs::create_dir_all(&self.dir).await?;
-            let json = serde_json::to_vec_pretty(&entry)?;
-            tokio::fs::write(self.dir.join(format!("{}.json", entry.id)), json).await?;
-            anyhow::Ok(())
-        };
-        write.await.map_err(|error| SmsError::Unavailable(format!("writing to the SMS outbox: {error}")))?;
+        dev_outbox::write(&self.dir, &entry)
+            .await
+            .map_err(|error| SmsError::Unavailable(format!("writing to the SMS outbox: {error:#}")))?;
         tracing::info!("text written to the dev SMS outbox");
         Ok(())
     }
@@ -58,20 +67,5 @@ impl SmsProvider for Outbox {
 
 /// Outbox entries, newest first.
 pub async fn read_outbox(dir: &Path) -> anyhow::Result<Vec<OutboxEntry>> {
-    let mut entries = Vec::new();
-    let mut listing = match tokio::fs::read_dir(dir).await {
-        Ok(listing) => listing,
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(entries),
-        Err(error) => return Err(error.into()),
-    };
-    while let Some(file) = listing.next_entry().await? {
-        if file.path().extension().is_some_and(|ext| ext == "json") {
-            let bytes = tokio::fs::read(file.path()).await?;
-            if let Ok(entry) = serde_json::from_slice::<OutboxEntry>(&bytes) {
-                entries.push(entry);
-            }
-        }
-    }
-    entries.sort_by(|a, b| b.created_at.cmp(&a.created_at).then_with(|| b.id.cmp(&a.id)));
-    Ok(entries)
+    dev_outbox::read(dir).await
 }

@@ -11,7 +11,7 @@ use reqwest::StatusCode;
 use serde_json::Value;
 
 use super::{SmsError, SmsProvider, TextMessage};
-use crate::config::Secret;
+use crate::secret::Secret;
 
 pub const DEFAULT_API_BASE: &str = "https://api.twilio.com";
 

@@ -3,7 +3,7 @@
 //! answered after the tasker asked to be paid. Opening one marks the task (`tasks.open_dispute_id`),
 //! which auto-release, the cancellation lapse, payment requests and new
 //! cancellation requests all check under the task's row lock. The decisions
-//! that refund live here; releasing in full is `store::lifecycle::release`.
+//! that refund live here; releasing in full is `store::release::release`.
 
 use sqlx::FromRow;
 use tracing::instrument;
@@ -15,11 +15,12 @@ use crate::{
     insert_ledger_entry, insert_notification, insert_provider_call, on_pool,
     payments::fees::{fee_cents, payout_cents},
     store::{
+        cancellations::close_pending_cancellation,
         ledger::{LedgerEntry, kind as ledger_kind},
-        lifecycle::{Decision, close_pending_cancellation, resolve_open_dispute},
         notifications::NotificationRow,
         payments::{PAYMENT_COLUMNS, PaymentRow},
         provider_calls::{NewProviderCall, kind as call_kind},
+        release::{Decision, resolve_open_dispute},
     },
 };
 

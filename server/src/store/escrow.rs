@@ -10,12 +10,11 @@ use uuid::Uuid;
 use crate::{
     db::{BeginWrite, Db, Timestamp},
     insert_ledger_entry, insert_notification, insert_provider_call, on_pool,
-    payments::fees::display_amount,
     store::{
-        ledger::{LedgerEntry, kind as ledger_kind},
-        notifications::{NotificationRow, kind},
-        payments::PaymentRow,
-        provider_calls::{NewProviderCall, kind as call_kind},
+        ledger::LedgerEntry,
+        notifications::{Notice, NotificationRow},
+        payments::{PaymentRow, purpose},
+        provider_calls::NewProviderCall,
     },
 };
 
@@ -60,6 +59,41 @@ macro_rules! reopen_task_if_unpaid {
         .map(|done| done.rows_affected())
     };
 }
+
+/// Inserts the `pending` payment row of a checkout inside the caller's
+/// transaction: the task's own (`purpose` `task`, no parent) or a price
+/// increase's (whose parent is the task's payment). Rows affected.
+macro_rules! insert_pending_payment {
+    ($tx:expr, $payment:expr, $purpose:expr, $parent_payment_id:expr, $now:expr) => {{
+        let payment: &$crate::store::escrow::NewPayment = $payment;
+        let parent_payment_id: Option<uuid::Uuid> = $parent_payment_id;
+        sqlx::query(
+            "insert into payments (id, task_id, offer_id, poster_id, tasker_id, provider, session_id, checkout_url,
+                                   amount_cents, fee_cents, currency, status, expires_at, next_check_at,
+                                   created_at, updated_at, purpose, parent_payment_id)
+             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'pending', $12, $12, $13, $13, $14, $15)",
+        )
+        .bind(payment.id)
+        .bind(payment.task_id)
+        .bind(payment.offer_id)
+        .bind(payment.poster_id)
+        .bind(payment.tasker_id)
+        .bind(payment.provider)
+        .bind(payment.session_id)
+        .bind(payment.checkout_url)
+        .bind(payment.amount_cents)
+        .bind(payment.fee_cents)
+        .bind(payment.currency)
+        .bind(payment.expires_at)
+        .bind($now)
+        .bind($purpose)
+        .bind(parent_payment_id)
+        .execute(&mut *$tx)
+        .await
+        .map(|done| done.rows_affected())
+    }};
+}
+pub(crate) use {insert_pending_payment, lock_task};
 
 /// A checkout about to be opened.
 pub struct NewPayment<'a> {
@@ -120,27 +154,7 @@ pub async fn start_checkout(db: &Db, payment: &NewPayment<'_>, now: Timestamp) -
             if frozen == 0 {
                 return Ok(false);
             }
-            sqlx::query(
-                "insert into payments (id, task_id, offer_id, poster_id, tasker_id, provider, session_id, checkout_url,
-                                       amount_cents, fee_cents, currency, status, expires_at, next_check_at,
-                                       created_at, updated_at)
-                 values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'pending', $12, $12, $13, $13)",
-            )
-            .bind(payment.id)
-            .bind(payment.task_id)
-            .bind(payment.offer_id)
-            .bind(payment.poster_id)
-            .bind(payment.tasker_id)
-            .bind(payment.provider)
-            .bind(payment.session_id)
-            .bind(payment.checkout_url)
-            .bind(payment.amount_cents)
-            .bind(payment.fee_cents)
-            .bind(payment.currency)
-            .bind(payment.expires_at)
-            .bind(now)
-            .execute(&mut *tx)
-            .await?;
+            insert_pending_payment!(tx, payment, purpose::TASK, None, now)?;
             tx.commit().await?;
             Ok(true)
         }
@@ -159,19 +173,26 @@ pub enum Confirmation {
     Unchanged,
 }
 
+/// What a confirmation tells whom, composed by the caller (`notices`): the
+/// parties when this payment wins, each tasker whose pending offer it closes,
+/// or the poster when it lost and is refunded.
+pub struct ConfirmationNotices {
+    pub assigned: Vec<NotificationRow>,
+    pub not_selected: Notice,
+    pub refunded: NotificationRow,
+}
+
 /// Confirms a checkout the provider reports paid. Idempotent: a second call
 /// (verify twice, a replayed webhook) changes nothing.
 #[instrument(skip_all)]
 pub async fn confirm_paid(
     db: &Db,
     payment: &PaymentRow,
-    task_title: &str,
+    notices: &ConfirmationNotices,
     charge_ref: Option<&str>,
     payment_intent: Option<&str>,
     now: Timestamp,
 ) -> sqlx::Result<Confirmation> {
-    let amount = display_amount(payment.amount_cents, &payment.currency);
-    let link = Some(format!("/task/{}", payment.task_id));
     let assigned: Option<Vec<NotificationRow>> = on_pool!(db, |pool| {
         async {
             let mut tx = pool.begin_write().await?;
@@ -217,48 +238,10 @@ pub async fn confirm_paid(
             .bind(now)
             .execute(&mut *tx)
             .await?;
-            let charge = LedgerEntry::new(
-                payment.id,
-                payment.task_id,
-                ledger_kind::CHARGE,
-                payment.amount_cents,
-                &payment.currency,
-                Some(payment.poster_id),
-                now,
-            )
-            .with_provider_ref(charge_ref.map(str::to_owned));
-            insert_ledger_entry!(tx, &charge)?;
+            insert_ledger_entry!(tx, &LedgerEntry::charge_of(payment, charge_ref, now))?;
 
-            let mut notifications = vec![
-                NotificationRow::new(
-                    payment.tasker_id,
-                    kind::TASK,
-                    "Offer accepted",
-                    format!(
-                        "Your offer on \"{task_title}\" was accepted. {amount} is held until the task is complete."
-                    ),
-                    link.clone(),
-                    now,
-                ),
-                NotificationRow::new(
-                    payment.poster_id,
-                    kind::PAYMENT,
-                    "Payment held",
-                    format!("{amount} for \"{task_title}\" is held securely until you release it."),
-                    link.clone(),
-                    now,
-                ),
-            ];
-            for tasker_id in not_selected {
-                notifications.push(NotificationRow::new(
-                    tasker_id,
-                    kind::OFFER,
-                    "Offer not selected",
-                    format!("\"{task_title}\" was assigned to another tasker."),
-                    link.clone(),
-                    now,
-                ));
-            }
+            let mut notifications = notices.assigned.clone();
+            notifications.extend(not_selected.into_iter().map(|tasker_id| notices.not_selected.to(tasker_id, now)));
             for row in &notifications {
                 insert_notification!(tx, row)?;
             }
@@ -270,7 +253,7 @@ pub async fn confirm_paid(
     if let Some(notifications) = assigned {
         return Ok(Confirmation::Assigned { notifications });
     }
-    refund_losing_charge(db, payment, task_title, charge_ref, payment_intent, now).await
+    refund_losing_charge(db, payment, &notices.refunded, charge_ref, payment_intent, now).await
 }
 
 /// A charge that can no longer buy the task: recorded as charged and refunded
@@ -279,12 +262,11 @@ pub async fn confirm_paid(
 async fn refund_losing_charge(
     db: &Db,
     payment: &PaymentRow,
-    task_title: &str,
+    notification: &NotificationRow,
     charge_ref: Option<&str>,
     payment_intent: Option<&str>,
     now: Timestamp,
 ) -> sqlx::Result<Confirmation> {
-    let amount = display_amount(payment.amount_cents, &payment.currency);
     on_pool!(db, |pool| {
         async {
             let mut tx = pool.begin_write().await?;
@@ -305,20 +287,14 @@ async fn refund_losing_charge(
             if refunded == 0 {
                 return Ok(Confirmation::Unchanged);
             }
-            let charge = LedgerEntry::new(payment.id, payment.task_id, ledger_kind::CHARGE, payment.amount_cents, &payment.currency, Some(payment.poster_id), now)
-                .with_provider_ref(charge_ref.map(str::to_owned));
-            let refund = LedgerEntry::new(payment.id, payment.task_id, ledger_kind::REFUND, payment.amount_cents, &payment.currency, Some(payment.poster_id), now);
-            insert_ledger_entry!(tx, &charge)?;
-            insert_ledger_entry!(tx, &refund)?;
-            insert_provider_call!(tx, &NewProviderCall::new(payment.id, call_kind::REFUND, &payment.provider, payment.amount_cents, now))?;
+            insert_ledger_entry!(tx, &LedgerEntry::charge_of(payment, charge_ref, now))?;
+            insert_ledger_entry!(tx, &LedgerEntry::refund_of(payment, now))?;
+            insert_provider_call!(tx, &NewProviderCall::refund_of(payment, now))?;
             unfreeze_offer!(tx, payment.offer_id)?;
             reopen_task_if_unpaid!(tx, payment.task_id, now)?;
-            let notification = NotificationRow::new(payment.poster_id, kind::PAYMENT, "Payment refunded",
-                format!("\"{task_title}\" was no longer available for this offer, so your payment of {amount} is being refunded."),
-                Some(format!("/task/{}", payment.task_id)), now);
-            insert_notification!(tx, &notification)?;
+            insert_notification!(tx, notification)?;
             tx.commit().await?;
-            Ok(Confirmation::Refunded { notifications: vec![notification] })
+            Ok(Confirmation::Refunded { notifications: vec![notification.clone()] })
         }
         .await
     })

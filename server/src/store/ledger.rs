@@ -11,6 +11,7 @@ pub use super::ledger_audit::{LedgerMismatch, audit};
 use crate::{
     db::{Db, Timestamp, new_id},
     on_pool,
+    store::payments::PaymentRow,
 };
 
 pub mod kind {
@@ -67,6 +68,19 @@ impl LedgerEntry {
     pub fn with_provider_ref(mut self, provider_ref: Option<String>) -> Self {
         self.provider_ref = provider_ref;
         self
+    }
+
+    /// The poster's charge of all of `payment`, with the provider's reference.
+    pub fn charge_of(payment: &PaymentRow, charge_ref: Option<&str>, now: Timestamp) -> Self {
+        let (id, task_id, amount, currency) = (payment.id, payment.task_id, payment.amount_cents, &payment.currency);
+        Self::new(id, task_id, kind::CHARGE, amount, currency, Some(payment.poster_id), now)
+            .with_provider_ref(charge_ref.map(str::to_owned))
+    }
+
+    /// All of `payment` back to its poster.
+    pub fn refund_of(payment: &PaymentRow, now: Timestamp) -> Self {
+        let (id, task_id, amount, currency) = (payment.id, payment.task_id, payment.amount_cents, &payment.currency);
+        Self::new(id, task_id, kind::REFUND, amount, currency, Some(payment.poster_id), now)
     }
 }
 

@@ -10,23 +10,12 @@ use crate::{
     insert_audit_entry, insert_notification,
     moderation::{ModerationAction, TargetType},
     on_pool,
-    store::{audit_log::AuditEntry, notifications::NotificationRow, refresh_tokens::revoke_every_family},
+    store::{
+        audit_log::AuditEntry,
+        notifications::{Notice, NotificationRow},
+        refresh_tokens::revoke_every_family,
+    },
 };
-
-/// A notification's text, stamped once for each user it goes to.
-#[derive(Clone, Debug)]
-pub struct Notice {
-    pub kind: &'static str,
-    pub title: &'static str,
-    pub message: String,
-    pub link: Option<String>,
-}
-
-impl Notice {
-    pub fn to(&self, user_id: Uuid, now: Timestamp) -> NotificationRow {
-        NotificationRow::new(user_id, self.kind, self.title, self.message.clone(), self.link.clone(), now)
-    }
-}
 
 /// An account's suspension: until when (`None`: until reinstated) and why.
 pub struct Suspension<'a> {

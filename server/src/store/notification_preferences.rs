@@ -1,26 +1,26 @@
 //! Users' channel choices per notification kind (only those differing from
-//! `delivery::preferences` defaults need rows, but saving writes them all).
+//! `store::notifications::default_enabled` need rows, but saving writes them all).
 
 use tracing::instrument;
 use uuid::Uuid;
 
 use crate::{
     db::{BeginWrite, Db},
-    delivery::preferences::{EMAIL, KINDS, NotificationSettings},
     on_pool,
+    store::notifications::{EMAIL, KINDS},
 };
 
+/// The user's stored `(channel, kind, enabled)` choices.
 #[instrument(skip_all)]
-pub async fn settings(db: &Db, user_id: Uuid) -> sqlx::Result<NotificationSettings> {
-    let rows = on_pool!(db, |pool| {
+pub async fn overrides(db: &Db, user_id: Uuid) -> sqlx::Result<Vec<(String, String, bool)>> {
+    on_pool!(db, |pool| {
         sqlx::query_as::<_, (String, String, bool)>(
             "select channel, kind, enabled from notification_preferences where user_id = $1",
         )
         .bind(user_id)
         .fetch_all(pool)
         .await
-    })?;
-    Ok(NotificationSettings::from_overrides(&rows))
+    })
 }
 
 /// Stores each `(channel, kind, enabled)` choice given.

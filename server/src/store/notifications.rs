@@ -19,6 +19,32 @@ pub mod kind {
     pub const DISPUTE: &str = "dispute";
 }
 
+/// The channels a notification may reach a user by, beside the in-app list.
+pub const PUSH: &str = "push";
+pub const EMAIL: &str = "email";
+pub const CHANNELS: [&str; 2] = [PUSH, EMAIL];
+
+/// Every notification kind of the contract (docs/architecture.md), in the order the settings page shows them.
+pub const KINDS: [&str; 7] =
+    [kind::OFFER, kind::MESSAGE, kind::PAYMENT, kind::DISPUTE, kind::REMINDER, kind::TASK, kind::TASK_ALERT];
+
+/// Whether `channel` carries `notification_kind` for someone who never chose.
+/// A user's choices are stored only where they differ from these
+/// (`store::notification_preferences`), so a kind added later gets its
+/// default for everyone without a migration.
+///
+/// Push is on for every kind (it is the reason to enable a device). Email is
+/// on for what concerns money or a conversation someone waits on, and off for
+/// `task_alert` and `task`: alerts can come many an hour and are only worth
+/// anything while fresh (push carries them), and task updates are mirrored by
+/// the offer/payment mail that matters.
+pub fn default_enabled(channel: &str, notification_kind: &str) -> bool {
+    match channel {
+        EMAIL => !matches!(notification_kind, kind::TASK_ALERT | kind::TASK),
+        _ => true,
+    }
+}
+
 #[derive(Clone, Debug, FromRow, Serialize, utoipa::ToSchema)]
 pub struct NotificationRow {
     pub id: Uuid,
@@ -46,6 +72,23 @@ impl NotificationRow {
             is_read: false,
             created_at: now,
         }
+    }
+}
+
+/// A notification's text before it has a recipient: for the people a
+/// transition finds inside its transaction (the taskers whose offers it
+/// closed), stamped there once for each of them.
+#[derive(Clone, Debug)]
+pub struct Notice {
+    pub kind: &'static str,
+    pub title: &'static str,
+    pub message: String,
+    pub link: Option<String>,
+}
+
+impl Notice {
+    pub fn to(&self, user_id: Uuid, now: Timestamp) -> NotificationRow {
+        NotificationRow::new(user_id, self.kind, self.title, self.message.clone(), self.link.clone(), now)
     }
 }
 
@@ -83,7 +126,7 @@ macro_rules! insert_notification {
                 .bind(row.id)
                 .bind(row.user_id)
                 .bind(&row.kind)
-                .bind($crate::delivery::preferences::default_enabled($crate::delivery::preferences::PUSH, &row.kind))
+                .bind($crate::store::notifications::default_enabled($crate::store::notifications::PUSH, &row.kind))
                 .bind(row.created_at)
                 .execute(&mut *$tx)
                 .await?;
@@ -91,7 +134,7 @@ macro_rules! insert_notification {
                 .bind(row.id)
                 .bind(row.user_id)
                 .bind(&row.kind)
-                .bind($crate::delivery::preferences::default_enabled($crate::delivery::preferences::EMAIL, &row.kind))
+                .bind($crate::store::notifications::default_enabled($crate::store::notifications::EMAIL, &row.kind))
                 .bind(row.created_at)
                 .execute(&mut *$tx)
                 .await?;
@@ -129,16 +172,16 @@ macro_rules! insert_notifications {
                     for (sql, channel) in [
                         (
                             $crate::store::notifications::owe_pushes_many_sql(ids.len()),
-                            $crate::delivery::preferences::PUSH,
+                            $crate::store::notifications::PUSH,
                         ),
                         (
                             $crate::store::notifications::owe_email_many_sql(ids.len()),
-                            $crate::delivery::preferences::EMAIL,
+                            $crate::store::notifications::EMAIL,
                         ),
                     ] {
                         let mut query = sqlx::query(sqlx::AssertSqlSafe(sql))
                             .bind(kind)
-                            .bind($crate::delivery::preferences::default_enabled(channel, kind));
+                            .bind($crate::store::notifications::default_enabled(channel, kind));
                         for id in &ids {
                             query = query.bind(*id);
                         }

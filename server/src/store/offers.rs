@@ -5,10 +5,7 @@ use uuid::Uuid;
 use crate::{
     db::{BeginWrite, Db, Timestamp, is_unique_violation, new_id},
     insert_notification, on_pool,
-    store::{
-        Position,
-        notifications::{NotificationRow, kind},
-    },
+    store::{Position, notifications::NotificationRow},
 };
 
 #[derive(Clone, Debug, FromRow)]
@@ -37,9 +34,8 @@ pub struct NewOffer<'a> {
     pub tasker_id: Uuid,
     pub amount_cents: i64,
     pub message: &'a str,
-    /// Who is told about it, and what the notification names.
-    pub poster_id: Uuid,
-    pub task_title: &'a str,
+    /// The poster's notice of it.
+    pub notification: NotificationRow,
     pub created_at: Timestamp,
 }
 
@@ -74,14 +70,7 @@ pub async fn create_offer(
     max_per_tasker: i64,
 ) -> Result<OfferCreated, CreateOfferError> {
     let id = new_id();
-    let notification = NotificationRow::new(
-        offer.poster_id,
-        kind::OFFER,
-        "New offer",
-        format!("You received a new offer on \"{}\".", offer.task_title),
-        Some(format!("/task/{}", offer.task_id)),
-        offer.created_at,
-    );
+    let notification = &offer.notification;
     let result: Result<Result<i64, CreateOfferError>, sqlx::Error> = on_pool!(db, |pool| {
         async {
             let mut tx = pool.begin_write().await?;
@@ -112,14 +101,14 @@ pub async fn create_offer(
             .bind(offer.created_at)
             .execute(&mut *tx)
             .await?;
-            insert_notification!(tx, &notification)?;
+            insert_notification!(tx, notification)?;
             tx.commit().await?;
             Ok(Ok(count))
         }
         .await
     });
     match result {
-        Ok(Ok(offer_count)) => Ok(OfferCreated { offer_id: id, offer_count, notification }),
+        Ok(Ok(offer_count)) => Ok(OfferCreated { offer_id: id, offer_count, notification: notification.clone() }),
         Ok(Err(refused)) => Err(refused),
         Err(error) if is_unique_violation(&error) => Err(CreateOfferError::AlreadyOffered),
         Err(error) => Err(error.into()),

@@ -14,11 +14,11 @@ use crate::{
     db::{BeginWrite, Db, Timestamp},
     insert_ledger_entry, insert_notification, insert_provider_call, on_pool,
     store::{
-        escrow::NewPayment,
-        ledger::{LedgerEntry, kind as ledger_kind},
+        escrow::{NewPayment, insert_pending_payment, lock_task},
+        ledger::LedgerEntry,
         notifications::NotificationRow,
         payments::{PaymentRow, purpose},
-        provider_calls::{NewProviderCall, kind as call_kind},
+        provider_calls::NewProviderCall,
     },
 };
 
@@ -50,13 +50,6 @@ pub struct PriceIncreaseRow {
 }
 
 const INCREASE_COLUMNS: &str = "id, task_id, tasker_id, amount_cents, reason, status, payment_id, decline_reason, expires_at, created_at, answered_at";
-
-/// Locks the task's row first, as every transition of the task does.
-macro_rules! lock_task {
-    ($tx:expr, $task_id:expr) => {
-        sqlx::query("update tasks set updated_at = updated_at where id = $1").bind($task_id).execute(&mut *$tx).await
-    };
-}
 
 pub struct NewIncrease<'a> {
     pub id: Uuid,
@@ -210,29 +203,7 @@ pub async fn approve(
             if live == 0 {
                 return Ok(false);
             }
-            sqlx::query(
-                "insert into payments (id, task_id, offer_id, poster_id, tasker_id, provider, session_id, checkout_url,
-                                       amount_cents, fee_cents, currency, status, expires_at, next_check_at,
-                                       created_at, updated_at, purpose, parent_payment_id)
-                 values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'pending', $12, $12, $13, $13, $14, $15)",
-            )
-            .bind(payment.id)
-            .bind(payment.task_id)
-            .bind(payment.offer_id)
-            .bind(payment.poster_id)
-            .bind(payment.tasker_id)
-            .bind(payment.provider)
-            .bind(payment.session_id)
-            .bind(payment.checkout_url)
-            .bind(payment.amount_cents)
-            .bind(payment.fee_cents)
-            .bind(payment.currency)
-            .bind(payment.expires_at)
-            .bind(now)
-            .bind(purpose::INCREASE)
-            .bind(parent_payment_id)
-            .execute(&mut *tx)
-            .await?;
+            insert_pending_payment!(tx, payment, purpose::INCREASE, Some(parent_payment_id), now)?;
             let approved = sqlx::query(
                 "update price_increases set status = 'approved', payment_id = $2, answered_at = $3
                  where id = $1 and task_id = $4 and status = 'pending' and expires_at > $3 and amount_cents = $5",
@@ -390,31 +361,10 @@ pub async fn confirm_paid(
             if moved == 0 {
                 return Ok(IncreaseConfirmation::Unchanged);
             }
-            let charge = LedgerEntry::new(
-                payment.id,
-                payment.task_id,
-                ledger_kind::CHARGE,
-                payment.amount_cents,
-                &payment.currency,
-                Some(payment.poster_id),
-                now,
-            )
-            .with_provider_ref(charge_ref.map(str::to_owned));
-            insert_ledger_entry!(tx, &charge)?;
+            insert_ledger_entry!(tx, &LedgerEntry::charge_of(payment, charge_ref, now))?;
             if joined == 0 {
-                let refund = LedgerEntry::new(
-                    payment.id,
-                    payment.task_id,
-                    ledger_kind::REFUND,
-                    payment.amount_cents,
-                    &payment.currency,
-                    Some(payment.poster_id),
-                    now,
-                );
-                insert_ledger_entry!(tx, &refund)?;
-                let call =
-                    NewProviderCall::new(payment.id, call_kind::REFUND, &payment.provider, payment.amount_cents, now);
-                insert_provider_call!(tx, &call)?;
+                insert_ledger_entry!(tx, &LedgerEntry::refund_of(payment, now))?;
+                insert_provider_call!(tx, &NewProviderCall::refund_of(payment, now))?;
             }
             for notification in notifications {
                 insert_notification!(tx, notification)?;

@@ -58,6 +58,11 @@ impl<'a> NewProviderCall<'a> {
     pub fn new(payment_id: Uuid, kind: &'static str, provider: &'a str, amount_cents: i64, now: Timestamp) -> Self {
         Self { id: new_id(), payment_id, kind, provider, amount_cents, now }
     }
+
+    /// The refund of all of `payment`, owed to its provider.
+    pub fn refund_of(payment: &'a super::payments::PaymentRow, now: Timestamp) -> Self {
+        Self::new(payment.id, kind::REFUND, &payment.provider, payment.amount_cents, now)
+    }
 }
 
 /// Records a [`NewProviderCall`] inside the caller's transaction (a macro

@@ -5,10 +5,7 @@ use uuid::Uuid;
 use crate::{
     db::{BeginWrite, Db, Timestamp, new_id},
     insert_notification, on_pool,
-    store::{
-        Position,
-        notifications::{NotificationRow, kind},
-    },
+    store::{Position, notifications::NotificationRow},
 };
 
 #[derive(Clone, Debug, FromRow)]
@@ -68,27 +65,18 @@ pub async fn question(db: &Db, id: Uuid) -> sqlx::Result<Option<QuestionRow>> {
     })
 }
 
-/// Asks a public question on an open task and notifies its poster, in one
-/// transaction; `None` when the task is not open.
+/// Asks a public question on an open task and notifies its poster (the
+/// `notification`), in one transaction; `None` when the task is not open.
 #[instrument(skip_all)]
 pub async fn ask_question(
     db: &Db,
     task_id: Uuid,
     asker_id: Uuid,
     body: &str,
-    poster_id: Uuid,
-    task_title: &str,
+    notification: &NotificationRow,
     now: Timestamp,
-) -> sqlx::Result<Option<(Uuid, NotificationRow)>> {
+) -> sqlx::Result<Option<Uuid>> {
     let id = new_id();
-    let notification = NotificationRow::new(
-        poster_id,
-        kind::TASK,
-        "New question",
-        format!("Someone asked a question about \"{task_title}\"."),
-        Some(format!("/task/{task_id}")),
-        now,
-    );
     on_pool!(db, |pool| {
         async {
             let mut tx = pool.begin_write().await?;
@@ -107,32 +95,24 @@ pub async fn ask_question(
             if inserted == 0 {
                 return Ok(None);
             }
-            insert_notification!(tx, &notification)?;
+            insert_notification!(tx, notification)?;
             tx.commit().await?;
-            Ok(Some((id, notification)))
+            Ok(Some(id))
         }
         .await
     })
 }
 
 /// Records the poster's answer to an unanswered question and notifies the
-/// asker, in one transaction; `None` when it was already answered.
+/// asker (the `notification`), in one transaction; false when it was already answered.
 #[instrument(skip_all)]
 pub async fn answer_question(
     db: &Db,
     question: &QuestionRow,
     answer: &str,
-    task_title: &str,
+    notification: &NotificationRow,
     now: Timestamp,
-) -> sqlx::Result<Option<NotificationRow>> {
-    let notification = NotificationRow::new(
-        question.asker_id,
-        kind::TASK,
-        "Question answered",
-        format!("The poster answered your question about \"{task_title}\"."),
-        Some(format!("/task/{}", question.task_id)),
-        now,
-    );
+) -> sqlx::Result<bool> {
     on_pool!(db, |pool| {
         async {
             let mut tx = pool.begin_write().await?;
@@ -145,11 +125,11 @@ pub async fn answer_question(
                     .await?
                     .rows_affected();
             if answered == 0 {
-                return Ok(None);
+                return Ok(false);
             }
-            insert_notification!(tx, &notification)?;
+            insert_notification!(tx, notification)?;
             tx.commit().await?;
-            Ok(Some(notification))
+            Ok(true)
         }
         .await
     })

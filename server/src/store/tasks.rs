@@ -7,7 +7,7 @@ use crate::{
     insert_notification,
     marketplace::rules::TaskDraft,
     on_pool,
-    store::notifications::{NotificationRow, kind},
+    store::notifications::{Notice, NotificationRow},
 };
 
 /// A task with what every listing shows of its poster; one query, no N+1.
@@ -216,14 +216,14 @@ pub async fn update_open_task(
 }
 
 /// Cancels an open task; its pending offers become `not_selected` and each
-/// tasker gets a notification, all in one transaction. `None` when the task
+/// tasker gets the `notice`, all in one transaction. `None` when the task
 /// was not open (or not this poster's).
 #[instrument(skip_all)]
 pub async fn cancel_open_task(
     db: &Db,
     id: Uuid,
     poster_id: Uuid,
-    title: &str,
+    notice: &Notice,
     reason: &str,
     now: Timestamp,
 ) -> sqlx::Result<Option<Vec<NotificationRow>>> {
@@ -256,14 +256,7 @@ pub async fn cancel_open_task(
             .await?;
             let mut notifications = Vec::with_capacity(taskers.len());
             for tasker_id in taskers {
-                let row = NotificationRow::new(
-                    tasker_id,
-                    kind::TASK,
-                    "Task cancelled",
-                    format!("\"{title}\" was cancelled by the poster, so your offer was not selected."),
-                    Some(format!("/task/{id}")),
-                    now,
-                );
+                let row = notice.to(tasker_id, now);
                 insert_notification!(tx, &row)?;
                 notifications.push(row);
             }

@@ -10,7 +10,7 @@ use crate::{
     db::{BeginWrite, Db, Timestamp},
     insert_ledger_entry, insert_notification, insert_provider_call, on_pool,
     store::{
-        escrow::NewPayment,
+        escrow::{NewPayment, lock_task},
         ledger::{LedgerEntry, kind as ledger_kind},
         notifications::NotificationRow,
         payments::{PaymentRow, purpose},
@@ -88,10 +88,7 @@ pub async fn confirm_paid(
     on_pool!(db, |pool| {
         async {
             let mut tx = pool.begin_write().await?;
-            sqlx::query("update tasks set updated_at = updated_at where id = $1")
-                .bind(payment.task_id)
-                .execute(&mut *tx)
-                .await?;
+            lock_task!(tx, payment.task_id)?;
             let moved = sqlx::query(
                 "update payments set status = 'released', charge_ref = $2, payment_intent = coalesce($3, payment_intent),
                                      held_at = $4, released_at = $4, updated_at = $4, next_check_at = null
@@ -110,8 +107,7 @@ pub async fn confirm_paid(
             let (id, task_id, amount, currency) =
                 (payment.id, payment.task_id, payment.amount_cents, payment.currency.as_str());
             let entries = [
-                LedgerEntry::new(id, task_id, ledger_kind::CHARGE, amount, currency, Some(payment.poster_id), now)
-                    .with_provider_ref(charge_ref.map(str::to_owned)),
+                LedgerEntry::charge_of(payment, charge_ref, now),
                 LedgerEntry::new(id, task_id, ledger_kind::PAYOUT, amount, currency, Some(payment.tasker_id), now),
                 // No service fee on a tip: the row says so.
                 LedgerEntry::new(id, task_id, ledger_kind::FEE, 0, currency, None, now),

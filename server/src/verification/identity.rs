@@ -17,6 +17,7 @@ use crate::{
     config::Config,
     db::{Timestamp, new_id},
     payments::{PaymentError, calls},
+    refusal::DomainResult,
     state::AppState,
     store::{
         provider_calls,
@@ -107,7 +108,7 @@ impl IdentityProviders {
 }
 
 /// Opens a verification session with today's provider and records it as pending.
-pub async fn start(state: &AppState, user_id: Uuid) -> Result<String, crate::error::ApiError> {
+pub async fn start(state: &AppState, user_id: Uuid) -> DomainResult<String> {
     let provider = state.identity.current();
     let request = IdentityRequest { session_id: new_id(), user_id, return_url: state.link(RETURN_PATH) };
     let started = provider.start(&request).await?;
@@ -126,7 +127,7 @@ pub async fn start(state: &AppState, user_id: Uuid) -> Result<String, crate::err
 
 /// Asks the session's provider where it stands and records a decision. True when this call
 /// recorded one (a session is decided once).
-pub async fn settle(state: &AppState, session: &IdentitySessionRow) -> Result<bool, crate::error::ApiError> {
+pub async fn settle(state: &AppState, session: &IdentitySessionRow) -> DomainResult<bool> {
     if session.status != IdentityStatus::Pending {
         return Ok(false);
     }
@@ -139,11 +140,7 @@ pub async fn settle(state: &AppState, session: &IdentitySessionRow) -> Result<bo
 
 /// Records the provider's decision on a pending session; a verified identity releases the
 /// transfers that waited for it.
-pub async fn record(
-    state: &AppState,
-    session: &IdentitySessionRow,
-    status: IdentityStatus,
-) -> Result<bool, crate::error::ApiError> {
+pub async fn record(state: &AppState, session: &IdentitySessionRow, status: IdentityStatus) -> DomainResult<bool> {
     if status == IdentityStatus::Pending {
         return Ok(false);
     }

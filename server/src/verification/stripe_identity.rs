@@ -6,8 +6,8 @@ use reqwest::Method;
 
 use super::identity::{IdentityProvider, IdentityRequest, StartedSession};
 use crate::{
-    config::Secret,
     payments::{PaymentError, Stripe},
+    secret::Secret,
     store::verification::IdentityStatus,
 };
 

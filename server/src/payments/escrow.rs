@@ -1,4 +1,4 @@
-//! The escrow lifecycle: provider calls around the store's transitions, and
+//! The escrow's transitions: provider calls around the store's transitions, and
 //! the live events published after each commit. Used by the HTTP handlers,
 //! the webhook and the background sweep alike.
 
@@ -13,13 +13,15 @@ use super::{
 };
 use crate::{
     db::{Timestamp, new_id},
-    error::{ApiError, ApiResult},
     live,
+    notices::{self, ReleasedBy},
+    refusal::{DomainError, DomainResult},
     state::AppState,
     store::{
-        escrow::{self, Confirmation, NewPayment},
-        lifecycle::{Answer, CancellationRow},
-        notifications::{NotificationRow, kind},
+        self,
+        cancellations::{Answer, CancellationRow},
+        escrow::{Confirmation, ConfirmationNotices, NewPayment},
+        notifications::NotificationRow,
         payments::{self, PaymentRow},
         tasks,
     },
@@ -47,7 +49,7 @@ pub async fn start_checkout(
     offer_id: Uuid,
     tasker_id: Uuid,
     amount_cents: i64,
-) -> ApiResult<CheckoutStarted> {
+) -> DomainResult<CheckoutStarted> {
     let payment_id = new_id();
     let now = Timestamp::now();
     let fee_cents = fees::fee_cents(amount_cents);
@@ -86,13 +88,13 @@ pub async fn start_checkout(
         currency: &task.currency,
         expires_at: now.plus(CHECKOUT_TTL),
     };
-    if !escrow::start_checkout(&state.db, &payment, now).await? {
+    if !store::escrow::start_checkout(&state.db, &payment, now).await? {
         // The task or offer moved on (or the offer's amount changed) while the
         // session was being created: make sure it is never paid.
         if let Err(error) = provider.expire_checkout(&session.id).await {
             tracing::warn!(error = %error, "could not expire an unused checkout session");
         }
-        return Err(ApiError::Conflict(
+        return Err(DomainError::Conflict(
             "This offer changed or can no longer be accepted; reload the task and try again".into(),
         ));
     }
@@ -108,7 +110,7 @@ fn provider_of<'a>(state: &'a AppState, payment: &PaymentRow) -> Result<&'a dyn 
 /// answer: held (task assigned), refunded (task taken meanwhile), processing
 /// (settles later), failed, expired, or still open. Returns the payment as it
 /// now stands. Idempotent.
-pub async fn settle(state: &AppState, payment: PaymentRow) -> ApiResult<PaymentRow> {
+pub async fn settle(state: &AppState, payment: PaymentRow) -> DomainResult<PaymentRow> {
     if !matches!(payment.status.as_str(), payments::status::PENDING | payments::status::PROCESSING) {
         return Ok(payment);
     }
@@ -118,7 +120,7 @@ pub async fn settle(state: &AppState, payment: PaymentRow) -> ApiResult<PaymentR
 }
 
 /// Records what the provider says of a pending or processing checkout.
-async fn record(state: &AppState, payment: &PaymentRow, status: CheckoutStatus) -> ApiResult<()> {
+async fn record(state: &AppState, payment: &PaymentRow, status: CheckoutStatus) -> DomainResult<()> {
     match payment.purpose.as_str() {
         payments::purpose::INCREASE => return super::increases::record(state, payment, status).await,
         payments::purpose::TIP => return super::tips::record(state, payment, status).await,
@@ -135,7 +137,7 @@ async fn record(state: &AppState, payment: &PaymentRow, status: CheckoutStatus) 
     }
 }
 
-async fn task_title(state: &AppState, task_id: Uuid) -> ApiResult<String> {
+async fn task_title(state: &AppState, task_id: Uuid) -> DomainResult<String> {
     Ok(tasks::task(&state.db, task_id).await?.map(|task| task.title).unwrap_or_default())
 }
 
@@ -144,9 +146,15 @@ async fn confirm(
     payment: &PaymentRow,
     charge_ref: Option<&str>,
     payment_intent: Option<&str>,
-) -> ApiResult<()> {
+) -> DomainResult<()> {
     let title = task_title(state, payment.task_id).await?;
-    match escrow::confirm_paid(&state.db, payment, &title, charge_ref, payment_intent, Timestamp::now()).await? {
+    let now = Timestamp::now();
+    let notices = ConfirmationNotices {
+        assigned: vec![notices::offer_accepted(payment, &title, now), notices::payment_held(payment, &title, now)],
+        not_selected: notices::offer_not_selected(payment.task_id, &title),
+        refunded: notices::payment_refunded_task_gone(payment, &title, now),
+    };
+    match store::escrow::confirm_paid(&state.db, payment, &notices, charge_ref, payment_intent, now).await? {
         Confirmation::Assigned { notifications } => {
             after_commit(state, payment, &notifications).await;
             // Other checkouts of this task must not be paid any more.
@@ -169,43 +177,23 @@ async fn confirm(
     Ok(())
 }
 
-async fn processing(state: &AppState, payment: &PaymentRow, payment_intent: Option<&str>) -> ApiResult<()> {
+async fn processing(state: &AppState, payment: &PaymentRow, payment_intent: Option<&str>) -> DomainResult<()> {
     let now = Timestamp::now();
     let title = task_title(state, payment.task_id).await?;
-    let amount = fees::display_amount(payment.amount_cents, &payment.currency);
-    let notification = NotificationRow::new(
-        payment.poster_id,
-        kind::PAYMENT,
-        "Payment processing",
-        format!(
-            "Your payment of {amount} for \"{title}\" is processing. We'll assign the task as soon as your bank confirms it."
-        ),
-        Some(format!("/task/{}", payment.task_id)),
-        now,
-    );
+    let notification = notices::payment_processing(payment, &title, now);
     let next_check = now.plus(PROCESSING_RECHECK);
-    if escrow::mark_processing(&state.db, payment, payment_intent, next_check, &notification, now).await? {
+    if store::escrow::mark_processing(&state.db, payment, payment_intent, next_check, &notification, now).await? {
         publish_payment(state, payment.id).await;
         live::notifications_created(state, &[notification]).await;
     }
     Ok(())
 }
 
-async fn fail(state: &AppState, payment: &PaymentRow) -> ApiResult<()> {
+async fn fail(state: &AppState, payment: &PaymentRow) -> DomainResult<()> {
     let now = Timestamp::now();
     let title = task_title(state, payment.task_id).await?;
-    let amount = fees::display_amount(payment.amount_cents, &payment.currency);
-    let notification = NotificationRow::new(
-        payment.poster_id,
-        kind::PAYMENT,
-        "Payment failed",
-        format!(
-            "Your bank did not confirm the payment of {amount} for \"{title}\", so the task is open for offers again. You have not been charged."
-        ),
-        Some(format!("/task/{}", payment.task_id)),
-        now,
-    );
-    if let Some(reopened) = escrow::fail_processing(&state.db, payment, &notification, now).await? {
+    let notification = notices::payment_failed(payment, &title, now);
+    if let Some(reopened) = store::escrow::fail_processing(&state.db, payment, &notification, now).await? {
         publish_payment(state, payment.id).await;
         live::notifications_created(state, &[notification]).await;
         if reopened {
@@ -215,8 +203,8 @@ async fn fail(state: &AppState, payment: &PaymentRow) -> ApiResult<()> {
     Ok(())
 }
 
-async fn expire(state: &AppState, payment: &PaymentRow) -> ApiResult<()> {
-    if let Some(reopened) = escrow::expire_unpaid(&state.db, payment, Timestamp::now()).await? {
+async fn expire(state: &AppState, payment: &PaymentRow) -> DomainResult<()> {
+    if let Some(reopened) = store::escrow::expire_unpaid(&state.db, payment, Timestamp::now()).await? {
         publish_payment(state, payment.id).await;
         if reopened {
             publish_task(state, payment.task_id).await;
@@ -229,7 +217,7 @@ async fn expire(state: &AppState, payment: &PaymentRow) -> ApiResult<()> {
 /// processing one due for a re-check. A pending session is expired at the
 /// provider first, so a payment made at the last second is confirmed
 /// instead; a processing one is only asked about (it never expires).
-pub async fn check(state: &AppState, payment: PaymentRow) -> ApiResult<()> {
+pub async fn check(state: &AppState, payment: PaymentRow) -> DomainResult<()> {
     let provider = provider_of(state, &payment)?;
     let status = if payment.status == payments::status::PENDING {
         provider.expire_checkout(&payment.session_id).await?
@@ -290,11 +278,16 @@ pub async fn release(
     state: &AppState,
     task: &tasks::TaskRow,
     poster_id: Option<Uuid>,
-    decision: Option<&crate::store::lifecycle::Decision<'_>>,
-) -> ApiResult<Option<PaymentRow>> {
-    let released =
-        crate::store::lifecycle::release(&state.db, task.id, poster_id, decision, &task.title, Timestamp::now())
-            .await?;
+    decision: Option<&store::release::Decision<'_>>,
+) -> DomainResult<Option<PaymentRow>> {
+    let by = match (poster_id, decision) {
+        (Some(_), _) => ReleasedBy::Poster,
+        (None, Some(_)) => ReleasedBy::Operator,
+        (None, None) => ReleasedBy::AutoRelease,
+    };
+    let now = Timestamp::now();
+    let told = |payment: &PaymentRow, paid_cents| notices::released(by, payment, &task.title, paid_cents, now);
+    let released = store::release::release(&state.db, task.id, poster_id, decision, &told, now).await?;
     let Some((payment, notifications)) = released else {
         return Ok(None);
     };
@@ -304,55 +297,26 @@ pub async fn release(
     Ok(Some(payment))
 }
 
-/// What the other party is told of a new cancellation request: how long they
-/// have, and what their silence does.
-pub fn cancellation_requested_notice(
-    task: &tasks::TaskRow,
-    requester: Party,
-    reason: &str,
-    now: Timestamp,
-) -> NotificationRow {
-    let (other, silence) = match requester {
-        Party::Poster => (
-            task.assigned_tasker_id.unwrap_or_default(),
-            "without an answer the task is cancelled and the payment refunded, unless you have asked to be paid: then an operator decides and the payment stays held",
-        ),
-        _ => (task.poster_id, "without an answer the task is cancelled and the payment refunded"),
-    };
-    NotificationRow::new(
-        other,
-        kind::TASK,
-        "Cancellation requested",
-        format!(
-            "A cancellation of \"{}\" was requested: {reason}. Accept or decline within 48 hours; {silence}.",
-            task.title
-        ),
-        Some(format!("/task/{}", task.id)),
-        now,
-    )
-}
-
 /// Answers a cancellation request (accept or decline), refunding on cancellation.
 pub async fn answer_cancellation(
     state: &AppState,
     task: &tasks::TaskRow,
     request: &CancellationRow,
     answer: Answer,
-) -> ApiResult<bool> {
+) -> DomainResult<bool> {
     let Some(tasker_id) = task.assigned_tasker_id else { return Ok(false) };
     let requester = Party::of(request.requested_by, task.poster_id, task.assigned_tasker_id);
     let attributed_to =
         crate::marketplace::cancellations::attribution(requester, request.reason_code.as_deref().unwrap_or("other"));
-    let outcome = crate::store::lifecycle::answer_cancellation(
-        &state.db,
-        request,
-        answer,
-        (task.poster_id, tasker_id),
-        &task.title,
-        attributed_to,
-        Timestamp::now(),
-    )
-    .await?;
+    let now = Timestamp::now();
+    let told = |refunded: Option<(i64, &str)>| match answer {
+        Answer::Decline => vec![notices::cancellation_declined(request.requested_by, task.id, &task.title, now)],
+        Answer::Accept | Answer::Lapse => {
+            notices::task_cancelled([task.poster_id, tasker_id], task.id, &task.title, refunded, now)
+        }
+    };
+    let outcome =
+        store::cancellations::answer_cancellation(&state.db, request, answer, attributed_to, &told, now).await?;
     let Some((refunded, notifications)) = outcome else { return Ok(false) };
     live::notifications_created(state, &notifications).await;
     if let Some(payment) = refunded {
@@ -384,7 +348,7 @@ pub async fn lapse_cancellation(
     state: &AppState,
     task: &tasks::TaskRow,
     request: &CancellationRow,
-) -> ApiResult<Lapsed> {
+) -> DomainResult<Lapsed> {
     let poster_asked = request.requested_by == task.poster_id;
     if poster_asked && task.status == task_status::COMPLETION_REQUESTED {
         let escalated = super::disputes::escalate_cancellation(state, task, request).await?;

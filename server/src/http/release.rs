@@ -1,0 +1,117 @@
+//! After assignment, the way to completion: the tasker asks to be paid and the
+//! poster releases the escrow (with a tip, if they like). Cancelling is
+//! `http::cancellations`.
+
+use axum::{Router, extract::State, routing::post};
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use crate::{
+    db::Timestamp,
+    error::{ApiError, ApiResult},
+    http::extract::{ApiJson, AuthUser, RawBody, TaskFromPath, task_or_404},
+    live, notices,
+    payments::{
+        escrow::{self, CheckoutStarted},
+        rules::{self, Party},
+        tips,
+    },
+    state::AppState,
+    store::release,
+};
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/tasks/{id}/request-payment", post(request_payment))
+        .route("/tasks/{id}/release", post(release_payment))
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct TaskStatus {
+    pub id: Uuid,
+    pub status: String,
+}
+
+pub(super) async fn status_of(state: &AppState, id: Uuid) -> ApiResult<ApiJson<TaskStatus>> {
+    let task = task_or_404(state, id).await?;
+    Ok(ApiJson(TaskStatus { id, status: task.status }))
+}
+
+pub(super) fn moved_on() -> ApiError {
+    ApiError::Conflict("The task changed meanwhile; reload it and try again".into())
+}
+
+/// The assigned tasker marks the work done and asks to be paid (`completion_requested`).
+#[utoipa::path(post, path = "/api/tasks/{id}/request-payment", tag = "payments", params(("id" = Uuid, Path, description = "The task")), security(("bearer" = [])),
+    responses((status = 200, body = TaskStatus), (status = 401), (status = 403), (status = 404), (status = 409)))]
+pub async fn request_payment(
+    State(state): State<AppState>,
+    caller: AuthUser,
+    TaskFromPath(task): TaskFromPath,
+) -> ApiResult<ApiJson<TaskStatus>> {
+    rules::may_request_payment(Party::of(caller.id, task.poster_id, task.assigned_tasker_id), &task.status)?;
+    rules::not_under_dispute(task.open_dispute_id)?;
+    let now = Timestamp::now();
+    let notification = notices::payment_requested(task.poster_id, task.id, &task.title, now);
+    if !release::request_payment(&state.db, task.id, caller.id, &notification, now).await? {
+        return Err(moved_on());
+    }
+    live::notifications_created(&state, &[notification]).await;
+    escrow::publish_task(&state, task.id).await;
+    status_of(&state, task.id).await
+}
+
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
+#[serde(default)]
+pub struct ReleaseInput {
+    /// A tip for the tasker, paid in full (no service fee), A$1 to A$500, in cents.
+    pub tip_cents: Option<i64>,
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct Released {
+    pub id: Uuid,
+    pub status: String,
+    /// The tip's checkout, when a tip was asked for and could be opened.
+    pub tip: Option<CheckoutStarted>,
+    /// Why the tip's checkout could not be opened (the release went ahead regardless).
+    pub tip_error: Option<String>,
+}
+
+/// The poster releases the escrow: task `completed`, payout of amount − fee to the tasker (and of
+/// any price increases paid). With `tip_cents` a checkout of the tip is opened after the release,
+/// which never waits for it. Not the poster 403; not assigned 409; a bad tip or body 422/400.
+#[utoipa::path(post, path = "/api/tasks/{id}/release", tag = "payments", params(("id" = Uuid, Path, description = "The task")),
+    request_body(content = Option<ReleaseInput>, description = "Optional; an empty body releases without a tip"), security(("bearer" = [])),
+    responses((status = 200, body = Released), (status = 401), (status = 403), (status = 404), (status = 409), (status = 422)))]
+pub async fn release_payment(
+    State(state): State<AppState>,
+    caller: AuthUser,
+    TaskFromPath(task): TaskFromPath,
+    RawBody(body): RawBody,
+) -> ApiResult<ApiJson<Released>> {
+    let input: ReleaseInput = if body.iter().all(u8::is_ascii_whitespace) {
+        ReleaseInput::default()
+    } else {
+        serde_json::from_slice(&body).map_err(|_| ApiError::field("tip_cents", "Please enter a valid tip"))?
+    };
+    rules::may_release(Party::of(caller.id, task.poster_id, task.assigned_tasker_id), &task.status)?;
+    if input.tip_cents.is_some_and(|cents| !tips::valid_tip(cents)) {
+        return Err(ApiError::field("tip_cents", "A tip must be between $1.00 and $500.00"));
+    }
+    escrow::release(&state, &task, Some(caller.id), None).await?.ok_or_else(moved_on)?;
+    let (tip, tip_error) = match input.tip_cents {
+        None => (None, None),
+        Some(cents) => {
+            match tips::start(&state, &task, cents).await {
+                Ok(checkout) => (Some(checkout), None),
+                Err(error) => {
+                    tracing::warn!(?error, task_id = %task.id, "could not open a tip's checkout after a release");
+                    (None, Some("The payment was released, but the tip could not be started. You have not been charged for it.".to_owned()))
+                }
+            }
+        }
+    };
+    let status = task_or_404(&state, task.id).await?.status;
+    Ok(ApiJson(Released { id: task.id, status, tip, tip_error }))
+}

@@ -21,7 +21,13 @@ use serde_json::{Value, json};
 use server::{
     config::Config,
     db::Timestamp,
-    payments::sweep::{self, AUTO_RELEASE_AFTER, CANCELLATION_ANSWER_WINDOW},
+    error::ApiError,
+    payments::{
+        disputes,
+        rules::Party,
+        sweep::{self, AUTO_RELEASE_AFTER, CANCELLATION_ANSWER_WINDOW},
+    },
+    store::tasks,
 };
 
 const OPERATOR: &str = "operator@example.com";
@@ -290,7 +296,67 @@ async fn a_description_and_a_decision_note_may_be_2000_characters_and_no_more(ap
     app
 }
 
+/// The operators' queue: open disputes oldest first, resolved ones newest first. Each party's
+/// notices link to the task and the tasker's says what a split pays them, after the fee.
+async fn the_queue_orders_disputes_by_age_and_every_notice_links_to_its_task(app: TestApp) -> TestApp {
+    let operator = poster(&app, OPERATOR).await;
+    let first = assigned_task(&app, 10_000).await;
+    let second = assigned_task(&app, 6_000).await;
+    let (older, newer) = (open_dispute(&app, &first).await, open_dispute(&app, &second).await);
+    let ids = |queue: common::Response| -> Vec<Value> {
+        queue.body["items"].as_array().unwrap().iter().map(|case| case["id"].clone()).collect()
+    };
+    let open = ids(app.get("/api/admin/disputes", Some(&operator)).await);
+    assert_eq!(open, [older["id"].clone(), newer["id"].clone()], "open: oldest first");
+
+    let split = json!({ "outcome": "partial_refund", "refund_cents": 2_500, "note": "Two doors needed redoing." });
+    assert_eq!(resolve(&app, &operator, &older, split).await.status, StatusCode::OK);
+    let refund = json!({ "outcome": "refund", "note": "No show" });
+    assert_eq!(resolve(&app, &operator, &newer, refund).await.status, StatusCode::OK);
+    let resolved = ids(app.get("/api/admin/disputes?status=resolved", Some(&operator)).await);
+    assert_eq!(resolved, [newer["id"].clone(), older["id"].clone()], "resolved: the last decided first");
+
+    let link = format!("/task/{}", first.task);
+    for token in [&first.poster, &first.tasker] {
+        let page = app.get("/api/notifications", Some(token)).await.body;
+        let notices: Vec<&Value> =
+            page["items"].as_array().unwrap().iter().filter(|n| n["type"] == "dispute").collect();
+        assert_eq!(notices.len(), 2, "opened and resolved: {notices:#?}");
+        for notice in notices {
+            assert_eq!(notice["link"], link.as_str(), "{notice:#?}");
+        }
+    }
+    // 7 500 left to the tasker, less the 10% fee on it.
+    let page = app.get("/api/notifications", Some(&first.tasker)).await.body;
+    let paid = page["items"].as_array().unwrap().iter().find(|n| n["title"] == "Dispute resolved: partly paid");
+    let message = paid.expect("the tasker's split notice")["message"].as_str().unwrap();
+    assert!(message.contains("$67.50 AUD (after the 10% service fee) is paid to you"), "{message}");
+    assert!(message.contains("$25.00 AUD is refunded to the poster"), "{message}");
+    app
+}
+
+/// A dispute opened from a task read before another was opened (two at once): refused as a
+/// conflict that says why, and only the first stays open.
+async fn a_dispute_opened_on_a_stale_task_is_a_conflict(app: TestApp) -> TestApp {
+    let assigned = assigned_task(&app, 5_000).await;
+    let db = &app.server.state.db;
+    let stale = tasks::task(db, common::escrow::uuid(&assigned.task)).await.unwrap().unwrap();
+    let first = open_dispute(&app, &assigned).await;
+    let second = disputes::open(&app.server.state, &stale, Party::Poster, "other", "Me too").await;
+    match second {
+        Err(ApiError::Conflict(message)) => {
+            assert_eq!(message, "Only an assigned task without an open dispute can be disputed");
+        }
+        other => panic!("a conflict, not {other:?}"),
+    }
+    let latest = app.get(&format!("/api/tasks/{}/dispute", assigned.task), Some(&assigned.poster)).await.body;
+    assert_eq!((&latest["id"], latest["status"].as_str()), (&first["id"], Some("open")));
+    app
+}
+
 on_both_backends!(config = with_operator;
+    the_queue_orders_disputes_by_age_and_every_notice_links_to_its_task,
+    a_dispute_opened_on_a_stale_task_is_a_conflict,
     a_dispute_stops_auto_release_and_every_other_move_of_the_task,
     a_dispute_needs_a_known_reason_and_a_description,
     an_open_dispute_closes_a_pending_cancellation_so_it_never_lapses,

@@ -103,6 +103,10 @@ mod tests {
             an_increase("refunded", false, Some("paid")),
             an_increase("expired", false, Some("paid")),
             an_increase("pending", false, Some("paid")),
+            // Closed is the only answer for a charge refunded before it was ever held, and
+            // approved or closed the only ones while its checkout is open.
+            an_increase("refunded", false, Some("approved")),
+            an_increase("processing", false, Some("pending")),
             AuditedIncrease { parent_held_on_task: false, ..an_increase("held", true, Some("paid")) },
         ];
         for row in &disagreeing {

@@ -21,12 +21,12 @@ use serde_json::{Value, json};
 use server::{
     config::Config,
     db::Timestamp,
-    error::ApiError,
     payments::{
         disputes,
         rules::Party,
         sweep::{self, AUTO_RELEASE_AFTER, CANCELLATION_ANSWER_WINDOW},
     },
+    refusal::DomainError,
     store::tasks,
 };
 
@@ -344,7 +344,7 @@ async fn a_dispute_opened_on_a_stale_task_is_a_conflict(app: TestApp) -> TestApp
     let first = open_dispute(&app, &assigned).await;
     let second = disputes::open(&app.server.state, &stale, Party::Poster, "other", "Me too").await;
     match second {
-        Err(ApiError::Conflict(message)) => {
+        Err(DomainError::Conflict(message)) => {
             assert_eq!(message, "Only an assigned task without an open dispute can be disputed");
         }
         other => panic!("a conflict, not {other:?}"),

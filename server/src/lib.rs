@@ -29,6 +29,7 @@ pub mod seed;
 pub mod signin;
 pub mod sms;
 pub mod state;
+pub mod states;
 pub mod store;
 pub mod task_views;
 pub mod verification;

@@ -10,6 +10,7 @@ use crate::{
     http::marketplace_views::{OfferView, QuestionView, TaskPhoto, TaskSummary, fill_ratings},
     marketplace::categories,
     state::AppState,
+    states::TaskStatus,
     store::{notifications::NotificationRow, offers::OfferRow, task_photos, tasks::TaskRow},
 };
 
@@ -53,14 +54,14 @@ pub async fn offer_changed(state: &AppState, event: &str, offer: &OfferRow, post
 }
 
 #[derive(Serialize)]
-struct TaskUpdated<'a> {
+struct TaskUpdated {
     id: Uuid,
-    status: &'a str,
+    status: TaskStatus,
     offer_count: i64,
 }
 
 /// `task.updated` on `task:{id}` and on the public feed.
-pub async fn task_updated(state: &AppState, task_id: Uuid, status: &str, offer_count: i64) {
+pub async fn task_updated(state: &AppState, task_id: Uuid, status: TaskStatus, offer_count: i64) {
     let data = TaskUpdated { id: task_id, status, offer_count };
     publish(state, &task_topic(task_id), "task.updated", &data).await;
     publish(state, TASKS_TOPIC, "task.updated", &data).await;
@@ -71,7 +72,7 @@ pub async fn task_updated(state: &AppState, task_id: Uuid, status: &str, offer_c
 #[derive(Serialize)]
 struct TaskEdited<'a> {
     id: Uuid,
-    status: &'a str,
+    status: TaskStatus,
     offer_count: i64,
     title: &'a str,
     description: &'a str,
@@ -102,7 +103,7 @@ pub async fn task_edited(state: &AppState, task: &TaskRow) {
     let (category, category_icon) = categories::label(task.category_id);
     let data = TaskEdited {
         id: task.id,
-        status: &task.status,
+        status: task.status,
         offer_count: task.offer_count,
         title: &task.title,
         description: &task.description,

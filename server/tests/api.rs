@@ -59,6 +59,7 @@ mod refund_amounts;
 mod reputation;
 mod robustness;
 mod schema_parity;
+mod schema_states;
 mod search;
 mod seed;
 mod session_end;

@@ -18,6 +18,7 @@ use common::{
 };
 use reqwest::StatusCode;
 use serde_json::{Value, json};
+use server::states::PaymentStatus;
 use server::{
     config::Config,
     db::Timestamp,
@@ -105,7 +106,7 @@ async fn a_dispute_stops_auto_release_and_every_other_move_of_the_task(app: Test
     let report = sweep::sweep(&app.server.state, far).await.unwrap();
     assert_eq!(report.auto_released, 0);
     assert_eq!(task_status(&app, task).await, "completion_requested");
-    assert_eq!(kept_payment(&app, task).await.status, "held");
+    assert_eq!(kept_payment(&app, task).await.status, PaymentStatus::Held);
 
     let stranger = poster(&app, "nosy@example.com").await;
     assert_eq!(app.get(&format!("/api/tasks/{task}/dispute"), Some(&stranger)).await.status, StatusCode::FORBIDDEN);
@@ -149,7 +150,7 @@ async fn an_open_dispute_closes_a_pending_cancellation_so_it_never_lapses(app: T
     let report = sweep::sweep(&app.server.state, far).await.unwrap();
     assert_eq!(report.cancellations_lapsed, 0);
     assert_eq!(task_status(&app, &assigned.task).await, "assigned");
-    assert_eq!(kept_payment(&app, &assigned.task).await.status, "held");
+    assert_eq!(kept_payment(&app, &assigned.task).await.status, PaymentStatus::Held);
     app
 }
 
@@ -246,7 +247,7 @@ async fn an_operator_refunds_in_full_or_releases_in_full(app: TestApp) -> TestAp
     assert_eq!(decided.body["outcome"], "release", "{:?}", decided.body);
     assert_eq!(task_status(&app, &released.task).await, "completed");
     let payment = kept_payment(&app, &released.task).await;
-    assert_eq!(payment.status, "released");
+    assert_eq!(payment.status, PaymentStatus::Released);
     assert!(payment.transfer_ref.is_some());
     assert_ledger_audits(&app).await;
     app
@@ -288,11 +289,11 @@ async fn a_description_and_a_decision_note_may_be_2000_characters_and_no_more(ap
         (unexplained.status, unexplained.field_error("note")),
         (StatusCode::UNPROCESSABLE_ENTITY, "Please explain the decision")
     );
-    assert_eq!(kept_payment(&app, &assigned.task).await.status, "held", "nothing decided");
+    assert_eq!(kept_payment(&app, &assigned.task).await.status, PaymentStatus::Held, "nothing decided");
     let decided = resolve(&app, &operator, &longest.body, note(2000)).await;
     assert_eq!(decided.status, StatusCode::OK, "{:?}", decided.body);
     assert_eq!(decided.body["resolution_note"].as_str().map(|note| note.chars().count()), Some(2000));
-    assert_eq!(kept_payment(&app, &assigned.task).await.status, "refunded");
+    assert_eq!(kept_payment(&app, &assigned.task).await.status, PaymentStatus::Refunded);
     app
 }
 

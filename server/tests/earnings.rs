@@ -13,6 +13,7 @@ use common::{
 use reqwest::{StatusCode, header};
 use serde_json::{Value, json};
 use server::payments::sandbox::{Call, Fault};
+use server::states::PaymentStatus;
 
 fn faults(app: &TestApp) -> &server::payments::SandboxFaults {
     app.server.state.payments.sandbox().faults()
@@ -125,7 +126,11 @@ async fn a_transfer_refused_for_want_of_payout_setup_waits_and_goes_out_once_set
     faults(&app).inject(Call::Transfer, Fault::Refused);
     let assigned = assign(&app, &poster, &tasker, 20_000).await;
     release(&app, &assigned).await;
-    assert_eq!(kept_payment(&app, &assigned.task).await.status, "released", "release does not wait for the setup");
+    assert_eq!(
+        kept_payment(&app, &assigned.task).await.status,
+        PaymentStatus::Released,
+        "release does not wait for the setup"
+    );
 
     let waiting = earnings(&app, &tasker).await;
     assert_eq!(waiting["payout_account"], "none");

@@ -9,6 +9,7 @@ use std::{io::Write, net::TcpListener, time::Duration};
 use common::{TestApp, access_token};
 use reqwest::StatusCode;
 use serde_json::Value;
+use server::states::NotificationKind;
 use server::{
     config::{Config, Secret},
     db::Timestamp,
@@ -19,7 +20,8 @@ use uuid::Uuid;
 
 /// Writes a notification the way every cause does: through `insert_notification!` in a transaction.
 async fn notify(app: &TestApp, user_id: Uuid, title: &str) -> Uuid {
-    let row = NotificationRow::new(user_id, "offer", title, format!("About {title}"), None, Timestamp::now());
+    let row =
+        NotificationRow::new(user_id, NotificationKind::Offer, title, format!("About {title}"), None, Timestamp::now());
     server::on_pool!(&app.server.state.db, |pool| {
         let mut tx = pool.begin().await.unwrap();
         server::insert_notification!(tx, &row).unwrap();

@@ -30,7 +30,11 @@ async fn release(app: &TestApp, assigned: &Assigned, body: Value) -> common::Res
 
 /// `(purpose, status, amount, fee)` of the task's payments, oldest first.
 async fn payments(app: &TestApp, task: &str) -> Vec<(String, String, i64, i64)> {
-    payments_of(app, task).await.into_iter().map(|p| (p.purpose, p.status, p.amount_cents, p.fee_cents)).collect()
+    payments_of(app, task)
+        .await
+        .into_iter()
+        .map(|p| (p.purpose, p.status.to_string(), p.amount_cents, p.fee_cents))
+        .collect()
 }
 
 fn payment(purpose: &str, status: &str, amount: i64, fee: i64) -> (String, String, i64, i64) {

@@ -13,6 +13,7 @@ use common::{
 };
 use reqwest::StatusCode;
 use serde_json::json;
+use server::states::PaymentStatus;
 use server::{config::Config, on_pool, payments::fees, store::ledger};
 use uuid::Uuid;
 
@@ -54,7 +55,7 @@ async fn every_reconciled_amount_changed_is_reported_on_its_payment(app: TestApp
         .await;
     assert_eq!(decided.status, StatusCode::OK, "{:?}", decided.body);
     let payment = kept_payment(&app, &assigned.task).await;
-    assert_eq!(payment.status, "released");
+    assert_eq!(payment.status, PaymentStatus::Released);
     let fee = fees::fee_cents(10_001 - 3_333);
     let payout = 10_001 - 3_333 - fee;
     assert_ledger_audits(&app).await;

@@ -8,6 +8,7 @@ use crate::common;
 use common::{TestApp, access_token, push_fake::FakeDevice};
 use reqwest::{Method, StatusCode};
 use serde_json::json;
+use server::states::NotificationKind;
 use server::{db::Timestamp, store::notifications::NotificationRow};
 use uuid::Uuid;
 
@@ -57,16 +58,17 @@ async fn many_at_once_owe_the_same_pushes_and_emails_as_one_by_one(app: TestApp)
 
     let now = Timestamp::now();
     let cases = [
-        (two_devices, "task_alert", (2, 0)),
-        (two_devices, "offer", (2, 1)),
-        (alerts_by_email_only, "task_alert", (0, 1)),
-        (alerts_by_email_only, "offer", (1, 1)),
-        (no_device, "task_alert", (0, 0)),
-        (no_device, "offer", (0, 0)),
+        (two_devices, NotificationKind::TaskAlert, (2, 0)),
+        (two_devices, NotificationKind::Offer, (2, 1)),
+        (alerts_by_email_only, NotificationKind::TaskAlert, (0, 1)),
+        (alerts_by_email_only, NotificationKind::Offer, (1, 1)),
+        (no_device, NotificationKind::TaskAlert, (0, 0)),
+        (no_device, NotificationKind::Offer, (0, 0)),
     ];
-    let row = |user: Uuid, kind: &str| NotificationRow::new(user, kind, "Title", "Message".into(), None, now);
-    let one_by_one: Vec<NotificationRow> = cases.iter().map(|(user, kind, _)| row(*user, kind)).collect();
-    let at_once: Vec<NotificationRow> = cases.iter().map(|(user, kind, _)| row(*user, kind)).collect();
+    let row =
+        |user: Uuid, kind: NotificationKind| NotificationRow::new(user, kind, "Title", "Message".into(), None, now);
+    let one_by_one: Vec<NotificationRow> = cases.iter().map(|(user, kind, _)| row(*user, *kind)).collect();
+    let at_once: Vec<NotificationRow> = cases.iter().map(|(user, kind, _)| row(*user, *kind)).collect();
     server::on_pool!(&app.server.state.db, |pool| {
         let mut tx = pool.begin().await.unwrap();
         for notification in &one_by_one {

@@ -28,7 +28,8 @@ use server::{
         sandbox::{Call, Fault},
         sweep::{self, AUTO_RELEASE_AFTER, CANCELLATION_ANSWER_WINDOW},
     },
-    store::{cancellations, payments::status, provider_calls},
+    states::PaymentStatus,
+    store::{cancellations, provider_calls},
 };
 
 const WEBHOOK_SECRET: &str = "whsec_failures_test";
@@ -63,7 +64,7 @@ async fn transfer_failing_after_commit_is_retried_by_the_sweep(app: TestApp) -> 
     faults(&app).inject(Call::Transfer, Fault::Unavailable(1));
     release(&app, &assigned).await;
     let payment = kept_payment(&app, &assigned.task).await;
-    assert_eq!(payment.status, status::RELEASED);
+    assert_eq!(payment.status, PaymentStatus::Released);
     assert_eq!(payment.transfer_ref, None, "the first attempt failed");
     let [call] = calls_of(&app, payment.id).await.try_into().unwrap();
     assert_eq!((call.kind.as_str(), call.status.as_str(), call.attempts), ("transfer", "pending", 1));
@@ -102,7 +103,7 @@ async fn refund_completes_within_two_sweeps_behind_150_permanently_failing_trans
     let cancelled = assigned_task(&app, 7_700).await;
     cancel_by_agreement(&app, &cancelled).await;
     let refunded = kept_payment(&app, &cancelled.task).await;
-    assert_eq!(refunded.status, status::REFUNDED);
+    assert_eq!(refunded.status, PaymentStatus::Refunded);
     assert_eq!(refunded.refund_ref, None, "the refund's first attempt failed");
 
     let first = sweep_at(&app, later(Duration::from_secs(61))).await;
@@ -176,10 +177,10 @@ async fn every_charge_that_lost_the_race_is_refunded_with_its_own_ledger_rows(ap
     let payments = payments_of(&app, &task).await;
     assert_eq!(payments.len(), 6);
     for payment in &payments {
-        if payment.status == status::HELD {
+        if payment.status == PaymentStatus::Held {
             continue;
         }
-        assert_eq!(payment.status, status::REFUNDED, "{payment:?}");
+        assert_eq!(payment.status, PaymentStatus::Refunded, "{payment:?}");
         assert_eq!(payment.refunded_cents, payment.amount_cents);
         let [call] = calls_of(&app, payment.id).await.try_into().unwrap();
         assert_eq!(
@@ -205,7 +206,7 @@ async fn a_webhook_arriving_while_the_provider_is_down_is_not_recorded_so_stripe
     let refused = send_webhook(&app, WEBHOOK_SECRET, &event).await;
     assert_eq!(refused.status, StatusCode::SERVICE_UNAVAILABLE, "{:?}", refused.body);
     assert!(!server::store::payments::stripe_event_seen(&app.server.state.db, "evt_down_1").await.unwrap());
-    assert_eq!(payments_of(&app, &task).await[0].status, status::PENDING);
+    assert_eq!(payments_of(&app, &task).await[0].status, PaymentStatus::Pending);
 
     faults(&app).clear();
     let handled = send_webhook(&app, WEBHOOK_SECRET, &event).await;
@@ -227,7 +228,7 @@ async fn an_expired_session_webhook_reopens_the_task(app: TestApp) -> TestApp {
     let event = json!({"id": "evt_expired_1", "type": "checkout.session.expired", "data": {"object": {"id": session}}});
     let handled = send_webhook(&app, WEBHOOK_SECRET, &event).await;
     assert_eq!(handled.body["handled"], true, "{:?}", handled.body);
-    assert_eq!(payments_of(&app, &task).await[0].status, status::EXPIRED);
+    assert_eq!(payments_of(&app, &task).await[0].status, PaymentStatus::Expired);
     assert_eq!(task_status(&app, &task).await, "open");
     let edited = app.patch(&format!("/api/offers/{offer}"), Some(&tasker), json!({ "amount_cents": 6_000 })).await;
     assert_eq!(edited.status, StatusCode::OK, "the offer is no longer frozen: {:?}", edited.body);
@@ -245,7 +246,7 @@ async fn the_sweep_confirms_a_session_paid_at_the_last_second(app: TestApp) -> T
     // Nobody comes back to verify; the sweep closing the checkout finds it paid.
     let report = sweep_at(&app, later(Duration::from_secs(31 * 60))).await;
     assert_eq!(report.checkouts_checked, 1);
-    assert_eq!(payments_of(&app, &task).await[0].status, status::HELD);
+    assert_eq!(payments_of(&app, &task).await[0].status, PaymentStatus::Held);
     assert_eq!(task_status(&app, &task).await, "assigned");
     assert_ledger_audits(&app).await;
     app
@@ -266,7 +267,7 @@ async fn a_failing_check_is_pushed_back_and_never_expires_a_paid_session(app: Te
     assert_eq!((payment.status.as_str(), payment.check_attempts), ("pending", 1));
     assert_eq!(sweep_at(&app, at).await.checkouts_checked, 0, "pushed back by its backoff");
     sweep_at(&app, at.plus(Duration::from_secs(61))).await;
-    assert_eq!(payments_of(&app, &task).await[0].status, status::HELD);
+    assert_eq!(payments_of(&app, &task).await[0].status, PaymentStatus::Held);
     assert_ledger_audits(&app).await;
     app
 }
@@ -293,7 +294,7 @@ async fn a_declined_cancellation_leaves_the_payment_held_with_only_its_charge(ap
     let declined = app.post(&format!("{path}/decline"), Some(&assigned.tasker), json!({})).await;
     assert_eq!(declined.status, StatusCode::OK);
     let payment = kept_payment(&app, &assigned.task).await;
-    assert_eq!(payment.status, status::HELD);
+    assert_eq!(payment.status, PaymentStatus::Held);
     let rows = server::store::ledger::entries_for_task(&app.server.state.db, uuid(&assigned.task)).await.unwrap();
     assert_eq!(rows.iter().map(|r| (r.kind.as_str(), r.amount_cents)).collect::<Vec<_>>(), [("charge", 5_400)]);
     assert!(calls_of(&app, payment.id).await.is_empty());
@@ -353,8 +354,8 @@ async fn release_cancellation_auto_release_and_lapse_race_to_one_outcome(app: Te
         let status = task_status(&app, task).await;
         let payment = kept_payment(&app, task).await;
         match status.as_str() {
-            "completed" => assert_eq!(payment.status, "released"),
-            "cancelled" => assert_eq!(payment.status, "refunded"),
+            "completed" => assert_eq!(payment.status, PaymentStatus::Released),
+            "cancelled" => assert_eq!(payment.status, PaymentStatus::Refunded),
             other => panic!("round {round}: task ended {other}"),
         }
         assert!(cancellations::pending_cancellation(&app.server.state.db, uuid(task)).await.unwrap().is_none());
@@ -406,7 +407,7 @@ async fn old_sandbox_payments_are_swept_by_the_sandbox_after_switching_to_stripe
     assert!(server::store::escrow::start_checkout(&app.server.state.db, &payment, Timestamp::now()).await.unwrap());
     let report = sweep_at(&app, later(Duration::from_secs(31 * 60))).await;
     assert_eq!((report.checkouts_checked, report.checks_failed), (1, 0), "{report:?}");
-    assert_eq!(payments_of(&app, &task).await[0].status, status::EXPIRED);
+    assert_eq!(payments_of(&app, &task).await[0].status, PaymentStatus::Expired);
     assert_eq!(task_status(&app, &task).await, "open");
     app
 }

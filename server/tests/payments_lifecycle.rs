@@ -15,6 +15,7 @@ use common::{
 };
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
+use server::states::PaymentStatus;
 use server::{
     db::Timestamp,
     payments::{sweep, webhook},
@@ -79,7 +80,7 @@ async fn happy_path_from_accept_and_pay_to_release(app: TestApp) -> TestApp {
 
     let task_id: Uuid = task.parse().unwrap();
     let kept = payments::kept_payment_for_task(&app.server.state.db, task_id).await.unwrap().unwrap();
-    assert_eq!(kept.status, "released");
+    assert_eq!(kept.status, PaymentStatus::Released);
     assert!(
         kept.transfer_ref.as_deref().is_some_and(|r| r.starts_with("tr_sandbox_")),
         "sandbox payouts are paid at once"
@@ -236,22 +237,22 @@ async fn fifty_concurrent_checkouts_for_one_task_assign_exactly_one_offer(app: T
     let task_id: Uuid = task.parse().unwrap();
     let db = &app.server.state.db;
     let all = payments::payments_for_task(db, task_id).await.unwrap();
-    assert_eq!(all.iter().filter(|p| p.status == "held").count(), 1);
+    assert_eq!(all.iter().filter(|p| p.status == PaymentStatus::Held).count(), 1);
     assert!(all.iter().all(|p| matches!(p.status.as_str(), "held" | "refunded" | "pending" | "expired")));
-    for refunded in all.iter().filter(|p| p.status == "refunded") {
+    for refunded in all.iter().filter(|p| p.status == PaymentStatus::Refunded) {
         assert!(refunded.refund_ref.is_some(), "every losing charge is refunded at the provider");
     }
     // Checkouts opened but overtaken before they were paid are closed by the sweep, never charged.
     sweep::sweep(&app.server.state, Timestamp::now().plus(Duration::from_secs(31 * 60))).await.unwrap();
     let all = payments::payments_for_task(db, task_id).await.unwrap();
-    assert_eq!(all.iter().filter(|p| p.status == "pending").count(), 0, "no orphaned checkout");
-    let count = |status: &str| all.iter().filter(|p| p.status == status).count();
+    assert_eq!(all.iter().filter(|p| p.status == PaymentStatus::Pending).count(), 0, "no orphaned checkout");
+    let count = |status: PaymentStatus| all.iter().filter(|p| p.status == status).count();
     eprintln!(
         "50 concurrent attempts: {} refused at checkout, {} held, {} charged and refunded, {} closed unpaid",
         50 - all.len(),
-        count("held"),
-        count("refunded"),
-        count("expired")
+        count(PaymentStatus::Held),
+        count(PaymentStatus::Refunded),
+        count(PaymentStatus::Expired)
     );
     let statuses = offer_statuses(&app, &poster, &task).await;
     assert_eq!(statuses.iter().filter(|(_, s)| s == "accepted").count(), 1);
@@ -358,7 +359,7 @@ async fn cancellation_after_payment_refunds_when_accepted_or_unanswered(app: Tes
     );
     assert_eq!(task_status(&app, &task).await, "cancelled");
     let payment = payments::payments_for_task(&state.db, task.parse().unwrap()).await.unwrap().pop().unwrap();
-    assert_eq!(payment.status, "refunded");
+    assert_eq!(payment.status, PaymentStatus::Refunded);
     assert!(payment.refund_ref.is_some());
     assert_ledger_balances(&app).await;
     app

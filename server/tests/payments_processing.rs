@@ -19,6 +19,7 @@ use common::{
 };
 use reqwest::StatusCode;
 use serde_json::{Value, json};
+use server::states::PaymentStatus;
 use server::{
     config::{Config, Secret},
     db::Timestamp,
@@ -96,7 +97,7 @@ async fn a_direct_debit_is_processing_outlives_the_checkout_window_and_settles_l
 
             // Long past the 30-minute checkout window, the sweep asks again and keeps it.
             sweep::sweep(&app.server.state, Timestamp::now().plus(Duration::from_secs(2 * 3600))).await.unwrap();
-            assert_eq!(payment(&app).await.status, "processing", "a processing payment never expires");
+            assert_eq!(payment(&app).await.status, PaymentStatus::Processing, "a processing payment never expires");
             assert_eq!(task_status(&app, &checkout.task).await, "pending_payment");
             let second = app
                 .post(
@@ -159,7 +160,7 @@ async fn a_direct_debit_that_fails_reopens_the_task_and_tells_the_poster(backend
             )
             .await;
             assert_eq!(handled.body["handled"], true, "{:?}", handled.body);
-            assert_eq!(payment(&app).await.status, "failed");
+            assert_eq!(payment(&app).await.status, PaymentStatus::Failed);
             assert_eq!(task_status(&app, &checkout.task).await, "open");
             assert!(notification_titles(&app, &checkout.poster).await.contains(&"Payment failed".to_owned()));
             let verified = verify(&app, &checkout).await;

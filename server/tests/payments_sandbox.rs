@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use common::TestApp;
 use reqwest::{StatusCode, header};
 use server::payments::{CheckoutRequest, CheckoutStatus, fees};
+use server::states::PaymentStatus;
 use uuid::Uuid;
 
 fn request(app: &TestApp, expires_at: i64) -> CheckoutRequest {
@@ -149,7 +150,8 @@ async fn a_bank_debit_processes_then_settles_or_fails(app: TestApp) -> TestApp {
         .unwrap();
         let report = sweep::sweep(&app.server.state, Timestamp::now().plus(PROCESSING_RECHECK)).await.expect("sweep");
         assert_eq!(report.checkouts_checked, 1, "{report:?}");
-        let (payment_status, task_after) = if settles { ("held", "assigned") } else { ("failed", "open") };
+        let (payment_status, task_after) =
+            if settles { (PaymentStatus::Held, "assigned") } else { (PaymentStatus::Failed, "open") };
         assert_eq!(payments_of(&app, &task).await[0].status, payment_status);
         assert_eq!(task_status(&app, &task).await, task_after);
     }

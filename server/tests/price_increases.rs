@@ -86,7 +86,7 @@ async fn escrow_of(app: &TestApp, task: &str) -> Vec<(String, String, i64, i64)>
     payments_of(app, task)
         .await
         .into_iter()
-        .map(|p: PaymentRow| (p.purpose, p.status, p.amount_cents, p.refunded_cents))
+        .map(|p: PaymentRow| (p.purpose, p.status.to_string(), p.amount_cents, p.refunded_cents))
         .collect()
 }
 

@@ -13,6 +13,7 @@ use common::{
 };
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
+use server::states::NotificationKind;
 use server::{
     config::Config,
     db::Timestamp,
@@ -70,7 +71,7 @@ async fn subscribe(app: &TestApp, token: &str, device: &FakeDevice) -> Value {
 }
 
 /// Writes a notification the way every cause does: through `insert_notification!` in a transaction.
-async fn notify(app: &TestApp, user_id: Uuid, kind: &str, title: &str) -> Uuid {
+async fn notify(app: &TestApp, user_id: Uuid, kind: NotificationKind, title: &str) -> Uuid {
     let row =
         NotificationRow::new(user_id, kind, title, format!("About {title}"), Some("/tasks/x".into()), Timestamp::now());
     server::on_pool!(&app.server.state.db, |pool| {
@@ -99,7 +100,7 @@ async fn wait_for_push_status(app: &TestApp, notification_id: Uuid, status: &str
 /// Pushes one more notification and waits until it arrived, so that a worker has passed over the
 /// outbox since: a push that was going to be sent twice would have been by then. Returns its id.
 async fn push_marker(app: &TestApp, user_id: Uuid, service: &FakePushService, device: &FakeDevice) -> Uuid {
-    let marker = notify(app, user_id, "offer", "Marker").await;
+    let marker = notify(app, user_id, NotificationKind::Offer, "Marker").await;
     for _ in 0..500 {
         let pushes = service.received();
         if pushes.iter().any(|push| device.decrypt(&push.body)["id"] == marker.to_string()) {
@@ -170,12 +171,12 @@ async fn a_gone_subscription_is_forgotten(app: TestApp) -> TestApp {
     subscribe(&app, &token, &push_service.device("old-laptop")).await;
     push_service.answer_next(410, None);
 
-    notify(&app, user, "message", "New message").await;
+    notify(&app, user, NotificationKind::Message, "New message").await;
     push_service.wait_for(1).await;
     for _ in 0..500 {
         let devices = app.get("/api/me/push-subscriptions", Some(&token)).await.body;
         if devices["items"].as_array().unwrap().is_empty() {
-            let another = notify(&app, user, "message", "Another message").await;
+            let another = notify(&app, user, NotificationKind::Message, "Another message").await;
             assert_eq!(push_rows(&app, another).await, vec![], "no push is owed to a gone device");
             assert_eq!(push_service.received().len(), 1, "nothing more goes to a gone device");
             return app;
@@ -193,7 +194,7 @@ async fn an_unavailable_push_service_is_retried_after_its_retry_after(app: TestA
     subscribe(&app, &token, &device).await;
     push_service.answer_next(503, Some(1));
 
-    let id = notify(&app, user, "payment", "Payment received").await;
+    let id = notify(&app, user, NotificationKind::Payment, "Payment received").await;
     let received = push_service.wait_for(2).await;
     assert!(received[1].at - received[0].at >= Duration::from_millis(900), "waited for Retry-After");
     assert_eq!(device.decrypt(&received[1].body)["id"], id.to_string());
@@ -217,7 +218,7 @@ async fn two_nodes_send_each_push_exactly_once(app: TestApp) -> TestApp {
     const PUSHES: usize = 150;
     let mut ids = Vec::new();
     for n in 0..PUSHES {
-        ids.push(notify(&app, user, "offer", &format!("Offer {n}")).await.to_string());
+        ids.push(notify(&app, user, NotificationKind::Offer, &format!("Offer {n}")).await.to_string());
     }
     let received = push_service.wait_for(PUSHES).await;
     for id in &ids {
@@ -254,7 +255,7 @@ async fn a_push_committed_before_a_crash_is_sent_after_restart(app: TestApp) -> 
     let device = push_service.device("phone");
     subscribe(&app, &token, &device).await;
     // Committed on a node whose worker does not get to it before the node goes down.
-    let id = notify(&app, user, "offer", "New offer").await;
+    let id = notify(&app, user, NotificationKind::Offer, "New offer").await;
     let rows = push_rows(&app, id).await;
     assert!(rows.iter().all(|(_, status, attempts)| status == "pending" && *attempts == 0), "{rows:?}");
     assert!(push_service.received().is_empty());
@@ -272,7 +273,7 @@ async fn a_claimed_push_whose_node_died_is_sent_when_the_lease_ends(app: TestApp
     let user = user_id(&app, &token).await;
     let device = push_service.device("phone");
     subscribe(&app, &token, &device).await;
-    let id = notify(&app, user, "offer", "New offer").await;
+    let id = notify(&app, user, NotificationKind::Offer, "New offer").await;
     // A node claims it for two seconds and dies before sending.
     let claimed_at = std::time::Instant::now();
     let now = Timestamp::now();
@@ -305,8 +306,8 @@ async fn kinds_turned_off_are_not_pushed(app: TestApp) -> TestApp {
         .await;
     assert_eq!(saved.status, StatusCode::OK, "{:?}", saved.body);
 
-    let silent = notify(&app, user, "message", "New message").await;
-    let pushed = notify(&app, user, "offer", "New offer").await;
+    let silent = notify(&app, user, NotificationKind::Message, "New message").await;
+    let pushed = notify(&app, user, NotificationKind::Offer, "New offer").await;
     wait_for_push_status(&app, pushed, "sent").await;
     assert!(push_rows(&app, silent).await.is_empty());
     assert_eq!(push_service.received().len(), 1);
@@ -442,14 +443,14 @@ async fn digest_pass(app: &TestApp, at: Timestamp) -> usize {
 async fn unread_notifications_are_mailed_in_one_hourly_digest(app: TestApp) -> TestApp {
     let token = access_token(&app.signed_in_user("user@example.com").await);
     let user = user_id(&app, &token).await;
-    let read = notify(&app, user, "offer", "Offer you already saw").await;
+    let read = notify(&app, user, NotificationKind::Offer, "Offer you already saw").await;
     assert_eq!(
         app.post(&format!("/api/notifications/{read}/read"), Some(&token), json!({})).await.status,
         StatusCode::NO_CONTENT
     );
-    notify(&app, user, "offer", "New offer from Sam").await;
-    notify(&app, user, "message", "New message from Alex").await;
-    notify(&app, user, "task_alert", "New task near you").await; // email off by default
+    notify(&app, user, NotificationKind::Offer, "New offer from Sam").await;
+    notify(&app, user, NotificationKind::Message, "New message from Alex").await;
+    notify(&app, user, NotificationKind::TaskAlert, "New task near you").await; // email off by default
 
     // Nothing before EMAIL_DELAY (10 minutes by default) has passed.
     assert_eq!(digest_pass(&app, Timestamp::now()).await, 0);
@@ -464,7 +465,7 @@ async fn unread_notifications_are_mailed_in_one_hourly_digest(app: TestApp) -> T
     assert!(text.contains("/unsubscribe?token="), "{text}");
 
     // Within the hour nothing more is mailed; after it, what is new since.
-    notify(&app, user, "payment", "Payment released").await;
+    notify(&app, user, NotificationKind::Payment, "Payment released").await;
     assert_eq!(digest_pass(&app, later.plus(Duration::from_secs(30 * 60))).await, 0);
     assert_eq!(digest_pass(&app, later.plus(Duration::from_secs(61 * 60))).await, 1);
     let digests = digests_to(&app, "user@example.com").await;
@@ -477,7 +478,7 @@ async fn unread_notifications_are_mailed_in_one_hourly_digest(app: TestApp) -> T
 async fn one_click_unsubscribe_works_without_signing_in(app: TestApp) -> TestApp {
     let token = access_token(&app.signed_in_user("user@example.com").await);
     let user = user_id(&app, &token).await;
-    notify(&app, user, "offer", "New offer from Sam").await;
+    notify(&app, user, NotificationKind::Offer, "New offer from Sam").await;
     assert_eq!(digest_pass(&app, Timestamp::now().plus(Duration::from_secs(11 * 60))).await, 1);
     let digest = digests_to(&app, "user@example.com").await.remove(0);
     let raw = eml(&app, digest["id"].as_str().unwrap());
@@ -515,7 +516,7 @@ async fn one_click_unsubscribe_works_without_signing_in(app: TestApp) -> TestApp
     assert_eq!(missing.status, StatusCode::BAD_REQUEST);
 
     // Nothing more is mailed once unsubscribed.
-    notify(&app, user, "offer", "Another offer").await;
+    notify(&app, user, NotificationKind::Offer, "Another offer").await;
     assert_eq!(digest_pass(&app, Timestamp::now().plus(Duration::from_secs(3 * 3600))).await, 0);
     app
 }

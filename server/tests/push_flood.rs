@@ -20,6 +20,7 @@ use common::{
 };
 use reqwest::StatusCode;
 use serde_json::{Value, json};
+use server::states::NotificationKind;
 use server::{
     alerts::matching,
     config::Config,
@@ -143,7 +144,7 @@ async fn subscribe(app: &TestApp, token: &str, device: &FakeDevice) {
 }
 
 /// Writes notifications the way every cause does: through `insert_notification!`, one transaction.
-async fn notify(app: &TestApp, user_id: Uuid, kind: &str, count: usize) -> Vec<Uuid> {
+async fn notify(app: &TestApp, user_id: Uuid, kind: NotificationKind, count: usize) -> Vec<Uuid> {
     let rows: Vec<NotificationRow> = (0..count)
         .map(|n| {
             NotificationRow::new(
@@ -173,7 +174,7 @@ async fn a_push_service_that_never_answers_does_not_hold_up_another_users_push(a
         subscribe(&app, &attacker, &FakeDevice::new(format!("{hung_origin}/push/sink-{n}"))).await;
     }
     // Fifty posts' worth of alerts: a thousand pushes to endpoints that never answer.
-    notify(&app, user_id(&app, &attacker).await, "task_alert", 50).await;
+    notify(&app, user_id(&app, &attacker).await, NotificationKind::TaskAlert, 50).await;
     tokio::time::sleep(Duration::from_millis(300)).await;
 
     let service = FakePushService::start().await;
@@ -181,7 +182,7 @@ async fn a_push_service_that_never_answers_does_not_hold_up_another_users_push(a
     let device = service.device("victim-phone");
     subscribe(&app, &victim, &device).await;
     let started = Instant::now();
-    notify(&app, user_id(&app, &victim).await, "message", 1).await;
+    notify(&app, user_id(&app, &victim).await, NotificationKind::Message, 1).await;
     let received = service.wait_for(1).await;
     let waited = received[0].at.duration_since(started);
     assert!(waited < Duration::from_secs(2), "the victim's push took {waited:?}");
@@ -198,9 +199,9 @@ async fn claims_take_every_users_first_push_before_anyones_second(app: TestApp) 
     subscribe(&app, &many, &service.device("many")).await;
     subscribe(&app, &one, &service.device("one")).await;
     let many_id = user_id(&app, &many).await;
-    notify(&app, many_id, "task_alert", 30).await;
-    notify(&app, many_id, "offer", 1).await;
-    let ones = notify(&app, user_id(&app, &one).await, "task_alert", 1).await;
+    notify(&app, many_id, NotificationKind::TaskAlert, 30).await;
+    notify(&app, many_id, NotificationKind::Offer, 1).await;
+    let ones = notify(&app, user_id(&app, &one).await, NotificationKind::TaskAlert, 1).await;
 
     let state = &app.server.state;
     let now = Timestamp::now().plus(Duration::from_secs(1));

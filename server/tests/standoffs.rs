@@ -15,6 +15,7 @@ use common::{
 };
 use reqwest::StatusCode;
 use serde_json::{Value, json};
+use server::states::PaymentStatus;
 use server::{
     config::Config,
     db::Timestamp,
@@ -51,7 +52,11 @@ async fn an_unanswered_poster_cancellation_after_a_payment_request_becomes_a_dis
     assert_eq!(report.cancellations_escalated, 1, "{report:?}");
     assert_eq!(report.cancellations_lapsed, 0);
     assert_eq!(task_status(&app, task).await, "completion_requested");
-    assert_eq!(kept_payment(&app, task).await.status, "held", "silence never refunds work the tasker says is done");
+    assert_eq!(
+        kept_payment(&app, task).await.status,
+        PaymentStatus::Held,
+        "silence never refunds work the tasker says is done"
+    );
 
     let dispute = dispute_of(&app, &assigned.tasker, task).await;
     assert_eq!(dispute["status"], "open", "{dispute:?}");
@@ -62,7 +67,7 @@ async fn an_unanswered_poster_cancellation_after_a_payment_request_becomes_a_dis
 
     let later = sweep::sweep(&app.server.state, lapsed.plus(AUTO_RELEASE_AFTER)).await.unwrap();
     assert_eq!((later.auto_released, later.cancellations_lapsed), (0, 0), "the operator decides now");
-    assert_eq!(kept_payment(&app, task).await.status, "held");
+    assert_eq!(kept_payment(&app, task).await.status, PaymentStatus::Held);
     assert_ledger_audits(&app).await;
     app
 }
@@ -76,7 +81,7 @@ async fn a_tasker_who_asks_to_cancel_and_hears_nothing_still_refunds_the_poster(
     let report = sweep::sweep(&app.server.state, lapsed).await.unwrap();
     assert_eq!((report.cancellations_lapsed, report.cancellations_escalated), (1, 0));
     assert_eq!(task_status(&app, &assigned.task).await, "cancelled");
-    assert_eq!(kept_payment(&app, &assigned.task).await.status, "refunded");
+    assert_eq!(kept_payment(&app, &assigned.task).await.status, PaymentStatus::Refunded);
     assert_ledger_audits(&app).await;
     app
 }
@@ -151,7 +156,11 @@ async fn both_clocks_due(app: &TestApp, asked_by_poster: bool, lapse_first: bool
     }
     assert_eq!(report.auto_released, 0, "auto-release waits for an open cancellation request");
     let dispute = dispute_of(app, &assigned.poster, &assigned.task).await;
-    (task_status(app, &assigned.task).await, kept_payment(app, &assigned.task).await.status, dispute["status"].clone())
+    (
+        task_status(app, &assigned.task).await,
+        kept_payment(app, &assigned.task).await.status.to_string(),
+        dispute["status"].clone(),
+    )
 }
 
 async fn auto_release_and_the_lapse_agree_whichever_the_sweep_reaches_first(app: TestApp) -> TestApp {

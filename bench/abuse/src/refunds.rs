@@ -133,7 +133,7 @@ pub async fn run(backend: &str, transfers: usize) -> anyhow::Result<()> {
 
     let refund_made = || async {
         let all = payments::payments_for_task(&state.db, task.parse().expect("task id")).await?;
-        anyhow::Ok(all.iter().any(|p| p.status == "refunded" && p.refund_ref.is_some()))
+        anyhow::Ok(all.iter().any(|p| p.status == server::states::PaymentStatus::Refunded && p.refund_ref.is_some()))
     };
     ensure!(!refund_made().await?, "the refund's first attempt was meant to fail");
     let mut at = Timestamp::now();

@@ -98,7 +98,7 @@ async fn load(db: &Db, origin: &str, args: &Args) -> anyhow::Result<usize> {
                 for n in chunk {
                     let row = NotificationRow::new(
                         user_id,
-                        "offer",
+                        server::states::NotificationKind::Offer,
                         "New offer",
                         format!("Offer number {n} on your task"),
                         Some("/my-tasks".into()),

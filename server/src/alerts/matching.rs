@@ -14,10 +14,9 @@ use uuid::Uuid;
 use crate::{
     alerts::{keywords_match, task_cells, within_radius},
     db::Timestamp,
-    live,
-    marketplace::rules::status,
-    notices,
+    live, notices,
     state::AppState,
+    states::TaskStatus,
     store::{
         self,
         alerts::{Candidate, TaskToMatch},
@@ -73,7 +72,7 @@ pub async fn run_job(state: &AppState, task_id: Uuid) -> anyhow::Result<usize> {
     let now = Timestamp::now();
     let task = store::alerts::task_to_match(&state.db, task_id).await?;
     let (matched, notifications) = match &task {
-        Some(task) if task.status == status::OPEN => {
+        Some(task) if task.status == TaskStatus::Open => {
             let coordinates = task.lat.zip(task.lon);
             let candidates = store::alerts::candidates(&state.db, task, task_cells(task.remote, coordinates)).await?;
             let matched: Vec<Candidate> =

@@ -109,7 +109,7 @@ async fn mail_user(state: &Handles, user_id: Uuid, created_before: Timestamp, no
     let lines = deliveries::due_email_lines(&state.db, user_id, created_before, now).await?;
     let settings = preferences::settings(&state.db, user_id).await?;
     let (wanted, unwanted): (Vec<_>, Vec<_>) =
-        lines.into_iter().partition(|line| !line.is_read && settings.allows(EMAIL, &line.kind));
+        lines.into_iter().partition(|line| !line.is_read && settings.allows(EMAIL, line.kind));
     let mut outcome: Vec<(Uuid, &str)> = unwanted.iter().map(|line| (line.notification_id, "skipped")).collect();
     let user = users::user_by_id(&state.db, user_id).await?;
     let Some(user) = user.filter(|_| !wanted.is_empty()) else {

@@ -224,7 +224,7 @@ async fn record_sent(state: &Handles, claim: uuid::Uuid, push: &ClaimedPush, sen
 async fn send_one(state: &Handles, push: &ClaimedPush) -> Sent {
     let payload = PushPayload {
         id: push.notification_id,
-        kind: &push.kind,
+        kind: push.kind.as_str(),
         title: &push.title,
         message: &push.message,
         link: push.link.as_deref(),

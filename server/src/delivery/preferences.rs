@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-pub use crate::store::notifications::{CHANNELS, EMAIL, KINDS, PUSH, default_enabled};
-use crate::{db::Db, store::notification_preferences};
+pub use crate::store::notifications::{CHANNELS, EMAIL, PUSH, default_enabled};
+use crate::{db::Db, states::NotificationKind, store::notification_preferences};
 
 /// A user's choices over the defaults.
 pub async fn settings(db: &Db, user_id: Uuid) -> sqlx::Result<NotificationSettings> {
@@ -26,10 +26,11 @@ impl NotificationSettings {
     /// The defaults overridden by stored `(channel, kind, enabled)` rows.
     pub fn from_overrides(overrides: &[(String, String, bool)]) -> Self {
         let channel = |name: &str| {
-            KINDS
+            NotificationKind::ALL
                 .iter()
-                .map(|kind| {
-                    let stored = overrides.iter().find(|(c, k, _)| c == name && k == kind).map(|(_, _, on)| *on);
+                .map(|&kind| {
+                    let stored =
+                        overrides.iter().find(|(c, k, _)| c == name && k == kind.as_str()).map(|(_, _, on)| *on);
                     (kind.to_string(), stored.unwrap_or_else(|| default_enabled(name, kind)))
                 })
                 .collect()
@@ -37,30 +38,29 @@ impl NotificationSettings {
         Self { email: channel(EMAIL), push: channel(PUSH) }
     }
 
-    pub fn allows(&self, channel: &str, notification_kind: &str) -> bool {
+    pub fn allows(&self, channel: &str, notification_kind: NotificationKind) -> bool {
         let map = if channel == EMAIL { &self.email } else { &self.push };
-        map.get(notification_kind).copied().unwrap_or_else(|| default_enabled(channel, notification_kind))
+        map.get(notification_kind.as_str()).copied().unwrap_or_else(|| default_enabled(channel, notification_kind))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::notifications::kind;
 
     #[test]
     fn alerts_are_pushed_but_not_mailed_by_default() {
         let settings = NotificationSettings::from_overrides(&[]);
-        assert!(settings.allows(PUSH, kind::TASK_ALERT));
-        assert!(!settings.allows(EMAIL, kind::TASK_ALERT));
-        assert!(settings.allows(EMAIL, kind::OFFER));
-        assert_eq!(settings.email.len(), KINDS.len());
+        assert!(settings.allows(PUSH, NotificationKind::TaskAlert));
+        assert!(!settings.allows(EMAIL, NotificationKind::TaskAlert));
+        assert!(settings.allows(EMAIL, NotificationKind::Offer));
+        assert_eq!(settings.email.len(), NotificationKind::ALL.len());
     }
 
     #[test]
     fn stored_choices_override_the_defaults() {
         let settings = NotificationSettings::from_overrides(&[("email".into(), "offer".into(), false)]);
-        assert!(!settings.allows(EMAIL, kind::OFFER));
-        assert!(settings.allows(PUSH, kind::OFFER));
+        assert!(!settings.allows(EMAIL, NotificationKind::Offer));
+        assert!(settings.allows(PUSH, NotificationKind::Offer));
     }
 }

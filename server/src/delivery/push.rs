@@ -12,7 +12,7 @@ use uuid::Uuid;
 use web_push_native::{Auth, p256::PublicKey};
 
 use super::{endpoint, vapid::VapidKey};
-use crate::{db::Timestamp, store::notifications::kind};
+use crate::{db::Timestamp, states::NotificationKind};
 
 /// Push services answer in well under a second; one that does not is no
 /// reason to hold a worker slot long (the host's breaker counts these).
@@ -25,6 +25,7 @@ const MAX_MESSAGE_CHARS: usize = 1000;
 #[derive(Clone, Debug, Serialize)]
 pub struct PushPayload<'a> {
     pub id: Uuid,
+    /// A notification kind, or `test` for a test push.
     #[serde(rename = "type")]
     pub kind: &'a str,
     pub title: &'a str,
@@ -166,28 +167,30 @@ pub fn parse_auth(text: &str) -> Option<Auth> {
 
 /// How long the push service keeps a push for an offline device: alerts are
 /// only worth anything while the task is fresh; the rest may wait a day.
-fn ttl(notification_kind: &str) -> Duration {
-    match notification_kind {
-        kind::TASK_ALERT => Duration::from_secs(4 * 3600),
+fn ttl(push_kind: &str) -> Duration {
+    match NotificationKind::parse(push_kind) {
+        Some(NotificationKind::TaskAlert) => Duration::from_secs(4 * 3600),
         _ => Duration::from_secs(24 * 3600),
     }
 }
 
 /// Someone is waiting on offers, payments, messages and disputes: these are
 /// sent with high urgency, and claimed before the rest.
-pub const HIGH_URGENCY_KINDS: [&str; 4] = [kind::OFFER, kind::PAYMENT, kind::MESSAGE, kind::DISPUTE];
+pub const HIGH_URGENCY_KINDS: [NotificationKind; 4] =
+    [NotificationKind::Offer, NotificationKind::Payment, NotificationKind::Message, NotificationKind::Dispute];
 
 /// The rest may wait for the device to wake.
-fn urgency(notification_kind: &str) -> &'static str {
-    if HIGH_URGENCY_KINDS.contains(&notification_kind) { "high" } else { "normal" }
+fn urgency(push_kind: &str) -> &'static str {
+    let urgent = NotificationKind::parse(push_kind).is_some_and(|kind| HIGH_URGENCY_KINDS.contains(&kind));
+    if urgent { "high" } else { "normal" }
 }
 
 /// Pushes about the same thing (kind and link) replace each other while the
 /// device is offline, so it wakes to the latest, not a pile. A topic is at
 /// most 32 URL-safe base64 characters.
-fn topic(notification_kind: &str, link: Option<&str>) -> Option<String> {
+fn topic(push_kind: &str, link: Option<&str>) -> Option<String> {
     let link = link?;
-    let digest = Sha256::digest(format!("{notification_kind}\n{link}").as_bytes());
+    let digest = Sha256::digest(format!("{push_kind}\n{link}").as_bytes());
     Some(URL_SAFE_NO_PAD.encode(digest)[..32].to_owned())
 }
 

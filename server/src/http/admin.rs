@@ -16,6 +16,7 @@ use crate::{
     moderation::{AuditAction, AuditTarget},
     payments::disputes::{self, MAX_NOTE_CHARS, Resolution},
     state::AppState,
+    states::{DisputeStatus, PaymentStatus, TaskStatus},
     store::{
         self,
         audit_log::AuditEntry,
@@ -39,7 +40,7 @@ pub fn router() -> Router<AppState> {
 pub struct TaskBrief {
     pub id: Uuid,
     pub title: String,
-    pub status: String,
+    pub status: TaskStatus,
 }
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]
@@ -53,7 +54,7 @@ pub struct PaymentBrief {
     pub amount_cents: i64,
     pub fee_cents: i64,
     pub currency: String,
-    pub status: String,
+    pub status: PaymentStatus,
 }
 
 /// A dispute with what an operator needs to decide it.
@@ -94,23 +95,21 @@ pub async fn dispute_queue(
     _operator: Operator,
     ApiQuery(query): ApiQuery<QueueQuery>,
 ) -> ApiResult<ApiJson<DisputeQueue>> {
-    let status = query.status.unwrap_or_else(|| "open".into());
-    if !matches!(status.as_str(), "open" | "resolved") {
-        return Err(ApiError::field("status", "Status must be open or resolved"));
-    }
+    let status = DisputeStatus::parse(query.status.as_deref().unwrap_or("open"))
+        .ok_or_else(|| ApiError::field("status", "Status must be open or resolved"))?;
     let mut items = Vec::new();
-    for dispute in store::disputes::queue(&state.db, &status, QUEUE_LIMIT).await? {
+    for dispute in store::disputes::queue(&state.db, status, QUEUE_LIMIT).await? {
         let task = task_or_404(&state, dispute.task_id).await?;
         let payment = disputes::held_payment(&state, &dispute).await?;
         items.push(DisputeCase {
-            task: TaskBrief { id: task.id, title: task.title.clone(), status: task.status.clone() },
+            task: TaskBrief { id: task.id, title: task.title.clone(), status: task.status },
             poster: party(&state, payment.poster_id).await?,
             tasker: party(&state, payment.tasker_id).await?,
             payment: PaymentBrief {
                 amount_cents: payment.amount_cents,
                 fee_cents: payment.fee_cents,
                 currency: payment.currency.clone(),
-                status: payment.status.clone(),
+                status: payment.status,
             },
             dispute,
         });
@@ -141,7 +140,7 @@ pub async fn resolve_dispute(
     ApiJson(input): ApiJson<ResolveInput>,
 ) -> ApiResult<ApiJson<DisputeRow>> {
     let dispute = store::disputes::dispute(&state.db, id).await?.ok_or_else(|| ApiError::not_found("Dispute"))?;
-    if dispute.status != "open" {
+    if dispute.status != DisputeStatus::Open {
         return Err(ApiError::Conflict("This dispute was already resolved".into()));
     }
     let payment = disputes::held_payment(&state, &dispute).await?;

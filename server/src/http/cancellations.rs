@@ -10,7 +10,7 @@ use axum::{
 use serde::Deserialize;
 use uuid::Uuid;
 
-use super::release::{TaskStatus, moved_on, status_of};
+use super::release::{TaskStatusView, moved_on, status_of};
 use crate::{
     db::Timestamp,
     error::{ApiError, ApiResult},
@@ -68,7 +68,7 @@ pub async fn request_cancellation(
     ApiJson(input): ApiJson<CancellationInput>,
 ) -> ApiResult<(axum::http::StatusCode, ApiJson<CancellationRow>)> {
     let party = Party::of(caller.id, task.poster_id, task.assigned_tasker_id);
-    rules::may_request_cancellation(party, &task.status)?;
+    rules::may_request_cancellation(party, task.status)?;
     rules::not_under_dispute(task.open_dispute_id)?;
     let reason = input.reason.trim();
     if reason.is_empty() || reason.chars().count() > MAX_REASON_CHARS {
@@ -99,7 +99,7 @@ pub async fn request_cancellation(
     Ok((axum::http::StatusCode::CREATED, ApiJson(row)))
 }
 
-async fn answer(state: AppState, caller: AuthUser, id: Uuid, answer: Answer) -> ApiResult<ApiJson<TaskStatus>> {
+async fn answer(state: AppState, caller: AuthUser, id: Uuid, answer: Answer) -> ApiResult<ApiJson<TaskStatusView>> {
     let task = task_or_404(&state, id).await?;
     let party = Party::of(caller.id, task.poster_id, task.assigned_tasker_id);
     if party == Party::Other {
@@ -117,22 +117,22 @@ async fn answer(state: AppState, caller: AuthUser, id: Uuid, answer: Answer) -> 
 
 /// The other party accepts: the task is cancelled and a held payment refunded.
 #[utoipa::path(post, path = "/api/tasks/{id}/cancellation/accept", tag = "payments", params(("id" = Uuid, Path, description = "The task")), security(("bearer" = [])),
-    responses((status = 200, body = TaskStatus), (status = 401), (status = 403), (status = 404), (status = 409)))]
+    responses((status = 200, body = TaskStatusView), (status = 401), (status = 403), (status = 404), (status = 409)))]
 pub async fn accept_cancellation(
     State(state): State<AppState>,
     caller: AuthUser,
     ApiPath(id): ApiPath<Uuid>,
-) -> ApiResult<ApiJson<TaskStatus>> {
+) -> ApiResult<ApiJson<TaskStatusView>> {
     answer(state, caller, id, Answer::Accept).await
 }
 
 /// The other party declines: the task carries on.
 #[utoipa::path(post, path = "/api/tasks/{id}/cancellation/decline", tag = "payments", params(("id" = Uuid, Path, description = "The task")), security(("bearer" = [])),
-    responses((status = 200, body = TaskStatus), (status = 401), (status = 403), (status = 404), (status = 409)))]
+    responses((status = 200, body = TaskStatusView), (status = 401), (status = 403), (status = 404), (status = 409)))]
 pub async fn decline_cancellation(
     State(state): State<AppState>,
     caller: AuthUser,
     ApiPath(id): ApiPath<Uuid>,
-) -> ApiResult<ApiJson<TaskStatus>> {
+) -> ApiResult<ApiJson<TaskStatusView>> {
     answer(state, caller, id, Answer::Decline).await
 }

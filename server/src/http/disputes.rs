@@ -41,7 +41,7 @@ pub async fn open_dispute(
     ApiJson(input): ApiJson<DisputeInput>,
 ) -> ApiResult<(StatusCode, ApiJson<DisputeRow>)> {
     let party = Party::of(caller.id, task.poster_id, task.assigned_tasker_id);
-    rules::may_open_dispute(party, &task.status, task.open_dispute_id)?;
+    rules::may_open_dispute(party, task.status, task.open_dispute_id)?;
     if !store::disputes::reason::ALL.contains(&input.reason.as_str()) {
         return Err(ApiError::field("reason", "Please choose a reason"));
     }

@@ -14,6 +14,7 @@ use crate::{
     live, notices,
     rate_limit::INVITATIONS_PER_POSTER,
     state::AppState,
+    states::TaskStatus,
     store::{invitations, profiles},
 };
 
@@ -51,7 +52,7 @@ pub async fn invite_tasker(
     if task.poster_id != caller.id {
         return Err(ApiError::Forbidden("Only the task's poster can invite taskers to it".into()));
     }
-    if task.status != "open" {
+    if task.status != TaskStatus::Open {
         return Err(ApiError::Conflict("Only open tasks can be shared with taskers".into()));
     }
     if tasker_id == caller.id {

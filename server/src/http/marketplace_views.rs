@@ -8,6 +8,7 @@ use crate::{
     db::{Db, Timestamp},
     marketplace::categories,
     media::photos::PhotoKey,
+    states::{OfferStatus, TaskStatus},
     store::{offers::OfferRow, profiles::ProfileRow, questions::QuestionRow, reviews, tasks::TaskRow, verification},
 };
 
@@ -78,7 +79,7 @@ pub struct TaskSummary {
     pub category_id: i64,
     pub category: String,
     pub category_icon: String,
-    pub status: String,
+    pub status: TaskStatus,
     pub created_at: Timestamp,
     pub offer_count: i64,
     pub poster: PersonSummary,
@@ -122,7 +123,7 @@ impl From<&TaskRow> for TaskSummary {
             category_id: row.category_id,
             category: category.to_owned(),
             category_icon: icon.to_owned(),
-            status: row.status.clone(),
+            status: row.status,
             created_at: row.created_at,
             offer_count: row.offer_count,
             poster: PersonSummary::new(
@@ -177,7 +178,7 @@ pub struct OfferView {
     pub message: Option<String>,
     /// The message was removed by a moderator.
     pub removed: bool,
-    pub status: String,
+    pub status: OfferStatus,
     pub created_at: Timestamp,
 }
 
@@ -196,7 +197,7 @@ impl OfferView {
             amount_cents: private.then_some(row.amount_cents),
             message: (private && !row.message_removed).then(|| row.message.clone()),
             removed: row.message_removed,
-            status: row.status.clone(),
+            status: row.status,
             created_at: row.created_at,
         }
     }

@@ -6,10 +6,11 @@ use axum::{Router, extract::State, routing::get};
 use serde::Deserialize;
 
 use crate::{
-    delivery::preferences::{self, EMAIL, KINDS, NotificationSettings, PUSH},
+    delivery::preferences::{self, EMAIL, NotificationSettings, PUSH},
     error::{ApiError, ApiResult, FieldErrors},
     http::extract::{ApiJson, AuthUser},
     state::AppState,
+    states::NotificationKind,
     store::notification_preferences,
 };
 
@@ -43,8 +44,8 @@ pub async fn save_settings(
     let mut choices = Vec::new();
     for (channel, map) in [(EMAIL, &input.email), (PUSH, &input.push)] {
         for (kind, enabled) in map {
-            match KINDS.iter().find(|known| **known == kind.as_str()) {
-                Some(known) => choices.push((channel, *known, *enabled)),
+            match NotificationKind::parse(kind) {
+                Some(known) => choices.push((channel, known, *enabled)),
                 None => {
                     fields.insert(format!("{channel}.{kind}"), format!("Unknown notification type: {kind}"));
                 }

@@ -119,7 +119,7 @@ pub async fn make_offer(
         .await?
         .ok_or_else(|| anyhow::anyhow!("offer vanished after insert"))?;
     live::offer_changed(&state, "offer.created", &row, task.poster_id, created.offer_count).await;
-    live::task_updated(&state, task_id, &task.status, created.offer_count).await;
+    live::task_updated(&state, task_id, task.status, created.offer_count).await;
     live::notifications_created(&state, std::slice::from_ref(&created.notification)).await;
     Ok((StatusCode::CREATED, ApiJson(OfferView::new(&row, true))))
 }
@@ -180,7 +180,7 @@ pub async fn withdraw_offer(
     let row = offers::offer(&state.db, id).await?.ok_or_else(|| ApiError::not_found("Offer"))?;
     let task = task_or_404(&state, row.task_id).await?;
     live::offer_changed(&state, "offer.withdrawn", &row, task.poster_id, offer_count).await;
-    live::task_updated(&state, task.id, &task.status, offer_count).await;
+    live::task_updated(&state, task.id, task.status, offer_count).await;
     Ok(ApiJson(OfferView::new(&row, true)))
 }
 

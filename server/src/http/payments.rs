@@ -27,9 +27,10 @@ use crate::{
     },
     rate_limit::{PAYMENT_VERIFICATIONS, PAYOUT_ONBOARDINGS},
     state::AppState,
+    states::{OfferStatus, PaymentStatus, TaskStatus},
     store::{
         offers,
-        payments::{self, PaymentRow, status},
+        payments::{self, PaymentRow},
         users, verification,
     },
     verification::identity,
@@ -62,9 +63,9 @@ pub async fn create_checkout_session(
     let task = task_or_404(&state, input.task_id).await?;
     let offer = offers::offer(&state.db, input.offer_id).await?.filter(|offer| offer.task_id == task.id);
     let offer = offer.ok_or_else(|| ApiError::not_found("Offer"))?;
-    rules::may_checkout(Party::of(caller.id, task.poster_id, task.assigned_tasker_id), &task.status)?;
+    rules::may_checkout(Party::of(caller.id, task.poster_id, task.assigned_tasker_id), task.status)?;
     state.limiter.check(&format!("checkout:{}", task.id), crate::rate_limit::CHECKOUT_SESSIONS_PER_TASK).await?;
-    if offer.status != "pending" {
+    if offer.status != OfferStatus::Pending {
         return Err(ApiError::Conflict("This offer can no longer be accepted".into()));
     }
     let started = escrow::start_checkout(&state, &task, offer.id, offer.tasker_id, offer.amount_cents).await?;
@@ -89,9 +90,8 @@ pub struct VerifyResult {
     pub success: bool,
     pub message: String,
     pub payment_info: PaymentInfo,
-    /// `pending` | `processing` | `held` | `released` | `refunded` | `expired` | `failed`.
-    pub payment_status: String,
-    pub task_status: String,
+    pub payment_status: PaymentStatus,
+    pub task_status: TaskStatus,
 }
 
 /// Confirms a checkout with the provider (poster only). Idempotent. 20 per 10 minutes per account and checkout.
@@ -117,22 +117,26 @@ pub async fn verify_payment(
     let task = task_or_404(&state, payment.task_id).await?;
     let increase = payment.purpose == payments::purpose::INCREASE;
     let tip = payment.purpose == payments::purpose::TIP;
-    let (success, message) = match payment.status.as_str() {
-        status::RELEASED if tip => (true, "Your tip was paid to your tasker in full"),
-        status::HELD | status::RELEASED if increase => {
+    let (success, message) = match payment.status {
+        PaymentStatus::Released if tip => (true, "Your tip was paid to your tasker in full"),
+        PaymentStatus::Held | PaymentStatus::Released if increase => {
             (true, "The price increase is paid and held with the rest of the payment")
         }
-        status::HELD | status::RELEASED => (true, "Your task has been assigned and the tasker has been notified"),
-        status::REFUNDED if increase => {
+        PaymentStatus::Held | PaymentStatus::Released => {
+            (true, "Your task has been assigned and the tasker has been notified")
+        }
+        PaymentStatus::Refunded if increase => {
             (false, "The price increase was closed before your payment arrived, so it has been refunded")
         }
-        status::PENDING => (false, "The payment has not been completed yet"),
-        status::PROCESSING => {
+        PaymentStatus::Pending => (false, "The payment has not been completed yet"),
+        PaymentStatus::Processing => {
             (false, "Your payment is processing. We'll assign the task as soon as your bank confirms it.")
         }
-        status::FAILED => (false, "Your bank did not confirm this payment, so the task is open for offers again"),
-        status::REFUNDED => (false, "This offer could no longer be accepted, so your payment has been refunded"),
-        _ => (false, "The checkout expired before payment was made"),
+        PaymentStatus::Failed => {
+            (false, "Your bank did not confirm this payment, so the task is open for offers again")
+        }
+        PaymentStatus::Refunded => (false, "This offer could no longer be accepted, so your payment has been refunded"),
+        PaymentStatus::Expired => (false, "The checkout expired before payment was made"),
     };
     Ok(ApiJson(VerifyResult {
         success,
@@ -221,7 +225,7 @@ pub struct PaymentView {
     pub id: Uuid,
     pub task_id: Uuid,
     pub offer_id: Uuid,
-    pub status: String,
+    pub status: PaymentStatus,
     pub amount_cents: i64,
     pub fee_cents: i64,
     /// What the tasker receives: the amount less any refund and the fee on the rest.
@@ -244,10 +248,10 @@ impl From<&PaymentRow> for PaymentView {
             id: row.id,
             task_id: row.task_id,
             offer_id: row.offer_id,
-            status: row.status.clone(),
+            status: row.status,
             amount_cents: row.amount_cents,
             fee_cents: row.fee_cents,
-            payout_cents: if row.status == status::REFUNDED {
+            payout_cents: if row.status == PaymentStatus::Refunded {
                 0
             } else {
                 row.amount_cents - row.refunded_cents - row.fee_cents
@@ -281,8 +285,8 @@ pub async fn task_payment(
         .rev()
         .filter(|p| p.purpose == payments::purpose::TASK)
         .find(|p| {
-            matches!(p.status.as_str(), status::HELD | status::RELEASED | status::PROCESSING)
-                || (p.status == status::REFUNDED && p.held_at.is_some())
+            matches!(p.status, PaymentStatus::Held | PaymentStatus::Released | PaymentStatus::Processing)
+                || (p.status == PaymentStatus::Refunded && p.held_at.is_some())
         })
         .ok_or_else(|| ApiError::not_found("Payment"))?;
     let mut view = PaymentView::from(shown);

@@ -65,7 +65,7 @@ pub async fn ask_increase(
     ApiJson(input): ApiJson<IncreaseInput>,
 ) -> ApiResult<(StatusCode, ApiJson<PriceIncreaseRow>)> {
     let party = Party::of(caller.id, task.poster_id, task.assigned_tasker_id);
-    increases::may_ask(party, &task.status, task.open_dispute_id)?;
+    increases::may_ask(party, task.status, task.open_dispute_id)?;
     let amount_cents = input
         .amount_cents
         .filter(|cents| (MIN_INCREASE_CENTS..=increases::MAX_TOTAL_CENTS).contains(cents))

@@ -17,6 +17,7 @@ use crate::{
         tips,
     },
     state::AppState,
+    states::TaskStatus,
     store::release,
 };
 
@@ -27,14 +28,14 @@ pub fn router() -> Router<AppState> {
 }
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct TaskStatus {
+pub struct TaskStatusView {
     pub id: Uuid,
-    pub status: String,
+    pub status: TaskStatus,
 }
 
-pub(super) async fn status_of(state: &AppState, id: Uuid) -> ApiResult<ApiJson<TaskStatus>> {
+pub(super) async fn status_of(state: &AppState, id: Uuid) -> ApiResult<ApiJson<TaskStatusView>> {
     let task = task_or_404(state, id).await?;
-    Ok(ApiJson(TaskStatus { id, status: task.status }))
+    Ok(ApiJson(TaskStatusView { id, status: task.status }))
 }
 
 pub(super) fn moved_on() -> ApiError {
@@ -43,13 +44,13 @@ pub(super) fn moved_on() -> ApiError {
 
 /// The assigned tasker marks the work done and asks to be paid (`completion_requested`).
 #[utoipa::path(post, path = "/api/tasks/{id}/request-payment", tag = "payments", params(("id" = Uuid, Path, description = "The task")), security(("bearer" = [])),
-    responses((status = 200, body = TaskStatus), (status = 401), (status = 403), (status = 404), (status = 409)))]
+    responses((status = 200, body = TaskStatusView), (status = 401), (status = 403), (status = 404), (status = 409)))]
 pub async fn request_payment(
     State(state): State<AppState>,
     caller: AuthUser,
     TaskFromPath(task): TaskFromPath,
-) -> ApiResult<ApiJson<TaskStatus>> {
-    rules::may_request_payment(Party::of(caller.id, task.poster_id, task.assigned_tasker_id), &task.status)?;
+) -> ApiResult<ApiJson<TaskStatusView>> {
+    rules::may_request_payment(Party::of(caller.id, task.poster_id, task.assigned_tasker_id), task.status)?;
     rules::not_under_dispute(task.open_dispute_id)?;
     let now = Timestamp::now();
     let notification = notices::payment_requested(task.poster_id, task.id, &task.title, now);
@@ -71,7 +72,7 @@ pub struct ReleaseInput {
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct Released {
     pub id: Uuid,
-    pub status: String,
+    pub status: TaskStatus,
     /// The tip's checkout, when a tip was asked for and could be opened.
     pub tip: Option<CheckoutStarted>,
     /// Why the tip's checkout could not be opened (the release went ahead regardless).
@@ -95,7 +96,7 @@ pub async fn release_payment(
     } else {
         serde_json::from_slice(&body).map_err(|_| ApiError::field("tip_cents", "Please enter a valid tip"))?
     };
-    rules::may_release(Party::of(caller.id, task.poster_id, task.assigned_tasker_id), &task.status)?;
+    rules::may_release(Party::of(caller.id, task.poster_id, task.assigned_tasker_id), task.status)?;
     if input.tip_cents.is_some_and(|cents| !tips::valid_tip(cents)) {
         return Err(ApiError::field("tip_cents", "A tip must be between $1.00 and $500.00"));
     }

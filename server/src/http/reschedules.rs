@@ -100,7 +100,7 @@ pub async fn propose_date(
     ApiJson(input): ApiJson<RescheduleInput>,
 ) -> ApiResult<(StatusCode, ApiJson<RescheduleRow>)> {
     let party = Party::of(caller.id, task.poster_id, task.assigned_tasker_id);
-    reschedules::may_propose(party, &task.status, task.open_dispute_id)?;
+    reschedules::may_propose(party, task.status, task.open_dispute_id)?;
     let due_date = reschedules::valid_date(&input.due_date, time::OffsetDateTime::now_utc().date())?;
     let window =
         optional_text(input.window.as_deref(), MAX_WINDOW_CHARS, "window", "Please keep the time window short")?;

@@ -51,7 +51,7 @@ pub async fn write_review(
     ApiJson(input): ApiJson<ReviewInput>,
 ) -> ApiResult<(StatusCode, ApiJson<ReviewRow>)> {
     let party = Party::of(caller.id, task.poster_id, task.assigned_tasker_id);
-    rules::may_review(party, &task.status)?;
+    rules::may_review(party, task.status)?;
     let mut fields = FieldErrors::new();
     if !(1..=5).contains(&input.rating) {
         fields.insert("rating".into(), "Please choose a rating from 1 to 5".into());

@@ -20,6 +20,7 @@ use crate::{
     live,
     media::photos::PhotoKey,
     state::AppState,
+    states::TaskStatus,
     store::task_photos::{self, PhotoChange},
 };
 
@@ -66,7 +67,7 @@ pub async fn add_task_photo(
     ApiMultipart(multipart): ApiMultipart,
 ) -> ApiResult<(StatusCode, ApiJson<TaskPhoto>)> {
     let task = posters_task(&state, caller, id).await?;
-    if task.status != "open" {
+    if task.status != TaskStatus::Open {
         return Err(not_open());
     }
     if task_photos::photos_of(&state.db, id).await?.len() as i64 >= MAX_TASK_PHOTOS {
@@ -102,7 +103,7 @@ pub async fn remove_task_photo(
     ApiPath((id, photo_id)): ApiPath<(Uuid, Uuid)>,
 ) -> ApiResult<StatusCode> {
     let task = posters_task(&state, caller, id).await?;
-    if task.status != "open" {
+    if task.status != TaskStatus::Open {
         return Err(not_open());
     }
     match task_photos::remove_photo(&state.db, id, caller.id, photo_id, Timestamp::now()).await? {

@@ -36,6 +36,7 @@ use crate::{
     notices,
     rate_limit::{Limit, client_key},
     state::AppState,
+    states::TaskStatus,
     store::{
         Position,
         browse::{self, After, BrowseFilter, BrowseSort, SortKey, Stage},
@@ -364,7 +365,7 @@ pub async fn task_detail(
         Some(caller) => {
             let row = task_or_404(&state, id).await?;
             let operator = Operator::reading(&state, Some(caller)).await?;
-            if row.status == rules::status::REMOVED && !operator {
+            if row.status == TaskStatus::Removed && !operator {
                 return Err(ApiError::NotFound(TASK_REMOVED.into()));
             }
             let own_task = caller.id == row.poster_id;
@@ -384,7 +385,7 @@ pub async fn task_detail(
 /// The page as anyone signed out sees it: a removed task is 404.
 async fn anonymous_page(state: &AppState, id: Uuid) -> ApiResult<TaskDetail> {
     let row = task_or_404(state, id).await?;
-    if row.status == rules::status::REMOVED {
+    if row.status == TaskStatus::Removed {
         return Err(ApiError::NotFound(TASK_REMOVED.into()));
     }
     detail_as_shown(state, row, false).await
@@ -495,7 +496,7 @@ pub async fn cancel_task(
     let cancelled = tasks::cancel_open_task(&state.db, id, caller.id, &notice, reason, Timestamp::now()).await?;
     let notifications = cancelled.ok_or_else(not_open)?;
     let row = task_or_404(&state, id).await?;
-    live::task_updated(&state, id, &row.status, row.offer_count).await;
+    live::task_updated(&state, id, row.status, row.offer_count).await;
     live::notifications_created(&state, &notifications).await;
     Ok(ApiJson(TaskSummary::from(&row)))
 }

@@ -119,7 +119,7 @@ async fn task_page(
         Err(_) => None,
     };
     let html = match task {
-        Some(task) if task.status != crate::marketplace::rules::status::REMOVED => {
+        Some(task) if task.status != crate::states::TaskStatus::Removed => {
             let image = task.first_photo_id.map(|id| state.link(&PhotoKey::Task(id).public_url()));
             let html = with_task_preview(&index, &state.link(&format!("/task/{}", task.id)), &task, image.as_deref());
             with_embedded_task(&html, &detail_as_shown(&state, task, false).await?)?

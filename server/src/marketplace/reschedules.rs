@@ -13,9 +13,10 @@ use super::rules::{format_date, parse_date};
 use crate::{
     db::{Timestamp, new_id},
     live, notices,
-    payments::rules::{Party, task_status},
+    payments::rules::Party,
     refusal::{Denial, DomainError, DomainResult, Invalid},
     state::AppState,
+    states::TaskStatus,
     store::{
         self,
         reschedules::{NewReschedule, RescheduleError, RescheduleRow},
@@ -28,11 +29,11 @@ pub const MAX_NOTE_CHARS: usize = 500;
 pub const MAX_WINDOW_CHARS: usize = 40;
 
 /// Either party proposes (403 for anyone else), only while assigned and not disputed (409).
-pub fn may_propose(party: Party, task_status: &str, open_dispute: Option<Uuid>) -> Result<(), Denial> {
+pub fn may_propose(party: Party, task_status: TaskStatus, open_dispute: Option<Uuid>) -> Result<(), Denial> {
     if party == Party::Other {
         return Err(Denial::Forbidden("Only the poster and the assigned tasker can propose a new date"));
     }
-    if task_status != task_status::ASSIGNED || open_dispute.is_some() {
+    if task_status != TaskStatus::Assigned || open_dispute.is_some() {
         return Err(Denial::Conflict("A new date can only be proposed while the task is assigned"));
     }
     Ok(())
@@ -159,11 +160,14 @@ mod tests {
 
     #[test]
     fn either_party_proposes_while_assigned() {
-        assert!(may_propose(Party::Poster, "assigned", None).is_ok());
-        assert!(may_propose(Party::AssignedTasker, "assigned", None).is_ok());
-        assert!(matches!(may_propose(Party::Other, "assigned", None), Err(Denial::Forbidden(_))));
-        assert!(matches!(may_propose(Party::Poster, "completion_requested", None), Err(Denial::Conflict(_))));
-        assert!(matches!(may_propose(Party::Poster, "assigned", Some(Uuid::now_v7())), Err(Denial::Conflict(_))));
+        assert!(may_propose(Party::Poster, TaskStatus::Assigned, None).is_ok());
+        assert!(may_propose(Party::AssignedTasker, TaskStatus::Assigned, None).is_ok());
+        assert!(matches!(may_propose(Party::Other, TaskStatus::Assigned, None), Err(Denial::Forbidden(_))));
+        assert!(matches!(may_propose(Party::Poster, TaskStatus::CompletionRequested, None), Err(Denial::Conflict(_))));
+        assert!(matches!(
+            may_propose(Party::Poster, TaskStatus::Assigned, Some(Uuid::now_v7())),
+            Err(Denial::Conflict(_))
+        ));
     }
 
     #[test]

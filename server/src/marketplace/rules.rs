@@ -25,27 +25,8 @@ const MAX_DESCRIPTION_CHARS: usize = 5000;
 const MAX_LOCATION_CHARS: usize = 200;
 const MAX_MESSAGE_CHARS: usize = 2000;
 
-/// Task statuses of the lifecycle in docs/architecture.md.
-pub mod status {
-    pub const OPEN: &str = "open";
-    pub const PENDING_PAYMENT: &str = "pending_payment";
-    pub const ASSIGNED: &str = "assigned";
-    pub const COMPLETION_REQUESTED: &str = "completion_requested";
-    pub const COMPLETED: &str = "completed";
-    pub const CANCELLED: &str = "cancelled";
-    /// Taken down by a moderator: only operators read it.
-    pub const REMOVED: &str = "removed";
-}
-
 /// What a removed task's page and API say to everyone but operators.
 pub const TASK_REMOVED: &str = "This task was removed";
-
-pub mod offer_status {
-    pub const PENDING: &str = "pending";
-    pub const ACCEPTED: &str = "accepted";
-    pub const NOT_SELECTED: &str = "not_selected";
-    pub const WITHDRAWN: &str = "withdrawn";
-}
 
 /// The task form as sent: numbers may arrive as strings (the wizard's inputs),
 /// anything unparseable gets the spec's message rather than a JSON error.

@@ -103,7 +103,7 @@ pub async fn resolve(state: &AppState, decision: &Decision<'_>) -> Result<Report
                 && report.target_type == TargetType::Task
                 && let Some(task) = crate::store::tasks::task(&state.db, report.target_id).await?
             {
-                live::task_updated(state, task.id, &task.status, task.offer_count).await;
+                live::task_updated(state, task.id, task.status, task.offer_count).await;
             }
             if decision.action == ModerationAction::Suspend {
                 after_suspension(state, report.author_id, suspended).await;
@@ -163,7 +163,7 @@ async fn after_suspension(state: &AppState, user_id: Uuid, suspended: Suspended)
             Err(error) => tracing::warn!(%error, "withdrawn offer not published"),
         }
         if let Ok(Some(task)) = crate::store::tasks::task(&state.db, withdrawn.task_id).await {
-            live::task_updated(state, task.id, &task.status, withdrawn.offer_count).await;
+            live::task_updated(state, task.id, task.status, withdrawn.offer_count).await;
         }
     }
 }

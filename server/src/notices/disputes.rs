@@ -10,7 +10,8 @@ use crate::{
         fees::{FEE_PERCENT, display_amount, payout_cents},
         sweep::CANCELLATION_ANSWER_WINDOW,
     },
-    store::{notifications::kind, payments::PaymentRow},
+    states::NotificationKind,
+    store::payments::PaymentRow,
 };
 
 /// The opener and the other party (`other_party` names the opener to them: "The tasker").
@@ -24,7 +25,7 @@ pub fn dispute_opened(
     [
         NotificationRow::new(
             opened_by,
-            kind::DISPUTE,
+            NotificationKind::Dispute,
             "Dispute opened",
             format!(
                 "Your dispute about \"{title}\" is with our team. The payment stays held and nothing is released until an operator decides."
@@ -34,7 +35,7 @@ pub fn dispute_opened(
         ),
         NotificationRow::new(
             other,
-            kind::DISPUTE,
+            NotificationKind::Dispute,
             "Dispute opened",
             format!(
                 "{other_party} opened a dispute about \"{title}\". The payment stays held until an operator decides; reply in the task's messages."
@@ -57,7 +58,7 @@ pub fn cancellation_escalated(
     [
         NotificationRow::new(
             poster_id,
-            kind::DISPUTE,
+            NotificationKind::Dispute,
             "Dispute opened",
             format!(
                 "Your request to cancel \"{title}\" was not answered within {window}. As the tasker asked to be paid, an operator will decide; the payment stays held until then."
@@ -67,7 +68,7 @@ pub fn cancellation_escalated(
         ),
         NotificationRow::new(
             tasker_id,
-            kind::DISPUTE,
+            NotificationKind::Dispute,
             "Dispute opened",
             format!(
                 "The poster's request to cancel \"{title}\" was not answered within {window}, so an operator will decide between it and your payment request. The payment stays held; reply in the task's messages."
@@ -94,7 +95,7 @@ pub fn dispute_refunded(
         [
             NotificationRow::new(
                 payment.poster_id,
-                kind::DISPUTE,
+                NotificationKind::Dispute,
                 "Dispute resolved: refunded",
                 format!(
                     "An operator decided the dispute about \"{title}\": your payment of {refunded} is refunded in full and the task is cancelled. {note}"
@@ -104,7 +105,7 @@ pub fn dispute_refunded(
             ),
             NotificationRow::new(
                 payment.tasker_id,
-                kind::DISPUTE,
+                NotificationKind::Dispute,
                 "Dispute resolved: refunded",
                 format!(
                     "An operator decided the dispute about \"{title}\": the payment is refunded to the poster and the task is cancelled. {note}"
@@ -118,7 +119,7 @@ pub fn dispute_refunded(
         [
             NotificationRow::new(
                 payment.poster_id,
-                kind::DISPUTE,
+                NotificationKind::Dispute,
                 "Dispute resolved: partly refunded",
                 format!(
                     "An operator decided the dispute about \"{title}\": {refunded} is refunded to you and the rest is paid to the tasker. {note}"
@@ -128,7 +129,7 @@ pub fn dispute_refunded(
             ),
             NotificationRow::new(
                 payment.tasker_id,
-                kind::DISPUTE,
+                NotificationKind::Dispute,
                 "Dispute resolved: partly paid",
                 format!(
                     "An operator decided the dispute about \"{title}\": {paid} (after the {FEE_PERCENT}% service fee) is paid to you and {refunded} is refunded to the poster. {note}"

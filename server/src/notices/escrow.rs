@@ -13,7 +13,8 @@ use crate::{
         rules::Party,
         sweep::{AUTO_RELEASE_AFTER, CANCELLATION_ANSWER_WINDOW},
     },
-    store::{notifications::kind, payments::PaymentRow},
+    states::NotificationKind,
+    store::payments::PaymentRow,
 };
 
 /// The tasker whose offer a paid checkout bought.
@@ -21,7 +22,7 @@ pub fn offer_accepted(payment: &PaymentRow, title: &str, now: Timestamp) -> Noti
     let amount = display_amount(payment.amount_cents, &payment.currency);
     NotificationRow::new(
         payment.tasker_id,
-        kind::TASK,
+        NotificationKind::Task,
         "Offer accepted",
         format!("Your offer on \"{title}\" was accepted. {amount} is held until the task is complete."),
         task_link(payment.task_id),
@@ -34,7 +35,7 @@ pub fn payment_held(payment: &PaymentRow, title: &str, now: Timestamp) -> Notifi
     let amount = display_amount(payment.amount_cents, &payment.currency);
     NotificationRow::new(
         payment.poster_id,
-        kind::PAYMENT,
+        NotificationKind::Payment,
         "Payment held",
         format!("{amount} for \"{title}\" is held securely until you release it."),
         task_link(payment.task_id),
@@ -45,7 +46,7 @@ pub fn payment_held(payment: &PaymentRow, title: &str, now: Timestamp) -> Notifi
 /// Each tasker whose pending offer a paid checkout closed.
 pub fn offer_not_selected(task_id: Uuid, title: &str) -> Notice {
     Notice {
-        kind: kind::OFFER,
+        kind: NotificationKind::Offer,
         title: "Offer not selected",
         message: format!("\"{title}\" was assigned to another tasker."),
         link: task_link(task_id),
@@ -57,7 +58,7 @@ pub fn payment_refunded_task_gone(payment: &PaymentRow, title: &str, now: Timest
     let amount = display_amount(payment.amount_cents, &payment.currency);
     NotificationRow::new(
         payment.poster_id,
-        kind::PAYMENT,
+        NotificationKind::Payment,
         "Payment refunded",
         format!("\"{title}\" was no longer available for this offer, so your payment of {amount} is being refunded."),
         task_link(payment.task_id),
@@ -69,7 +70,7 @@ pub fn payment_processing(payment: &PaymentRow, title: &str, now: Timestamp) -> 
     let amount = display_amount(payment.amount_cents, &payment.currency);
     NotificationRow::new(
         payment.poster_id,
-        kind::PAYMENT,
+        NotificationKind::Payment,
         "Payment processing",
         format!(
             "Your payment of {amount} for \"{title}\" is processing. We'll assign the task as soon as your bank confirms it."
@@ -83,7 +84,7 @@ pub fn payment_failed(payment: &PaymentRow, title: &str, now: Timestamp) -> Noti
     let amount = display_amount(payment.amount_cents, &payment.currency);
     NotificationRow::new(
         payment.poster_id,
-        kind::PAYMENT,
+        NotificationKind::Payment,
         "Payment failed",
         format!(
             "Your bank did not confirm the payment of {amount} for \"{title}\", so the task is open for offers again. You have not been charged."
@@ -97,7 +98,7 @@ pub fn payment_failed(payment: &PaymentRow, title: &str, now: Timestamp) -> Noti
 pub fn payment_requested(poster_id: Uuid, task_id: Uuid, title: &str, now: Timestamp) -> NotificationRow {
     NotificationRow::new(
         poster_id,
-        kind::PAYMENT,
+        NotificationKind::Payment,
         "Payment requested",
         format!(
             "The tasker marked \"{title}\" complete and asked to be paid. Release the payment once you are happy; it is released automatically after {}.",
@@ -136,7 +137,7 @@ pub fn released(
     vec![
         NotificationRow::new(
             payment.tasker_id,
-            kind::PAYMENT,
+            NotificationKind::Payment,
             "Payment released",
             format!(
                 "{how} the payment for \"{title}\": {paid} (after the {FEE_PERCENT}% service fee) will reach your account in {}.",
@@ -147,7 +148,7 @@ pub fn released(
         ),
         NotificationRow::new(
             payment.poster_id,
-            kind::TASK,
+            NotificationKind::Task,
             "Task completed",
             format!("\"{title}\" is complete and the payment was released. Leave a review for your tasker."),
             task_link(payment.task_id),
@@ -174,7 +175,7 @@ pub fn cancellation_requested(
     };
     NotificationRow::new(
         to,
-        kind::TASK,
+        NotificationKind::Task,
         "Cancellation requested",
         format!(
             "A cancellation of \"{title}\" was requested: {reason}. Accept or decline within {}; {silence}.",
@@ -189,7 +190,7 @@ pub fn cancellation_requested(
 pub fn cancellation_declined(to: Uuid, task_id: Uuid, title: &str, now: Timestamp) -> NotificationRow {
     NotificationRow::new(
         to,
-        kind::TASK,
+        NotificationKind::Task,
         "Cancellation declined",
         format!("Your request to cancel \"{title}\" was declined."),
         task_link(task_id),
@@ -217,7 +218,7 @@ pub fn task_cancelled(
         .map(|user_id| {
             NotificationRow::new(
                 user_id,
-                kind::TASK,
+                NotificationKind::Task,
                 "Task cancelled",
                 format!("\"{title}\" was cancelled.{refund_note}"),
                 task_link(task_id),
@@ -232,7 +233,7 @@ pub fn tip_not_paid(payment: &PaymentRow, title: &str, why: &str, now: Timestamp
     let amount = display_amount(payment.amount_cents, &payment.currency);
     NotificationRow::new(
         payment.poster_id,
-        kind::PAYMENT,
+        NotificationKind::Payment,
         "Tip not paid",
         format!(
             "{why} Your tip of {amount} for \"{title}\" was not paid and you have not been charged; the task's payment was released as usual."
@@ -246,7 +247,7 @@ pub fn tip_processing(payment: &PaymentRow, title: &str, now: Timestamp) -> Noti
     let amount = display_amount(payment.amount_cents, &payment.currency);
     NotificationRow::new(
         payment.poster_id,
-        kind::PAYMENT,
+        NotificationKind::Payment,
         "Payment processing",
         format!(
             "Your tip of {amount} for \"{title}\" is processing. It reaches your tasker as soon as your bank confirms it."
@@ -262,7 +263,7 @@ pub fn tip_paid(payment: &PaymentRow, title: &str, now: Timestamp) -> Vec<Notifi
     vec![
         NotificationRow::new(
             payment.tasker_id,
-            kind::PAYMENT,
+            NotificationKind::Payment,
             "Tip received",
             format!(
                 "The poster tipped you {amount} for \"{title}\". Tips are paid to you in full, with no service fee."
@@ -272,7 +273,7 @@ pub fn tip_paid(payment: &PaymentRow, title: &str, now: Timestamp) -> Vec<Notifi
         ),
         NotificationRow::new(
             payment.poster_id,
-            kind::PAYMENT,
+            NotificationKind::Payment,
             "Tip paid",
             format!("Your tip of {amount} for \"{title}\" was paid to your tasker in full."),
             task_link(payment.task_id),
@@ -293,7 +294,7 @@ pub fn increase_requested(
     let amount = display_amount(amount_cents, currency);
     NotificationRow::new(
         poster_id,
-        kind::PAYMENT,
+        NotificationKind::Payment,
         "Price increase requested",
         format!(
             "Your tasker asked for {amount} more for \"{title}\": {reason}. Approve and pay the difference, or decline, within {}.",
@@ -317,7 +318,7 @@ pub fn increase_declined(
     let why = reason.map(|reason| format!(": {reason}")).unwrap_or_else(|| ".".into());
     NotificationRow::new(
         tasker_id,
-        kind::PAYMENT,
+        NotificationKind::Payment,
         "Price increase declined",
         format!("The poster declined your price increase of {amount} for \"{title}\"{why}"),
         task_link(task_id),
@@ -336,7 +337,7 @@ pub fn increase_lapsed(
     let amount = display_amount(amount_cents, currency);
     NotificationRow::new(
         tasker_id,
-        kind::PAYMENT,
+        NotificationKind::Payment,
         "Price increase lapsed",
         format!(
             "The poster did not answer your price increase of {amount} for \"{title}\" within {}, so it lapsed.",
@@ -351,7 +352,7 @@ pub fn increase_processing(payment: &PaymentRow, title: &str, now: Timestamp) ->
     let amount = display_amount(payment.amount_cents, &payment.currency);
     NotificationRow::new(
         payment.poster_id,
-        kind::PAYMENT,
+        NotificationKind::Payment,
         "Payment processing",
         format!(
             "Your payment of {amount} for the price increase on \"{title}\" is processing. It joins the task's payment as soon as your bank confirms it."
@@ -367,7 +368,7 @@ pub fn increase_paid(payment: &PaymentRow, title: &str, now: Timestamp) -> [Noti
     [
         NotificationRow::new(
             payment.tasker_id,
-            kind::PAYMENT,
+            NotificationKind::Payment,
             "Price increase paid",
             format!(
                 "The poster paid your price increase of {amount} for \"{title}\". It is held with the rest of the payment until the task is complete."
@@ -377,7 +378,7 @@ pub fn increase_paid(payment: &PaymentRow, title: &str, now: Timestamp) -> [Noti
         ),
         NotificationRow::new(
             payment.poster_id,
-            kind::PAYMENT,
+            NotificationKind::Payment,
             "Payment held",
             format!("{amount} more for \"{title}\" is held securely until you release it."),
             task_link(payment.task_id),
@@ -391,7 +392,7 @@ pub fn increase_refunded(payment: &PaymentRow, title: &str, now: Timestamp) -> N
     let amount = display_amount(payment.amount_cents, &payment.currency);
     NotificationRow::new(
         payment.poster_id,
-        kind::PAYMENT,
+        NotificationKind::Payment,
         "Payment refunded",
         format!(
             "The price increase on \"{title}\" was closed before your payment of {amount} arrived, so it is being refunded."
@@ -405,7 +406,7 @@ pub fn increase_failed(payment: &PaymentRow, title: &str, now: Timestamp) -> Not
     let amount = display_amount(payment.amount_cents, &payment.currency);
     NotificationRow::new(
         payment.poster_id,
-        kind::PAYMENT,
+        NotificationKind::Payment,
         "Payment failed",
         format!(
             "Your bank did not confirm the payment of {amount} for the price increase on \"{title}\". You have not been charged; you can approve it again."

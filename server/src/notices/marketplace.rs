@@ -4,17 +4,13 @@
 use uuid::Uuid;
 
 use super::{Notice, NotificationRow, span, task_link};
-use crate::{
-    db::Timestamp,
-    marketplace::reschedules,
-    store::{notifications::kind, reviews::HIDDEN_FOR},
-};
+use crate::{db::Timestamp, marketplace::reschedules, states::NotificationKind, store::reviews::HIDDEN_FOR};
 
 /// The poster, of a new offer.
 pub fn new_offer(poster_id: Uuid, task_id: Uuid, title: &str, now: Timestamp) -> NotificationRow {
     NotificationRow::new(
         poster_id,
-        kind::OFFER,
+        NotificationKind::Offer,
         "New offer",
         format!("You received a new offer on \"{title}\"."),
         task_link(task_id),
@@ -26,7 +22,7 @@ pub fn new_offer(poster_id: Uuid, task_id: Uuid, title: &str, now: Timestamp) ->
 pub fn new_question(poster_id: Uuid, task_id: Uuid, title: &str, now: Timestamp) -> NotificationRow {
     NotificationRow::new(
         poster_id,
-        kind::TASK,
+        NotificationKind::Task,
         "New question",
         format!("Someone asked a question about \"{title}\"."),
         task_link(task_id),
@@ -38,7 +34,7 @@ pub fn new_question(poster_id: Uuid, task_id: Uuid, title: &str, now: Timestamp)
 pub fn question_answered(asker_id: Uuid, task_id: Uuid, title: &str, now: Timestamp) -> NotificationRow {
     NotificationRow::new(
         asker_id,
-        kind::TASK,
+        NotificationKind::Task,
         "Question answered",
         format!("The poster answered your question about \"{title}\"."),
         task_link(task_id),
@@ -51,7 +47,7 @@ pub fn new_message(recipient_id: Uuid, task_id: Uuid, title: &str, body: &str, n
     let preview: String = if body.is_empty() { "Sent a photo".to_owned() } else { body.chars().take(120).collect() };
     NotificationRow::new(
         recipient_id,
-        kind::MESSAGE,
+        NotificationKind::Message,
         "New message",
         format!("About \"{title}\": {preview}"),
         task_link(task_id),
@@ -63,7 +59,7 @@ pub fn new_message(recipient_id: Uuid, task_id: Uuid, title: &str, body: &str, n
 pub fn new_review(reviewee_id: Uuid, task_id: Uuid, title: &str, now: Timestamp) -> NotificationRow {
     NotificationRow::new(
         reviewee_id,
-        kind::TASK,
+        NotificationKind::Task,
         "New review",
         format!(
             "You were reviewed for \"{title}\". Reviews show once both of you have written one, or after {}.",
@@ -78,7 +74,7 @@ pub fn new_review(reviewee_id: Uuid, task_id: Uuid, title: &str, now: Timestamp)
 pub fn task_invitation(tasker_id: Uuid, poster: &str, task_id: Uuid, title: &str, now: Timestamp) -> NotificationRow {
     NotificationRow::new(
         tasker_id,
-        kind::TASK,
+        NotificationKind::Task,
         "Task invitation",
         format!("{poster} invited you to make an offer on \"{title}\"."),
         task_link(task_id),
@@ -89,7 +85,7 @@ pub fn task_invitation(tasker_id: Uuid, poster: &str, task_id: Uuid, title: &str
 /// Each tasker with a pending offer on an open task its poster cancelled.
 pub fn open_task_cancelled(task_id: Uuid, title: &str) -> Notice {
     Notice {
-        kind: kind::TASK,
+        kind: NotificationKind::Task,
         title: "Task cancelled",
         message: format!("\"{title}\" was cancelled by the poster, so your offer was not selected."),
         link: task_link(task_id),
@@ -100,7 +96,7 @@ pub fn open_task_cancelled(task_id: Uuid, title: &str) -> Notice {
 pub fn date_proposed(to: Uuid, task_id: Uuid, title: &str, when: &str, now: Timestamp) -> NotificationRow {
     NotificationRow::new(
         to,
-        kind::TASK,
+        NotificationKind::Task,
         "New date proposed",
         format!(
             "A new date was proposed for \"{title}\": {when}. Accept or decline within {}; otherwise the date stays as it is.",
@@ -134,7 +130,7 @@ pub fn date_answered(
             ),
         ),
     };
-    NotificationRow::new(proposer, kind::TASK, heading, message, task_link(task_id), now)
+    NotificationRow::new(proposer, NotificationKind::Task, heading, message, task_link(task_id), now)
 }
 
 /// Someone whose alert a new task matches (the same text reaches push and email).
@@ -155,7 +151,7 @@ pub fn task_alert(
     };
     NotificationRow::new(
         to,
-        kind::TASK_ALERT,
+        NotificationKind::TaskAlert,
         "New task for you",
         format!("\"{title}\" ({place}) matches your alert \"{alert_name}\"."),
         task_link(task_id),

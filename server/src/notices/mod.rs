@@ -57,7 +57,7 @@ mod tests {
             amount_cents,
             fee_cents: crate::payments::fees::fee_cents(amount_cents),
             currency: "aud".into(),
-            status: "held".into(),
+            status: crate::states::PaymentStatus::Held,
             charge_ref: None,
             payment_intent: None,
             transfer_ref: None,

@@ -7,13 +7,13 @@ use super::{Notice, NotificationRow, task_link};
 use crate::{
     db::Timestamp,
     moderation::{TargetType, actions::end_date_text},
-    store::notifications::kind,
+    states::NotificationKind,
 };
 
 /// Everyone whose open report on a target an operator resolved.
 pub fn report_reviewed() -> Notice {
     Notice {
-        kind: kind::TASK,
+        kind: NotificationKind::Task,
         title: "Report reviewed",
         message: "Thanks for your report. Our team reviewed it and dealt with it under the community guidelines."
             .into(),
@@ -29,7 +29,7 @@ pub fn account_suspended(user_id: Uuid, until: Option<Timestamp>, reason: &str, 
     };
     NotificationRow::new(
         user_id,
-        kind::TASK,
+        NotificationKind::Task,
         "Account suspended",
         format!("Your account is suspended {until}: {reason}"),
         None,
@@ -40,7 +40,7 @@ pub fn account_suspended(user_id: Uuid, until: Option<Timestamp>, reason: &str, 
 pub fn account_reinstated(user_id: Uuid, now: Timestamp) -> NotificationRow {
     NotificationRow::new(
         user_id,
-        kind::TASK,
+        NotificationKind::Task,
         "Account reinstated",
         "Your account is active again. Welcome back to Taskhub.".into(),
         None,
@@ -73,7 +73,7 @@ pub fn content_removed(
     let what = what_it_is(target_type);
     NotificationRow::new(
         author_id,
-        kind::TASK,
+        NotificationKind::Task,
         "Removed by a moderator",
         format!("Your {what} was removed by a moderator: {note}"),
         target_link(target_type, target_id),
@@ -91,7 +91,7 @@ pub fn author_warned(
     let what = what_it_is(target_type);
     NotificationRow::new(
         author_id,
-        kind::TASK,
+        NotificationKind::Task,
         "A warning from Taskhub",
         format!(
             "A moderator reviewed a report about your {what}: {note} Please follow the community guidelines; \

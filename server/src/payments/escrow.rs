@@ -8,8 +8,7 @@ use serde::Serialize;
 use uuid::Uuid;
 
 use super::{
-    CheckoutRequest, CheckoutStatus, PaymentError, PaymentProvider, SESSION_ID_PLACEHOLDER, calls, fees,
-    rules::{Party, task_status},
+    CheckoutRequest, CheckoutStatus, PaymentError, PaymentProvider, SESSION_ID_PLACEHOLDER, calls, fees, rules::Party,
 };
 use crate::{
     db::{Timestamp, new_id},
@@ -17,6 +16,7 @@ use crate::{
     notices::{self, ReleasedBy},
     refusal::{DomainError, DomainResult},
     state::AppState,
+    states::{PaymentStatus, TaskStatus},
     store::{
         self,
         cancellations::{Answer, CancellationRow},
@@ -111,7 +111,7 @@ fn provider_of<'a>(state: &'a AppState, payment: &PaymentRow) -> Result<&'a dyn 
 /// (settles later), failed, expired, or still open. Returns the payment as it
 /// now stands. Idempotent.
 pub async fn settle(state: &AppState, payment: PaymentRow) -> DomainResult<PaymentRow> {
-    if !matches!(payment.status.as_str(), payments::status::PENDING | payments::status::PROCESSING) {
+    if !matches!(payment.status, PaymentStatus::Pending | PaymentStatus::Processing) {
         return Ok(payment);
     }
     let status = provider_of(state, &payment)?.checkout_status(&payment.session_id).await?;
@@ -219,14 +219,14 @@ async fn expire(state: &AppState, payment: &PaymentRow) -> DomainResult<()> {
 /// instead; a processing one is only asked about (it never expires).
 pub async fn check(state: &AppState, payment: PaymentRow) -> DomainResult<()> {
     let provider = provider_of(state, &payment)?;
-    let status = if payment.status == payments::status::PENDING {
+    let status = if payment.status == PaymentStatus::Pending {
         provider.expire_checkout(&payment.session_id).await?
     } else {
         provider.checkout_status(&payment.session_id).await?
     };
     let status = match status {
         // Expired at our request a moment ago, whatever the session said before.
-        CheckoutStatus::Open if payment.status == payments::status::PENDING => CheckoutStatus::Expired,
+        CheckoutStatus::Open if payment.status == PaymentStatus::Pending => CheckoutStatus::Expired,
         other => other,
     };
     record(state, &payment, status).await
@@ -244,7 +244,7 @@ struct PaymentUpdated<'a> {
     id: Uuid,
     task_id: Uuid,
     offer_id: Uuid,
-    status: &'a str,
+    status: PaymentStatus,
     amount_cents: i64,
     fee_cents: i64,
     currency: &'a str,
@@ -256,7 +256,7 @@ pub async fn publish_payment(state: &AppState, payment_id: Uuid) {
         id: payment.id,
         task_id: payment.task_id,
         offer_id: payment.offer_id,
-        status: &payment.status,
+        status: payment.status,
         amount_cents: payment.amount_cents,
         fee_cents: payment.fee_cents,
         currency: &payment.currency,
@@ -268,7 +268,7 @@ pub async fn publish_payment(state: &AppState, payment_id: Uuid) {
 
 pub async fn publish_task(state: &AppState, task_id: Uuid) {
     if let Ok(Some(task)) = tasks::task(&state.db, task_id).await {
-        live::task_updated(state, task.id, &task.status, task.offer_count).await;
+        live::task_updated(state, task.id, task.status, task.offer_count).await;
     }
 }
 
@@ -350,7 +350,7 @@ pub async fn lapse_cancellation(
     request: &CancellationRow,
 ) -> DomainResult<Lapsed> {
     let poster_asked = request.requested_by == task.poster_id;
-    if poster_asked && task.status == task_status::COMPLETION_REQUESTED {
+    if poster_asked && task.status == TaskStatus::CompletionRequested {
         let escalated = super::disputes::escalate_cancellation(state, task, request).await?;
         return Ok(if escalated { Lapsed::Escalated } else { Lapsed::Unchanged });
     }

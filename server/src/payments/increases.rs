@@ -15,13 +15,14 @@ use super::{
     CheckoutRequest, CheckoutStatus, SESSION_ID_PLACEHOLDER, calls,
     escrow::{self, CheckoutStarted},
     fees,
-    rules::{Denial, Party, task_status},
+    rules::{Denial, Party},
 };
 use crate::{
     db::{Timestamp, new_id},
     live, notices,
     refusal::{DomainError, DomainResult, Invalid},
     state::AppState,
+    states::{PaymentStatus, TaskStatus},
     store::{
         self,
         escrow::NewPayment,
@@ -44,11 +45,11 @@ pub fn cap_cents(original_cents: i64) -> i64 {
 
 /// Only the assigned tasker asks (403), only while the task is assigned and
 /// not disputed (409).
-pub fn may_ask(party: Party, task_status: &str, open_dispute: Option<Uuid>) -> Result<(), Denial> {
+pub fn may_ask(party: Party, task_status: TaskStatus, open_dispute: Option<Uuid>) -> Result<(), Denial> {
     if party != Party::AssignedTasker {
         return Err(Denial::Forbidden("Only the assigned tasker can ask for a price increase"));
     }
-    if task_status != task_status::ASSIGNED || open_dispute.is_some() {
+    if task_status != TaskStatus::Assigned || open_dispute.is_some() {
         return Err(Denial::Conflict(
             "A price increase can only be asked for while the task is assigned and not disputed or waiting for release",
         ));
@@ -118,7 +119,7 @@ pub async fn ask(
 pub async fn approve(state: &AppState, task: &TaskRow, increase: &PriceIncreaseRow) -> DomainResult<CheckoutStarted> {
     let parent = payments::kept_payment_for_task(&state.db, task.id).await?;
     let parent = parent
-        .filter(|parent| parent.status == payments::status::HELD)
+        .filter(|parent| parent.status == PaymentStatus::Held)
         .ok_or_else(|| DomainError::Conflict("The task's payment is no longer held".into()))?;
     let payment_id = new_id();
     let now = Timestamp::now();
@@ -241,21 +242,16 @@ pub async fn record(state: &AppState, payment: &PaymentRow, status: CheckoutStat
         }
         CheckoutStatus::Failed => {
             let notification = notices::increase_failed(payment, title, now);
-            let ended = store::price_increases::end_unpaid(
-                &state.db,
-                payment,
-                payments::status::FAILED,
-                Some(&notification),
-                now,
-            )
-            .await?;
+            let ended =
+                store::price_increases::end_unpaid(&state.db, payment, PaymentStatus::Failed, Some(&notification), now)
+                    .await?;
             if ended {
                 live::notifications_created(state, &[notification]).await;
             }
             ended
         }
         CheckoutStatus::Expired => {
-            store::price_increases::end_unpaid(&state.db, payment, payments::status::EXPIRED, None, now).await?
+            store::price_increases::end_unpaid(&state.db, payment, PaymentStatus::Expired, None, now).await?
         }
     };
     if changed {
@@ -276,7 +272,7 @@ pub async fn record(state: &AppState, payment: &PaymentRow, status: CheckoutStat
 pub async fn after_increases_closed(state: &AppState, task: &TaskRow) {
     let Ok(all) = payments::payments_for_task(&state.db, task.id).await else { return };
     for payment in all.iter().filter(|payment| payment.purpose != purpose::TASK) {
-        if payment.status == payments::status::PENDING {
+        if payment.status == PaymentStatus::Pending {
             if let Err(error) = escrow::check(state, payment.clone()).await {
                 tracing::warn!(?error, payment_id = %payment.id, "could not close an increase's checkout; the sweep will");
             }
@@ -346,12 +342,13 @@ mod tests {
 
     #[test]
     fn only_the_assigned_tasker_asks_and_only_while_assigned_without_a_dispute() {
-        assert_eq!(may_ask(Party::AssignedTasker, task_status::ASSIGNED, None), Ok(()));
-        assert!(matches!(may_ask(Party::Poster, task_status::ASSIGNED, None), Err(Denial::Forbidden(_))));
-        assert!(matches!(may_ask(Party::Other, task_status::ASSIGNED, None), Err(Denial::Forbidden(_))));
+        assert_eq!(may_ask(Party::AssignedTasker, TaskStatus::Assigned, None), Ok(()));
+        assert!(matches!(may_ask(Party::Poster, TaskStatus::Assigned, None), Err(Denial::Forbidden(_))));
+        assert!(matches!(may_ask(Party::Other, TaskStatus::Assigned, None), Err(Denial::Forbidden(_))));
         let disputed = Some(Uuid::now_v7());
-        assert!(matches!(may_ask(Party::AssignedTasker, task_status::ASSIGNED, disputed), Err(Denial::Conflict(_))));
-        for status in [task_status::COMPLETION_REQUESTED, task_status::COMPLETED, "cancelled", "open"] {
+        assert!(matches!(may_ask(Party::AssignedTasker, TaskStatus::Assigned, disputed), Err(Denial::Conflict(_))));
+        for status in [TaskStatus::CompletionRequested, TaskStatus::Completed, TaskStatus::Cancelled, TaskStatus::Open]
+        {
             assert!(matches!(may_ask(Party::AssignedTasker, status, None), Err(Denial::Conflict(_))), "{status}");
         }
     }

@@ -14,9 +14,10 @@ use super::calls;
 use crate::{
     db::Timestamp,
     state::AppState,
+    states::PaymentStatus,
     store::{
         earnings::EarningRow,
-        payments::{self, status},
+        payments,
         provider_calls::{self, ProviderCallRow},
     },
 };
@@ -46,15 +47,15 @@ pub enum EarningState {
 
 /// What the tasker receives from a payment: the amount less any refund and the fee on the rest.
 pub fn payout_cents(row: &EarningRow) -> i64 {
-    if row.status == status::REFUNDED { 0 } else { row.amount_cents - row.refunded_cents - row.fee_cents }
+    if row.status == PaymentStatus::Refunded { 0 } else { row.amount_cents - row.refunded_cents - row.fee_cents }
 }
 
 pub fn earning_state(row: &EarningRow, payout_account_ready: bool) -> EarningState {
-    match (row.status.as_str(), row.transfer_status.as_deref()) {
-        (status::REFUNDED, _) => EarningState::Refunded,
-        (status::RELEASED, Some(provider_calls::status::DONE)) => EarningState::PaidOut,
-        (status::RELEASED, _) if !payout_account_ready => EarningState::WaitingForPayoutSetup,
-        (status::RELEASED, _) => EarningState::TransferPending,
+    match (row.status, row.transfer_status.as_deref()) {
+        (PaymentStatus::Refunded, _) => EarningState::Refunded,
+        (PaymentStatus::Released, Some(provider_calls::status::DONE)) => EarningState::PaidOut,
+        (PaymentStatus::Released, _) if !payout_account_ready => EarningState::WaitingForPayoutSetup,
+        (PaymentStatus::Released, _) => EarningState::TransferPending,
         _ if row.completion_requested_at.is_some() => EarningState::AwaitingRelease,
         _ => EarningState::Held,
     }
@@ -79,12 +80,12 @@ pub async fn account_ready(state: &AppState, user_id: Uuid) -> sqlx::Result<()> 
 mod tests {
     use super::*;
 
-    fn row(status: &str, requested: bool, transfer: Option<&str>) -> EarningRow {
+    fn row(status: PaymentStatus, requested: bool, transfer: Option<&str>) -> EarningRow {
         EarningRow {
             payment_id: Uuid::nil(),
             task_id: Uuid::nil(),
             task_title: "Fix the fence".into(),
-            status: status.into(),
+            status,
             amount_cents: 10_000,
             fee_cents: 1_000,
             refunded_cents: 0,
@@ -101,24 +102,34 @@ mod tests {
 
     #[test]
     fn escrow_is_held_until_the_tasker_asks_then_awaits_release() {
-        assert_eq!(earning_state(&row("held", false, None), true), EarningState::Held);
-        assert_eq!(earning_state(&row("held", true, None), false), EarningState::AwaitingRelease);
+        assert_eq!(earning_state(&row(PaymentStatus::Held, false, None), true), EarningState::Held);
+        assert_eq!(earning_state(&row(PaymentStatus::Held, true, None), false), EarningState::AwaitingRelease);
     }
 
     #[test]
     fn a_released_transfer_waits_for_payout_setup_only_while_there_is_none() {
-        assert_eq!(earning_state(&row("released", true, Some("pending")), false), EarningState::WaitingForPayoutSetup);
-        assert_eq!(earning_state(&row("released", true, Some("parked")), false), EarningState::WaitingForPayoutSetup);
-        assert_eq!(earning_state(&row("released", true, Some("pending")), true), EarningState::TransferPending);
-        assert_eq!(earning_state(&row("released", true, Some("done")), false), EarningState::PaidOut);
+        assert_eq!(
+            earning_state(&row(PaymentStatus::Released, true, Some("pending")), false),
+            EarningState::WaitingForPayoutSetup
+        );
+        assert_eq!(
+            earning_state(&row(PaymentStatus::Released, true, Some("parked")), false),
+            EarningState::WaitingForPayoutSetup
+        );
+        assert_eq!(
+            earning_state(&row(PaymentStatus::Released, true, Some("pending")), true),
+            EarningState::TransferPending
+        );
+        assert_eq!(earning_state(&row(PaymentStatus::Released, true, Some("done")), false), EarningState::PaidOut);
     }
 
     #[test]
     fn the_payout_is_the_amount_less_refund_and_fee() {
-        assert_eq!(payout_cents(&row("released", true, Some("done"))), 9_000);
-        let split = EarningRow { refunded_cents: 4_000, fee_cents: 600, ..row("released", true, Some("done")) };
+        assert_eq!(payout_cents(&row(PaymentStatus::Released, true, Some("done"))), 9_000);
+        let split =
+            EarningRow { refunded_cents: 4_000, fee_cents: 600, ..row(PaymentStatus::Released, true, Some("done")) };
         assert_eq!(payout_cents(&split), 5_400);
-        assert_eq!(payout_cents(&row("refunded", false, None)), 0);
-        assert_eq!(earning_state(&row("refunded", false, None), true), EarningState::Refunded);
+        assert_eq!(payout_cents(&row(PaymentStatus::Refunded, false, None)), 0);
+        assert_eq!(earning_state(&row(PaymentStatus::Refunded, false, None), true), EarningState::Refunded);
     }
 }

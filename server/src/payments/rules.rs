@@ -5,16 +5,7 @@ use uuid::Uuid;
 
 pub use crate::refusal::Denial;
 
-pub mod task_status {
-    pub const OPEN: &str = "open";
-    pub const PENDING_PAYMENT: &str = "pending_payment";
-    pub const ASSIGNED: &str = "assigned";
-    pub const COMPLETION_REQUESTED: &str = "completion_requested";
-    pub const COMPLETED: &str = "completed";
-    pub const CANCELLED: &str = "cancelled";
-}
-
-use task_status::*;
+use crate::states::TaskStatus;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Party {
@@ -45,11 +36,11 @@ fn check(party_ok: bool, who: &'static str, state_ok: bool, state: &'static str)
     }
 }
 
-pub fn may_checkout(party: Party, status: &str) -> Result<(), Denial> {
+pub fn may_checkout(party: Party, status: TaskStatus) -> Result<(), Denial> {
     check(
         party == Party::Poster,
         "Only the poster can accept an offer",
-        matches!(status, OPEN | PENDING_PAYMENT),
+        matches!(status, TaskStatus::Open | TaskStatus::PendingPayment),
         "This task is no longer open",
     )
 }
@@ -58,29 +49,29 @@ pub fn may_verify(party: Party) -> Result<(), Denial> {
     check(party == Party::Poster, "Only the poster can verify this payment", true, "")
 }
 
-pub fn may_request_payment(party: Party, status: &str) -> Result<(), Denial> {
+pub fn may_request_payment(party: Party, status: TaskStatus) -> Result<(), Denial> {
     check(
         party == Party::AssignedTasker,
         "Only the assigned tasker can request payment",
-        status == ASSIGNED,
+        status == TaskStatus::Assigned,
         "Payment can only be requested for an assigned task",
     )
 }
 
-pub fn may_release(party: Party, status: &str) -> Result<(), Denial> {
+pub fn may_release(party: Party, status: TaskStatus) -> Result<(), Denial> {
     check(
         party == Party::Poster,
         "Only the poster can release payment",
-        matches!(status, ASSIGNED | COMPLETION_REQUESTED),
+        status.is_under_way(),
         "There is no payment to release for this task",
     )
 }
 
-pub fn may_request_cancellation(party: Party, status: &str) -> Result<(), Denial> {
+pub fn may_request_cancellation(party: Party, status: TaskStatus) -> Result<(), Denial> {
     check(
         matches!(party, Party::Poster | Party::AssignedTasker),
         "Only the poster or the assigned tasker can ask to cancel",
-        matches!(status, ASSIGNED | COMPLETION_REQUESTED),
+        status.is_under_way(),
         "Only an assigned task can be cancelled this way (an open task is cancelled directly)",
     )
 }
@@ -114,11 +105,11 @@ pub fn not_under_dispute(open_dispute: Option<Uuid>) -> Result<(), Denial> {
 
 /// Either party disputes an assigned task (once at a time): the poster when
 /// the work is not right, the tasker when the poster neither releases nor lets go.
-pub fn may_open_dispute(party: Party, status: &str, open_dispute: Option<Uuid>) -> Result<(), Denial> {
+pub fn may_open_dispute(party: Party, status: TaskStatus, open_dispute: Option<Uuid>) -> Result<(), Denial> {
     check(
         matches!(party, Party::Poster | Party::AssignedTasker),
         "Only the poster or the assigned tasker can open a dispute",
-        matches!(status, ASSIGNED | COMPLETION_REQUESTED),
+        status.is_under_way(),
         "Only an assigned task can be disputed",
     )?;
     check(true, "", open_dispute.is_none(), "A dispute is already open on this task")
@@ -138,11 +129,11 @@ pub fn may_message(party: Party, assigned_tasker_id: Option<Uuid>) -> Result<(),
     )
 }
 
-pub fn may_review(party: Party, status: &str) -> Result<(), Denial> {
+pub fn may_review(party: Party, status: TaskStatus) -> Result<(), Denial> {
     check(
         matches!(party, Party::Poster | Party::AssignedTasker),
         "Only the poster and the assigned tasker can review",
-        status == COMPLETED,
+        status == TaskStatus::Completed,
         "Reviews open once the task is completed",
     )
 }
@@ -170,19 +161,22 @@ mod tests {
 
     #[test]
     fn the_wrong_actor_is_forbidden_before_the_wrong_state_conflicts() {
-        assert!(matches!(may_release(Party::AssignedTasker, OPEN), Err(Denial::Forbidden(_))));
-        assert!(matches!(may_release(Party::Poster, OPEN), Err(Denial::Conflict(_))));
-        assert!(may_release(Party::Poster, COMPLETION_REQUESTED).is_ok());
-        assert!(may_release(Party::Poster, ASSIGNED).is_ok());
-        assert!(matches!(may_request_payment(Party::Poster, ASSIGNED), Err(Denial::Forbidden(_))));
-        assert!(matches!(may_request_payment(Party::AssignedTasker, COMPLETION_REQUESTED), Err(Denial::Conflict(_))));
-        assert!(matches!(may_checkout(Party::Other, OPEN), Err(Denial::Forbidden(_))));
-        assert!(matches!(may_checkout(Party::Poster, ASSIGNED), Err(Denial::Conflict(_))));
-        assert!(may_checkout(Party::Poster, PENDING_PAYMENT).is_ok());
-        assert!(matches!(may_review(Party::Other, COMPLETED), Err(Denial::Forbidden(_))));
-        assert!(matches!(may_review(Party::AssignedTasker, ASSIGNED), Err(Denial::Conflict(_))));
-        assert!(matches!(may_request_cancellation(Party::Poster, OPEN), Err(Denial::Conflict(_))));
-        assert!(matches!(may_request_cancellation(Party::Other, ASSIGNED), Err(Denial::Forbidden(_))));
+        assert!(matches!(may_release(Party::AssignedTasker, TaskStatus::Open), Err(Denial::Forbidden(_))));
+        assert!(matches!(may_release(Party::Poster, TaskStatus::Open), Err(Denial::Conflict(_))));
+        assert!(may_release(Party::Poster, TaskStatus::CompletionRequested).is_ok());
+        assert!(may_release(Party::Poster, TaskStatus::Assigned).is_ok());
+        assert!(matches!(may_request_payment(Party::Poster, TaskStatus::Assigned), Err(Denial::Forbidden(_))));
+        assert!(matches!(
+            may_request_payment(Party::AssignedTasker, TaskStatus::CompletionRequested),
+            Err(Denial::Conflict(_))
+        ));
+        assert!(matches!(may_checkout(Party::Other, TaskStatus::Open), Err(Denial::Forbidden(_))));
+        assert!(matches!(may_checkout(Party::Poster, TaskStatus::Assigned), Err(Denial::Conflict(_))));
+        assert!(may_checkout(Party::Poster, TaskStatus::PendingPayment).is_ok());
+        assert!(matches!(may_review(Party::Other, TaskStatus::Completed), Err(Denial::Forbidden(_))));
+        assert!(matches!(may_review(Party::AssignedTasker, TaskStatus::Assigned), Err(Denial::Conflict(_))));
+        assert!(matches!(may_request_cancellation(Party::Poster, TaskStatus::Open), Err(Denial::Conflict(_))));
+        assert!(matches!(may_request_cancellation(Party::Other, TaskStatus::Assigned), Err(Denial::Forbidden(_))));
         assert!(matches!(may_answer_cancellation(Party::Poster, Party::Poster), Err(Denial::Forbidden(_))));
         assert!(may_answer_cancellation(Party::AssignedTasker, Party::Poster).is_ok());
         assert!(matches!(may_message(Party::Poster, None), Err(Denial::Conflict(_))));
@@ -193,13 +187,16 @@ mod tests {
     #[test]
     fn either_party_disputes_an_assigned_task_once() {
         let open = Some(Uuid::now_v7());
-        assert!(may_open_dispute(Party::Poster, ASSIGNED, None).is_ok());
-        assert!(may_open_dispute(Party::Poster, COMPLETION_REQUESTED, None).is_ok());
-        assert!(may_open_dispute(Party::AssignedTasker, COMPLETION_REQUESTED, None).is_ok());
-        assert!(matches!(may_open_dispute(Party::AssignedTasker, ASSIGNED, open), Err(Denial::Conflict(_))));
-        assert!(matches!(may_open_dispute(Party::Other, OPEN, None), Err(Denial::Forbidden(_))));
-        assert!(matches!(may_open_dispute(Party::Poster, COMPLETED, None), Err(Denial::Conflict(_))));
-        assert!(matches!(may_open_dispute(Party::Poster, ASSIGNED, open), Err(Denial::Conflict(_))));
+        assert!(may_open_dispute(Party::Poster, TaskStatus::Assigned, None).is_ok());
+        assert!(may_open_dispute(Party::Poster, TaskStatus::CompletionRequested, None).is_ok());
+        assert!(may_open_dispute(Party::AssignedTasker, TaskStatus::CompletionRequested, None).is_ok());
+        assert!(matches!(
+            may_open_dispute(Party::AssignedTasker, TaskStatus::Assigned, open),
+            Err(Denial::Conflict(_))
+        ));
+        assert!(matches!(may_open_dispute(Party::Other, TaskStatus::Open, None), Err(Denial::Forbidden(_))));
+        assert!(matches!(may_open_dispute(Party::Poster, TaskStatus::Completed, None), Err(Denial::Conflict(_))));
+        assert!(matches!(may_open_dispute(Party::Poster, TaskStatus::Assigned, open), Err(Denial::Conflict(_))));
         assert!(matches!(not_under_dispute(open), Err(Denial::Conflict(DISPUTE_OPEN))));
         assert!(not_under_dispute(None).is_ok());
     }

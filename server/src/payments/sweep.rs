@@ -23,6 +23,7 @@ use super::{
 use crate::{
     db::Timestamp,
     state::AppState,
+    states::PaymentStatus,
     store::{cancellations, payments, provider_calls, tasks},
 };
 
@@ -55,7 +56,7 @@ pub async fn sweep(state: &AppState, now: Timestamp) -> anyhow::Result<SweepRepo
     for payment in payments::due_checks(&state.db, now, BATCH).await? {
         report.checkouts_checked += 1;
         let (id, attempts, processing) =
-            (payment.id, payment.check_attempts + 1, payment.status == payments::status::PROCESSING);
+            (payment.id, payment.check_attempts + 1, payment.status == PaymentStatus::Processing);
         if let Err(error) = escrow::check(state, payment).await {
             tracing::warn!(?error, payment_id = %id, "could not check a checkout with the provider");
             report.checks_failed += 1;

@@ -14,6 +14,7 @@ use crate::{
     live, notices,
     refusal::{DomainError, DomainResult},
     state::AppState,
+    states::PaymentStatus,
     store::{
         self,
         escrow::NewPayment,
@@ -34,7 +35,7 @@ pub fn valid_tip(cents: i64) -> bool {
 pub async fn start(state: &AppState, task: &tasks::TaskRow, tip_cents: i64) -> DomainResult<CheckoutStarted> {
     let parent = payments::kept_payment_for_task(&state.db, task.id).await?;
     let parent = parent
-        .filter(|parent| parent.status == payments::status::RELEASED)
+        .filter(|parent| parent.status == PaymentStatus::Released)
         .ok_or_else(|| DomainError::Conflict("Only a released task can be tipped".into()))?;
     let payment_id = new_id();
     let now = Timestamp::now();
@@ -125,14 +126,14 @@ pub async fn record(state: &AppState, payment: &PaymentRow, status: CheckoutStat
         CheckoutStatus::Failed => {
             let notification = not_paid("Your bank did not confirm the payment.");
             let ended =
-                price_increases::end_unpaid(&state.db, payment, payments::status::FAILED, Some(&notification), now)
+                price_increases::end_unpaid(&state.db, payment, PaymentStatus::Failed, Some(&notification), now)
                     .await?;
             if ended { vec![notification] } else { vec![] }
         }
         CheckoutStatus::Expired => {
             let notification = not_paid("The checkout was not completed.");
             let ended =
-                price_increases::end_unpaid(&state.db, payment, payments::status::EXPIRED, Some(&notification), now)
+                price_increases::end_unpaid(&state.db, payment, PaymentStatus::Expired, Some(&notification), now)
                     .await?;
             if ended { vec![notification] } else { vec![] }
         }

@@ -8,6 +8,7 @@ use crate::{
     alerts::{AlertDraft, MAX_ALERTS_PER_USER, index_keys},
     db::{BeginWrite, Db, Timestamp, new_id},
     insert_notifications, on_pool,
+    states::TaskStatus,
     store::notifications::NotificationRow,
 };
 
@@ -217,7 +218,7 @@ pub struct TaskToMatch {
     pub category_id: i64,
     pub location: String,
     pub budget_cents: i64,
-    pub status: String,
+    pub status: TaskStatus,
     pub lat: Option<f64>,
     pub lon: Option<f64>,
     pub remote: bool,

@@ -10,6 +10,7 @@ use crate::{
     close_open_increases, close_pending_reschedules,
     db::{BeginWrite, Db, Timestamp, new_id},
     insert_ledger_entry, insert_notification, insert_provider_call, on_pool, refund_added_charges,
+    states::CancellationStatus,
     store::{
         ledger::LedgerEntry,
         notifications::NotificationRow,
@@ -41,7 +42,7 @@ pub struct CancellationRow {
     pub reason: String,
     /// The reason from the fixed list (`other` for requests made before the list).
     pub reason_code: Option<String>,
-    pub status: String,
+    pub status: CancellationStatus,
     pub created_at: Timestamp,
     pub answered_at: Option<Timestamp>,
 }
@@ -175,9 +176,9 @@ where
     F: Fn(Option<(i64, &str)>) -> Vec<NotificationRow> + Sync,
 {
     let new_status = match answer {
-        Answer::Accept => "accepted",
-        Answer::Decline => "declined",
-        Answer::Lapse => "lapsed",
+        Answer::Accept => CancellationStatus::Accepted,
+        Answer::Decline => CancellationStatus::Declined,
+        Answer::Lapse => CancellationStatus::Lapsed,
     };
     on_pool!(db, |pool| {
         async {

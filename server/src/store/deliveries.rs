@@ -12,6 +12,7 @@ use uuid::Uuid;
 use crate::{
     db::{BeginWrite, Db, Timestamp},
     on_pool,
+    states::NotificationKind,
 };
 
 /// A push claimed by this node: the notification and the device it goes to.
@@ -20,7 +21,7 @@ pub struct ClaimedPush {
     pub notification_id: Uuid,
     pub subscription_id: Uuid,
     pub attempts: i32,
-    pub kind: String,
+    pub kind: NotificationKind,
     pub title: String,
     pub message: String,
     pub link: Option<String>,
@@ -43,7 +44,7 @@ pub async fn claim_pushes(
     now: Timestamp,
     lease_until: Timestamp,
     limit: i64,
-    urgent_kinds: &[&str; 4],
+    urgent_kinds: &[NotificationKind; 4],
 ) -> sqlx::Result<Vec<ClaimedPush>> {
     on_pool!(db, |pool| {
         async {
@@ -218,7 +219,7 @@ pub async fn claim_digest(
 pub struct DueEmailLine {
     pub notification_id: Uuid,
     pub attempts: i32,
-    pub kind: String,
+    pub kind: NotificationKind,
     pub title: String,
     pub message: String,
     pub link: Option<String>,

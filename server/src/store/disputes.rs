@@ -14,6 +14,7 @@ use crate::{
     db::{BeginWrite, Db, Timestamp},
     insert_ledger_entry, insert_notification, insert_provider_call, on_pool,
     payments::fees::{fee_cents, payout_cents},
+    states::DisputeStatus,
     store::{
         cancellations::close_pending_cancellation,
         ledger::{LedgerEntry, kind as ledger_kind},
@@ -44,8 +45,7 @@ pub struct DisputeRow {
     /// `not_completed` | `poor_quality` | `no_show` | `other`.
     pub reason: String,
     pub message: String,
-    /// `open` | `resolved`.
-    pub status: String,
+    pub status: DisputeStatus,
     /// `release` | `partial_refund` | `refund`, once resolved.
     pub outcome: Option<String>,
     pub refund_cents: Option<i64>,
@@ -219,8 +219,8 @@ pub async fn latest_for_task(db: &Db, task_id: Uuid) -> sqlx::Result<Option<Disp
 
 /// The operators' queue: open disputes oldest first, resolved ones newest first.
 #[instrument(skip_all)]
-pub async fn queue(db: &Db, status: &str, limit: i64) -> sqlx::Result<Vec<DisputeRow>> {
-    let order = if status == "open" { "created_at asc" } else { "resolved_at desc" };
+pub async fn queue(db: &Db, status: DisputeStatus, limit: i64) -> sqlx::Result<Vec<DisputeRow>> {
+    let order = if status == DisputeStatus::Open { "created_at asc" } else { "resolved_at desc" };
     on_pool!(db, |pool| {
         sqlx::query_as::<_, DisputeRow>(sqlx::AssertSqlSafe(format!(
             "select {DISPUTE_COLUMNS} from disputes where status = $1 order by {order}, id limit $2"

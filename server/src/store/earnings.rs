@@ -8,6 +8,7 @@ use uuid::Uuid;
 use crate::{
     db::{Db, Timestamp},
     on_pool,
+    states::PaymentStatus,
     store::Position,
 };
 
@@ -17,7 +18,7 @@ pub struct EarningRow {
     pub payment_id: Uuid,
     pub task_id: Uuid,
     pub task_title: String,
-    pub status: String,
+    pub status: PaymentStatus,
     pub amount_cents: i64,
     pub fee_cents: i64,
     pub refunded_cents: i64,
@@ -65,8 +66,8 @@ pub struct ReceiptRow {
     pub payment_id: Uuid,
     pub task_id: Uuid,
     pub task_title: String,
-    /// `processing` | `held` | `released` | `refunded`.
-    pub status: String,
+    /// Processing, held, released or refunded.
+    pub status: PaymentStatus,
     pub amount_cents: i64,
     /// The service fee inside `amount_cents` (deducted from the tasker's payout).
     pub fee_cents: i64,

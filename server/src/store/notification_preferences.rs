@@ -7,7 +7,8 @@ use uuid::Uuid;
 use crate::{
     db::{BeginWrite, Db},
     on_pool,
-    store::notifications::{EMAIL, KINDS},
+    states::NotificationKind,
+    store::notifications::EMAIL,
 };
 
 /// The user's stored `(channel, kind, enabled)` choices.
@@ -25,7 +26,7 @@ pub async fn overrides(db: &Db, user_id: Uuid) -> sqlx::Result<Vec<(String, Stri
 
 /// Stores each `(channel, kind, enabled)` choice given.
 #[instrument(skip_all)]
-pub async fn save(db: &Db, user_id: Uuid, choices: &[(&str, &str, bool)]) -> sqlx::Result<()> {
+pub async fn save(db: &Db, user_id: Uuid, choices: &[(&str, NotificationKind, bool)]) -> sqlx::Result<()> {
     on_pool!(db, |pool| {
         async {
             let mut tx = pool.begin_write().await?;
@@ -49,6 +50,6 @@ pub async fn save(db: &Db, user_id: Uuid, choices: &[(&str, &str, bool)]) -> sql
 
 /// One-click unsubscribe: no more email of any kind.
 pub async fn turn_off_email(db: &Db, user_id: Uuid) -> sqlx::Result<()> {
-    let choices: Vec<_> = KINDS.iter().map(|kind| (EMAIL, *kind, false)).collect();
+    let choices: Vec<_> = NotificationKind::ALL.iter().map(|kind| (EMAIL, *kind, false)).collect();
     save(db, user_id, &choices).await
 }

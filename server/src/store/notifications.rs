@@ -6,27 +6,13 @@ use uuid::Uuid;
 use crate::{
     db::{Db, Timestamp, new_id},
     on_pool,
+    states::NotificationKind,
 };
-
-/// Notification types of the contract (docs/architecture.md).
-pub mod kind {
-    pub const OFFER: &str = "offer";
-    pub const MESSAGE: &str = "message";
-    pub const PAYMENT: &str = "payment";
-    pub const REMINDER: &str = "reminder";
-    pub const TASK: &str = "task";
-    pub const TASK_ALERT: &str = "task_alert";
-    pub const DISPUTE: &str = "dispute";
-}
 
 /// The channels a notification may reach a user by, beside the in-app list.
 pub const PUSH: &str = "push";
 pub const EMAIL: &str = "email";
 pub const CHANNELS: [&str; 2] = [PUSH, EMAIL];
-
-/// Every notification kind of the contract (docs/architecture.md), in the order the settings page shows them.
-pub const KINDS: [&str; 7] =
-    [kind::OFFER, kind::MESSAGE, kind::PAYMENT, kind::DISPUTE, kind::REMINDER, kind::TASK, kind::TASK_ALERT];
 
 /// Whether `channel` carries `notification_kind` for someone who never chose.
 /// A user's choices are stored only where they differ from these
@@ -38,9 +24,9 @@ pub const KINDS: [&str; 7] =
 /// `task_alert` and `task`: alerts can come many an hour and are only worth
 /// anything while fresh (push carries them), and task updates are mirrored by
 /// the offer/payment mail that matters.
-pub fn default_enabled(channel: &str, notification_kind: &str) -> bool {
+pub fn default_enabled(channel: &str, notification_kind: NotificationKind) -> bool {
     match channel {
-        EMAIL => !matches!(notification_kind, kind::TASK_ALERT | kind::TASK),
+        EMAIL => !matches!(notification_kind, NotificationKind::TaskAlert | NotificationKind::Task),
         _ => true,
     }
 }
@@ -52,7 +38,7 @@ pub struct NotificationRow {
     pub user_id: Uuid,
     #[sqlx(rename = "type")]
     #[serde(rename = "type")]
-    pub kind: String,
+    pub kind: NotificationKind,
     pub title: String,
     pub message: String,
     pub link: Option<String>,
@@ -61,17 +47,15 @@ pub struct NotificationRow {
 }
 
 impl NotificationRow {
-    pub fn new(user_id: Uuid, kind: &str, title: &str, message: String, link: Option<String>, now: Timestamp) -> Self {
-        Self {
-            id: new_id(),
-            user_id,
-            kind: kind.to_owned(),
-            title: title.to_owned(),
-            message,
-            link,
-            is_read: false,
-            created_at: now,
-        }
+    pub fn new(
+        user_id: Uuid,
+        kind: NotificationKind,
+        title: &str,
+        message: String,
+        link: Option<String>,
+        now: Timestamp,
+    ) -> Self {
+        Self { id: new_id(), user_id, kind, title: title.to_owned(), message, link, is_read: false, created_at: now }
     }
 }
 
@@ -80,7 +64,7 @@ impl NotificationRow {
 /// closed), stamped there once for each of them.
 #[derive(Clone, Debug)]
 pub struct Notice {
-    pub kind: &'static str,
+    pub kind: NotificationKind,
     pub title: &'static str,
     pub message: String,
     pub link: Option<String>,
@@ -126,7 +110,7 @@ macro_rules! insert_notification {
                 .bind(row.id)
                 .bind(row.user_id)
                 .bind(&row.kind)
-                .bind($crate::store::notifications::default_enabled($crate::store::notifications::PUSH, &row.kind))
+                .bind($crate::store::notifications::default_enabled($crate::store::notifications::PUSH, row.kind))
                 .bind(row.created_at)
                 .execute(&mut *$tx)
                 .await?;
@@ -134,7 +118,7 @@ macro_rules! insert_notification {
                 .bind(row.id)
                 .bind(row.user_id)
                 .bind(&row.kind)
-                .bind($crate::store::notifications::default_enabled($crate::store::notifications::EMAIL, &row.kind))
+                .bind($crate::store::notifications::default_enabled($crate::store::notifications::EMAIL, row.kind))
                 .bind(row.created_at)
                 .execute(&mut *$tx)
                 .await?;
@@ -215,12 +199,12 @@ pub fn insert_many_sql(rows: usize) -> String {
 }
 
 #[doc(hidden)]
-pub fn ids_by_kind(rows: &[NotificationRow]) -> Vec<(&str, Vec<Uuid>)> {
-    let mut groups: Vec<(&str, Vec<Uuid>)> = Vec::new();
+pub fn ids_by_kind(rows: &[NotificationRow]) -> Vec<(NotificationKind, Vec<Uuid>)> {
+    let mut groups: Vec<(NotificationKind, Vec<Uuid>)> = Vec::new();
     for row in rows {
         match groups.iter_mut().find(|(kind, _)| *kind == row.kind) {
             Some((_, ids)) => ids.push(row.id),
-            None => groups.push((&row.kind, vec![row.id])),
+            None => groups.push((row.kind, vec![row.id])),
         }
     }
     groups

@@ -5,6 +5,7 @@ use uuid::Uuid;
 use crate::{
     db::{BeginWrite, Db, Timestamp, is_unique_violation, new_id},
     insert_notification, on_pool,
+    states::OfferStatus,
     store::{Position, notifications::NotificationRow},
 };
 
@@ -15,7 +16,7 @@ pub struct OfferRow {
     pub tasker_id: Uuid,
     pub amount_cents: i64,
     pub message: String,
-    pub status: String,
+    pub status: OfferStatus,
     pub created_at: Timestamp,
     pub updated_at: Timestamp,
     pub tasker_first_name: String,

@@ -8,20 +8,8 @@ use uuid::Uuid;
 use crate::{
     db::{Db, Timestamp},
     on_pool,
+    states::PaymentStatus,
 };
-
-/// Payment statuses (docs/architecture.md: pending → (processing →) held → released |
-/// refunded; a checkout that was never paid ends `expired`, a processing
-/// payment that did not settle ends `failed`).
-pub mod status {
-    pub const PENDING: &str = "pending";
-    pub const PROCESSING: &str = "processing";
-    pub const FAILED: &str = "failed";
-    pub const HELD: &str = "held";
-    pub const RELEASED: &str = "released";
-    pub const REFUNDED: &str = "refunded";
-    pub const EXPIRED: &str = "expired";
-}
 
 #[derive(Clone, Debug, FromRow)]
 pub struct PaymentRow {
@@ -36,7 +24,7 @@ pub struct PaymentRow {
     pub amount_cents: i64,
     pub fee_cents: i64,
     pub currency: String,
-    pub status: String,
+    pub status: PaymentStatus,
     pub charge_ref: Option<String>,
     pub payment_intent: Option<String>,
     pub transfer_ref: Option<String>,

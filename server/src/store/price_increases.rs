@@ -13,6 +13,7 @@ use uuid::Uuid;
 use crate::{
     db::{BeginWrite, Db, Timestamp},
     insert_ledger_entry, insert_notification, insert_provider_call, on_pool,
+    states::PaymentStatus,
     store::{
         escrow::{NewPayment, insert_pending_payment, lock_task},
         ledger::LedgerEntry,
@@ -389,7 +390,7 @@ pub async fn confirm_paid(
 pub async fn end_unpaid(
     db: &Db,
     payment: &PaymentRow,
-    new_status: &str,
+    new_status: PaymentStatus,
     notification: Option<&NotificationRow>,
     now: Timestamp,
 ) -> sqlx::Result<bool> {

@@ -7,6 +7,7 @@ use crate::{
     insert_notification,
     marketplace::rules::TaskDraft,
     on_pool,
+    states::TaskStatus,
     store::notifications::{Notice, NotificationRow},
 };
 
@@ -22,7 +23,7 @@ pub struct TaskRow {
     pub budget_cents: i64,
     pub currency: String,
     pub due_date: String,
-    pub status: String,
+    pub status: TaskStatus,
     pub offer_count: i64,
     pub assigned_tasker_id: Option<Uuid>,
     /// Set while a dispute of the task is open (auto-release and the cancellation lapse wait).

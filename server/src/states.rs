@@ -1,0 +1,186 @@
+//! The states things move through and the kinds of notification, as enums:
+//! the rules match on them, rows decode into them, the API and the live
+//! events carry them, and the OpenAPI document lists their values (so the web's
+//! generated types are unions, not `string`).
+//!
+//! Each value's text is written once, here, and is what the database stores.
+//! SQL keeps its literals (`where status = 'open'`): PostgreSQL uses a partial
+//! index only when the query names the value itself, not a parameter. The
+//! schema's CHECK constraints list the same values; `tests/schema_states.rs`
+//! holds the two together.
+
+/// An enum stored and sent as text: each variant names its text once, and
+/// gets `as_str`, `parse`, `ALL` (in declaration order) and `Display`.
+macro_rules! text_enum {
+    ($(#[$meta:meta])* pub enum $name:ident { $($(#[$variant_meta:meta])* $variant:ident = $text:literal,)+ }) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, utoipa::ToSchema)]
+        pub enum $name {
+            $($(#[$variant_meta])* #[serde(rename = $text)] $variant,)+
+        }
+
+        impl $name {
+            pub const ALL: &[Self] = &[$(Self::$variant),+];
+
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    $(Self::$variant => $text,)+
+                }
+            }
+
+            /// The value whose text this is.
+            pub fn parse(text: &str) -> Option<Self> {
+                Self::ALL.iter().find(|known| known.as_str() == text).copied()
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        // Stored as the column's text on either database (sqlx's derive would name a
+        // PostgreSQL type of its own).
+        impl<DB: sqlx::Database> sqlx::Type<DB> for $name
+        where
+            str: sqlx::Type<DB>,
+        {
+            fn type_info() -> DB::TypeInfo {
+                <str as sqlx::Type<DB>>::type_info()
+            }
+
+            fn compatible(ty: &DB::TypeInfo) -> bool {
+                <str as sqlx::Type<DB>>::compatible(ty)
+            }
+        }
+
+        impl<'q, DB: sqlx::Database> sqlx::Encode<'q, DB> for $name
+        where
+            &'q str: sqlx::Encode<'q, DB>,
+        {
+            fn encode_by_ref(
+                &self,
+                buf: &mut <DB as sqlx::Database>::ArgumentBuffer,
+            ) -> Result<sqlx::encode::IsNull, sqlx::error::BoxDynError> {
+                <&'q str as sqlx::Encode<'q, DB>>::encode_by_ref(&self.as_str(), buf)
+            }
+        }
+
+        impl<'r, DB: sqlx::Database> sqlx::Decode<'r, DB> for $name
+        where
+            &'r str: sqlx::Decode<'r, DB>,
+        {
+            fn decode(value: <DB as sqlx::Database>::ValueRef<'r>) -> Result<Self, sqlx::error::BoxDynError> {
+                let text = <&'r str as sqlx::Decode<'r, DB>>::decode(value)?;
+                Self::parse(text).ok_or_else(|| format!("{text:?} is not a {}", stringify!($name)).into())
+            }
+        }
+    };
+}
+
+text_enum! {
+    /// A task's lifecycle (docs/architecture.md, "The lifecycles").
+    pub enum TaskStatus {
+        Open = "open",
+        /// An offer is accepted and its checkout is open.
+        PendingPayment = "pending_payment",
+        Assigned = "assigned",
+        CompletionRequested = "completion_requested",
+        Completed = "completed",
+        Cancelled = "cancelled",
+        /// Taken down by a moderator: only operators read it.
+        Removed = "removed",
+    }
+}
+
+impl TaskStatus {
+    /// Assigned and not yet finished: the states in which the job itself can change
+    /// (cancellations, disputes, increases, reschedules).
+    pub fn is_under_way(self) -> bool {
+        matches!(self, Self::Assigned | Self::CompletionRequested)
+    }
+}
+
+text_enum! {
+    pub enum OfferStatus {
+        Pending = "pending",
+        Accepted = "accepted",
+        /// Another offer was accepted, or the task closed.
+        NotSelected = "not_selected",
+        Withdrawn = "withdrawn",
+    }
+}
+
+text_enum! {
+    /// A charge held in escrow: pending → (processing →) held → released | refunded;
+    /// a checkout that was never paid ends `expired`, a processing payment that
+    /// did not settle ends `failed` (docs/architecture.md, "The lifecycles").
+    pub enum PaymentStatus {
+        /// Checkout open, not yet paid.
+        Pending = "pending",
+        /// Paid, the provider has not yet settled it (a late payment method).
+        Processing = "processing",
+        Failed = "failed",
+        Held = "held",
+        Released = "released",
+        Refunded = "refunded",
+        /// The checkout lapsed unpaid.
+        Expired = "expired",
+    }
+}
+
+text_enum! {
+    pub enum DisputeStatus {
+        Open = "open",
+        Resolved = "resolved",
+    }
+}
+
+text_enum! {
+    /// A request to cancel an assigned task, answered by the other party.
+    pub enum CancellationStatus {
+        Pending = "pending",
+        Accepted = "accepted",
+        Declined = "declined",
+        /// Unanswered within its window: it takes effect.
+        Lapsed = "lapsed",
+        /// Overtaken by the task's own ending (completed, disputed, cancelled otherwise).
+        Closed = "closed",
+    }
+}
+
+text_enum! {
+    /// What a notification is about; people turn push and email on or off per kind.
+    /// Declared in the order the settings page shows them.
+    pub enum NotificationKind {
+        Offer = "offer",
+        Message = "message",
+        Payment = "payment",
+        Dispute = "dispute",
+        Reminder = "reminder",
+        Task = "task",
+        TaskAlert = "task_alert",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_json_and_the_database_text_are_the_declared_text() {
+        assert_eq!(serde_json::to_value(TaskStatus::CompletionRequested).unwrap(), "completion_requested");
+        assert_eq!(serde_json::from_value::<OfferStatus>("not_selected".into()).unwrap(), OfferStatus::NotSelected);
+        assert_eq!(NotificationKind::TaskAlert.to_string(), "task_alert");
+        for status in PaymentStatus::ALL {
+            assert_eq!(serde_json::to_value(status).unwrap(), status.as_str());
+        }
+    }
+
+    #[test]
+    fn only_assigned_and_completion_requested_are_under_way() {
+        let under_way: Vec<_> = TaskStatus::ALL.iter().filter(|status| status.is_under_way()).collect();
+        assert_eq!(under_way, [&TaskStatus::Assigned, &TaskStatus::CompletionRequested]);
+    }
+}

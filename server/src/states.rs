@@ -9,14 +9,17 @@
 //! schema's CHECK constraints list the same values; `tests/schema_states.rs`
 //! holds the two together.
 
-/// An enum stored and sent as text: each variant names its text once, and
-/// gets `as_str`, `parse`, `ALL` (in declaration order) and `Display`.
+/// An enum stored and sent as text: each variant's text is its name in
+/// snake_case (serde's and the OpenAPI document's `rename_all`, spelled out
+/// once more for `as_str`, which a test holds to serde's), and each enum gets
+/// `as_str`, `parse`, `ALL` (in declaration order) and `Display`.
 macro_rules! text_enum {
     ($(#[$meta:meta])* pub enum $name:ident { $($(#[$variant_meta:meta])* $variant:ident = $text:literal,)+ }) => {
         $(#[$meta])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, utoipa::ToSchema)]
+        #[serde(rename_all = "snake_case")]
         pub enum $name {
-            $($(#[$variant_meta])* #[serde(rename = $text)] $variant,)+
+            $($(#[$variant_meta])* $variant,)+
         }
 
         impl $name {
@@ -168,14 +171,31 @@ text_enum! {
 mod tests {
     use super::*;
 
-    #[test]
-    fn the_json_and_the_database_text_are_the_declared_text() {
-        assert_eq!(serde_json::to_value(TaskStatus::CompletionRequested).unwrap(), "completion_requested");
-        assert_eq!(serde_json::from_value::<OfferStatus>("not_selected".into()).unwrap(), OfferStatus::NotSelected);
-        assert_eq!(NotificationKind::TaskAlert.to_string(), "task_alert");
-        for status in PaymentStatus::ALL {
-            assert_eq!(serde_json::to_value(status).unwrap(), status.as_str());
+    /// What the API sends (serde) and what the database stores (`as_str`) are one text.
+    fn assert_json_is_the_stored_text<
+        T: Copy + serde::Serialize + serde::de::DeserializeOwned + PartialEq + std::fmt::Debug,
+    >(
+        all: &[T],
+        as_str: fn(T) -> &'static str,
+    ) {
+        for &value in all {
+            assert_eq!(serde_json::to_value(value).unwrap(), as_str(value), "{value:?}");
+            assert_eq!(serde_json::from_value::<T>(as_str(value).into()).unwrap(), value);
         }
+    }
+
+    #[test]
+    fn the_json_and_the_database_text_are_one_text() {
+        assert_json_is_the_stored_text(TaskStatus::ALL, TaskStatus::as_str);
+        assert_json_is_the_stored_text(OfferStatus::ALL, OfferStatus::as_str);
+        assert_json_is_the_stored_text(PaymentStatus::ALL, PaymentStatus::as_str);
+        assert_json_is_the_stored_text(DisputeStatus::ALL, DisputeStatus::as_str);
+        assert_json_is_the_stored_text(CancellationStatus::ALL, CancellationStatus::as_str);
+        assert_json_is_the_stored_text(NotificationKind::ALL, NotificationKind::as_str);
+        assert_eq!(TaskStatus::CompletionRequested.as_str(), "completion_requested");
+        assert_eq!(NotificationKind::TaskAlert.to_string(), "task_alert");
+        assert_eq!(OfferStatus::parse("not_selected"), Some(OfferStatus::NotSelected));
+        assert_eq!(OfferStatus::parse("Not_selected"), None);
     }
 
     #[test]

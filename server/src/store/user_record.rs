@@ -8,6 +8,7 @@ use uuid::Uuid;
 use crate::{
     db::{Db, Timestamp},
     on_pool,
+    states::{DisputeStatus, OfferStatus, PaymentStatus, TaskStatus},
 };
 
 /// A task the person posted or was assigned, with its text as written (removed ones too).
@@ -15,7 +16,7 @@ use crate::{
 pub struct RecordTask {
     pub id: Uuid,
     pub title: String,
-    pub status: String,
+    pub status: TaskStatus,
     pub budget_cents: i64,
     /// `poster` | `tasker`.
     pub role: String,
@@ -30,7 +31,7 @@ pub struct RecordOffer {
     pub amount_cents: i64,
     pub message: String,
     pub message_removed: bool,
-    pub status: String,
+    pub status: OfferStatus,
     pub created_at: Timestamp,
 }
 
@@ -42,8 +43,7 @@ pub struct RecordDispute {
     pub task_title: String,
     pub opened_by: Uuid,
     pub reason: String,
-    /// `open` | `resolved`.
-    pub status: String,
+    pub status: DisputeStatus,
     /// `release` | `partial_refund` | `refund` once resolved.
     pub outcome: Option<String>,
     pub created_at: Timestamp,
@@ -57,7 +57,7 @@ pub struct RecordPayment {
     pub task_title: String,
     /// `poster` | `tasker`.
     pub role: String,
-    pub status: String,
+    pub status: PaymentStatus,
     pub amount_cents: i64,
     pub fee_cents: i64,
     pub refunded_cents: i64,

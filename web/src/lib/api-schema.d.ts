@@ -1963,10 +1963,15 @@ export interface components {
             reason_code: string | null;
             /** Format: uuid */
             requested_by: string;
-            status: string;
+            status: components["schemas"]["CancellationStatus"];
             /** Format: uuid */
             task_id: string;
         };
+        /**
+         * @description A request to cancel an assigned task, answered by the other party.
+         * @enum {string}
+         */
+        CancellationStatus: "pending" | "accepted" | "declined" | "lapsed" | "closed";
         Category: {
             description: string;
             /** @description A lucide icon name; "clipboard" is the spec's default. */
@@ -2091,11 +2096,12 @@ export interface components {
             refund_cents: number | null;
             resolution_note: string | null;
             resolved_at: null | components["schemas"]["Timestamp"];
-            /** @description `open` | `resolved`. */
-            status: string;
+            status: components["schemas"]["DisputeStatus"];
             /** Format: uuid */
             task_id: string;
         };
+        /** @enum {string} */
+        DisputeStatus: "open" | "resolved";
         EarningLine: {
             /**
              * Format: int64
@@ -2283,7 +2289,7 @@ export interface components {
                 poster: components["schemas"]["PersonSummary"];
                 /** @description Done remotely: no place. */
                 remote: boolean;
-                status: string;
+                status: components["schemas"]["TaskStatus"];
                 title: string;
             }[];
         };
@@ -2369,6 +2375,12 @@ export interface components {
             /** @description The verified number (E.164), when `phone`. */
             phone_number: string | null;
         };
+        /**
+         * @description What a notification is about; people turn push and email on or off per kind.
+         *     Declared in the order the settings page shows them.
+         * @enum {string}
+         */
+        NotificationKind: "offer" | "message" | "payment" | "dispute" | "reminder" | "task" | "task_alert";
         NotificationRow: {
             created_at: components["schemas"]["Timestamp"];
             /** Format: uuid */
@@ -2377,7 +2389,7 @@ export interface components {
             link: string | null;
             message: string;
             title: string;
-            type: string;
+            type: components["schemas"]["NotificationKind"];
         };
         /** @description `{email: {kind: bool}, push: {kind: bool}}`, every kind present. */
         NotificationSettings: {
@@ -2404,6 +2416,8 @@ export interface components {
             /** @default null */
             message?: string | null;
         };
+        /** @enum {string} */
+        OfferStatus: "pending" | "accepted" | "not_selected" | "withdrawn";
         OfferView: {
             /**
              * Format: int64
@@ -2420,7 +2434,7 @@ export interface components {
             message: string | null;
             /** @description The message was removed by a moderator. */
             removed: boolean;
-            status: string;
+            status: components["schemas"]["OfferStatus"];
             /** Format: uuid */
             task_id: string;
             tasker: components["schemas"]["PersonSummary"];
@@ -2492,7 +2506,7 @@ export interface components {
                 message: string | null;
                 /** @description The message was removed by a moderator. */
                 removed: boolean;
-                status: string;
+                status: components["schemas"]["OfferStatus"];
                 /** Format: uuid */
                 task_id: string;
                 tasker: components["schemas"]["PersonSummary"];
@@ -2582,8 +2596,8 @@ export interface components {
                 /** Format: int64 */
                 refunded_cents: number;
                 released_at: null | components["schemas"]["Timestamp"];
-                /** @description `processing` | `held` | `released` | `refunded`. */
-                status: string;
+                /** @description Processing, held, released or refunded. */
+                status: components["schemas"]["PaymentStatus"];
                 /** Format: uuid */
                 task_id: string;
                 task_title: string;
@@ -2624,7 +2638,7 @@ export interface components {
                 poster: components["schemas"]["PersonSummary"];
                 /** @description Done remotely: no place. */
                 remote: boolean;
-                status: string;
+                status: components["schemas"]["TaskStatus"];
                 title: string;
             }[];
             /** @description Pass as `cursor` for the next page; null on the last page. */
@@ -2644,13 +2658,20 @@ export interface components {
             currency: string;
             /** Format: int64 */
             fee_cents: number;
-            status: string;
+            status: components["schemas"]["PaymentStatus"];
         };
         PaymentInfo: {
             /** Format: int64 */
             amount_cents: number;
             currency: string;
         };
+        /**
+         * @description A charge held in escrow: pending → (processing →) held → released | refunded;
+         *     a checkout that was never paid ends `expired`, a processing payment that
+         *     did not settle ends `failed` (docs/architecture.md, "The lifecycles").
+         * @enum {string}
+         */
+        PaymentStatus: "pending" | "processing" | "failed" | "held" | "released" | "refunded" | "expired";
         PaymentView: {
             /** Format: int64 */
             amount_cents: number;
@@ -2679,7 +2700,7 @@ export interface components {
              */
             refunded_cents: number;
             released_at: null | components["schemas"]["Timestamp"];
-            status: string;
+            status: components["schemas"]["PaymentStatus"];
             /** Format: uuid */
             task_id: string;
             /**
@@ -2982,8 +3003,8 @@ export interface components {
             /** Format: int64 */
             refunded_cents: number;
             released_at?: null | components["schemas"]["Timestamp"];
-            /** @description `processing` | `held` | `released` | `refunded`. */
-            status: string;
+            /** @description Processing, held, released or refunded. */
+            status: components["schemas"]["PaymentStatus"];
             /** Format: uuid */
             task_id: string;
             task_title: string;
@@ -2998,8 +3019,7 @@ export interface components {
             /** @description `release` | `partial_refund` | `refund` once resolved. */
             outcome: string | null;
             reason: string;
-            /** @description `open` | `resolved`. */
-            status: string;
+            status: components["schemas"]["DisputeStatus"];
             /** Format: uuid */
             task_id: string;
             task_title: string;
@@ -3012,7 +3032,7 @@ export interface components {
             id: string;
             message: string;
             message_removed: boolean;
-            status: string;
+            status: components["schemas"]["OfferStatus"];
             /** Format: uuid */
             task_id: string;
             task_title: string;
@@ -3031,7 +3051,7 @@ export interface components {
             refunded_cents: number;
             /** @description `poster` | `tasker`. */
             role: string;
-            status: string;
+            status: components["schemas"]["PaymentStatus"];
             /** Format: uuid */
             task_id: string;
             task_title: string;
@@ -3049,7 +3069,7 @@ export interface components {
             id: string;
             /** @description `poster` | `tasker`. */
             role: string;
-            status: string;
+            status: components["schemas"]["TaskStatus"];
             title: string;
         };
         RefreshRequest: {
@@ -3071,7 +3091,7 @@ export interface components {
         Released: {
             /** Format: uuid */
             id: string;
-            status: string;
+            status: components["schemas"]["TaskStatus"];
             tip: null | components["schemas"]["CheckoutStarted"];
             /** @description Why the tip's checkout could not be opened (the release went ahead regardless). */
             tip_error: string | null;
@@ -3358,7 +3378,7 @@ export interface components {
         TaskBrief: {
             /** Format: uuid */
             id: string;
-            status: string;
+            status: components["schemas"]["TaskStatus"];
             title: string;
         };
         TaskChanges: {
@@ -3459,10 +3479,15 @@ export interface components {
              */
             file: string;
         };
-        TaskStatus: {
+        /**
+         * @description A task's lifecycle (docs/architecture.md, "The lifecycles").
+         * @enum {string}
+         */
+        TaskStatus: "open" | "pending_payment" | "assigned" | "completion_requested" | "completed" | "cancelled" | "removed";
+        TaskStatusView: {
             /** Format: uuid */
             id: string;
-            status: string;
+            status: components["schemas"]["TaskStatus"];
         };
         TaskSummary: {
             /** Format: int64 */
@@ -3493,7 +3518,7 @@ export interface components {
             poster: components["schemas"]["PersonSummary"];
             /** @description Done remotely: no place. */
             remote: boolean;
-            status: string;
+            status: components["schemas"]["TaskStatus"];
             title: string;
         };
         TestResult: {
@@ -3563,10 +3588,9 @@ export interface components {
         VerifyResult: {
             message: string;
             payment_info: components["schemas"]["PaymentInfo"];
-            /** @description `pending` | `processing` | `held` | `released` | `refunded` | `expired` | `failed`. */
-            payment_status: string;
+            payment_status: components["schemas"]["PaymentStatus"];
             success: boolean;
-            task_status: string;
+            task_status: components["schemas"]["TaskStatus"];
         };
         WebhookReceipt: {
             /** @description False for events we do not act on, unknown sessions and replays. */
@@ -8370,7 +8394,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TaskStatus"];
+                    "application/json": components["schemas"]["TaskStatusView"];
                 };
             };
             /** @description Not signed in, or the session has expired or ended */
@@ -8428,7 +8452,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TaskStatus"];
+                    "application/json": components["schemas"]["TaskStatusView"];
                 };
             };
             /** @description Not signed in, or the session has expired or ended */
@@ -9823,7 +9847,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TaskStatus"];
+                    "application/json": components["schemas"]["TaskStatusView"];
                 };
             };
             /** @description Not signed in, or the session has expired or ended */

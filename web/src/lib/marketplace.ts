@@ -1,4 +1,6 @@
 /** Shapes of the marketplace API (`web/openapi.json`) shared by the task, offer, payment and notification features. */
+import type { OfferStatus, PaymentStatus, TaskStatus } from '@/lib/states';
+
 export type Person = {
   id: string;
   name: string;
@@ -19,7 +21,7 @@ export type TaskSummary = {
   category_id: number;
   category: string;
   category_icon?: string;
-  status: string;
+  status: TaskStatus;
   created_at: string;
   offer_count: number;
   poster: Person;
@@ -55,7 +57,7 @@ export type TaskDetail = TaskSummary & {
   questions_has_more?: boolean;
   similar_tasks?: TaskSummary[];
   updated_at?: string;
-  payment_status?: string | null;
+  payment_status?: PaymentStatus | null;
   accepted_offer?: { id: string; amount_cents: number } | null;
 };
 
@@ -67,7 +69,7 @@ export type Offer = {
   message: string | null;
   /** The message was removed by a moderator. */
   removed?: boolean;
-  status: string;
+  status: OfferStatus;
   created_at: string;
 };
 
@@ -100,7 +102,7 @@ export function serviceFeeCents(amountCents: number) {
 
 /** Statuses: open, pending_payment, assigned, completion_requested, completed, cancelled.
  * The detail page shows 'Open' for open and 'Assigned' for anything else (spec §4), refined with lifecycle states. */
-export function statusLabel(status: string): string {
+export function statusLabel(status: TaskStatus): string {
   switch (status) {
     case 'open':
       return 'Open';
@@ -136,11 +138,11 @@ export function initialsOf(name: string | null | undefined): string {
 }
 
 /** The poster may (re)start checkout while the task is open or its checkout was abandoned. */
-export function acceptsOffers(status: string) {
+export function acceptsOffers(status: TaskStatus) {
   return status === 'open' || status === 'pending_payment';
 }
 
 /** After payment: the poster and the assigned tasker work through these. */
-export function isUnderway(status: string) {
+export function isUnderway(status: TaskStatus) {
   return status === 'assigned' || status === 'completion_requested' || status === 'completed';
 }

@@ -2,9 +2,10 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { authorizedRequest } from '@/lib/auth/session';
 import { queryKeys } from '@/lib/query-keys';
+import type { TaskStatus } from '@/lib/states';
 
 export function acceptCancellation(taskId: string) {
-  return authorizedRequest<{ id: string; status: string }>(`/api/tasks/${encodeURIComponent(taskId)}/cancellation/accept`, { method: 'POST' });
+  return authorizedRequest<{ id: string; status: TaskStatus }>(`/api/tasks/${encodeURIComponent(taskId)}/cancellation/accept`, { method: 'POST' });
 }
 
 /** The other party accepts: the task is cancelled and the held payment refunded to the poster. */

@@ -2,9 +2,10 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { authorizedRequest } from '@/lib/auth/session';
 import { queryKeys } from '@/lib/query-keys';
+import type { TaskStatus } from '@/lib/states';
 
 export function declineCancellation(taskId: string) {
-  return authorizedRequest<{ id: string; status: string }>(`/api/tasks/${encodeURIComponent(taskId)}/cancellation/decline`, { method: 'POST' });
+  return authorizedRequest<{ id: string; status: TaskStatus }>(`/api/tasks/${encodeURIComponent(taskId)}/cancellation/decline`, { method: 'POST' });
 }
 
 /** The other party declines: the task carries on. */

@@ -2,13 +2,14 @@ import { useQuery } from '@tanstack/react-query';
 
 import { authorizedRequest } from '@/lib/auth/session';
 import { queryKeys } from '@/lib/query-keys';
+import type { CancellationStatus } from '@/lib/states';
 
 export type CancellationRequest = {
   id: string;
   task_id: string;
   requested_by: string;
   reason: string;
-  status: string;
+  status: CancellationStatus;
   created_at: string;
   answered_at: string | null;
 };

@@ -3,12 +3,13 @@ import { useQuery } from '@tanstack/react-query';
 import type { Dispute } from '@/features/disputes/api/get-dispute';
 import { authorizedRequest } from '@/lib/auth/session';
 import { queryKeys } from '@/lib/query-keys';
+import type { PaymentStatus, TaskStatus } from '@/lib/states';
 
 export type DisputeCase = Dispute & {
-  task: { id: string; title: string; status: string };
+  task: { id: string; title: string; status: TaskStatus };
   poster: { id: string; name: string };
   tasker: { id: string; name: string };
-  payment: { amount_cents: number; fee_cents: number; currency: string; status: string };
+  payment: { amount_cents: number; fee_cents: number; currency: string; status: PaymentStatus };
 };
 export type DisputeQueueStatus = 'open' | 'resolved';
 

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 
 import { authorizedRequest } from '@/lib/auth/session';
 import { queryKeys } from '@/lib/query-keys';
+import type { DisputeStatus } from '@/lib/states';
 
 export const DISPUTE_REASONS = {
   not_completed: "The task wasn't completed",
@@ -22,7 +23,7 @@ export type Dispute = {
   reason: string;
   message: string;
   /** `open` | `resolved`. */
-  status: string;
+  status: DisputeStatus;
   /** A `DisputeOutcome`, once resolved. */
   outcome: string | null;
   refund_cents: number | null;

@@ -7,6 +7,7 @@ import type { AuthorSummary } from '@/features/moderation/api/get-report-queue';
 import type { ModerationAction } from '@/features/moderation/api/resolve-report';
 import { authorizedRequest } from '@/lib/auth/session';
 import { queryKeys } from '@/lib/query-keys';
+import type { DisputeStatus, OfferStatus, PaymentStatus, TaskStatus } from '@/lib/states';
 
 export type ReportRecord = {
   id: string;
@@ -26,7 +27,7 @@ export type ReportRecord = {
 export type RecordTask = {
   id: string;
   title: string;
-  status: string;
+  status: TaskStatus;
   budget_cents: number;
   /** `poster` | `tasker`. */
   role: string;
@@ -40,7 +41,7 @@ export type RecordOffer = {
   amount_cents: number;
   message: string;
   message_removed: boolean;
-  status: string;
+  status: OfferStatus;
   created_at: string;
 };
 
@@ -50,8 +51,7 @@ export type RecordDispute = {
   task_title: string;
   opened_by: string;
   reason: string;
-  /** `open` | `resolved`. */
-  status: string;
+  status: DisputeStatus;
   /** `release` | `partial_refund` | `refund` once resolved. */
   outcome: string | null;
   created_at: string;
@@ -63,7 +63,7 @@ export type RecordPayment = {
   task_title: string;
   /** `poster` | `tasker`. */
   role: string;
-  status: string;
+  status: PaymentStatus;
   amount_cents: number;
   fee_cents: number;
   refunded_cents: number;

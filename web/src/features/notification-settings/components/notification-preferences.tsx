@@ -6,9 +6,10 @@ import {
 } from '@/features/notification-settings/api/notification-settings';
 import { errorMessage } from '@/lib/http';
 import { toast } from '@/lib/toast';
+import type { NotificationKind } from '@/lib/states';
 
 /** Every notification kind, in the order the server lists them, with what it covers. */
-export const notificationKinds: { kind: string; label: string; description: string }[] = [
+export const notificationKinds: { kind: NotificationKind; label: string; description: string }[] = [
   { kind: 'offer', label: 'Offers', description: 'New offers on your tasks, and offers of yours accepted' },
   { kind: 'message', label: 'Messages', description: 'Messages about a task you are working on' },
   { kind: 'payment', label: 'Payments', description: 'Payments held, released and refunded' },
@@ -31,7 +32,7 @@ export function NotificationPreferences() {
   if (settings.isError)
     return <p role="alert">{errorMessage(settings.error, 'Could not load your notification settings.')}</p>;
 
-  const toggle = (channel: Channel, kind: string, enabled: boolean) =>
+  const toggle = (channel: Channel, kind: NotificationKind, enabled: boolean) =>
     update.mutate(
       { [channel]: { [kind]: enabled } },
       {

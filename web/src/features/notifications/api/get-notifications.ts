@@ -2,11 +2,11 @@ import { useQuery } from '@tanstack/react-query';
 
 import { authorizedRequest } from '@/lib/auth/session';
 import { queryKeys } from '@/lib/query-keys';
+import type { NotificationKind } from '@/lib/states';
 
-export type NotificationType = 'offer' | 'message' | 'payment' | 'reminder' | 'task' | 'task_alert' | 'dispute';
 export type AppNotification = {
   id: string;
-  type: NotificationType | string;
+  type: NotificationKind;
   title: string;
   message: string;
   link: string | null;

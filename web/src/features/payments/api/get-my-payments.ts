@@ -3,6 +3,7 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { authorizedRequest } from '@/lib/auth/session';
 import type { Page } from '@/lib/marketplace';
 import { queryKeys } from '@/lib/query-keys';
+import type { PaymentStatus } from '@/lib/states';
 
 /** One charge the poster made for a task, and what became of it. */
 export type Receipt = {
@@ -10,7 +11,7 @@ export type Receipt = {
   task_id: string;
   task_title: string;
   /** `processing` | `held` | `released` | `refunded`. */
-  status: string;
+  status: PaymentStatus;
   amount_cents: number;
   fee_cents: number;
   refunded_cents: number;

@@ -3,13 +3,14 @@ import { useQuery } from '@tanstack/react-query';
 import { authorizedRequest } from '@/lib/auth/session';
 import { ApiError } from '@/lib/http';
 import { queryKeys } from '@/lib/query-keys';
+import type { PaymentStatus } from '@/lib/states';
 
 export type TaskPayment = {
   id: string;
   task_id: string;
   offer_id: string;
   /** `pending` | `processing` | `held` | `released` | `refunded` | `failed` | `expired`. */
-  status: string;
+  status: PaymentStatus;
   amount_cents: number;
   fee_cents: number;
   payout_cents: number;

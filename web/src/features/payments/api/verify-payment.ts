@@ -3,6 +3,7 @@ import { z } from '@/lib/zod';
 
 import { authorizedRequest } from '@/lib/auth/session';
 import { queryKeys } from '@/lib/query-keys';
+import type { PaymentStatus, TaskStatus } from '@/lib/states';
 
 export const verifyParamsSchema = z.object({
   session_id: z.string().min(1),
@@ -15,8 +16,8 @@ export type VerifyResult = {
   message?: string;
   payment_info?: { amount_cents: number; currency: string };
   /** `processing` while a delayed method (e.g. direct debit) settles: not a failure. */
-  payment_status?: string;
-  task_status?: string;
+  payment_status?: PaymentStatus;
+  task_status?: TaskStatus;
 };
 
 /** A payment the bank has yet to confirm: the task is assigned once it settles. */

@@ -1,6 +1,7 @@
 import { screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
+import type { TaskPayment } from '@/features/payments/api/get-task-payment';
 import { PaymentResult } from '@/features/payments/components/payment-result';
 import { TaskPaymentNotice } from '@/features/payments/components/task-payment-notice';
 import { mockFetch, renderWithRouter } from '@/testing/render';
@@ -49,7 +50,7 @@ describe('payment result', () => {
 });
 
 describe('task payment notice', () => {
-  const payment = {
+  const payment: TaskPayment = {
     id: 'pay1',
     task_id: 't1',
     offer_id: 'o1',
@@ -70,7 +71,7 @@ describe('task payment notice', () => {
   });
 
   it('shows the refund of a task cancelled after payment to both parties', () => {
-    const refunded = { ...payment, status: 'refunded', refunded_cents: 8500 };
+    const refunded: TaskPayment = { ...payment, status: 'refunded', refunded_cents: 8500 };
     const { unmount } = renderWithRouter(<TaskPaymentNotice payment={refunded} taskStatus="cancelled" isPoster posterName="Paula P." />);
     expect(screen.getByTestId('refund-summary')).toHaveTextContent('Your payment of $85.00 has been refunded.');
     unmount();

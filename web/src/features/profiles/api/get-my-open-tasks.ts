@@ -2,8 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 
 import { authorizedRequest } from '@/lib/auth/session';
 import { queryKeys } from '@/lib/query-keys';
+import type { TaskStatus } from '@/lib/states';
 
-export type MyTask = { id: string; title: string; status: string; due_date?: string | null };
+export type MyTask = { id: string; title: string; status: TaskStatus; due_date?: string | null };
 
 export async function getMyOpenTasks(): Promise<MyTask[]> {
   const result = await authorizedRequest<MyTask[] | { items: MyTask[] }>('/api/me/tasks');

@@ -2,10 +2,11 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { authorizedRequest } from '@/lib/auth/session';
 import { queryKeys } from '@/lib/query-keys';
+import type { TaskStatus } from '@/lib/states';
 
 export type Released = {
   id: string;
-  status: string;
+  status: TaskStatus;
   /** The tip's checkout, when a tip was added. */
   tip: { session_id: string; url: string } | null;
   /** Why the tip could not be started; the release went ahead regardless. */

@@ -10,7 +10,7 @@ use crate::{
     http::marketplace_views::{OfferView, QuestionView, TaskPhoto, TaskSummary, fill_ratings},
     marketplace::categories,
     state::AppState,
-    store::{notifications::NotificationRow, offers::OfferRow, task_photos, tasks::TaskRow},
+    store::{notifications::NotificationRow, offers::OfferRow, questions::QuestionRow, task_photos, tasks::TaskRow},
 };
 
 pub const TASKS_TOPIC: &str = "tasks";
@@ -127,13 +127,13 @@ pub async fn task_created(state: &AppState, task: &TaskSummary) {
 }
 
 /// `question.created` on `task:{id}`; questions are public.
-pub async fn question_created(state: &AppState, question: &QuestionView) {
-    publish(state, &task_topic(question.task_id), "question.created", question).await;
+pub async fn question_created(state: &AppState, question: &QuestionRow) {
+    publish(state, &task_topic(question.task_id), "question.created", &QuestionView::from(question)).await;
 }
 
 /// `question.answered` on `task:{id}`: answers are as public as the questions.
-pub async fn question_answered(state: &AppState, question: &QuestionView) {
-    publish(state, &task_topic(question.task_id), "question.answered", question).await;
+pub async fn question_answered(state: &AppState, question: &QuestionRow) {
+    publish(state, &task_topic(question.task_id), "question.answered", &QuestionView::from(question)).await;
 }
 
 /// `notification.created` to each recipient's own topic.

@@ -5,6 +5,7 @@
 pub mod cancellations;
 pub mod categories;
 pub mod offers;
+pub mod questions;
 pub mod reschedules;
 pub mod responsiveness;
 pub mod rules;

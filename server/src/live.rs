@@ -10,7 +10,10 @@ use crate::{
     http::marketplace_views::{OfferView, QuestionView, TaskPhoto, TaskSummary, fill_ratings},
     marketplace::categories,
     state::AppState,
-    store::{notifications::NotificationRow, offers::OfferRow, questions::QuestionRow, task_photos, tasks::TaskRow},
+    store::{
+        messages::MessageRow, notifications::NotificationRow, offers::OfferRow, questions::QuestionRow, task_photos,
+        tasks::TaskRow,
+    },
 };
 
 pub const TASKS_TOPIC: &str = "tasks";
@@ -141,6 +144,29 @@ pub async fn notifications_created(state: &AppState, notifications: &[Notificati
     for notification in notifications {
         publish(state, &user_topic(notification.user_id), "notification.created", notification).await;
     }
+}
+
+/// `message.created` to both parties' own topics.
+pub async fn message_created(state: &AppState, message: &MessageRow) {
+    for user_id in [message.sender_id, message.recipient_id] {
+        publish(state, &user_topic(user_id), "message.created", message).await;
+    }
+}
+
+/// `message.read`, to the other party.
+#[derive(Serialize)]
+struct MessageRead {
+    task_id: Uuid,
+    user_id: Uuid,
+    up_to: Uuid,
+    at: Timestamp,
+}
+
+/// `message.read` on the other party's own topic: `reader_id` has read the task's conversation up
+/// to the message `up_to`.
+pub async fn message_read(state: &AppState, other: Uuid, task_id: Uuid, reader_id: Uuid, up_to: Uuid, at: Timestamp) {
+    let data = MessageRead { task_id, user_id: reader_id, up_to, at };
+    publish(state, &user_topic(other), "message.read", &data).await;
 }
 
 #[derive(Serialize)]

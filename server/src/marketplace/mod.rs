@@ -4,6 +4,7 @@
 
 pub mod cancellations;
 pub mod categories;
+pub mod messages;
 pub mod offers;
 pub mod questions;
 pub mod reschedules;

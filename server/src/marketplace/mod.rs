@@ -9,5 +9,6 @@ pub mod offers;
 pub mod questions;
 pub mod reschedules;
 pub mod responsiveness;
+pub mod reviews;
 pub mod rules;
 pub mod tasks;

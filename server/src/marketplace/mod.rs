@@ -4,6 +4,7 @@
 
 pub mod cancellations;
 pub mod categories;
+pub mod invitations;
 pub mod messages;
 pub mod offers;
 pub mod questions;

@@ -124,9 +124,13 @@ pub async fn task_edited(state: &AppState, task: &TaskRow) {
     publish(state, TASKS_TOPIC, "task.updated", &TaskEdited { photos: first_photo_only, ..data }).await;
 }
 
-/// `task.created` (the TaskSummary) on the public feed.
-pub async fn task_created(state: &AppState, task: &TaskSummary) {
-    publish(state, TASKS_TOPIC, "task.created", task).await;
+/// `task.created` (the TaskSummary, with the poster's rating) on the public feed.
+pub async fn task_created(state: &AppState, task: &TaskRow) {
+    let mut summary = TaskSummary::from(task);
+    if let Err(error) = fill_ratings(&state.db, vec![&mut summary.poster]).await {
+        tracing::warn!(%error, "task event without the poster's rating");
+    }
+    publish(state, TASKS_TOPIC, "task.created", &summary).await;
 }
 
 /// `question.created` on `task:{id}`; questions are public.

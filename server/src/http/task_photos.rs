@@ -14,10 +14,9 @@ use crate::{
     http::{
         extract::{ApiJson, ApiMultipart, ApiPath, AuthUser, task_or_404},
         marketplace_views::TaskPhoto,
-        tasks::posters_task,
         uploads::{self, PHOTO_BODY_LIMIT, PhotoForm},
     },
-    live,
+    live, marketplace,
     media::photos::PhotoKey,
     state::AppState,
     store::task_photos::{self, PhotoChange},
@@ -65,7 +64,7 @@ pub async fn add_task_photo(
     ApiPath(id): ApiPath<Uuid>,
     ApiMultipart(multipart): ApiMultipart,
 ) -> ApiResult<(StatusCode, ApiJson<TaskPhoto>)> {
-    let task = posters_task(&state, caller, id).await?;
+    let task = marketplace::tasks::posters_task(&state, caller.id, id).await?;
     if task.status != "open" {
         return Err(not_open());
     }
@@ -101,7 +100,7 @@ pub async fn remove_task_photo(
     caller: AuthUser,
     ApiPath((id, photo_id)): ApiPath<(Uuid, Uuid)>,
 ) -> ApiResult<StatusCode> {
-    let task = posters_task(&state, caller, id).await?;
+    let task = marketplace::tasks::posters_task(&state, caller.id, id).await?;
     if task.status != "open" {
         return Err(not_open());
     }

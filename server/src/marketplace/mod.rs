@@ -12,4 +12,5 @@ pub mod reschedules;
 pub mod responsiveness;
 pub mod reviews;
 pub mod rules;
+pub mod task_photos;
 pub mod tasks;

@@ -11,7 +11,10 @@ use crate::{
     marketplace::categories,
     state::AppState,
     states::TaskStatus,
-    store::{notifications::NotificationRow, offers::OfferRow, task_photos, tasks::TaskRow},
+    store::{
+        messages::MessageRow, notifications::NotificationRow, offers::OfferRow, questions::QuestionRow, task_photos,
+        tasks::TaskRow,
+    },
 };
 
 pub const TASKS_TOPIC: &str = "tasks";
@@ -122,19 +125,23 @@ pub async fn task_edited(state: &AppState, task: &TaskRow) {
     publish(state, TASKS_TOPIC, "task.updated", &TaskEdited { photos: first_photo_only, ..data }).await;
 }
 
-/// `task.created` (the TaskSummary) on the public feed.
-pub async fn task_created(state: &AppState, task: &TaskSummary) {
-    publish(state, TASKS_TOPIC, "task.created", task).await;
+/// `task.created` (the TaskSummary, with the poster's rating) on the public feed.
+pub async fn task_created(state: &AppState, task: &TaskRow) {
+    let mut summary = TaskSummary::from(task);
+    if let Err(error) = fill_ratings(&state.db, vec![&mut summary.poster]).await {
+        tracing::warn!(%error, "task event without the poster's rating");
+    }
+    publish(state, TASKS_TOPIC, "task.created", &summary).await;
 }
 
 /// `question.created` on `task:{id}`; questions are public.
-pub async fn question_created(state: &AppState, question: &QuestionView) {
-    publish(state, &task_topic(question.task_id), "question.created", question).await;
+pub async fn question_created(state: &AppState, question: &QuestionRow) {
+    publish(state, &task_topic(question.task_id), "question.created", &QuestionView::from(question)).await;
 }
 
 /// `question.answered` on `task:{id}`: answers are as public as the questions.
-pub async fn question_answered(state: &AppState, question: &QuestionView) {
-    publish(state, &task_topic(question.task_id), "question.answered", question).await;
+pub async fn question_answered(state: &AppState, question: &QuestionRow) {
+    publish(state, &task_topic(question.task_id), "question.answered", &QuestionView::from(question)).await;
 }
 
 /// `notification.created` to each recipient's own topic.
@@ -142,6 +149,29 @@ pub async fn notifications_created(state: &AppState, notifications: &[Notificati
     for notification in notifications {
         publish(state, &user_topic(notification.user_id), "notification.created", notification).await;
     }
+}
+
+/// `message.created` to both parties' own topics.
+pub async fn message_created(state: &AppState, message: &MessageRow) {
+    for user_id in [message.sender_id, message.recipient_id] {
+        publish(state, &user_topic(user_id), "message.created", message).await;
+    }
+}
+
+/// `message.read`, to the other party.
+#[derive(Serialize)]
+struct MessageRead {
+    task_id: Uuid,
+    user_id: Uuid,
+    up_to: Uuid,
+    at: Timestamp,
+}
+
+/// `message.read` on the other party's own topic: `reader_id` has read the task's conversation up
+/// to the message `up_to`.
+pub async fn message_read(state: &AppState, other: Uuid, task_id: Uuid, reader_id: Uuid, up_to: Uuid, at: Timestamp) {
+    let data = MessageRead { task_id, user_id: reader_id, up_to, at };
+    publish(state, &user_topic(other), "message.read", &data).await;
 }
 
 #[derive(Serialize)]

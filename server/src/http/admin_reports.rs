@@ -21,7 +21,7 @@ use crate::{
     },
     moderation::{
         ModerationAction, ReportReason, ReportStatus, TargetType,
-        actions::{self, ActionError, Decision, MAX_NOTE_CHARS, MAX_SUSPEND_DAYS},
+        actions::{self, Decision},
         reports::snapshot,
     },
     state::AppState,
@@ -167,31 +167,6 @@ pub struct ResolveReportInput {
     /// For `suspend`: 1-3650 days; none suspends until reinstated.
     #[serde(default)]
     pub suspend_days: Option<i64>,
-}
-
-impl From<ActionError> for ApiError {
-    fn from(error: ActionError) -> Self {
-        match error {
-            ActionError::ReportNotFound => ApiError::not_found("Report"),
-            ActionError::UserNotFound => ApiError::not_found("User"),
-            ActionError::AlreadyResolved => ApiError::Conflict("These reports were already resolved".into()),
-            ActionError::TaskNotOpen => ApiError::Conflict(
-                "Only an open task can be removed; once it is paid, use the dispute and refund tools".into(),
-            ),
-            ActionError::ProfileNotRemovable => {
-                ApiError::field("action", "A profile cannot be removed; warn or suspend the user instead")
-            }
-            ActionError::NoteRequired => {
-                ApiError::field("note", &format!("Please give a reason (at most {MAX_NOTE_CHARS} characters)"))
-            }
-            ActionError::BadDays => ApiError::field(
-                "suspend_days",
-                &format!("A suspension lasts 1 to {MAX_SUSPEND_DAYS} days, or leave it out for until reinstated"),
-            ),
-            ActionError::NotSuspended => ApiError::Conflict("This account is not suspended".into()),
-            ActionError::Database(error) => error.into(),
-        }
-    }
 }
 
 /// Resolves every open report on the report's target: dismiss, remove the content (a task

@@ -10,21 +10,14 @@ use axum::{
 use serde::Deserialize;
 use uuid::Uuid;
 
-use super::release::{TaskStatusView, moved_on, status_of};
+use super::release::TaskStatusView;
 use crate::{
-    db::Timestamp,
     error::{ApiError, ApiResult},
-    http::extract::{ApiJson, ApiPath, AuthUser, TaskFromPath, task_or_404},
-    live, notices,
-    payments::{
-        escrow,
-        rules::{self, Party},
-    },
+    http::extract::{ApiJson, ApiPath, AuthUser, TaskFromPath},
+    payments::{cancellation_requests, rules::Party},
     state::AppState,
-    store::cancellations::{self, Answer, CancellationError, CancellationRow},
+    store::cancellations::{self, Answer, CancellationRow},
 };
-
-const MAX_REASON_CHARS: usize = 1000;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -67,52 +60,14 @@ pub async fn request_cancellation(
     TaskFromPath(task): TaskFromPath,
     ApiJson(input): ApiJson<CancellationInput>,
 ) -> ApiResult<(axum::http::StatusCode, ApiJson<CancellationRow>)> {
-    let party = Party::of(caller.id, task.poster_id, task.assigned_tasker_id);
-    rules::may_request_cancellation(party, task.status)?;
-    rules::not_under_dispute(task.open_dispute_id)?;
-    let reason = input.reason.trim();
-    if reason.is_empty() || reason.chars().count() > MAX_REASON_CHARS {
-        return Err(ApiError::field("reason", "Please give a reason for cancelling"));
-    }
-    let reason_code = crate::marketplace::cancellations::reason(input.reason_code.as_deref())?;
-    rules::poster_asks_once(party, cancellations::poster_asked_to_cancel(&state.db, task.id).await?)?;
-    let other = if party == Party::Poster { task.assigned_tasker_id.unwrap_or_default() } else { task.poster_id };
-    let notification = notices::cancellation_requested(other, party, task.id, &task.title, reason, Timestamp::now());
-    let row = cancellations::request_cancellation(
-        &state.db,
-        task.id,
-        caller.id,
-        reason,
-        reason_code,
-        &notification,
-        Timestamp::now(),
-    )
-    .await
-    .map_err(|error| match error {
-        CancellationError::WrongState => moved_on(),
-        CancellationError::AlreadyRequested => {
-            ApiError::Conflict("A cancellation request is already waiting for an answer".into())
-        }
-        CancellationError::Database(error) => error.into(),
-    })?;
-    live::notifications_created(&state, &[notification]).await;
+    let row =
+        cancellation_requests::request(&state, &task, caller.id, &input.reason, input.reason_code.as_deref()).await?;
     Ok((axum::http::StatusCode::CREATED, ApiJson(row)))
 }
 
 async fn answer(state: AppState, caller: AuthUser, id: Uuid, answer: Answer) -> ApiResult<ApiJson<TaskStatusView>> {
-    let task = task_or_404(&state, id).await?;
-    let party = Party::of(caller.id, task.poster_id, task.assigned_tasker_id);
-    if party == Party::Other {
-        return Err(ApiError::Forbidden("Only the other party can answer this request".into()));
-    }
-    let request = cancellations::pending_cancellation(&state.db, id).await?;
-    let request = request.ok_or_else(|| ApiError::Conflict("There is no cancellation request to answer".into()))?;
-    rules::may_answer_cancellation(party, Party::of(request.requested_by, task.poster_id, task.assigned_tasker_id))?;
-    rules::not_under_dispute(task.open_dispute_id)?;
-    if !escrow::answer_cancellation(&state, &task, &request, answer).await? {
-        return Err(moved_on());
-    }
-    status_of(&state, id).await
+    let task = cancellation_requests::answer(&state, caller.id, id, answer).await?;
+    Ok(ApiJson(TaskStatusView { id: task.id, status: task.status }))
 }
 
 /// The other party accepts: the task is cancelled and a held payment refunded.

@@ -53,7 +53,6 @@ pub async fn open_dispute(
         return Err(ApiError::field("message", "Please keep the description under 2000 characters"));
     }
     let dispute = disputes::open(&state, &task, party, &input.reason, message).await?;
-    crate::live::dispute_opened(&state, dispute.id, dispute.task_id).await;
     Ok((StatusCode::CREATED, ApiJson(dispute)))
 }
 

@@ -7,15 +7,11 @@ use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use crate::{
-    accounts::names,
     db::Timestamp,
-    error::{ApiError, ApiResult},
-    http::extract::{ApiJson, ApiPath, VerifiedUser, task_or_404},
-    live, notices,
-    rate_limit::INVITATIONS_PER_POSTER,
+    error::ApiResult,
+    http::extract::{ApiJson, ApiPath, VerifiedUser},
+    marketplace,
     state::AppState,
-    states::TaskStatus,
-    store::{invitations, profiles},
 };
 
 pub fn router() -> Router<AppState> {
@@ -47,29 +43,7 @@ pub async fn invite_tasker(
     ApiPath(task_id): ApiPath<Uuid>,
     ApiJson(input): ApiJson<InvitationInput>,
 ) -> ApiResult<(StatusCode, ApiJson<Invitation>)> {
-    let tasker_id = input.tasker_id.ok_or_else(|| ApiError::field("tasker_id", "Please choose a tasker to invite"))?;
-    let task = task_or_404(&state, task_id).await?;
-    if task.poster_id != caller.id {
-        return Err(ApiError::Forbidden("Only the task's poster can invite taskers to it".into()));
-    }
-    if task.status != TaskStatus::Open {
-        return Err(ApiError::Conflict("Only open tasks can be shared with taskers".into()));
-    }
-    if tasker_id == caller.id {
-        return Err(ApiError::field("tasker_id", "You cannot invite yourself to your own task"));
-    }
-    let tasker = profiles::profile(&state.db, tasker_id).await?.ok_or_else(|| ApiError::not_found("Tasker"))?;
-    if !tasker.is_tasker {
-        return Err(ApiError::field("tasker_id", "Only taskers can be invited to make an offer"));
-    }
-    state.limiter.check(&format!("invitations:{}", caller.id), INVITATIONS_PER_POSTER).await?;
-    let poster = names::public_name(&task.poster_first_name, &task.poster_last_name);
-    let now = Timestamp::now();
-    let notification = notices::task_invitation(tasker_id, &poster, task_id, &task.title, now);
-    if !invitations::insert_invitation(&state.db, task_id, caller.id, &notification).await? {
-        let name = names::public_name(&tasker.first_name, &tasker.last_name);
-        return Err(ApiError::Conflict(format!("You have already invited {name} to this task")));
-    }
-    live::notifications_created(&state, &[notification]).await;
-    Ok((StatusCode::CREATED, ApiJson(Invitation { task_id, tasker_id, created_at: now })))
+    let invited = marketplace::invitations::invite(&state, caller.id, task_id, input.tasker_id).await?;
+    let invitation = Invitation { task_id, tasker_id: invited.tasker_id, created_at: invited.created_at };
+    Ok((StatusCode::CREATED, ApiJson(invitation)))
 }

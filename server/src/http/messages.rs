@@ -15,22 +15,18 @@ use crate::{
     error::{ApiError, ApiResult},
     http::{
         extract::{ApiJson, ApiMultipart, ApiPath, AuthUser, Operator, task_or_404},
-        receipts,
         uploads::{self, PHOTO_BODY_LIMIT, PhotoForm},
     },
-    live,
+    marketplace,
     media::photos::PhotoKey,
-    notices,
     payments::rules::{self, Party},
     state::AppState,
     store::{
         messages::{self, MessageRow},
         receipts as read_marks,
-        tasks::TaskRow,
     },
 };
 
-const MAX_MESSAGE_CHARS: usize = 2000;
 const CONVERSATION_LIMIT: i64 = 500;
 /// Message photos per account per hour.
 const MESSAGE_PHOTOS_PER_HOUR: u32 = 60;
@@ -43,13 +39,6 @@ pub fn router() -> Router<AppState> {
         )
         .route("/tasks/{id}/messages/photos/{photo_id}", get(message_photo))
         .route("/tasks/{id}/messages/photos/{photo_id}/thumb", get(message_photo_thumb))
-}
-
-pub(crate) async fn party_task(state: &AppState, caller: AuthUser, id: Uuid) -> ApiResult<(TaskRow, Party)> {
-    let task = task_or_404(state, id).await?;
-    let party = Party::of(caller.id, task.poster_id, task.assigned_tasker_id);
-    rules::may_message(party, task.assigned_tasker_id)?;
-    Ok((task, party))
 }
 
 /// The conversation and how far the other party has read it.
@@ -71,11 +60,11 @@ pub async fn list_messages(
     caller: AuthUser,
     ApiPath(id): ApiPath<Uuid>,
 ) -> ApiResult<ApiJson<Conversation>> {
-    let (task, party) = party_task(&state, caller, id).await?;
+    let (task, party) = marketplace::messages::conversation(&state, caller.id, id).await?;
     let operator = Operator::is(&state, caller.id).await?;
     let items = messages::messages_for_task(&state.db, id, CONVERSATION_LIMIT, operator).await?;
-    let other = receipts::other_party(&task, party);
-    let read = match receipts::receipts_shared(&state, caller.id, other).await? {
+    let other = marketplace::messages::other_party(&task, party);
+    let read = match marketplace::messages::receipts_shared(&state, caller.id, other).await? {
         true => read_marks::read_up_to(&state.db, id, other).await?,
         false => None,
     };
@@ -137,17 +126,9 @@ pub async fn send_message(
     ApiPath(id): ApiPath<Uuid>,
     request: Request,
 ) -> ApiResult<(StatusCode, ApiJson<MessageRow>)> {
-    let (task, party) = party_task(&state, caller, id).await?;
+    let (task, party) = marketplace::messages::conversation(&state, caller.id, id).await?;
     let outgoing = outgoing(&state, request).await?;
-    let body = outgoing.body.trim();
-    let needs_text = outgoing.photo.is_none();
-    if (needs_text && body.is_empty()) || body.chars().count() > MAX_MESSAGE_CHARS {
-        return Err(ApiError::field("body", "Please write a message (up to 2000 characters)"));
-    }
-    let recipient_id = match party {
-        Party::Poster => task.assigned_tasker_id.unwrap_or_default(),
-        _ => task.poster_id,
-    };
+    let body = marketplace::messages::checked_body(&outgoing.body, outgoing.photo.is_some())?;
     let photo_id = match outgoing.photo {
         None => None,
         Some(bytes) => {
@@ -157,30 +138,7 @@ pub async fn send_message(
             Some(photo_id)
         }
     };
-    let now = Timestamp::now();
-    let message = MessageRow {
-        id: new_id(),
-        task_id: id,
-        sender_id: caller.id,
-        recipient_id,
-        body: Some(body.to_owned()),
-        removed: false,
-        created_at: now,
-        photo: None,
-        photo_id,
-    }
-    .with_photo();
-    let notification = notices::new_message(recipient_id, id, &task.title, body, now);
-    if let Err(error) = messages::insert_message(&state.db, &message, &notification).await {
-        if let Some(photo_id) = photo_id {
-            state.media.delete_photo(PhotoKey::Message(photo_id)).await;
-        }
-        return Err(error.into());
-    }
-    for user_id in [caller.id, recipient_id] {
-        live::publish(&state, &live::user_topic(user_id), "message.created", &message).await;
-    }
-    live::notifications_created(&state, &[notification]).await;
+    let message = marketplace::messages::send(&state, &task, party, caller.id, body, photo_id).await?;
     Ok((StatusCode::CREATED, ApiJson(message)))
 }
 

@@ -22,7 +22,6 @@ pub mod invitations;
 pub mod marketplace_views;
 pub mod me;
 pub mod messages;
-pub mod moderation_errors;
 pub mod notification_settings;
 pub mod notifications;
 pub mod offers;

@@ -11,29 +11,18 @@ use serde_json::Value;
 use uuid::Uuid;
 
 use crate::{
-    db::Timestamp,
-    error::{ApiError, ApiResult},
+    error::ApiResult,
     http::{
-        extract::{ApiJson, ApiPath, ApiQuery, AuthUser, Operator, TaskFromPath, VerifiedUser, task_or_404},
+        extract::{ApiJson, ApiPath, ApiQuery, AuthUser, Operator, TaskFromPath, VerifiedUser},
         marketplace_views::{Items, MyOfferView, OfferView, Page, TaskSummary, fill_ratings},
         paging::{self, PageQuery},
     },
-    live,
-    marketplace::rules,
-    moderation::guard,
-    notices,
-    rate_limit::Limit,
+    marketplace,
     state::AppState,
-    store::{
-        Position,
-        offers::{self, CreateOfferError, NewOffer, OfferRow},
-        tasks,
-    },
+    store::{Position, offers, tasks},
 };
 
 const MY_OFFERS_LIMIT: i64 = 200;
-/// Offers made plus offers withdrawn, per tasker.
-const OFFER_CHURN: Limit = Limit::per_minute(12);
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -50,6 +39,12 @@ pub struct OfferInput {
     #[schema(value_type = Option<i64>)]
     amount_cents: Option<Value>,
     message: Option<String>,
+}
+
+impl OfferInput {
+    fn as_sent(&self) -> marketplace::offers::OfferInput<'_> {
+        marketplace::offers::OfferInput { amount_cents: self.amount_cents.as_ref(), message: self.message.as_deref() }
+    }
 }
 
 /// Offers on a task, oldest first, a page at a time; amount and message only
@@ -85,61 +80,8 @@ pub async fn make_offer(
     ApiPath(task_id): ApiPath<Uuid>,
     ApiJson(input): ApiJson<OfferInput>,
 ) -> ApiResult<(StatusCode, ApiJson<OfferView>)> {
-    count_offer_churn(&state, caller).await?;
-    let task = task_or_404(&state, task_id).await?;
-    if task.poster_id == caller.id {
-        return Err(ApiError::Forbidden("You cannot make an offer on your own task".into()));
-    }
-    let (amount_cents, message) = rules::validate_offer(input.amount_cents.as_ref(), input.message.as_deref())?;
-    guard::keep_on_platform(&[("message", &message)])?;
-    let now = Timestamp::now();
-    let new_offer = NewOffer {
-        task_id,
-        tasker_id: caller.id,
-        amount_cents,
-        message: &message,
-        notification: notices::new_offer(task.poster_id, task_id, &task.title, now),
-        created_at: now,
-    };
-    let created =
-        offers::create_offer(&state.db, &new_offer, rules::MAX_OFFERS_PER_TASKER_PER_TASK).await.map_err(|error| {
-            match error {
-                CreateOfferError::TaskNotOpen => ApiError::Conflict("This task is no longer open for offers".into()),
-                CreateOfferError::AlreadyOffered => {
-                    ApiError::Conflict("You already have a pending offer on this task".into())
-                }
-                CreateOfferError::TooManyOffers => ApiError::Conflict(format!(
-                    "You have already made {} offers on this task, the most allowed",
-                    rules::MAX_OFFERS_PER_TASKER_PER_TASK
-                )),
-                CreateOfferError::Database(error) => error.into(),
-            }
-        })?;
-    let row = offers::offer(&state.db, created.offer_id)
-        .await?
-        .ok_or_else(|| anyhow::anyhow!("offer vanished after insert"))?;
-    live::offer_changed(&state, "offer.created", &row, task.poster_id, created.offer_count).await;
-    live::task_updated(&state, task_id, task.status, created.offer_count).await;
-    live::notifications_created(&state, std::slice::from_ref(&created.notification)).await;
+    let row = marketplace::offers::make(&state, caller.id, task_id, input.as_sent()).await?;
     Ok((StatusCode::CREATED, ApiJson(OfferView::new(&row, true))))
-}
-
-/// Making and withdrawing offers notifies posters and updates live pages: one budget per tasker.
-async fn count_offer_churn(state: &AppState, caller: AuthUser) -> ApiResult<()> {
-    Ok(state.limiter.check(&format!("offer-churn:{}", caller.id), OFFER_CHURN).await?)
-}
-
-/// The offer, when the caller is its tasker: 404 unknown, 403 someone else's.
-async fn taskers_offer(state: &AppState, caller: AuthUser, id: Uuid) -> ApiResult<OfferRow> {
-    let row = offers::offer(&state.db, id).await?.ok_or_else(|| ApiError::not_found("Offer"))?;
-    if row.tasker_id != caller.id {
-        return Err(ApiError::Forbidden("Only the tasker who made this offer can change it".into()));
-    }
-    Ok(row)
-}
-
-fn not_pending() -> ApiError {
-    ApiError::Conflict("This offer can no longer be changed".into())
 }
 
 /// Changes the amount or message of a pending offer (its tasker only).
@@ -151,17 +93,7 @@ pub async fn update_offer(
     ApiPath(id): ApiPath<Uuid>,
     ApiJson(input): ApiJson<OfferInput>,
 ) -> ApiResult<ApiJson<OfferView>> {
-    let current = taskers_offer(&state, caller, id).await?;
-    let amount = input.amount_cents.unwrap_or(current.amount_cents.into());
-    let message = input.message.unwrap_or(current.message.clone());
-    let (amount_cents, message) = rules::validate_offer(Some(&amount), Some(&message))?;
-    guard::keep_on_platform(&[("message", &message)])?;
-    if !offers::update_pending_offer(&state.db, id, caller.id, amount_cents, &message, Timestamp::now()).await? {
-        return Err(not_pending());
-    }
-    let row = offers::offer(&state.db, id).await?.ok_or_else(|| ApiError::not_found("Offer"))?;
-    let task = task_or_404(&state, row.task_id).await?;
-    live::offer_changed(&state, "offer.updated", &row, task.poster_id, task.offer_count).await;
+    let row = marketplace::offers::update(&state, caller.id, id, input.as_sent()).await?;
     Ok(ApiJson(OfferView::new(&row, true)))
 }
 
@@ -173,14 +105,7 @@ pub async fn withdraw_offer(
     caller: AuthUser,
     ApiPath(id): ApiPath<Uuid>,
 ) -> ApiResult<ApiJson<OfferView>> {
-    count_offer_churn(&state, caller).await?;
-    taskers_offer(&state, caller, id).await?;
-    let offer_count =
-        offers::withdraw_offer(&state.db, id, caller.id, Timestamp::now()).await?.ok_or_else(not_pending)?;
-    let row = offers::offer(&state.db, id).await?.ok_or_else(|| ApiError::not_found("Offer"))?;
-    let task = task_or_404(&state, row.task_id).await?;
-    live::offer_changed(&state, "offer.withdrawn", &row, task.poster_id, offer_count).await;
-    live::task_updated(&state, task.id, task.status, offer_count).await;
+    let row = marketplace::offers::withdraw(&state, caller.id, id).await?;
     Ok(ApiJson(OfferView::new(&row, true)))
 }
 

@@ -10,17 +10,13 @@ use serde::Deserialize;
 use uuid::Uuid;
 
 use crate::{
-    db::Timestamp,
-    error::{ApiError, ApiResult},
+    error::ApiResult,
     http::{
-        extract::{ApiJson, ApiPath, ApiQuery, AuthUser, Operator, TaskFromPath, VerifiedUser, task_or_404},
+        extract::{ApiJson, ApiPath, ApiQuery, AuthUser, Operator, TaskFromPath, VerifiedUser},
         marketplace_views::{Page, QuestionView},
         paging::{self, PageQuery},
     },
-    live,
-    marketplace::rules,
-    moderation::guard,
-    notices,
+    marketplace,
     state::AppState,
     store::{Position, questions},
 };
@@ -63,22 +59,8 @@ pub async fn ask_question(
     TaskFromPath(task): TaskFromPath,
     ApiJson(input): ApiJson<BodyInput>,
 ) -> ApiResult<(StatusCode, ApiJson<QuestionView>)> {
-    if task.poster_id == caller.id {
-        return Err(ApiError::Forbidden("You cannot ask a question on your own task".into()));
-    }
-    let body = rules::required_body("body", input.body.as_deref(), "Please enter your question")?;
-    guard::keep_on_platform(&[("body", &body)])?;
-    let now = Timestamp::now();
-    let notification = notices::new_question(task.poster_id, task.id, &task.title, now);
-    let id = questions::ask_question(&state.db, task.id, caller.id, &body, &notification, now)
-        .await?
-        .ok_or_else(|| ApiError::Conflict("This task is no longer open for questions".into()))?;
-    let row =
-        questions::question(&state.db, id).await?.ok_or_else(|| anyhow::anyhow!("question vanished after insert"))?;
-    let view = QuestionView::from(&row);
-    live::question_created(&state, &view).await;
-    live::notifications_created(&state, std::slice::from_ref(&notification)).await;
-    Ok((StatusCode::CREATED, ApiJson(view)))
+    let row = marketplace::questions::ask(&state, &task, caller.id, input.body.as_deref()).await?;
+    Ok((StatusCode::CREATED, ApiJson(QuestionView::from(&row))))
 }
 
 /// Answers a question on the caller's own task, once.
@@ -90,21 +72,6 @@ pub async fn answer_question(
     ApiPath(id): ApiPath<Uuid>,
     ApiJson(input): ApiJson<BodyInput>,
 ) -> ApiResult<ApiJson<QuestionView>> {
-    let question = questions::question(&state.db, id).await?.ok_or_else(|| ApiError::not_found("Question"))?;
-    let task = task_or_404(&state, question.task_id).await?;
-    if task.poster_id != caller.id {
-        return Err(ApiError::Forbidden("Only the poster can answer questions on this task".into()));
-    }
-    let answer = rules::required_body("body", input.body.as_deref(), "Please enter your answer")?;
-    guard::keep_on_platform(&[("body", &answer)])?;
-    let now = Timestamp::now();
-    let notification = notices::question_answered(question.asker_id, question.task_id, &task.title, now);
-    if !questions::answer_question(&state.db, &question, &answer, &notification, now).await? {
-        return Err(ApiError::Conflict("This question has already been answered".into()));
-    }
-    let row = questions::question(&state.db, id).await?.ok_or_else(|| ApiError::not_found("Question"))?;
-    let answered = QuestionView::from(&row);
-    live::question_answered(&state, &answered).await;
-    live::notifications_created(&state, std::slice::from_ref(&notification)).await;
-    Ok(ApiJson(answered))
+    let row = marketplace::questions::answer(&state, caller.id, id, input.body.as_deref()).await?;
+    Ok(ApiJson(QuestionView::from(&row)))
 }

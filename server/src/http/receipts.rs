@@ -8,23 +8,16 @@ use axum::{
     http::StatusCode,
     routing::{get, post},
 };
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use uuid::Uuid;
 
 use crate::{
     db::Timestamp,
-    error::{ApiError, ApiResult},
-    http::{
-        extract::{ApiJson, ApiPath, AuthUser},
-        messages::party_task,
-    },
-    live,
-    payments::rules::Party,
+    error::ApiResult,
+    http::extract::{ApiJson, ApiPath, AuthUser},
+    marketplace,
     state::AppState,
-    store::{
-        receipts::{self, Privacy},
-        tasks::TaskRow,
-    },
+    store::receipts::{self, Privacy},
 };
 
 pub fn router() -> Router<AppState> {
@@ -33,34 +26,11 @@ pub fn router() -> Router<AppState> {
         .route("/me/privacy", get(privacy).put(save_privacy))
 }
 
-/// The other party of a task the caller is a party of.
-pub fn other_party(task: &TaskRow, party: Party) -> Uuid {
-    match party {
-        Party::Poster => task.assigned_tasker_id.unwrap_or_default(),
-        _ => task.poster_id,
-    }
-}
-
-/// Whether `a` and `b` see each other's read receipts: only when both share them.
-pub async fn receipts_shared(state: &AppState, a: Uuid, b: Uuid) -> ApiResult<bool> {
-    Ok(receipts::privacy(&state.db, a).await?.share_read_receipts
-        && receipts::privacy(&state.db, b).await?.share_read_receipts)
-}
-
 #[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
 #[serde(default)]
 pub struct ReadInput {
     /// The newest message read (any message of the conversation).
     pub up_to: Option<Uuid>,
-}
-
-/// `message.read`, to the other party.
-#[derive(Serialize)]
-struct MessageRead {
-    task_id: Uuid,
-    user_id: Uuid,
-    up_to: Uuid,
-    at: Timestamp,
 }
 
 /// Records that the caller has read the conversation up to a message. A mark older than the
@@ -74,21 +44,7 @@ pub async fn mark_messages_read(
     ApiPath(id): ApiPath<Uuid>,
     ApiJson(input): ApiJson<ReadInput>,
 ) -> ApiResult<StatusCode> {
-    let (task, party) = party_task(&state, caller, id).await?;
-    let Some(up_to) = input.up_to else {
-        return Err(ApiError::field("up_to", "Say which message was read"));
-    };
-    if receipts::message_sender(&state.db, id, up_to).await?.is_none() {
-        return Err(ApiError::field("up_to", "There is no such message in this conversation"));
-    }
-    let at = Timestamp::now();
-    if receipts::mark_read(&state.db, id, caller.id, up_to, at).await? {
-        let other = other_party(&task, party);
-        if receipts_shared(&state, caller.id, other).await? {
-            let data = MessageRead { task_id: id, user_id: caller.id, up_to, at };
-            live::publish(&state, &live::user_topic(other), "message.read", &data).await;
-        }
-    }
+    marketplace::messages::mark_read(&state, id, caller.id, input.up_to).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 

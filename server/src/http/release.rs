@@ -7,18 +7,16 @@ use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use crate::{
-    db::Timestamp,
     error::{ApiError, ApiResult},
     http::extract::{ApiJson, AuthUser, RawBody, TaskFromPath, task_or_404},
-    live, notices,
     payments::{
         escrow::{self, CheckoutStarted},
+        payment_requests,
         rules::{self, Party},
         tips,
     },
     state::AppState,
     states::TaskStatus,
-    store::release,
 };
 
 pub fn router() -> Router<AppState> {
@@ -33,15 +31,6 @@ pub struct TaskStatusView {
     pub status: TaskStatus,
 }
 
-pub(super) async fn status_of(state: &AppState, id: Uuid) -> ApiResult<ApiJson<TaskStatusView>> {
-    let task = task_or_404(state, id).await?;
-    Ok(ApiJson(TaskStatusView { id, status: task.status }))
-}
-
-pub(super) fn moved_on() -> ApiError {
-    ApiError::Conflict("The task changed meanwhile; reload it and try again".into())
-}
-
 /// The assigned tasker marks the work done and asks to be paid (`completion_requested`).
 #[utoipa::path(post, path = "/api/tasks/{id}/request-payment", tag = "payments", params(("id" = Uuid, Path, description = "The task")), security(("bearer" = [])),
     responses((status = 200, body = TaskStatusView), (status = 401), (status = 403), (status = 404), (status = 409)))]
@@ -50,16 +39,8 @@ pub async fn request_payment(
     caller: AuthUser,
     TaskFromPath(task): TaskFromPath,
 ) -> ApiResult<ApiJson<TaskStatusView>> {
-    rules::may_request_payment(Party::of(caller.id, task.poster_id, task.assigned_tasker_id), task.status)?;
-    rules::not_under_dispute(task.open_dispute_id)?;
-    let now = Timestamp::now();
-    let notification = notices::payment_requested(task.poster_id, task.id, &task.title, now);
-    if !release::request_payment(&state.db, task.id, caller.id, &notification, now).await? {
-        return Err(moved_on());
-    }
-    live::notifications_created(&state, &[notification]).await;
-    escrow::publish_task(&state, task.id).await;
-    status_of(&state, task.id).await
+    let task = payment_requests::request(&state, &task, caller.id).await?;
+    Ok(ApiJson(TaskStatusView { id: task.id, status: task.status }))
 }
 
 #[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
@@ -100,7 +81,7 @@ pub async fn release_payment(
     if input.tip_cents.is_some_and(|cents| !tips::valid_tip(cents)) {
         return Err(ApiError::field("tip_cents", "A tip must be between $1.00 and $500.00"));
     }
-    escrow::release(&state, &task, Some(caller.id), None).await?.ok_or_else(moved_on)?;
+    escrow::release(&state, &task, Some(caller.id), None).await?.ok_or(rules::MOVED_ON)?;
     let (tip, tip_error) = match input.tip_cents {
         None => (None, None),
         Some(cents) => {

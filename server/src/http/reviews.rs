@@ -5,16 +5,13 @@ use axum::{Router, extract::State, http::StatusCode, routing::get};
 use serde::Deserialize;
 
 use crate::{
-    db::{Timestamp, new_id},
-    error::{ApiError, ApiResult, FieldErrors},
+    db::Timestamp,
+    error::ApiResult,
     http::extract::{ApiJson, AuthUser, Operator, TaskFromPath},
-    live, notices,
-    payments::rules::{self, Party},
+    marketplace,
     state::AppState,
     store::reviews::{self, ReviewRow},
 };
-
-const MAX_REVIEW_CHARS: usize = 2000;
 
 pub fn router() -> Router<AppState> {
     Router::new().route("/tasks/{id}/reviews", get(list_reviews).post(write_review))
@@ -50,33 +47,6 @@ pub async fn write_review(
     TaskFromPath(task): TaskFromPath,
     ApiJson(input): ApiJson<ReviewInput>,
 ) -> ApiResult<(StatusCode, ApiJson<ReviewRow>)> {
-    let party = Party::of(caller.id, task.poster_id, task.assigned_tasker_id);
-    rules::may_review(party, task.status)?;
-    let mut fields = FieldErrors::new();
-    if !(1..=5).contains(&input.rating) {
-        fields.insert("rating".into(), "Please choose a rating from 1 to 5".into());
-    }
-    let body = input.body.trim();
-    if body.is_empty() || body.chars().count() > MAX_REVIEW_CHARS {
-        fields.insert("body".into(), "Please write a few words about your experience".into());
-    }
-    ApiError::check_fields(fields)?;
-    let reviewee_id = if party == Party::Poster { task.assigned_tasker_id.unwrap_or_default() } else { task.poster_id };
-    let now = Timestamp::now();
-    let review = ReviewRow {
-        id: new_id(),
-        task_id: task.id,
-        reviewer_id: caller.id,
-        reviewee_id,
-        rating: input.rating,
-        body: Some(body.to_owned()),
-        removed: false,
-        created_at: now,
-    };
-    let notification = notices::new_review(reviewee_id, task.id, &task.title, now);
-    if !reviews::insert_review(&state.db, &review, &notification).await? {
-        return Err(ApiError::Conflict("You have already reviewed this task".into()));
-    }
-    live::notifications_created(&state, &[notification]).await;
+    let review = marketplace::reviews::write(&state, &task, caller.id, input.rating, &input.body).await?;
     Ok((StatusCode::CREATED, ApiJson(review)))
 }

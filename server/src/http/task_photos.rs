@@ -9,23 +9,18 @@ use axum::{
 use uuid::Uuid;
 
 use crate::{
-    db::{Timestamp, new_id},
-    error::{ApiError, ApiResult},
+    db::new_id,
+    error::ApiResult,
     http::{
-        extract::{ApiJson, ApiMultipart, ApiPath, AuthUser, task_or_404},
+        extract::{ApiJson, ApiMultipart, ApiPath, AuthUser},
         marketplace_views::TaskPhoto,
-        tasks::posters_task,
         uploads::{self, PHOTO_BODY_LIMIT, PhotoForm},
     },
-    live,
+    marketplace,
     media::photos::PhotoKey,
     state::AppState,
-    states::TaskStatus,
-    store::task_photos::{self, PhotoChange},
 };
 
-/// The most photos one task carries.
-pub const MAX_TASK_PHOTOS: i64 = 6;
 /// Task photo uploads per poster per hour.
 const TASK_PHOTO_UPLOADS_PER_HOUR: u32 = 60;
 
@@ -45,14 +40,6 @@ pub struct TaskPhotoUpload {
     file: Vec<u8>,
 }
 
-fn not_open() -> ApiError {
-    ApiError::Conflict("Photos can only be changed while the task is open".into())
-}
-
-fn too_many() -> ApiError {
-    ApiError::field("file", "A task can have at most 6 photos")
-}
-
 /// Adds a photo to the caller's open task (multipart field `file`): not the poster 403, no longer
 /// open 409, a 7th photo or not an image 422, too large 413, too many uploads 429.
 #[utoipa::path(post, path = "/api/tasks/{id}/photos", tag = "marketplace",
@@ -66,28 +53,12 @@ pub async fn add_task_photo(
     ApiPath(id): ApiPath<Uuid>,
     ApiMultipart(multipart): ApiMultipart,
 ) -> ApiResult<(StatusCode, ApiJson<TaskPhoto>)> {
-    let task = posters_task(&state, caller, id).await?;
-    if task.status != TaskStatus::Open {
-        return Err(not_open());
-    }
-    if task_photos::photos_of(&state.db, id).await?.len() as i64 >= MAX_TASK_PHOTOS {
-        return Err(too_many());
-    }
+    marketplace::task_photos::room_for_photo(&state, caller.id, id).await?;
     uploads::check_upload_rate(&state, "task-photo", caller.id, TASK_PHOTO_UPLOADS_PER_HOUR).await?;
     let bytes = PhotoForm::read(multipart).await?.required_file()?;
     let photo_id = new_id();
-    let key = PhotoKey::Task(photo_id);
-    uploads::store_photo(&state, key, bytes).await?;
-    let change = task_photos::add_photo(&state.db, id, caller.id, photo_id, MAX_TASK_PHOTOS, Timestamp::now()).await;
-    if !matches!(change, Ok(PhotoChange::Done)) {
-        state.media.delete_photo(key).await;
-    }
-    match change? {
-        PhotoChange::Done => {}
-        PhotoChange::Full => return Err(too_many()),
-        PhotoChange::NotOpen | PhotoChange::NotFound => return Err(not_open()),
-    }
-    live::task_edited(&state, &task_or_404(&state, id).await?).await;
+    uploads::store_photo(&state, PhotoKey::Task(photo_id), bytes).await?;
+    marketplace::task_photos::add(&state, caller.id, id, photo_id).await?;
     Ok((StatusCode::CREATED, ApiJson(TaskPhoto::new(photo_id))))
 }
 
@@ -102,16 +73,6 @@ pub async fn remove_task_photo(
     caller: AuthUser,
     ApiPath((id, photo_id)): ApiPath<(Uuid, Uuid)>,
 ) -> ApiResult<StatusCode> {
-    let task = posters_task(&state, caller, id).await?;
-    if task.status != TaskStatus::Open {
-        return Err(not_open());
-    }
-    match task_photos::remove_photo(&state.db, id, caller.id, photo_id, Timestamp::now()).await? {
-        PhotoChange::Done => {}
-        PhotoChange::NotFound => return Err(ApiError::not_found("Photo")),
-        PhotoChange::NotOpen | PhotoChange::Full => return Err(not_open()),
-    }
-    state.media.delete_photo(PhotoKey::Task(photo_id)).await;
-    live::task_edited(&state, &task_or_404(&state, id).await?).await;
+    marketplace::task_photos::remove(&state, caller.id, id, photo_id).await?;
     Ok(StatusCode::NO_CONTENT)
 }

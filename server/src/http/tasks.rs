@@ -1,7 +1,5 @@
 //! Categories, the browse list, posting, task detail, edit and cancel, My Tasks.
 
-use std::time::Duration;
-
 use axum::{
     Router,
     extract::State,
@@ -11,11 +9,9 @@ use axum::{
 use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use time::OffsetDateTime;
 use uuid::Uuid;
 
 use crate::{
-    alerts,
     db::Timestamp,
     error::{ApiError, ApiResult},
     geo,
@@ -27,14 +23,11 @@ use crate::{
         },
         paging,
     },
-    live,
     marketplace::{
+        self,
         categories::{CATEGORIES, Category},
         rules::{self, TASK_REMOVED, TaskInput},
     },
-    moderation::guard,
-    notices,
-    rate_limit::{Limit, client_key},
     state::AppState,
     states::TaskStatus,
     store::{
@@ -251,10 +244,6 @@ fn near_filter(near: Option<String>, radius_km: Option<String>) -> ApiResult<Opt
     Ok(Some((point.0, point.1, radius)))
 }
 
-fn today() -> time::Date {
-    OffsetDateTime::now_utc().date()
-}
-
 /// Posts a task (status `open`). Each post may notify every matching tasker, so
 /// posts are limited per account and per client address (429 past either).
 #[utoipa::path(post, path = "/api/tasks", tag = "marketplace", request_body = TaskInput, security(("bearer" = [])),
@@ -265,19 +254,7 @@ pub async fn create_task(
     ClientIp(client): ClientIp,
     ApiJson(input): ApiJson<TaskInput>,
 ) -> ApiResult<(StatusCode, ApiJson<TaskDetail>)> {
-    let draft = rules::validate_task(&input, today())?;
-    guard::keep_on_platform(&[("title", &draft.title), ("description", &draft.description)])?;
-    let hour = Duration::from_secs(3600);
-    let per_account = Limit::new(state.config.task_posts_per_hour, hour);
-    state.limiter.check(&format!("task-posts:account:{}", caller.id), per_account).await?;
-    let per_client = Limit::new(state.config.task_posts_per_client_per_hour, hour);
-    state.limiter.check(&format!("task-posts:client:{}", client_key(client)), per_client).await?;
-    let id = tasks::create_task(&state.db, caller.id, &draft, Timestamp::now()).await?;
-    alerts::matching::wake(&state);
-    let row = tasks::task(&state.db, id).await?.ok_or_else(|| anyhow::anyhow!("task vanished after insert"))?;
-    let mut summary = TaskSummary::from(&row);
-    fill_ratings(&state.db, vec![&mut summary.poster]).await?;
-    live::task_created(&state, &summary).await;
+    let row = marketplace::tasks::post(&state, caller.id, client, &input).await?;
     Ok((StatusCode::CREATED, ApiJson(detail(&state, row, 0, Page::new(Vec::new(), None)).await?)))
 }
 
@@ -401,29 +378,6 @@ pub async fn detail_as_shown(state: &AppState, row: TaskRow, operator: bool) -> 
     detail(state, row, view_count, questions).await
 }
 
-/// The task, when the caller is its poster: 404 unknown, 403 someone else's.
-pub async fn posters_task(state: &AppState, caller: AuthUser, id: Uuid) -> ApiResult<TaskRow> {
-    let row = task_or_404(state, id).await?;
-    if row.poster_id != caller.id {
-        return Err(ApiError::Forbidden("Only the poster can change this task".into()));
-    }
-    Ok(row)
-}
-
-fn not_open() -> ApiError {
-    ApiError::Conflict("This task is no longer open".into())
-}
-
-fn keep_place(patch: &TaskInput, current: &TaskRow) -> TaskInput {
-    let place_changed = patch.location.is_some() || patch.lat.is_some() || patch.lon.is_some();
-    let (lat, lon) = if place_changed {
-        (patch.lat.clone(), patch.lon.clone())
-    } else {
-        (current.lat.map(Into::into), current.lon.map(Into::into))
-    };
-    TaskInput { lat, lon, ..TaskInput::default() }
-}
-
 /// Edits an open task (poster only). Absent fields keep their value.
 #[utoipa::path(patch, path = "/api/tasks/{id}", tag = "marketplace", params(("id" = Uuid, Path, description = "The task")), request_body = TaskInput, security(("bearer" = [])),
     responses((status = 200, body = TaskDetail), (status = 401), (status = 403), (status = 404), (status = 409), (status = 422)))]
@@ -433,34 +387,7 @@ pub async fn update_task(
     ApiPath(id): ApiPath<Uuid>,
     ApiJson(patch): ApiJson<TaskInput>,
 ) -> ApiResult<ApiJson<TaskDetail>> {
-    let current = posters_task(&state, caller, id).await?;
-    // Only the text being changed: an edit of the date must not trip over older wording.
-    let changed_text = [("title", patch.title.as_deref()), ("description", patch.description.as_deref())];
-    guard::keep_on_platform(&changed_text.map(|(field, text)| (field, text.unwrap_or_default())))?;
-    let due_changed = patch.due_date.is_some();
-    // Keep the stored coordinates unless the place changed (then re-resolve unless new ones came).
-    let place = keep_place(&patch, &current);
-    let merged = TaskInput {
-        title: patch.title.or(Some(current.title.clone())),
-        description: patch.description.or(Some(current.description.clone())),
-        category_id: patch.category_id.or(Some(current.category_id.into())),
-        location: patch.location.or(Some(current.location.clone())),
-        budget_cents: patch.budget_cents.or(Some(current.budget_cents.into())),
-        due_date: patch.due_date.or(Some(current.due_date.clone())),
-        remote: patch.remote.or(Some(current.remote)),
-        ..place
-    };
-    // An unchanged due date that has since passed does not block other edits.
-    let earliest = match rules::parse_date(&current.due_date) {
-        Some(current_due) if !due_changed => today().min(current_due),
-        _ => today(),
-    };
-    let draft = rules::validate_task(&merged, earliest)?;
-    if !tasks::update_open_task(&state.db, id, caller.id, &draft, Timestamp::now()).await? {
-        return Err(not_open());
-    }
-    let row = task_or_404(&state, id).await?;
-    live::task_edited(&state, &row).await;
+    let row = marketplace::tasks::edit(&state, caller.id, id, patch).await?;
     let questions = first_questions(&state, id, false).await?;
     let view_count = tasks::view_count(&state.db, id).await?;
     Ok(ApiJson(detail(&state, row, view_count, questions).await?))
@@ -490,14 +417,7 @@ pub async fn cancel_task(
         serde_json::from_slice(&body)
             .map_err(|_| ApiError::field("reason_code", "Please choose a reason from the list"))?
     };
-    let reason = crate::marketplace::cancellations::reason(input.reason_code.as_deref())?;
-    let current = posters_task(&state, caller, id).await?;
-    let notice = notices::open_task_cancelled(id, &current.title);
-    let cancelled = tasks::cancel_open_task(&state.db, id, caller.id, &notice, reason, Timestamp::now()).await?;
-    let notifications = cancelled.ok_or_else(not_open)?;
-    let row = task_or_404(&state, id).await?;
-    live::task_updated(&state, id, row.status, row.offer_count).await;
-    live::notifications_created(&state, &notifications).await;
+    let row = marketplace::tasks::cancel_open(&state, caller.id, id, input.reason_code.as_deref()).await?;
     Ok(ApiJson(TaskSummary::from(&row)))
 }
 

@@ -11,6 +11,7 @@ use super::{AuditAction, AuditTarget, ModerationAction, TargetType};
 use crate::{
     db::Timestamp,
     live, notices,
+    refusal::{DomainError, DomainResult, Invalid},
     state::AppState,
     store::{
         audit_log::AuditEntry,
@@ -26,27 +27,12 @@ pub const MAX_NOTE_CHARS: usize = 2000;
 pub const CLOSE_SUSPENDED: u16 = 4003;
 pub const MAX_SUSPEND_DAYS: i64 = 3650;
 
-#[derive(Debug, thiserror::Error)]
-pub enum ActionError {
-    #[error("no such report")]
-    ReportNotFound,
-    #[error("no such user")]
-    UserNotFound,
-    #[error("already resolved")]
-    AlreadyResolved,
-    /// Only an open task can be removed; a paid one goes through the dispute and refund tools.
-    #[error("task not open")]
-    TaskNotOpen,
-    #[error("a profile cannot be removed")]
-    ProfileNotRemovable,
-    #[error("note required")]
-    NoteRequired,
-    #[error("bad suspension length")]
-    BadDays,
-    #[error("not suspended")]
-    NotSuspended,
-    #[error(transparent)]
-    Database(#[from] sqlx::Error),
+fn report_not_found() -> DomainError {
+    DomainError::not_found("Report")
+}
+
+fn already_resolved() -> DomainError {
+    DomainError::Conflict("These reports were already resolved".into())
 }
 
 pub struct Decision<'a> {
@@ -58,16 +44,18 @@ pub struct Decision<'a> {
 }
 
 /// Resolves every open report on the reported target at once; answers the report, resolved.
-pub async fn resolve(state: &AppState, decision: &Decision<'_>) -> Result<ReportRow, ActionError> {
+pub async fn resolve(state: &AppState, decision: &Decision<'_>) -> DomainResult<ReportRow> {
     let note = checked_note(decision.note)?;
-    let report = reports::report_by_id(&state.db, decision.report_id).await?.ok_or(ActionError::ReportNotFound)?;
+    let report = reports::report_by_id(&state.db, decision.report_id).await?.ok_or_else(report_not_found)?;
     if report.status == super::ReportStatus::Resolved {
-        return Err(ActionError::AlreadyResolved);
+        return Err(already_resolved());
     }
     let now = Timestamp::now();
     let effect = match decision.action {
         ModerationAction::Remove if report.target_type == TargetType::User => {
-            return Err(ActionError::ProfileNotRemovable);
+            return Err(
+                Invalid::field("action", "A profile cannot be removed; warn or suspend the user instead").into()
+            );
         }
         ModerationAction::Remove => Effect::Remove,
         ModerationAction::Suspend => Effect::Suspend(Suspension {
@@ -96,8 +84,10 @@ pub async fn resolve(state: &AppState, decision: &Decision<'_>) -> Result<Report
         now,
     };
     match moderation::resolve_reports(&state.db, &resolution).await? {
-        Resolved::AlreadyResolved => Err(ActionError::AlreadyResolved),
-        Resolved::TaskNotOpen => Err(ActionError::TaskNotOpen),
+        Resolved::AlreadyResolved => Err(already_resolved()),
+        Resolved::TaskNotOpen => Err(DomainError::Conflict(
+            "Only an open task can be removed; once it is paid, use the dispute and refund tools".into(),
+        )),
         Resolved::Done { notifications, suspended, .. } => {
             if decision.action == ModerationAction::Remove
                 && report.target_type == TargetType::Task
@@ -109,7 +99,7 @@ pub async fn resolve(state: &AppState, decision: &Decision<'_>) -> Result<Report
                 after_suspension(state, report.author_id, suspended).await;
             }
             live::notifications_created(state, &notifications).await;
-            Ok(reports::report_by_id(&state.db, report.id).await?.ok_or(ActionError::ReportNotFound)?)
+            Ok(reports::report_by_id(&state.db, report.id).await?.ok_or_else(report_not_found)?)
         }
     }
 }
@@ -121,9 +111,9 @@ pub async fn suspend(
     user_id: Uuid,
     reason: &str,
     days: Option<i64>,
-) -> Result<(), ActionError> {
+) -> DomainResult<()> {
     let reason = checked_note(reason)?;
-    crate::store::users::user_by_id(&state.db, user_id).await?.ok_or(ActionError::UserNotFound)?;
+    crate::store::users::user_by_id(&state.db, user_id).await?.ok_or_else(|| DomainError::not_found("User"))?;
     let now = Timestamp::now();
     let suspension = Suspension { user_id, until: suspension_end(days, now)?, reason };
     let notice = notices::account_suspended(user_id, suspension.until, reason, now);
@@ -134,15 +124,15 @@ pub async fn suspend(
     Ok(())
 }
 
-/// Ends `user_id`'s suspension and lifts the holds on their transfers; 409-worthy when there is
+/// Ends `user_id`'s suspension and lifts the holds on their transfers; a conflict when there is
 /// neither.
-pub async fn reinstate(state: &AppState, operator_id: Uuid, user_id: Uuid, note: &str) -> Result<(), ActionError> {
-    crate::store::users::user_by_id(&state.db, user_id).await?.ok_or(ActionError::UserNotFound)?;
+pub async fn reinstate(state: &AppState, operator_id: Uuid, user_id: Uuid, note: &str) -> DomainResult<()> {
+    crate::store::users::user_by_id(&state.db, user_id).await?.ok_or_else(|| DomainError::not_found("User"))?;
     let note = note.trim();
     let notice = notices::account_reinstated(user_id, Timestamp::now());
     let audit = AuditEntry::new(operator_id, AuditAction::Reinstate, (AuditTarget::User, user_id), note);
     if !moderation::reinstate(&state.db, user_id, &notice, &audit).await? {
-        return Err(ActionError::NotSuspended);
+        return Err(DomainError::Conflict("This account is not suspended".into()));
     }
     live::notifications_created(state, std::slice::from_ref(&notice)).await;
     Ok(())
@@ -168,21 +158,24 @@ async fn after_suspension(state: &AppState, user_id: Uuid, suspended: Suspended)
     }
 }
 
-fn checked_note(note: &str) -> Result<&str, ActionError> {
+fn checked_note(note: &str) -> Result<&str, Invalid> {
     let note = note.trim();
     if note.is_empty() || note.chars().count() > MAX_NOTE_CHARS {
-        return Err(ActionError::NoteRequired);
+        return Err(Invalid::field("note", &format!("Please give a reason (at most {MAX_NOTE_CHARS} characters)")));
     }
     Ok(note)
 }
 
-fn suspension_end(days: Option<i64>, now: Timestamp) -> Result<Option<Timestamp>, ActionError> {
+fn suspension_end(days: Option<i64>, now: Timestamp) -> Result<Option<Timestamp>, Invalid> {
     match days {
         None => Ok(None),
         Some(days) if (1..=MAX_SUSPEND_DAYS).contains(&days) => {
             Ok(Some(Timestamp::from_offset_date_time(now.to_offset_date_time() + Duration::days(days))))
         }
-        Some(_) => Err(ActionError::BadDays),
+        Some(_) => Err(Invalid::field(
+            "suspend_days",
+            &format!("A suspension lasts 1 to {MAX_SUSPEND_DAYS} days, or leave it out for until reinstated"),
+        )),
     }
 }
 
@@ -243,7 +236,9 @@ mod tests {
         let now = Timestamp(0);
         assert_eq!(suspension_end(None, now).unwrap(), None);
         assert_eq!(suspension_end(Some(1), now).unwrap(), Some(Timestamp(86_400_000)));
-        assert!(matches!(suspension_end(Some(0), now), Err(ActionError::BadDays)));
-        assert!(matches!(suspension_end(Some(MAX_SUSPEND_DAYS + 1), now), Err(ActionError::BadDays)));
+        let refused =
+            |days| suspension_end(Some(days), now).is_err_and(|invalid| invalid.fields.contains_key("suspend_days"));
+        assert!(refused(0));
+        assert!(refused(MAX_SUSPEND_DAYS + 1));
     }
 }

@@ -10,6 +10,8 @@ use std::sync::LazyLock;
 use phonenumber::country;
 use regex::Regex;
 
+use crate::refusal::{FieldErrors, Invalid};
+
 /// What the guard found; the caller decides what to tell the user.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ContactDetail {
@@ -19,21 +21,17 @@ pub enum ContactDetail {
     OffPlatformPayment,
 }
 
-/// One or more fields of a request carry contact details.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("contact details in {fields:?}")]
-pub struct ContactDetailsFound {
-    pub fields: Vec<String>,
-}
+/// The field message the forms show under a text that carries contact details.
+pub const KEEP_IT_ON_TASKHUB: &str = "Please keep contact details and payments on Taskhub until the task is assigned.";
 
-/// Checks every `(field, text)` pair; the error names each field that carries contact details.
-pub fn keep_on_platform(texts: &[(&str, &str)]) -> Result<(), ContactDetailsFound> {
-    let fields: Vec<String> = texts
+/// Checks every `(field, text)` pair; the refusal names each field that carries contact details.
+pub fn keep_on_platform(texts: &[(&str, &str)]) -> Result<(), Invalid> {
+    let fields: FieldErrors = texts
         .iter()
         .filter(|(_, text)| find_contact_detail(text).is_some())
-        .map(|(field, _)| (*field).to_owned())
+        .map(|(field, _)| ((*field).to_owned(), KEEP_IT_ON_TASKHUB.to_owned()))
         .collect();
-    if fields.is_empty() { Ok(()) } else { Err(ContactDetailsFound { fields }) }
+    Invalid::check(fields)
 }
 
 /// The first kind of contact detail in `text`, if any.
@@ -173,7 +171,8 @@ mod tests {
     #[test]
     fn each_field_with_contact_details_is_named() {
         let found = keep_on_platform(&[("title", "Move a couch"), ("description", "text 0412 345 678")]);
-        assert_eq!(found, Err(ContactDetailsFound { fields: vec!["description".into()] }));
+        let fields = FieldErrors::from([("description".to_owned(), KEEP_IT_ON_TASKHUB.to_owned())]);
+        assert_eq!(found, Err(Invalid { message: KEEP_IT_ON_TASKHUB.into(), fields }));
         assert_eq!(keep_on_platform(&[("title", "Move a couch"), ("description", "Two flights of stairs")]), Ok(()));
     }
 }

@@ -49,6 +49,7 @@ pub async fn open(
     live::notifications_created(state, &notifications).await;
     escrow::publish_task(state, task.id).await;
     super::increases::after_increases_closed(state, task).await;
+    live::dispute_opened(state, row.id, row.task_id).await;
     Ok(row)
 }
 

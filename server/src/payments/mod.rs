@@ -6,10 +6,12 @@
 //! retried transition never moves money twice.
 
 pub mod calls;
+pub mod cancellation_requests;
 pub mod disputes;
 pub mod escrow;
 pub mod fees;
 pub mod increases;
+pub mod payment_requests;
 pub mod payouts;
 pub mod providers;
 pub mod rules;

@@ -98,6 +98,9 @@ pub fn may_answer_cancellation(party: Party, requester: Party) -> Result<(), Den
 
 pub const DISPUTE_OPEN: &str = "A dispute is open on this task; an operator will decide";
 
+/// The task moved on between the checks and the change.
+pub const MOVED_ON: Denial = Denial::Conflict("The task changed meanwhile; reload it and try again");
+
 /// While a dispute is open, neither party moves the task on (the poster may still release).
 pub fn not_under_dispute(open_dispute: Option<Uuid>) -> Result<(), Denial> {
     check(true, "", open_dispute.is_none(), DISPUTE_OPEN)

@@ -154,6 +154,41 @@ text_enum! {
 }
 
 text_enum! {
+    /// A price increase the assigned tasker asks for: pending → approved (its checkout is open)
+    /// → paid, or declined | lapsed (unanswered) | closed (the task moved on first).
+    pub enum PriceIncreaseStatus {
+        Pending = "pending",
+        Approved = "approved",
+        Paid = "paid",
+        Declined = "declined",
+        Lapsed = "lapsed",
+        Closed = "closed",
+    }
+}
+
+text_enum! {
+    /// A new date one party proposes: pending → accepted | declined | lapsed, or closed when
+    /// the task was released or cancelled first.
+    pub enum RescheduleStatus {
+        Pending = "pending",
+        Accepted = "accepted",
+        Declined = "declined",
+        Lapsed = "lapsed",
+        Closed = "closed",
+    }
+}
+
+text_enum! {
+    /// A transfer or refund owed to the payment provider: pending (due, retried with backoff)
+    /// → done, or parked for an operator after too many failures or while held.
+    pub enum ProviderCallStatus {
+        Pending = "pending",
+        Done = "done",
+        Parked = "parked",
+    }
+}
+
+text_enum! {
     /// What a notification is about; people turn push and email on or off per kind.
     /// Declared in the order the settings page shows them.
     pub enum NotificationKind {
@@ -192,6 +227,9 @@ mod tests {
         assert_json_is_the_stored_text(DisputeStatus::ALL, DisputeStatus::as_str);
         assert_json_is_the_stored_text(CancellationStatus::ALL, CancellationStatus::as_str);
         assert_json_is_the_stored_text(NotificationKind::ALL, NotificationKind::as_str);
+        assert_json_is_the_stored_text(PriceIncreaseStatus::ALL, PriceIncreaseStatus::as_str);
+        assert_json_is_the_stored_text(RescheduleStatus::ALL, RescheduleStatus::as_str);
+        assert_json_is_the_stored_text(ProviderCallStatus::ALL, ProviderCallStatus::as_str);
         assert_eq!(TaskStatus::CompletionRequested.as_str(), "completion_requested");
         assert_eq!(NotificationKind::TaskAlert.to_string(), "task_alert");
         assert_eq!(OfferStatus::parse("not_selected"), Some(OfferStatus::NotSelected));

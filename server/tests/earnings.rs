@@ -13,7 +13,7 @@ use common::{
 use reqwest::{StatusCode, header};
 use serde_json::{Value, json};
 use server::payments::sandbox::{Call, Fault};
-use server::states::PaymentStatus;
+use server::states::{PaymentStatus, ProviderCallStatus};
 
 fn faults(app: &TestApp) -> &server::payments::SandboxFaults {
     app.server.state.payments.sandbox().faults()
@@ -146,7 +146,7 @@ async fn a_transfer_refused_for_want_of_payout_setup_waits_and_goes_out_once_set
 
     let payment = kept_payment(&app, &assigned.task).await;
     let [call] = calls_of(&app, payment.id).await.try_into().unwrap();
-    assert_eq!(call.status, "done", "finishing the setup sent the waiting transfer at once");
+    assert_eq!(call.status, ProviderCallStatus::Done, "finishing the setup sent the waiting transfer at once");
     assert!(payment.transfer_ref.is_some());
     let paid = earnings(&app, &tasker).await;
     assert_eq!(paid["items"][0]["state"], "paid_out");

@@ -13,6 +13,7 @@ use common::{
 };
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
+use server::states::ProviderCallStatus;
 use server::{config::Config, on_pool};
 
 const OPERATOR: &str = "operator@example.com";
@@ -598,7 +599,7 @@ async fn held_money_continues_and_a_suspended_taskers_transfer_waits(app: TestAp
     let held = kept_payment(&app, &assigned.task).await;
     assert!(held.transfer_ref.is_none(), "the sweep leaves it in the outbox");
     let calls = server::store::provider_calls::for_payment(&app.server.state.db, held.id).await.unwrap();
-    assert_eq!(calls[0].status, "pending");
+    assert_eq!(calls[0].status, ProviderCallStatus::Pending);
     assert_eq!(calls[0].attempts, 0, "a held transfer spends none of its attempts");
 
     let reinstated = app.post(&format!("{path}/reinstate"), Some(&operator), json!({})).await;

@@ -10,6 +10,7 @@ use std::time::Duration;
 use common::{TestApp, escrow::calls_of, market::poster};
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
+use server::states::ProviderCallStatus;
 use server::{
     config::Config,
     db::Timestamp,
@@ -65,7 +66,7 @@ async fn operator_routes_refuse_everyone_but_operators(app: TestApp) -> TestApp 
         at = at.plus(Duration::from_secs(6 * 3600 + 1));
         sweep::sweep(&app.server.state, at).await.unwrap();
     }
-    assert_eq!(calls_of(&app, payment.id).await[0].status, "parked");
+    assert_eq!(calls_of(&app, payment.id).await[0].status, ProviderCallStatus::Parked);
 
     let routes = operator_routes(&transfer.id.to_string());
     let listed: Vec<String> = routes.iter().map(|(method, path)| format!("{method} {path}")).collect();
@@ -88,7 +89,11 @@ async fn operator_routes_refuse_everyone_but_operators(app: TestApp) -> TestApp 
         assert_eq!(as_the_poster.status, StatusCode::FORBIDDEN, "{method} {path} as a party");
     }
     common::rows::assert_task_unchanged(&app, &assigned.task, &before, "a refused operator call").await;
-    assert_eq!(calls_of(&app, payment.id).await[0].status, "parked", "a refused retry leaves the call parked");
+    assert_eq!(
+        calls_of(&app, payment.id).await[0].status,
+        ProviderCallStatus::Parked,
+        "a refused retry leaves the call parked"
+    );
 
     let operator = poster(&app, OPERATOR).await;
     let parked = app.get("/api/admin/provider-calls", Some(&operator)).await;
@@ -97,7 +102,7 @@ async fn operator_routes_refuse_everyone_but_operators(app: TestApp) -> TestApp 
     let retried =
         app.post(&format!("/api/admin/provider-calls/{}/retry", transfer.id), Some(&operator), json!({})).await;
     assert_eq!(retried.status, StatusCode::NO_CONTENT, "{:?}", retried.body);
-    assert_eq!(calls_of(&app, payment.id).await[0].status, "pending");
+    assert_eq!(calls_of(&app, payment.id).await[0].status, ProviderCallStatus::Pending);
     app
 }
 

@@ -21,6 +21,7 @@ use common::{
 use futures_util::future::join_all;
 use reqwest::StatusCode;
 use serde_json::json;
+use server::states::ProviderCallStatus;
 use server::{
     db::Timestamp,
     payments::{
@@ -114,7 +115,7 @@ async fn refund_completes_within_two_sweeps_behind_150_permanently_failing_trans
         "the refund waited behind failing transfers: first sweep {first:?}, second {second:?}"
     );
     let [call] = calls_of(&app, refunded.id).await.try_into().unwrap();
-    assert_eq!(call.status, "done");
+    assert_eq!(call.status, ProviderCallStatus::Done);
     let stuck = provider_calls::due(
         &app.server.state.db,
         later(Duration::from_secs(30 * 86_400)),

@@ -16,6 +16,7 @@ use common::{
 };
 use reqwest::StatusCode;
 use serde_json::{Value, json};
+use server::states::ProviderCallStatus;
 use server::{
     config::{Config, Secret},
     store::{ledger, payments, provider_calls},
@@ -105,7 +106,7 @@ async fn a_transfer_released_before_payout_setup_goes_out_when_stripe_reports_th
             let payment = payments::payment_by_session(&app.server.state.db, SESSION).await.unwrap().unwrap();
             let [call] =
                 provider_calls::for_payment(&app.server.state.db, payment.id).await.unwrap().try_into().unwrap();
-            assert_eq!(call.status, "done");
+            assert_eq!(call.status, ProviderCallStatus::Done);
             assert_eq!(payout_status(&app, &tasker).await, "ready");
             let line = earnings_line(&app, &tasker).await;
             assert_eq!((line["state"].as_str(), line["payout_cents"].as_i64()), (Some("paid_out"), Some(18_000)));

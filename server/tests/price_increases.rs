@@ -78,7 +78,7 @@ async fn paid_increase(app: &TestApp, assigned: &Assigned, amount_cents: i64) ->
 
 async fn increase_status(app: &TestApp, increase: &Value) -> String {
     let id = uuid(increase["id"].as_str().unwrap());
-    price_increases::increase(&app.server.state.db, id).await.unwrap().unwrap().status
+    price_increases::increase(&app.server.state.db, id).await.unwrap().unwrap().status.to_string()
 }
 
 /// The task's payments as `(purpose, status, amount, refunded)`, oldest first.

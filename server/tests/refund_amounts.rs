@@ -32,8 +32,11 @@ fn with_operator(config: &mut Config) {
 
 /// The task's payment with its provider calls as `(kind, amount, status)`, sorted.
 async fn calls(app: &TestApp, payment: &PaymentRow) -> Vec<(String, i64, String)> {
-    let mut calls: Vec<_> =
-        calls_of(app, payment.id).await.into_iter().map(|call| (call.kind, call.amount_cents, call.status)).collect();
+    let mut calls: Vec<_> = calls_of(app, payment.id)
+        .await
+        .into_iter()
+        .map(|call| (call.kind, call.amount_cents, call.status.to_string()))
+        .collect();
     calls.sort();
     calls
 }

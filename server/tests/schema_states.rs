@@ -12,7 +12,10 @@ use std::{
 use common::{Backend, TestApp};
 use server::{
     db::Db,
-    states::{CancellationStatus, DisputeStatus, NotificationKind, OfferStatus, PaymentStatus, TaskStatus},
+    states::{
+        CancellationStatus, DisputeStatus, NotificationKind, OfferStatus, PaymentStatus, PriceIncreaseStatus,
+        ProviderCallStatus, RescheduleStatus, TaskStatus,
+    },
 };
 
 /// Each enum's values, as `(table, column, values)`.
@@ -27,6 +30,9 @@ fn known_states() -> Vec<(&'static str, &'static str, BTreeSet<String>)> {
         ("disputes", "status", texts(DisputeStatus::ALL, DisputeStatus::as_str)),
         ("cancellation_requests", "status", texts(CancellationStatus::ALL, CancellationStatus::as_str)),
         ("notifications", "type", texts(NotificationKind::ALL, NotificationKind::as_str)),
+        ("price_increases", "status", texts(PriceIncreaseStatus::ALL, PriceIncreaseStatus::as_str)),
+        ("reschedules", "status", texts(RescheduleStatus::ALL, RescheduleStatus::as_str)),
+        ("provider_calls", "status", texts(ProviderCallStatus::ALL, ProviderCallStatus::as_str)),
     ]
 }
 

@@ -16,6 +16,7 @@ use common::{
 use reqwest::{StatusCode, header};
 use serde_json::{Value, json};
 use server::config::{Config, Secret};
+use server::states::ProviderCallStatus;
 use stripe_fake::{FakeStripe, event};
 
 on_both_backends!(
@@ -176,7 +177,7 @@ async fn a_released_transfer_waits_for_identity_and_goes_out_when_verified(app: 
     let url = start_session(&app, &assigned.tasker).await;
     assert_eq!(decide(&app, &url, "verify").await.0, StatusCode::SEE_OTHER);
     let [sent] = calls_of(&app, payment.id).await.try_into().unwrap();
-    assert_eq!(sent.status, "done", "verifying sends the transfer at once");
+    assert_eq!(sent.status, ProviderCallStatus::Done, "verifying sends the transfer at once");
     let earnings = app.get("/api/me/earnings", Some(&assigned.tasker)).await.body;
     assert_eq!(earnings["identity_needed"], false);
     assert_eq!(earnings["items"][0]["state"], "paid_out");

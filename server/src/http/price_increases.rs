@@ -106,7 +106,7 @@ async fn increase_and_task(
         // Strangers do not learn that the increase exists.
         return Err(ApiError::not_found("Price increase"));
     }
-    increases::may_answer(party, &increase.status)?;
+    increases::may_answer(party, increase.status)?;
     Ok((increase, task))
 }
 

@@ -17,6 +17,7 @@ use crate::{
     marketplace::reschedules::{self, MAX_NOTE_CHARS, MAX_WINDOW_CHARS},
     payments::rules::Party,
     state::AppState,
+    states::RescheduleStatus,
     store::{self, reschedules::RescheduleRow},
 };
 
@@ -125,7 +126,12 @@ pub async fn list_reschedules(
     Ok(ApiJson(RescheduleList { items: store::reschedules::for_task(&state.db, task.id).await? }))
 }
 
-async fn answer(state: AppState, caller: AuthUser, id: Uuid, new_status: &str) -> ApiResult<ApiJson<RescheduleRow>> {
+async fn answer(
+    state: AppState,
+    caller: AuthUser,
+    id: Uuid,
+    new_status: RescheduleStatus,
+) -> ApiResult<ApiJson<RescheduleRow>> {
     let proposal =
         store::reschedules::reschedule(&state.db, id).await?.ok_or_else(|| ApiError::not_found("Proposal"))?;
     let task = task_or_404(&state, proposal.task_id).await?;
@@ -134,7 +140,7 @@ async fn answer(state: AppState, caller: AuthUser, id: Uuid, new_status: &str) -
         return Err(ApiError::not_found("Proposal"));
     }
     let proposer = Party::of(proposal.proposed_by, task.poster_id, task.assigned_tasker_id);
-    reschedules::may_answer(answerer, proposer, &proposal.status)?;
+    reschedules::may_answer(answerer, proposer, proposal.status)?;
     Ok(ApiJson(reschedules::answer(&state, &task, &proposal, new_status, Timestamp::now()).await?))
 }
 
@@ -148,7 +154,7 @@ pub async fn accept_date(
     caller: AuthUser,
     ApiPath(id): ApiPath<Uuid>,
 ) -> ApiResult<ApiJson<RescheduleRow>> {
-    answer(state, caller, id, "accepted").await
+    answer(state, caller, id, RescheduleStatus::Accepted).await
 }
 
 /// The other party declines: the date stays. The proposer 403; no longer pending 409.
@@ -160,5 +166,5 @@ pub async fn decline_date(
     caller: AuthUser,
     ApiPath(id): ApiPath<Uuid>,
 ) -> ApiResult<ApiJson<RescheduleRow>> {
-    answer(state, caller, id, "declined").await
+    answer(state, caller, id, RescheduleStatus::Declined).await
 }

@@ -16,7 +16,7 @@ use crate::{
     payments::rules::Party,
     refusal::{Denial, DomainError, DomainResult, Invalid},
     state::AppState,
-    states::TaskStatus,
+    states::{RescheduleStatus, TaskStatus},
     store::{
         self,
         reschedules::{NewReschedule, RescheduleError, RescheduleRow},
@@ -40,11 +40,11 @@ pub fn may_propose(party: Party, task_status: TaskStatus, open_dispute: Option<U
 }
 
 /// Only the other party answers (403), only a pending proposal (409).
-pub fn may_answer(answerer: Party, proposer: Party, status: &str) -> Result<(), Denial> {
+pub fn may_answer(answerer: Party, proposer: Party, status: RescheduleStatus) -> Result<(), Denial> {
     if answerer == Party::Other || answerer == proposer {
         return Err(Denial::Forbidden("Only the other party can answer this proposal"));
     }
-    if status != "pending" {
+    if status != RescheduleStatus::Pending {
         return Err(Denial::Conflict("This proposal is no longer waiting for an answer"));
     }
     Ok(())
@@ -110,7 +110,7 @@ pub async fn answer(
     state: &AppState,
     task: &TaskRow,
     proposal: &RescheduleRow,
-    new_status: &str,
+    new_status: RescheduleStatus,
     now: Timestamp,
 ) -> DomainResult<RescheduleRow> {
     let when = when(&proposal.due_date, proposal.time_window.as_deref());
@@ -119,7 +119,7 @@ pub async fn answer(
     let row = row.ok_or_else(|| DomainError::Conflict("This proposal is no longer waiting for an answer".into()))?;
     live::notifications_created(state, &[notification]).await;
     publish(state, task, &row, "reschedule.updated").await;
-    if new_status == "accepted"
+    if new_status == RescheduleStatus::Accepted
         && let Some(task) = tasks::task(&state.db, task.id).await?
     {
         live::task_edited(state, &task).await;
@@ -132,7 +132,7 @@ pub async fn lapse_due(state: &AppState, now: Timestamp, limit: i64) -> anyhow::
     let mut lapsed = 0;
     for proposal in store::reschedules::lapsed(&state.db, now, limit).await? {
         let Some(task) = tasks::task(&state.db, proposal.task_id).await? else { continue };
-        if answer(state, &task, &proposal, "lapsed", now).await.is_ok() {
+        if answer(state, &task, &proposal, RescheduleStatus::Lapsed, now).await.is_ok() {
             lapsed += 1;
         }
     }
@@ -172,11 +172,20 @@ mod tests {
 
     #[test]
     fn only_the_other_party_answers_a_pending_proposal() {
-        assert!(may_answer(Party::Poster, Party::AssignedTasker, "pending").is_ok());
-        assert!(may_answer(Party::AssignedTasker, Party::Poster, "pending").is_ok());
-        assert!(matches!(may_answer(Party::Poster, Party::Poster, "pending"), Err(Denial::Forbidden(_))));
-        assert!(matches!(may_answer(Party::Other, Party::Poster, "pending"), Err(Denial::Forbidden(_))));
-        assert!(matches!(may_answer(Party::Poster, Party::AssignedTasker, "lapsed"), Err(Denial::Conflict(_))));
+        assert!(may_answer(Party::Poster, Party::AssignedTasker, RescheduleStatus::Pending).is_ok());
+        assert!(may_answer(Party::AssignedTasker, Party::Poster, RescheduleStatus::Pending).is_ok());
+        assert!(matches!(
+            may_answer(Party::Poster, Party::Poster, RescheduleStatus::Pending),
+            Err(Denial::Forbidden(_))
+        ));
+        assert!(matches!(
+            may_answer(Party::Other, Party::Poster, RescheduleStatus::Pending),
+            Err(Denial::Forbidden(_))
+        ));
+        assert!(matches!(
+            may_answer(Party::Poster, Party::AssignedTasker, RescheduleStatus::Lapsed),
+            Err(Denial::Conflict(_))
+        ));
     }
 
     #[test]

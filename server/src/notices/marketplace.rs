@@ -4,7 +4,12 @@
 use uuid::Uuid;
 
 use super::{Notice, NotificationRow, span, task_link};
-use crate::{db::Timestamp, marketplace::reschedules, states::NotificationKind, store::reviews::HIDDEN_FOR};
+use crate::{
+    db::Timestamp,
+    marketplace::reschedules,
+    states::{NotificationKind, RescheduleStatus},
+    store::reviews::HIDDEN_FOR,
+};
 
 /// The poster, of a new offer.
 pub fn new_offer(poster_id: Uuid, task_id: Uuid, title: &str, now: Timestamp) -> NotificationRow {
@@ -107,18 +112,20 @@ pub fn date_proposed(to: Uuid, task_id: Uuid, title: &str, when: &str, now: Time
     )
 }
 
-/// What became of a proposed date: `accepted`, `declined`, or (anything else) lapsed.
+/// What became of a proposed date: accepted, declined, or (anything else) lapsed.
 pub fn date_answered(
     proposer: Uuid,
     task_id: Uuid,
     title: &str,
-    answer: &str,
+    answer: RescheduleStatus,
     when: &str,
     now: Timestamp,
 ) -> NotificationRow {
     let (heading, message) = match answer {
-        "accepted" => ("New date accepted", format!("The new date for \"{title}\" was accepted: {when}.")),
-        "declined" => (
+        RescheduleStatus::Accepted => {
+            ("New date accepted", format!("The new date for \"{title}\" was accepted: {when}."))
+        }
+        RescheduleStatus::Declined => (
             "New date declined",
             format!("The new date you proposed for \"{title}\" was declined; the date stays as it was."),
         ),

@@ -10,6 +10,7 @@ use super::{RefundRequest, TransferRequest};
 use crate::{
     db::Timestamp,
     state::AppState,
+    states::ProviderCallStatus,
     store::{
         payments,
         provider_calls::{self, ProviderCallRow, kind},
@@ -75,7 +76,7 @@ pub async fn run(state: &AppState, call: &ProviderCallRow) -> bool {
 pub async fn run_owed(state: &AppState, payment_id: uuid::Uuid) {
     match provider_calls::for_payment(&state.db, payment_id).await {
         Ok(calls) => {
-            for call in calls.iter().filter(|call| call.status == provider_calls::status::PENDING) {
+            for call in calls.iter().filter(|call| call.status == ProviderCallStatus::Pending) {
                 run(state, call).await;
             }
         }

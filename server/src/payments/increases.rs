@@ -22,7 +22,7 @@ use crate::{
     live, notices,
     refusal::{DomainError, DomainResult, Invalid},
     state::AppState,
-    states::{PaymentStatus, TaskStatus},
+    states::{PaymentStatus, PriceIncreaseStatus, TaskStatus},
     store::{
         self,
         escrow::NewPayment,
@@ -58,11 +58,11 @@ pub fn may_ask(party: Party, task_status: TaskStatus, open_dispute: Option<Uuid>
 }
 
 /// Only the poster answers (403), only a pending increase (409).
-pub fn may_answer(party: Party, increase_status: &str) -> Result<(), Denial> {
+pub fn may_answer(party: Party, increase_status: PriceIncreaseStatus) -> Result<(), Denial> {
     if party != Party::Poster {
         return Err(Denial::Forbidden("Only the task's poster can answer a price increase"));
     }
-    if increase_status != store::price_increases::status::PENDING {
+    if increase_status != PriceIncreaseStatus::Pending {
         return Err(Denial::Conflict("This price increase is no longer waiting for an answer"));
     }
     Ok(())
@@ -282,7 +282,7 @@ pub async fn after_increases_closed(state: &AppState, task: &TaskRow) {
         }
     }
     if let Ok(increases) = store::price_increases::for_task(&state.db, task.id).await {
-        for increase in increases.iter().filter(|increase| increase.status == store::price_increases::status::CLOSED) {
+        for increase in increases.iter().filter(|increase| increase.status == PriceIncreaseStatus::Closed) {
             publish(state, task, increase).await;
         }
     }
@@ -318,7 +318,7 @@ async fn publish_by_id(state: &AppState, task: &TaskRow, increase_id: Uuid) {
 
 /// `price_increase.created` (pending) or `price_increase.updated` to both parties.
 pub async fn publish(state: &AppState, task: &TaskRow, increase: &PriceIncreaseRow) {
-    let event = if increase.status == store::price_increases::status::PENDING && increase.answered_at.is_none() {
+    let event = if increase.status == PriceIncreaseStatus::Pending && increase.answered_at.is_none() {
         "price_increase.created"
     } else {
         "price_increase.updated"
@@ -355,12 +355,15 @@ mod tests {
 
     #[test]
     fn only_the_poster_answers_a_pending_increase() {
-        assert_eq!(may_answer(Party::Poster, store::price_increases::status::PENDING), Ok(()));
-        assert!(matches!(
-            may_answer(Party::AssignedTasker, store::price_increases::status::PENDING),
-            Err(Denial::Forbidden(_))
-        ));
-        for status in ["approved", "paid", "declined", "lapsed", "closed"] {
+        assert_eq!(may_answer(Party::Poster, PriceIncreaseStatus::Pending), Ok(()));
+        assert!(matches!(may_answer(Party::AssignedTasker, PriceIncreaseStatus::Pending), Err(Denial::Forbidden(_))));
+        for status in [
+            PriceIncreaseStatus::Approved,
+            PriceIncreaseStatus::Paid,
+            PriceIncreaseStatus::Declined,
+            PriceIncreaseStatus::Lapsed,
+            PriceIncreaseStatus::Closed,
+        ] {
             assert!(matches!(may_answer(Party::Poster, status), Err(Denial::Conflict(_))), "{status}");
         }
     }

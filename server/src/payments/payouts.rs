@@ -14,7 +14,7 @@ use super::calls;
 use crate::{
     db::Timestamp,
     state::AppState,
-    states::PaymentStatus,
+    states::{PaymentStatus, ProviderCallStatus},
     store::{
         earnings::EarningRow,
         payments,
@@ -51,9 +51,9 @@ pub fn payout_cents(row: &EarningRow) -> i64 {
 }
 
 pub fn earning_state(row: &EarningRow, payout_account_ready: bool) -> EarningState {
-    match (row.status, row.transfer_status.as_deref()) {
+    match (row.status, row.transfer_status) {
         (PaymentStatus::Refunded, _) => EarningState::Refunded,
-        (PaymentStatus::Released, Some(provider_calls::status::DONE)) => EarningState::PaidOut,
+        (PaymentStatus::Released, Some(ProviderCallStatus::Done)) => EarningState::PaidOut,
         (PaymentStatus::Released, _) if !payout_account_ready => EarningState::WaitingForPayoutSetup,
         (PaymentStatus::Released, _) => EarningState::TransferPending,
         _ if row.completion_requested_at.is_some() => EarningState::AwaitingRelease,
@@ -67,10 +67,10 @@ pub async fn account_ready(state: &AppState, user_id: Uuid) -> sqlx::Result<()> 
     let now = Timestamp::now();
     payments::mark_payout_account_ready(&state.db, user_id, now).await?;
     for call in provider_calls::unsent_transfers_to(&state.db, user_id).await? {
-        if call.status == provider_calls::status::PARKED && !provider_calls::unpark(&state.db, call.id, now).await? {
+        if call.status == ProviderCallStatus::Parked && !provider_calls::unpark(&state.db, call.id, now).await? {
             continue;
         }
-        let call = ProviderCallRow { status: provider_calls::status::PENDING.into(), attempts: 0, ..call };
+        let call = ProviderCallRow { status: ProviderCallStatus::Pending, attempts: 0, ..call };
         calls::run(state, &call).await;
     }
     Ok(())
@@ -80,7 +80,7 @@ pub async fn account_ready(state: &AppState, user_id: Uuid) -> sqlx::Result<()> 
 mod tests {
     use super::*;
 
-    fn row(status: PaymentStatus, requested: bool, transfer: Option<&str>) -> EarningRow {
+    fn row(status: PaymentStatus, requested: bool, transfer: Option<ProviderCallStatus>) -> EarningRow {
         EarningRow {
             payment_id: Uuid::nil(),
             task_id: Uuid::nil(),
@@ -93,7 +93,7 @@ mod tests {
             completion_requested_at: requested.then_some(Timestamp(1)),
             held_at: Some(Timestamp(1)),
             released_at: None,
-            transfer_status: transfer.map(Into::into),
+            transfer_status: transfer,
             transfer_updated_at: None,
             transfer_on_hold: false,
             purpose: "task".into(),
@@ -109,25 +109,31 @@ mod tests {
     #[test]
     fn a_released_transfer_waits_for_payout_setup_only_while_there_is_none() {
         assert_eq!(
-            earning_state(&row(PaymentStatus::Released, true, Some("pending")), false),
+            earning_state(&row(PaymentStatus::Released, true, Some(ProviderCallStatus::Pending)), false),
             EarningState::WaitingForPayoutSetup
         );
         assert_eq!(
-            earning_state(&row(PaymentStatus::Released, true, Some("parked")), false),
+            earning_state(&row(PaymentStatus::Released, true, Some(ProviderCallStatus::Parked)), false),
             EarningState::WaitingForPayoutSetup
         );
         assert_eq!(
-            earning_state(&row(PaymentStatus::Released, true, Some("pending")), true),
+            earning_state(&row(PaymentStatus::Released, true, Some(ProviderCallStatus::Pending)), true),
             EarningState::TransferPending
         );
-        assert_eq!(earning_state(&row(PaymentStatus::Released, true, Some("done")), false), EarningState::PaidOut);
+        assert_eq!(
+            earning_state(&row(PaymentStatus::Released, true, Some(ProviderCallStatus::Done)), false),
+            EarningState::PaidOut
+        );
     }
 
     #[test]
     fn the_payout_is_the_amount_less_refund_and_fee() {
-        assert_eq!(payout_cents(&row(PaymentStatus::Released, true, Some("done"))), 9_000);
-        let split =
-            EarningRow { refunded_cents: 4_000, fee_cents: 600, ..row(PaymentStatus::Released, true, Some("done")) };
+        assert_eq!(payout_cents(&row(PaymentStatus::Released, true, Some(ProviderCallStatus::Done))), 9_000);
+        let split = EarningRow {
+            refunded_cents: 4_000,
+            fee_cents: 600,
+            ..row(PaymentStatus::Released, true, Some(ProviderCallStatus::Done))
+        };
         assert_eq!(payout_cents(&split), 5_400);
         assert_eq!(payout_cents(&row(PaymentStatus::Refunded, false, None)), 0);
         assert_eq!(earning_state(&row(PaymentStatus::Refunded, false, None), true), EarningState::Refunded);

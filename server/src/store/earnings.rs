@@ -8,7 +8,7 @@ use uuid::Uuid;
 use crate::{
     db::{Db, Timestamp},
     on_pool,
-    states::PaymentStatus,
+    states::{PaymentStatus, ProviderCallStatus},
     store::Position,
 };
 
@@ -27,7 +27,7 @@ pub struct EarningRow {
     pub held_at: Option<Timestamp>,
     pub released_at: Option<Timestamp>,
     /// `pending` | `done` | `parked`; null before release.
-    pub transfer_status: Option<String>,
+    pub transfer_status: Option<ProviderCallStatus>,
     /// When the transfer was last tried or made.
     pub transfer_updated_at: Option<Timestamp>,
     /// The pending transfer waits on an operator's hold (the tasker is or was suspended).

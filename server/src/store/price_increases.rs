@@ -13,7 +13,7 @@ use uuid::Uuid;
 use crate::{
     db::{BeginWrite, Db, Timestamp},
     insert_ledger_entry, insert_notification, insert_provider_call, on_pool,
-    states::PaymentStatus,
+    states::{PaymentStatus, PriceIncreaseStatus},
     store::{
         escrow::{NewPayment, insert_pending_payment, lock_task},
         ledger::LedgerEntry,
@@ -23,16 +23,6 @@ use crate::{
     },
 };
 
-/// Price increase statuses (`price_increases.status`).
-pub mod status {
-    pub const PENDING: &str = "pending";
-    pub const APPROVED: &str = "approved";
-    pub const PAID: &str = "paid";
-    pub const DECLINED: &str = "declined";
-    pub const LAPSED: &str = "lapsed";
-    pub const CLOSED: &str = "closed";
-}
-
 #[derive(Clone, Debug, FromRow, Serialize, utoipa::ToSchema)]
 pub struct PriceIncreaseRow {
     pub id: Uuid,
@@ -40,8 +30,7 @@ pub struct PriceIncreaseRow {
     pub tasker_id: Uuid,
     pub amount_cents: i64,
     pub reason: String,
-    /// `pending` → `approved` (checkout open) → `paid` | `declined` | `lapsed` | `closed`.
-    pub status: String,
+    pub status: PriceIncreaseStatus,
     #[serde(skip)]
     pub payment_id: Option<Uuid>,
     pub decline_reason: Option<String>,
@@ -238,7 +227,7 @@ pub async fn decline(
     notification: &NotificationRow,
     now: Timestamp,
 ) -> sqlx::Result<Option<PriceIncreaseRow>> {
-    answer(db, increase, status::DECLINED, reason, Some(notification), now).await
+    answer(db, increase, PriceIncreaseStatus::Declined, reason, Some(notification), now).await
 }
 
 /// Lapses a pending increase nobody answered by its `expires_at` (the sweep).
@@ -249,13 +238,13 @@ pub async fn lapse(
     notification: &NotificationRow,
     now: Timestamp,
 ) -> sqlx::Result<Option<PriceIncreaseRow>> {
-    answer(db, increase, status::LAPSED, None, Some(notification), now).await
+    answer(db, increase, PriceIncreaseStatus::Lapsed, None, Some(notification), now).await
 }
 
 async fn answer(
     db: &Db,
     increase: &PriceIncreaseRow,
-    new_status: &str,
+    new_status: PriceIncreaseStatus,
     reason: Option<&str>,
     notification: Option<&NotificationRow>,
     now: Timestamp,

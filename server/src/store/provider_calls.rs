@@ -11,18 +11,13 @@ use uuid::Uuid;
 use crate::{
     db::{BeginWrite, Db, Timestamp, new_id},
     insert_audit_entry, on_pool,
+    states::ProviderCallStatus,
     store::audit_log::AuditEntry,
 };
 
 pub mod kind {
     pub const TRANSFER: &str = "transfer";
     pub const REFUND: &str = "refund";
-}
-
-pub mod status {
-    pub const PENDING: &str = "pending";
-    pub const DONE: &str = "done";
-    pub const PARKED: &str = "parked";
 }
 
 #[derive(Clone, Debug, FromRow, serde::Serialize, utoipa::ToSchema)]
@@ -32,7 +27,7 @@ pub struct ProviderCallRow {
     pub kind: String,
     pub provider: String,
     pub amount_cents: i64,
-    pub status: String,
+    pub status: ProviderCallStatus,
     pub attempts: i32,
     pub next_attempt_at: Timestamp,
     pub last_error: Option<String>,
@@ -240,7 +235,7 @@ pub async fn failed(
     retry_at: Option<Timestamp>,
     now: Timestamp,
 ) -> sqlx::Result<()> {
-    let status = if retry_at.is_some() { status::PENDING } else { status::PARKED };
+    let status = if retry_at.is_some() { ProviderCallStatus::Pending } else { ProviderCallStatus::Parked };
     on_pool!(db, |pool| {
         sqlx::query(
             "update provider_calls set attempts = attempts + 1, last_error = $2, status = $3,

@@ -10,6 +10,7 @@ use uuid::Uuid;
 use crate::{
     db::{BeginWrite, Db, Timestamp},
     insert_notification, on_pool,
+    states::RescheduleStatus,
     store::notifications::NotificationRow,
 };
 
@@ -24,8 +25,7 @@ pub struct RescheduleRow {
     #[serde(rename = "window")]
     pub time_window: Option<String>,
     pub note: Option<String>,
-    /// `pending` → `accepted` | `declined` | `lapsed` | `closed` (the task was released or cancelled first).
-    pub status: String,
+    pub status: RescheduleStatus,
     pub expires_at: Timestamp,
     pub created_at: Timestamp,
     pub answered_at: Option<Timestamp>,
@@ -168,7 +168,7 @@ pub async fn lapsed(db: &Db, now: Timestamp, limit: i64) -> sqlx::Result<Vec<Res
 pub async fn answer(
     db: &Db,
     proposal: &RescheduleRow,
-    new_status: &str,
+    new_status: RescheduleStatus,
     notification: &NotificationRow,
     now: Timestamp,
 ) -> sqlx::Result<Option<RescheduleRow>> {

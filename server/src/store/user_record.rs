@@ -8,7 +8,7 @@ use uuid::Uuid;
 use crate::{
     db::{Db, Timestamp},
     on_pool,
-    states::{DisputeStatus, OfferStatus, PaymentStatus, TaskStatus},
+    states::{DisputeStatus, OfferStatus, PaymentStatus, ProviderCallStatus, TaskStatus},
 };
 
 /// A task the person posted or was assigned, with its text as written (removed ones too).
@@ -63,7 +63,7 @@ pub struct RecordPayment {
     pub refunded_cents: i64,
     pub currency: String,
     /// The transfer to the tasker: `pending` | `done` | `parked`; null when none is owed.
-    pub transfer_status: Option<String>,
+    pub transfer_status: Option<ProviderCallStatus>,
     /// The transfer waits on an operator's hold (see `store::provider_calls`).
     pub transfer_on_hold: bool,
     pub created_at: Timestamp,

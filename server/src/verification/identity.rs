@@ -19,6 +19,7 @@ use crate::{
     payments::{PaymentError, calls},
     refusal::DomainResult,
     state::AppState,
+    states::ProviderCallStatus,
     store::{
         provider_calls,
         verification::{self, IdentitySessionRow, IdentityStatus},
@@ -154,7 +155,7 @@ pub async fn record(state: &AppState, session: &IdentitySessionRow, status: Iden
 
 async fn release_waiting_transfers(state: &AppState, user_id: Uuid) -> sqlx::Result<()> {
     for call in provider_calls::unsent_transfers_to(&state.db, user_id).await? {
-        if call.status != provider_calls::status::PENDING {
+        if call.status != ProviderCallStatus::Pending {
             continue;
         }
         calls::run(state, &call).await;

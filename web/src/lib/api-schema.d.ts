@@ -2805,13 +2805,18 @@ export interface components {
             /** Format: uuid */
             id: string;
             reason: string;
-            /** @description `pending` → `approved` (checkout open) → `paid` | `declined` | `lapsed` | `closed`. */
-            status: string;
+            status: components["schemas"]["PriceIncreaseStatus"];
             /** Format: uuid */
             task_id: string;
             /** Format: uuid */
             tasker_id: string;
         };
+        /**
+         * @description A price increase the assigned tasker asks for: pending → approved (its checkout is open)
+         *     → paid, or declined | lapsed (unanswered) | closed (the task moved on first).
+         * @enum {string}
+         */
+        PriceIncreaseStatus: "pending" | "approved" | "paid" | "declined" | "lapsed" | "closed";
         /** @description What a user shares with the other party of their tasks. Without a row: both. */
         Privacy: {
             share_online: boolean;
@@ -2898,9 +2903,15 @@ export interface components {
             payment_id: string;
             provider: string;
             provider_ref: string | null;
-            status: string;
+            status: components["schemas"]["ProviderCallStatus"];
             updated_at: components["schemas"]["Timestamp"];
         };
+        /**
+         * @description A transfer or refund owed to the payment provider: pending (due, retried with backoff)
+         *     → done, or parked for an operator after too many failures or while held.
+         * @enum {string}
+         */
+        ProviderCallStatus: "pending" | "done" | "parked";
         /** @enum {string} */
         ProviderId: "google" | "facebook" | "apple" | "sandbox";
         ProviderView: {
@@ -3057,8 +3068,7 @@ export interface components {
             task_title: string;
             /** @description The transfer waits on an operator's hold (see `store::provider_calls`). */
             transfer_on_hold: boolean;
-            /** @description The transfer to the tasker: `pending` | `done` | `parked`; null when none is owed. */
-            transfer_status: string | null;
+            transfer_status: null | components["schemas"]["ProviderCallStatus"];
         };
         /** @description A task the person posted or was assigned, with its text as written (removed ones too). */
         RecordTask: {
@@ -3177,13 +3187,18 @@ export interface components {
             note: string | null;
             /** Format: uuid */
             proposed_by: string;
-            /** @description `pending` → `accepted` | `declined` | `lapsed` | `closed` (the task was released or cancelled first). */
-            status: string;
+            status: components["schemas"]["RescheduleStatus"];
             /** Format: uuid */
             task_id: string;
             /** @description A time window on that day, as the proposer wrote it ("8am–12pm"). */
             window: string | null;
         };
+        /**
+         * @description A new date one party proposes: pending → accepted | declined | lapsed, or closed when
+         *     the task was released or cancelled first.
+         * @enum {string}
+         */
+        RescheduleStatus: "pending" | "accepted" | "declined" | "lapsed" | "closed";
         ResetRequest: {
             /** @default  */
             password?: string;

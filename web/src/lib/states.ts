@@ -12,3 +12,6 @@ export type PaymentStatus = Schemas['PaymentStatus'];
 export type DisputeStatus = Schemas['DisputeStatus'];
 export type CancellationStatus = Schemas['CancellationStatus'];
 export type NotificationKind = Schemas['NotificationKind'];
+export type PriceIncreaseStatus = Schemas['PriceIncreaseStatus'];
+export type RescheduleStatus = Schemas['RescheduleStatus'];
+export type ProviderCallStatus = Schemas['ProviderCallStatus'];

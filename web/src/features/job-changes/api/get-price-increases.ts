@@ -2,8 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 
 import { authorizedRequest } from '@/lib/auth/session';
 import { queryKeys } from '@/lib/query-keys';
-
-export type PriceIncreaseStatus = 'pending' | 'approved' | 'paid' | 'declined' | 'lapsed' | 'closed';
+import type { PriceIncreaseStatus } from '@/lib/states';
 
 export type PriceIncrease = {
   id: string;

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 
 import { authorizedRequest } from '@/lib/auth/session';
 import { queryKeys } from '@/lib/query-keys';
+import type { RescheduleStatus } from '@/lib/states';
 
 export type Reschedule = {
   id: string;
@@ -10,7 +11,7 @@ export type Reschedule = {
   due_date: string;
   window: string | null;
   note: string | null;
-  status: 'pending' | 'accepted' | 'declined' | 'lapsed' | 'closed';
+  status: RescheduleStatus;
   expires_at: string;
   created_at: string;
   answered_at: string | null;

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 
 import { authorizedRequest } from '@/lib/auth/session';
 import { queryKeys } from '@/lib/query-keys';
+import type { ProviderCallStatus } from '@/lib/states';
 
 export type ProviderCall = {
   id: string;
@@ -11,7 +12,7 @@ export type ProviderCall = {
   provider_ref: string | null;
   amount_cents: number;
   attempts: number;
-  status: string;
+  status: ProviderCallStatus;
   last_error: string | null;
   next_attempt_at: string;
   created_at: string;

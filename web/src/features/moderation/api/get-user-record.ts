@@ -7,7 +7,7 @@ import type { AuthorSummary } from '@/features/moderation/api/get-report-queue';
 import type { ModerationAction } from '@/features/moderation/api/resolve-report';
 import { authorizedRequest } from '@/lib/auth/session';
 import { queryKeys } from '@/lib/query-keys';
-import type { DisputeStatus, OfferStatus, PaymentStatus, TaskStatus } from '@/lib/states';
+import type { DisputeStatus, OfferStatus, PaymentStatus, ProviderCallStatus, TaskStatus } from '@/lib/states';
 
 export type ReportRecord = {
   id: string;
@@ -69,7 +69,7 @@ export type RecordPayment = {
   refunded_cents: number;
   currency: string;
   /** `pending` | `done` | `parked`; null when no transfer is owed. */
-  transfer_status: string | null;
+  transfer_status: ProviderCallStatus | null;
   /** The transfer waits on an operator's hold; Reinstate lifts it. */
   transfer_on_hold: boolean;
   created_at: string;

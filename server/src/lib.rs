@@ -32,6 +32,7 @@ pub mod state;
 pub mod store;
 pub mod task_views;
 pub mod verification;
+pub mod wire;
 pub mod workers;
 
 use std::{net::SocketAddr, sync::Arc};

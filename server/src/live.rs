@@ -7,10 +7,10 @@ use uuid::Uuid;
 
 use crate::{
     db::Timestamp,
-    http::marketplace_views::{OfferView, QuestionView, TaskPhoto, TaskSummary, fill_ratings},
     marketplace::categories,
     state::AppState,
     store::{notifications::NotificationRow, offers::OfferRow, task_photos, tasks::TaskRow},
+    wire::marketplace::{OfferView, QuestionView, TaskPhoto, TaskSummary, fill_ratings},
 };
 
 pub const TASKS_TOPIC: &str = "tasks";

@@ -15,8 +15,6 @@ use crate::{
     error::{ApiError, ApiResult},
     http::{
         extract::{ApiJson, ApiPath, ApiQuery, Operator},
-        marketplace_views::Page,
-        paging::{self, PageQuery},
         reports::ReportView,
     },
     moderation::{
@@ -28,6 +26,10 @@ use crate::{
     store::{
         Position,
         reports::{self, AuthorFacts, QueueRow},
+    },
+    wire::{
+        marketplace::Page,
+        paging::{self, PageQuery},
     },
 };
 

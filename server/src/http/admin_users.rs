@@ -15,8 +15,6 @@ use crate::{
     http::{
         admin_reports::AuthorSummary,
         extract::{ApiJson, ApiPath, ApiQuery, Operator},
-        marketplace_views::Page,
-        paging::{self, PageQuery},
     },
     moderation::{AuditAction, AuditTarget, ModerationAction, ReportReason, ReportStatus, TargetType, actions},
     state::AppState,
@@ -25,6 +23,10 @@ use crate::{
         audit_log::{self, AuditRow},
         reports::{self, ReportRow},
         user_record::{self, RecordDispute, RecordOffer, RecordPayment, RecordTask},
+    },
+    wire::{
+        marketplace::Page,
+        paging::{self, PageQuery},
     },
 };
 

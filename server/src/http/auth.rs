@@ -12,10 +12,7 @@ use crate::{
     auth::{access::ACCESS_TOKEN_TTL, password, secrets},
     db::{Timestamp, new_id},
     error::{ApiError, ApiResult, FieldErrors},
-    http::{
-        extract::{ApiJson, ClientIp, RawBody},
-        views::{ProfileView, UserView},
-    },
+    http::extract::{ApiJson, ClientIp, RawBody},
     mail::Email,
     moderation::actions::suspended_message,
     state::AppState,
@@ -25,6 +22,7 @@ use crate::{
         refresh_tokens::{self, NewRefreshToken, Rotation},
         users::{self, CreateAccountError, NewAccount, UserRow},
     },
+    wire::accounts::{ProfileView, UserView},
 };
 
 const REFRESH_TOKEN_TTL: Duration = Duration::from_secs(30 * 24 * 3600);

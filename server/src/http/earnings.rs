@@ -8,11 +8,7 @@ use uuid::Uuid;
 use crate::{
     db::Timestamp,
     error::ApiResult,
-    http::{
-        extract::{ApiJson, ApiQuery, AuthUser},
-        marketplace_views::Page,
-        paging::{self, PageQuery},
-    },
+    http::extract::{ApiJson, ApiQuery, AuthUser},
     payments::payouts::{self, EarningState},
     rate_limit::{PAYOUT_ACCOUNT_LOOKUPS, Verdict},
     state::AppState,
@@ -20,6 +16,10 @@ use crate::{
         Position,
         earnings::{self, EarningRow, ReceiptRow},
         payments, verification,
+    },
+    wire::{
+        marketplace::Page,
+        paging::{self, PageQuery},
     },
 };
 

@@ -12,16 +12,14 @@ use crate::{
     accounts::validation::{self, Skill},
     db::Timestamp,
     error::{ApiError, ApiResult, FieldErrors},
-    http::{
-        extract::{ApiJson, ApiMultipart, AuthUser, ClientIp},
-        views::{ProfileView, UserView},
-    },
+    http::extract::{ApiJson, ApiMultipart, AuthUser, ClientIp},
     media::{AvatarError, MAX_AVATAR_BYTES},
     state::AppState,
     store::{
         profiles::{self, ProfileChanges},
         users,
     },
+    wire::accounts::{ProfileView, UserView},
 };
 
 pub fn router() -> Router<AppState> {

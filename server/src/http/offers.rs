@@ -13,11 +13,7 @@ use uuid::Uuid;
 use crate::{
     db::Timestamp,
     error::{ApiError, ApiResult},
-    http::{
-        extract::{ApiJson, ApiPath, ApiQuery, AuthUser, Operator, TaskFromPath, VerifiedUser, task_or_404},
-        marketplace_views::{Items, MyOfferView, OfferView, Page, TaskSummary, fill_ratings},
-        paging::{self, PageQuery},
-    },
+    http::extract::{ApiJson, ApiPath, ApiQuery, AuthUser, Operator, TaskFromPath, VerifiedUser, task_or_404},
     live,
     marketplace::rules,
     moderation::guard,
@@ -28,6 +24,10 @@ use crate::{
         Position,
         offers::{self, CreateOfferError, NewOffer, OfferRow},
         tasks,
+    },
+    wire::{
+        marketplace::{Items, MyOfferView, OfferView, Page, TaskSummary, fill_ratings},
+        paging::{self, PageQuery},
     },
 };
 

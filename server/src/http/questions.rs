@@ -12,17 +12,17 @@ use uuid::Uuid;
 use crate::{
     db::Timestamp,
     error::{ApiError, ApiResult},
-    http::{
-        extract::{ApiJson, ApiPath, ApiQuery, AuthUser, Operator, TaskFromPath, VerifiedUser, task_or_404},
-        marketplace_views::{Page, QuestionView},
-        paging::{self, PageQuery},
-    },
+    http::extract::{ApiJson, ApiPath, ApiQuery, AuthUser, Operator, TaskFromPath, VerifiedUser, task_or_404},
     live,
     marketplace::rules,
     moderation::guard,
     notices,
     state::AppState,
     store::{Position, questions},
+    wire::{
+        marketplace::{Page, QuestionView},
+        paging::{self, PageQuery},
+    },
 };
 
 pub fn router() -> Router<AppState> {

@@ -24,7 +24,7 @@ use uuid::Uuid;
 
 use crate::{
     error::{ApiError, ApiResult},
-    http::marketplace_views::{Page, TaskDetail, TaskSummary},
+    wire::marketplace::{Page, TaskDetail, TaskSummary},
 };
 
 /// Anonymous task pages, by task.

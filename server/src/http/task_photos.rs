@@ -13,7 +13,6 @@ use crate::{
     error::{ApiError, ApiResult},
     http::{
         extract::{ApiJson, ApiMultipart, ApiPath, AuthUser, task_or_404},
-        marketplace_views::TaskPhoto,
         tasks::posters_task,
         uploads::{self, PHOTO_BODY_LIMIT, PhotoForm},
     },
@@ -21,6 +20,7 @@ use crate::{
     media::photos::PhotoKey,
     state::AppState,
     store::task_photos::{self, PhotoChange},
+    wire::marketplace::TaskPhoto,
 };
 
 /// The most photos one task carries.

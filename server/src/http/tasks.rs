@@ -19,14 +19,7 @@ use crate::{
     db::Timestamp,
     error::{ApiError, ApiResult},
     geo,
-    http::{
-        extract::{ApiJson, ApiPath, ApiQuery, AuthUser, ClientIp, Operator, VerifiedUser, task_or_404},
-        marketplace_views::{
-            Badges, Items, Page, PersonSummary, PosterStats, QuestionView, TaskDetail, TaskPhoto, TaskSummary,
-            fill_ratings,
-        },
-        paging,
-    },
+    http::extract::{ApiJson, ApiPath, ApiQuery, AuthUser, ClientIp, Operator, VerifiedUser, task_or_404},
     live,
     marketplace::{
         categories::{CATEGORIES, Category},
@@ -41,6 +34,13 @@ use crate::{
         browse::{self, After, BrowseFilter, BrowseSort, SortKey, Stage},
         profiles, questions, task_photos,
         tasks::{self, TaskRow, TaskView},
+    },
+    wire::{
+        marketplace::{
+            Badges, Items, Page, PersonSummary, PosterStats, QuestionView, TaskDetail, TaskPhoto, TaskSummary,
+            fill_ratings,
+        },
+        paging,
     },
 };
 

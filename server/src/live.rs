@@ -6,11 +6,14 @@ use serde::Serialize;
 use uuid::Uuid;
 
 use crate::{
-    db::Timestamp,
-    marketplace::categories,
     state::AppState,
-    store::{notifications::NotificationRow, offers::OfferRow, task_photos, tasks::TaskRow},
-    wire::marketplace::{OfferView, QuestionView, TaskPhoto, TaskSummary, fill_ratings},
+    store::{notifications::NotificationRow, offers::OfferRow, profile_facts, task_photos, tasks::TaskRow},
+    wire::{
+        events::{DisputeOpened, OfferEvent, TaskEdited, TaskUpdated},
+        marketplace::{OfferView, QuestionView, TaskPhoto, TaskSummary, fill_ratings},
+        moderation::ReportView,
+        notifications::Notification,
+    },
 };
 
 pub const TASKS_TOPIC: &str = "tasks";
@@ -31,20 +34,13 @@ pub async fn publish(state: &AppState, topic: &str, event: &str, data: &impl Ser
     }
 }
 
-/// `{...offer, offer_count}`: the shape of every offer event.
-#[derive(Serialize)]
-struct OfferEvent<'a> {
-    #[serde(flatten)]
-    offer: &'a OfferView,
-    offer_count: i64,
-}
-
 /// `offer.created` / `offer.updated` / `offer.withdrawn`: the public version
 /// (no amount, no message) on `task:{id}`, the full one on the poster's `user:{id}`.
 pub async fn offer_changed(state: &AppState, event: &str, offer: &OfferRow, poster_id: Uuid, offer_count: i64) {
     let mut public = OfferView::new(offer, false);
-    if let Err(error) = fill_ratings(&state.db, vec![&mut public.tasker]).await {
-        tracing::warn!(%error, "offer event without the tasker's rating");
+    match profile_facts::card_facts(&state.db, [public.tasker.id]).await {
+        Ok(facts) => fill_ratings([&mut public.tasker], &facts),
+        Err(error) => tracing::warn!(%error, "offer event without the tasker's rating"),
     }
     publish(state, &task_topic(offer.task_id), event, &OfferEvent { offer: &public, offer_count }).await;
     let mut full = OfferView::new(offer, true);
@@ -52,41 +48,11 @@ pub async fn offer_changed(state: &AppState, event: &str, offer: &OfferRow, post
     publish(state, &user_topic(poster_id), event, &OfferEvent { offer: &full, offer_count }).await;
 }
 
-#[derive(Serialize)]
-struct TaskUpdated<'a> {
-    id: Uuid,
-    status: &'a str,
-    offer_count: i64,
-}
-
 /// `task.updated` on `task:{id}` and on the public feed.
 pub async fn task_updated(state: &AppState, task_id: Uuid, status: &str, offer_count: i64) {
     let data = TaskUpdated { id: task_id, status, offer_count };
     publish(state, &task_topic(task_id), "task.updated", &data).await;
     publish(state, TASKS_TOPIC, "task.updated", &data).await;
-}
-
-/// The public facts a poster can edit, on top of the status update's fields. The poster's
-/// summary is left out: the detail screen's copy carries more (rating) than a task row knows.
-#[derive(Serialize)]
-struct TaskEdited<'a> {
-    id: Uuid,
-    status: &'a str,
-    offer_count: i64,
-    title: &'a str,
-    description: &'a str,
-    category_id: i64,
-    category: &'a str,
-    category_icon: &'a str,
-    location: &'a str,
-    budget_cents: i64,
-    currency: &'a str,
-    due_date: &'a str,
-    updated_at: Timestamp,
-    /// All of them on `task:{id}`, the first on the feed (as the task and its card carry them);
-    /// left out if they could not be read, so pages keep the photos they show.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    photos: Option<Vec<TaskPhoto>>,
 }
 
 /// `task.updated` after the poster edited an open task or its photos, on `task:{id}` and the
@@ -99,26 +65,9 @@ pub async fn task_edited(state: &AppState, task: &TaskRow) {
             None
         }
     };
-    let (category, category_icon) = categories::label(task.category_id);
-    let data = TaskEdited {
-        id: task.id,
-        status: &task.status,
-        offer_count: task.offer_count,
-        title: &task.title,
-        description: &task.description,
-        category_id: task.category_id,
-        category,
-        category_icon,
-        location: &task.location,
-        budget_cents: task.budget_cents,
-        currency: &task.currency,
-        due_date: &task.due_date,
-        updated_at: task.updated_at,
-        photos,
-    };
+    let data = TaskEdited::new(task, photos);
     publish(state, &task_topic(task.id), "task.updated", &data).await;
-    let first_photo_only = data.photos.as_ref().map(|photos| photos.iter().take(1).cloned().collect());
-    publish(state, TASKS_TOPIC, "task.updated", &TaskEdited { photos: first_photo_only, ..data }).await;
+    publish(state, TASKS_TOPIC, "task.updated", &data.for_feed()).await;
 }
 
 /// `task.created` (the TaskSummary) on the public feed.
@@ -139,19 +88,14 @@ pub async fn question_answered(state: &AppState, question: &QuestionView) {
 /// `notification.created` to each recipient's own topic.
 pub async fn notifications_created(state: &AppState, notifications: &[NotificationRow]) {
     for notification in notifications {
-        publish(state, &user_topic(notification.user_id), "notification.created", notification).await;
+        publish(state, &user_topic(notification.user_id), "notification.created", &Notification::from(notification))
+            .await;
     }
-}
-
-#[derive(Serialize)]
-struct DisputeOpened {
-    id: Uuid,
-    task_id: Uuid,
 }
 
 /// `report.created` on the operators' topic: a new report for the queue (a repeat of an open
 /// one adds nothing and is not published).
-pub async fn report_created(state: &AppState, report: &crate::http::reports::ReportView) {
+pub async fn report_created(state: &AppState, report: &ReportView) {
     publish(state, crate::live_topics::ADMIN_TOPIC, "report.created", report).await;
 }
 

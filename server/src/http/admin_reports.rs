@@ -13,10 +13,7 @@ use crate::{
     accounts::names::public_name,
     db::Timestamp,
     error::{ApiError, ApiResult},
-    http::{
-        extract::{ApiJson, ApiPath, ApiQuery, Operator},
-        reports::ReportView,
-    },
+    http::extract::{ApiJson, ApiPath, ApiQuery, Operator},
     moderation::{
         ModerationAction, ReportReason, ReportStatus, TargetType,
         actions::{self, ActionError, Decision, MAX_NOTE_CHARS, MAX_SUSPEND_DAYS},
@@ -28,8 +25,8 @@ use crate::{
         reports::{self, AuthorFacts, QueueRow},
     },
     wire::{
-        marketplace::Page,
-        paging::{self, PageQuery},
+        moderation::ReportView,
+        paging::{self, Page, PageQuery},
     },
 };
 

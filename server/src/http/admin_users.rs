@@ -24,10 +24,7 @@ use crate::{
         reports::{self, ReportRow},
         user_record::{self, RecordDispute, RecordOffer, RecordPayment, RecordTask},
     },
-    wire::{
-        marketplace::Page,
-        paging::{self, PageQuery},
-    },
+    wire::paging::{self, Page, PageQuery},
 };
 
 const HISTORY_LIMIT: i64 = 100;

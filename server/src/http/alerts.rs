@@ -23,7 +23,7 @@ use crate::{
     rate_limit::ALERT_WRITES_PER_ACCOUNT,
     state::AppState,
     store::{self, alerts::AlertRow},
-    wire::marketplace::Items,
+    wire::paging::Items,
 };
 
 async fn count_write(state: &AppState, caller: AuthUser) -> ApiResult<()> {

@@ -17,10 +17,7 @@ use crate::{
         earnings::{self, EarningRow, ReceiptRow},
         payments, verification,
     },
-    wire::{
-        marketplace::Page,
-        paging::{self, PageQuery},
-    },
+    wire::paging::{self, Page, PageQuery},
 };
 
 /// Where the provider's onboarding returns the tasker (Stripe's `return_url`, the sandbox page's Save).

@@ -10,8 +10,7 @@ use crate::{
     store::{Position, portfolio, profile_facts, profiles, reviews, track_record},
     wire::{
         accounts::{PortfolioItemView, ProfileFacts, ProfileReview, PublicProfileView},
-        marketplace::Page,
-        paging::{self, PageQuery},
+        paging::{self, Page, PageQuery},
     },
 };
 

@@ -20,8 +20,8 @@ use crate::{
     state::AppState,
     store::{Position, questions},
     wire::{
-        marketplace::{Page, QuestionView},
-        paging::{self, PageQuery},
+        marketplace::QuestionView,
+        paging::{self, Page, PageQuery},
     },
 };
 

@@ -24,7 +24,10 @@ use uuid::Uuid;
 
 use crate::{
     error::{ApiError, ApiResult},
-    wire::marketplace::{Page, TaskDetail, TaskSummary},
+    wire::{
+        marketplace::{TaskDetail, TaskSummary},
+        paging::Page,
+    },
 };
 
 /// Anonymous task pages, by task.

@@ -21,7 +21,8 @@ use crate::{
         rules::{self, Party},
     },
     state::AppState,
-    store::cancellations::{self, Answer, CancellationError, CancellationRow},
+    store::cancellations::{self, Answer, CancellationError},
+    wire::assigned_tasks::Cancellation,
 };
 
 const MAX_REASON_CHARS: usize = 1000;
@@ -45,28 +46,28 @@ pub struct CancellationInput {
 
 /// The pending cancellation request of a task, if any (its parties only).
 #[utoipa::path(get, path = "/api/tasks/{id}/cancellation", tag = "payments", params(("id" = Uuid, Path, description = "The task")), security(("bearer" = [])),
-    responses((status = 200, body = Option<CancellationRow>), (status = 401), (status = 403), (status = 404)))]
+    responses((status = 200, body = Option<Cancellation>), (status = 401), (status = 403), (status = 404)))]
 pub async fn cancellation(
     State(state): State<AppState>,
     caller: AuthUser,
     TaskFromPath(task): TaskFromPath,
-) -> ApiResult<ApiJson<Option<CancellationRow>>> {
+) -> ApiResult<ApiJson<Option<Cancellation>>> {
     if Party::of(caller.id, task.poster_id, task.assigned_tasker_id) == Party::Other {
         return Err(ApiError::Forbidden("Only the poster and the assigned tasker can see this".into()));
     }
-    Ok(ApiJson(cancellations::pending_cancellation(&state.db, task.id).await?))
+    Ok(ApiJson(cancellations::pending_cancellation(&state.db, task.id).await?.as_ref().map(Cancellation::from)))
 }
 
 /// Either party of an assigned task asks to cancel, with a reason; the other has 48 h to answer.
 /// A poster asks once per task (409 after that: a disagreement goes to a dispute).
 #[utoipa::path(post, path = "/api/tasks/{id}/cancellation", tag = "payments", params(("id" = Uuid, Path, description = "The task")), request_body = CancellationInput, security(("bearer" = [])),
-    responses((status = 201, body = CancellationRow), (status = 401), (status = 403), (status = 404), (status = 409), (status = 422)))]
+    responses((status = 201, body = Cancellation), (status = 401), (status = 403), (status = 404), (status = 409), (status = 422)))]
 pub async fn request_cancellation(
     State(state): State<AppState>,
     caller: AuthUser,
     TaskFromPath(task): TaskFromPath,
     ApiJson(input): ApiJson<CancellationInput>,
-) -> ApiResult<(axum::http::StatusCode, ApiJson<CancellationRow>)> {
+) -> ApiResult<(axum::http::StatusCode, ApiJson<Cancellation>)> {
     let party = Party::of(caller.id, task.poster_id, task.assigned_tasker_id);
     rules::may_request_cancellation(party, &task.status)?;
     rules::not_under_dispute(task.open_dispute_id)?;
@@ -96,7 +97,7 @@ pub async fn request_cancellation(
         CancellationError::Database(error) => error.into(),
     })?;
     live::notifications_created(&state, &[notification]).await;
-    Ok((axum::http::StatusCode::CREATED, ApiJson(row)))
+    Ok((axum::http::StatusCode::CREATED, ApiJson(Cancellation::from(&row))))
 }
 
 async fn answer(state: AppState, caller: AuthUser, id: Uuid, answer: Answer) -> ApiResult<ApiJson<TaskStatus>> {

@@ -28,6 +28,7 @@ use crate::{
         receipts as read_marks,
         tasks::TaskRow,
     },
+    wire::messages::Message,
 };
 
 const MAX_MESSAGE_CHARS: usize = 2000;
@@ -56,7 +57,7 @@ pub(crate) async fn party_task(state: &AppState, caller: AuthUser, id: Uuid) -> 
 #[derive(Serialize, utoipa::ToSchema)]
 pub struct Conversation {
     /// Oldest first.
-    items: Vec<MessageRow>,
+    items: Vec<Message>,
     /// The newest message the other party has read; null when they have read none, or when
     /// either party turned read receipts off.
     read_up_to: Option<Uuid>,
@@ -79,6 +80,7 @@ pub async fn list_messages(
         true => read_marks::read_up_to(&state.db, id, other).await?,
         false => None,
     };
+    let items = items.iter().map(Message::from).collect();
     Ok(ApiJson(Conversation { items, read_up_to: read.map(|(up_to, _)| up_to), read_at: read.map(|(_, at)| at) }))
 }
 
@@ -129,14 +131,14 @@ async fn outgoing(state: &AppState, request: Request) -> ApiResult<Outgoing> {
 #[utoipa::path(post, path = "/api/tasks/{id}/messages", tag = "payments", params(("id" = Uuid, Path, description = "The task")),
     request_body(content((MessageInput = "application/json"), (MessageUpload = "multipart/form-data"))),
     security(("bearer" = [])),
-    responses((status = 201, body = MessageRow), (status = 400), (status = 401), (status = 403), (status = 404),
+    responses((status = 201, body = Message), (status = 400), (status = 401), (status = 403), (status = 404),
         (status = 409), (status = 413), (status = 422), (status = 429), (status = 503)))]
 pub async fn send_message(
     State(state): State<AppState>,
     caller: AuthUser,
     ApiPath(id): ApiPath<Uuid>,
     request: Request,
-) -> ApiResult<(StatusCode, ApiJson<MessageRow>)> {
+) -> ApiResult<(StatusCode, ApiJson<Message>)> {
     let (task, party) = party_task(&state, caller, id).await?;
     let outgoing = outgoing(&state, request).await?;
     let body = outgoing.body.trim();
@@ -166,10 +168,8 @@ pub async fn send_message(
         body: Some(body.to_owned()),
         removed: false,
         created_at: now,
-        photo: None,
         photo_id,
-    }
-    .with_photo();
+    };
     let notification = notices::new_message(recipient_id, id, &task.title, body, now);
     if let Err(error) = messages::insert_message(&state.db, &message, &notification).await {
         if let Some(photo_id) = photo_id {
@@ -177,6 +177,7 @@ pub async fn send_message(
         }
         return Err(error.into());
     }
+    let message = Message::from(&message);
     for user_id in [caller.id, recipient_id] {
         live::publish(&state, &live::user_topic(user_id), "message.created", &message).await;
     }

@@ -5,7 +5,6 @@
 //! approval, a payment, a release, a cancellation and a dispute of one task
 //! queue on it and exactly one of two conflicting ones wins.
 
-use serde::Serialize;
 use sqlx::FromRow;
 use tracing::instrument;
 use uuid::Uuid;
@@ -32,7 +31,7 @@ pub mod status {
     pub const CLOSED: &str = "closed";
 }
 
-#[derive(Clone, Debug, FromRow, Serialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, FromRow)]
 pub struct PriceIncreaseRow {
     pub id: Uuid,
     pub task_id: Uuid,
@@ -41,7 +40,6 @@ pub struct PriceIncreaseRow {
     pub reason: String,
     /// `pending` → `approved` (checkout open) → `paid` | `declined` | `lapsed` | `closed`.
     pub status: String,
-    #[serde(skip)]
     pub payment_id: Option<Uuid>,
     pub decline_reason: Option<String>,
     pub expires_at: Timestamp,

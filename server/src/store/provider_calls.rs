@@ -25,7 +25,7 @@ pub mod status {
     pub const PARKED: &str = "parked";
 }
 
-#[derive(Clone, Debug, FromRow, serde::Serialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, FromRow)]
 pub struct ProviderCallRow {
     pub id: Uuid,
     pub payment_id: Uuid,

@@ -2,8 +2,14 @@
 //! rows. No database, no `AppState`: callers read what a shape needs and pass it in.
 
 pub mod accounts;
+pub mod assigned_tasks;
 pub mod events;
 pub mod marketplace;
+pub mod messages;
 pub mod moderation;
 pub mod notifications;
 pub mod paging;
+pub mod payments;
+pub mod push;
+pub mod reviews;
+pub mod user_record;

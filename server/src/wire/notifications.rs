@@ -32,7 +32,7 @@ impl From<&NotificationRow> for Notification {
     }
 }
 
-/// A page of notifications (a [`Page`]) and how many are unread in all.
+/// A page of notifications, and how many are unread in all.
 #[derive(Serialize, utoipa::ToSchema)]
 pub struct NotificationsPage {
     pub items: Vec<Notification>,

@@ -201,4 +201,34 @@ mod tests {
         assert_eq!((rows, next.is_some()), (vec![1, 2], true));
         assert_eq!(finish(vec![1, 2], 2, |_| position).1, None);
     }
+
+    #[test]
+    fn browse_cursors_keep_their_bytes_and_fit_only_their_sort() {
+        let id = Uuid::now_v7();
+        let after = After { key: SortKey::Int(5), id, stage: Stage::Sorted };
+        let written = URL_SAFE_NO_PAD.encode(format!(r#"{{"s":"newest","k":5,"i":"{id}"}}"#));
+        assert_eq!(encode_browse(BrowseSort::Newest, &after), written);
+        assert_eq!(decode_browse(BrowseSort::Newest, false, &written).unwrap(), after);
+        assert!(decode_browse(BrowseSort::DueSoonest, false, &written).is_err());
+
+        let floor = Position { created_at: Timestamp(1_700_000_000_000), id };
+        let ranked = After { key: SortKey::Int(9), id, stage: Stage::Ranked { floor: Some(floor) } };
+        let text = encode_browse(BrowseSort::BestMatch, &ranked);
+        assert_eq!(decode_browse(BrowseSort::BestMatch, true, &text).unwrap(), ranked);
+        let older = After { stage: Stage::Older, ..ranked };
+        assert_eq!(
+            decode_browse(BrowseSort::BestMatch, true, &encode_browse(BrowseSort::BestMatch, &older)).unwrap(),
+            older
+        );
+    }
+
+    #[test]
+    fn id_cursors_round_trip() {
+        let id = Uuid::now_v7();
+        assert_eq!(decode_id(Some(&encode_id(id))).unwrap(), Some(id));
+        assert_eq!(decode_id(Some(" ")).unwrap(), None);
+        assert!(decode_id(Some("!!")).is_err());
+        assert_eq!(parse_limit(None, 20).unwrap(), 20);
+        assert!(parse_limit(Some("101"), 20).is_err());
+    }
 }

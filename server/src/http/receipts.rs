@@ -8,7 +8,7 @@ use axum::{
     http::StatusCode,
     routing::{get, post},
 };
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use uuid::Uuid;
 
 use crate::{
@@ -25,6 +25,7 @@ use crate::{
         receipts::{self, Privacy},
         tasks::TaskRow,
     },
+    wire::events::MessageRead,
 };
 
 pub fn router() -> Router<AppState> {
@@ -52,15 +53,6 @@ pub async fn receipts_shared(state: &AppState, a: Uuid, b: Uuid) -> ApiResult<bo
 pub struct ReadInput {
     /// The newest message read (any message of the conversation).
     pub up_to: Option<Uuid>,
-}
-
-/// `message.read`, to the other party.
-#[derive(Serialize)]
-struct MessageRead {
-    task_id: Uuid,
-    user_id: Uuid,
-    up_to: Uuid,
-    at: Timestamp,
 }
 
 /// Records that the caller has read the conversation up to a message. A mark older than the

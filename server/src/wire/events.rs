@@ -6,7 +6,7 @@ use uuid::Uuid;
 use crate::{
     db::Timestamp,
     marketplace::categories,
-    store::tasks::TaskRow,
+    store::{payments::PaymentRow, tasks::TaskRow},
     wire::marketplace::{OfferView, TaskPhoto},
 };
 
@@ -80,4 +80,39 @@ impl<'a> TaskEdited<'a> {
 pub struct DisputeOpened {
     pub id: Uuid,
     pub task_id: Uuid,
+}
+
+/// `payment.updated`, to both parties.
+#[derive(Serialize)]
+pub struct PaymentUpdated<'a> {
+    pub id: Uuid,
+    pub task_id: Uuid,
+    pub offer_id: Uuid,
+    pub status: &'a str,
+    pub amount_cents: i64,
+    pub fee_cents: i64,
+    pub currency: &'a str,
+}
+
+impl<'a> From<&'a PaymentRow> for PaymentUpdated<'a> {
+    fn from(payment: &'a PaymentRow) -> Self {
+        Self {
+            id: payment.id,
+            task_id: payment.task_id,
+            offer_id: payment.offer_id,
+            status: &payment.status,
+            amount_cents: payment.amount_cents,
+            fee_cents: payment.fee_cents,
+            currency: &payment.currency,
+        }
+    }
+}
+
+/// `message.read`, to the other party.
+#[derive(Serialize)]
+pub struct MessageRead {
+    pub task_id: Uuid,
+    pub user_id: Uuid,
+    pub up_to: Uuid,
+    pub at: Timestamp,
 }

@@ -33,6 +33,7 @@ pub mod states;
 pub mod store;
 pub mod task_views;
 pub mod verification;
+pub mod wire;
 pub mod workers;
 
 use std::{net::SocketAddr, sync::Arc};

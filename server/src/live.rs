@@ -7,13 +7,18 @@ use uuid::Uuid;
 
 use crate::{
     db::Timestamp,
-    http::marketplace_views::{OfferView, QuestionView, TaskPhoto, TaskSummary, fill_ratings},
-    marketplace::categories,
     state::AppState,
     states::TaskStatus,
     store::{
-        messages::MessageRow, notifications::NotificationRow, offers::OfferRow, questions::QuestionRow, task_photos,
-        tasks::TaskRow,
+        messages::MessageRow, notifications::NotificationRow, offers::OfferRow, profile_facts, questions::QuestionRow,
+        task_photos, tasks::TaskRow,
+    },
+    wire::{
+        events::{DisputeOpened, MessageRead, OfferEvent, TaskEdited, TaskUpdated},
+        marketplace::{OfferView, QuestionView, TaskPhoto, TaskSummary, fill_ratings},
+        messages::Message,
+        moderation::ReportView,
+        notifications::Notification,
     },
 };
 
@@ -35,20 +40,13 @@ pub async fn publish(state: &AppState, topic: &str, event: &str, data: &impl Ser
     }
 }
 
-/// `{...offer, offer_count}`: the shape of every offer event.
-#[derive(Serialize)]
-struct OfferEvent<'a> {
-    #[serde(flatten)]
-    offer: &'a OfferView,
-    offer_count: i64,
-}
-
 /// `offer.created` / `offer.updated` / `offer.withdrawn`: the public version
 /// (no amount, no message) on `task:{id}`, the full one on the poster's `user:{id}`.
 pub async fn offer_changed(state: &AppState, event: &str, offer: &OfferRow, poster_id: Uuid, offer_count: i64) {
     let mut public = OfferView::new(offer, false);
-    if let Err(error) = fill_ratings(&state.db, vec![&mut public.tasker]).await {
-        tracing::warn!(%error, "offer event without the tasker's rating");
+    match profile_facts::card_facts(&state.db, [public.tasker.id]).await {
+        Ok(facts) => fill_ratings([&mut public.tasker], &facts),
+        Err(error) => tracing::warn!(%error, "offer event without the tasker's rating"),
     }
     publish(state, &task_topic(offer.task_id), event, &OfferEvent { offer: &public, offer_count }).await;
     let mut full = OfferView::new(offer, true);
@@ -56,41 +54,11 @@ pub async fn offer_changed(state: &AppState, event: &str, offer: &OfferRow, post
     publish(state, &user_topic(poster_id), event, &OfferEvent { offer: &full, offer_count }).await;
 }
 
-#[derive(Serialize)]
-struct TaskUpdated {
-    id: Uuid,
-    status: TaskStatus,
-    offer_count: i64,
-}
-
 /// `task.updated` on `task:{id}` and on the public feed.
 pub async fn task_updated(state: &AppState, task_id: Uuid, status: TaskStatus, offer_count: i64) {
     let data = TaskUpdated { id: task_id, status, offer_count };
     publish(state, &task_topic(task_id), "task.updated", &data).await;
     publish(state, TASKS_TOPIC, "task.updated", &data).await;
-}
-
-/// The public facts a poster can edit, on top of the status update's fields. The poster's
-/// summary is left out: the detail screen's copy carries more (rating) than a task row knows.
-#[derive(Serialize)]
-struct TaskEdited<'a> {
-    id: Uuid,
-    status: TaskStatus,
-    offer_count: i64,
-    title: &'a str,
-    description: &'a str,
-    category_id: i64,
-    category: &'a str,
-    category_icon: &'a str,
-    location: &'a str,
-    budget_cents: i64,
-    currency: &'a str,
-    due_date: &'a str,
-    updated_at: Timestamp,
-    /// All of them on `task:{id}`, the first on the feed (as the task and its card carry them);
-    /// left out if they could not be read, so pages keep the photos they show.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    photos: Option<Vec<TaskPhoto>>,
 }
 
 /// `task.updated` after the poster edited an open task or its photos, on `task:{id}` and the
@@ -103,33 +71,17 @@ pub async fn task_edited(state: &AppState, task: &TaskRow) {
             None
         }
     };
-    let (category, category_icon) = categories::label(task.category_id);
-    let data = TaskEdited {
-        id: task.id,
-        status: task.status,
-        offer_count: task.offer_count,
-        title: &task.title,
-        description: &task.description,
-        category_id: task.category_id,
-        category,
-        category_icon,
-        location: &task.location,
-        budget_cents: task.budget_cents,
-        currency: &task.currency,
-        due_date: &task.due_date,
-        updated_at: task.updated_at,
-        photos,
-    };
+    let data = TaskEdited::new(task, photos);
     publish(state, &task_topic(task.id), "task.updated", &data).await;
-    let first_photo_only = data.photos.as_ref().map(|photos| photos.iter().take(1).cloned().collect());
-    publish(state, TASKS_TOPIC, "task.updated", &TaskEdited { photos: first_photo_only, ..data }).await;
+    publish(state, TASKS_TOPIC, "task.updated", &data.for_feed()).await;
 }
 
 /// `task.created` (the TaskSummary, with the poster's rating) on the public feed.
 pub async fn task_created(state: &AppState, task: &TaskRow) {
     let mut summary = TaskSummary::from(task);
-    if let Err(error) = fill_ratings(&state.db, vec![&mut summary.poster]).await {
-        tracing::warn!(%error, "task event without the poster's rating");
+    match profile_facts::card_facts(&state.db, [summary.poster.id]).await {
+        Ok(facts) => fill_ratings([&mut summary.poster], &facts),
+        Err(error) => tracing::warn!(%error, "task event without the poster's rating"),
     }
     publish(state, TASKS_TOPIC, "task.created", &summary).await;
 }
@@ -147,24 +99,17 @@ pub async fn question_answered(state: &AppState, question: &QuestionRow) {
 /// `notification.created` to each recipient's own topic.
 pub async fn notifications_created(state: &AppState, notifications: &[NotificationRow]) {
     for notification in notifications {
-        publish(state, &user_topic(notification.user_id), "notification.created", notification).await;
+        publish(state, &user_topic(notification.user_id), "notification.created", &Notification::from(notification))
+            .await;
     }
 }
 
 /// `message.created` to both parties' own topics.
 pub async fn message_created(state: &AppState, message: &MessageRow) {
+    let data = Message::from(message);
     for user_id in [message.sender_id, message.recipient_id] {
-        publish(state, &user_topic(user_id), "message.created", message).await;
+        publish(state, &user_topic(user_id), "message.created", &data).await;
     }
-}
-
-/// `message.read`, to the other party.
-#[derive(Serialize)]
-struct MessageRead {
-    task_id: Uuid,
-    user_id: Uuid,
-    up_to: Uuid,
-    at: Timestamp,
 }
 
 /// `message.read` on the other party's own topic: `reader_id` has read the task's conversation up
@@ -173,16 +118,9 @@ pub async fn message_read(state: &AppState, other: Uuid, task_id: Uuid, reader_i
     let data = MessageRead { task_id, user_id: reader_id, up_to, at };
     publish(state, &user_topic(other), "message.read", &data).await;
 }
-
-#[derive(Serialize)]
-struct DisputeOpened {
-    id: Uuid,
-    task_id: Uuid,
-}
-
 /// `report.created` on the operators' topic: a new report for the queue (a repeat of an open
 /// one adds nothing and is not published).
-pub async fn report_created(state: &AppState, report: &crate::http::reports::ReportView) {
+pub async fn report_created(state: &AppState, report: &ReportView) {
     publish(state, crate::live_topics::ADMIN_TOPIC, "report.created", report).await;
 }
 

@@ -192,10 +192,12 @@ async fn new_offer_notifies_the_poster_in_the_same_transaction(app: TestApp) -> 
     assert_eq!(first_page[0]["type"], "offer");
     assert_eq!(first_page[0]["is_read"], false);
     assert!(first_page[0]["message"].as_str().unwrap().contains("Clean oven"));
+    assert_eq!(notes.body["has_more"], true);
     let cursor = notes.body["next_cursor"].as_str().unwrap();
     let rest = app.get(&format!("/api/notifications?limit=2&cursor={cursor}"), Some(&owner)).await;
     assert_eq!(rest.body["items"].as_array().unwrap().len(), 1);
     assert_eq!(rest.body["next_cursor"], Value::Null);
+    assert_eq!(rest.body["has_more"], false);
 
     let first_id = first_page[0]["id"].as_str().unwrap();
     let other = poster(&app, "other@example.com").await;

@@ -17,13 +17,8 @@ use crate::{
     payments::disputes::{self, MAX_NOTE_CHARS, Resolution},
     state::AppState,
     states::{DisputeStatus, PaymentStatus, TaskStatus},
-    store::{
-        self,
-        audit_log::AuditEntry,
-        disputes::{DisputeRow, outcome},
-        profiles,
-        provider_calls::{self, ProviderCallRow},
-    },
+    store::{self, audit_log::AuditEntry, disputes::outcome, profiles, provider_calls},
+    wire::{assigned_tasks::Dispute, payments::ProviderCall},
 };
 
 const QUEUE_LIMIT: i64 = 100;
@@ -61,7 +56,7 @@ pub struct PaymentBrief {
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct DisputeCase {
     #[serde(flatten)]
-    pub dispute: DisputeRow,
+    pub dispute: Dispute,
     pub task: TaskBrief,
     pub poster: PartyBrief,
     pub tasker: PartyBrief,
@@ -111,7 +106,7 @@ pub async fn dispute_queue(
                 currency: payment.currency.clone(),
                 status: payment.status,
             },
-            dispute,
+            dispute: Dispute::from(&dispute),
         });
     }
     Ok(ApiJson(DisputeQueue { items }))
@@ -131,14 +126,14 @@ pub struct ResolveInput {
 /// Not an operator 403; already resolved 409; a bad outcome, amount or missing note 422.
 #[utoipa::path(post, path = "/api/admin/disputes/{id}/resolve", tag = "admin", request_body = ResolveInput,
     params(("id" = Uuid, Path, description = "The dispute")), security(("bearer" = [])),
-    responses((status = 200, body = DisputeRow), (status = 400), (status = 401), (status = 403), (status = 404),
+    responses((status = 200, body = Dispute), (status = 400), (status = 401), (status = 403), (status = 404),
         (status = 409), (status = 422)))]
 pub async fn resolve_dispute(
     State(state): State<AppState>,
     operator: Operator,
     ApiPath(id): ApiPath<Uuid>,
     ApiJson(input): ApiJson<ResolveInput>,
-) -> ApiResult<ApiJson<DisputeRow>> {
+) -> ApiResult<ApiJson<Dispute>> {
     let dispute = store::disputes::dispute(&state.db, id).await?.ok_or_else(|| ApiError::not_found("Dispute"))?;
     if dispute.status != DisputeStatus::Open {
         return Err(ApiError::Conflict("This dispute was already resolved".into()));
@@ -164,19 +159,21 @@ pub async fn resolve_dispute(
     }
     let task = task_or_404(&state, dispute.task_id).await?;
     let resolved = disputes::resolve(&state, &task, &dispute, &payment, resolution, operator.id, note).await?;
-    Ok(ApiJson(resolved))
+    Ok(ApiJson(Dispute::from(&resolved)))
 }
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct ParkedCalls {
-    pub items: Vec<ProviderCallRow>,
+    pub items: Vec<ProviderCall>,
 }
 
 /// Transfers and refunds given up on after too many failed attempts, newest first.
 #[utoipa::path(get, path = "/api/admin/provider-calls", tag = "admin", security(("bearer" = [])),
     responses((status = 200, body = ParkedCalls), (status = 401), (status = 403)))]
 pub async fn parked_calls(State(state): State<AppState>, _operator: Operator) -> ApiResult<ApiJson<ParkedCalls>> {
-    Ok(ApiJson(ParkedCalls { items: provider_calls::parked(&state.db, QUEUE_LIMIT).await? }))
+    Ok(ApiJson(ParkedCalls {
+        items: provider_calls::parked(&state.db, QUEUE_LIMIT).await?.iter().map(From::from).collect(),
+    }))
 }
 
 /// Puts a parked call back in the queue with a fresh count (e.g. once the tasker set up payouts).

@@ -13,12 +13,7 @@ use crate::{
     accounts::names::public_name,
     db::Timestamp,
     error::{ApiError, ApiResult},
-    http::{
-        extract::{ApiJson, ApiPath, ApiQuery, Operator},
-        marketplace_views::Page,
-        paging::{self, PageQuery},
-        reports::ReportView,
-    },
+    http::extract::{ApiJson, ApiPath, ApiQuery, Operator},
     moderation::{
         ModerationAction, ReportReason, ReportStatus, TargetType,
         actions::{self, Decision},
@@ -28,6 +23,10 @@ use crate::{
     store::{
         Position,
         reports::{self, AuthorFacts, QueueRow},
+    },
+    wire::{
+        moderation::ReportView,
+        paging::{self, Page, PageQuery},
     },
 };
 

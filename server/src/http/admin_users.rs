@@ -15,8 +15,6 @@ use crate::{
     http::{
         admin_reports::AuthorSummary,
         extract::{ApiJson, ApiPath, ApiQuery, Operator},
-        marketplace_views::Page,
-        paging::{self, PageQuery},
     },
     moderation::{AuditAction, AuditTarget, ModerationAction, ReportReason, ReportStatus, TargetType, actions},
     state::AppState,
@@ -24,7 +22,11 @@ use crate::{
         Position,
         audit_log::{self, AuditRow},
         reports::{self, ReportRow},
-        user_record::{self, RecordDispute, RecordOffer, RecordPayment, RecordTask},
+        user_record,
+    },
+    wire::{
+        paging::{self, Page, PageQuery},
+        user_record::{RecordDispute, RecordOffer, RecordPayment, RecordTask},
     },
 };
 
@@ -168,10 +170,10 @@ pub async fn user_record(
     Ok(ApiJson(UserRecord {
         user: AuthorSummary::new(facts, now),
         suspension_reason: suspension.and_then(|s| s.suspension_reason),
-        tasks: user_record::tasks_of(&state.db, id, HISTORY_LIMIT).await?,
-        offers: user_record::offers_of(&state.db, id, HISTORY_LIMIT).await?,
-        disputes: user_record::disputes_of(&state.db, id, HISTORY_LIMIT).await?,
-        payments: user_record::payments_of(&state.db, id, now, HISTORY_LIMIT).await?,
+        tasks: user_record::tasks_of(&state.db, id, HISTORY_LIMIT).await?.iter().map(From::from).collect(),
+        offers: user_record::offers_of(&state.db, id, HISTORY_LIMIT).await?.iter().map(From::from).collect(),
+        disputes: user_record::disputes_of(&state.db, id, HISTORY_LIMIT).await?.iter().map(From::from).collect(),
+        payments: user_record::payments_of(&state.db, id, now, HISTORY_LIMIT).await?.iter().map(From::from).collect(),
         reports: reports::reports_involving(&state.db, id, HISTORY_LIMIT)
             .await?
             .into_iter()

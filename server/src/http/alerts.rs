@@ -19,13 +19,11 @@ use crate::{
     alerts::{self, AlertDraft, AlertInput, AlertPlace, TOO_MANY_ALERTS, index_keys},
     db::Timestamp,
     error::{ApiError, ApiResult},
-    http::{
-        extract::{ApiJson, ApiPath, AuthUser},
-        marketplace_views::Items,
-    },
+    http::extract::{ApiJson, ApiPath, AuthUser},
     rate_limit::ALERT_WRITES_PER_ACCOUNT,
     state::AppState,
     store::{self, alerts::AlertRow},
+    wire::paging::Items,
 };
 
 async fn count_write(state: &AppState, caller: AuthUser) -> ApiResult<()> {

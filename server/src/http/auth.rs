@@ -12,10 +12,7 @@ use crate::{
     auth::{access::ACCESS_TOKEN_TTL, password, secrets},
     db::{Timestamp, new_id},
     error::{ApiError, ApiResult, FieldErrors},
-    http::{
-        extract::{ApiJson, ClientIp, RawBody},
-        views::{ProfileView, UserView},
-    },
+    http::extract::{ApiJson, ClientIp, Operator, RawBody},
     mail::Email,
     moderation::actions::suspended_message,
     state::AppState,
@@ -25,6 +22,7 @@ use crate::{
         refresh_tokens::{self, NewRefreshToken, Rotation},
         users::{self, CreateAccountError, NewAccount, UserRow},
     },
+    wire::accounts::{ProfileView, UserView},
 };
 
 const REFRESH_TOKEN_TTL: Duration = Duration::from_secs(30 * 24 * 3600);
@@ -134,7 +132,10 @@ pub async fn signup(
         tracing::error!(error = ?error, "could not send the verification email");
     }
     let message = "Account created successfully. Please check your email to verify your account.";
-    Ok((StatusCode::CREATED, ApiJson(SignupResponse { user: UserView::new(&user, &state.config), message })))
+    Ok((
+        StatusCode::CREATED,
+        ApiJson(SignupResponse { user: UserView::new(&user, Operator::user_is(&state.config, &user)), message }),
+    ))
 }
 
 fn is_uploaded_avatar(url: &str) -> bool {
@@ -196,7 +197,7 @@ pub async fn verify_email(
     .ok_or_else(invalid)?;
     users::mark_email_verified(&state.db, user_id).await?;
     let user = users::user_by_id(&state.db, user_id).await?.ok_or_else(invalid)?;
-    Ok(ApiJson(UserResponse { user: UserView::new(&user, &state.config) }))
+    Ok(ApiJson(UserResponse { user: UserView::new(&user, Operator::user_is(&state.config, &user)) }))
 }
 
 #[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
@@ -326,7 +327,7 @@ async fn session(
         token_type: "bearer",
         expires_in: ACCESS_TOKEN_TTL.as_secs(),
         expires_at: access.expires_at,
-        user: UserView::new(&user, &state.config),
+        user: UserView::new(&user, Operator::user_is(&state.config, &user)),
         profile,
     })
 }

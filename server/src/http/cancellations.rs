@@ -16,7 +16,8 @@ use crate::{
     http::extract::{ApiJson, ApiPath, AuthUser, TaskFromPath},
     payments::{cancellation_requests, rules::Party},
     state::AppState,
-    store::cancellations::{self, Answer, CancellationRow},
+    store::cancellations::{self, Answer},
+    wire::assigned_tasks::Cancellation,
 };
 
 pub fn router() -> Router<AppState> {
@@ -38,31 +39,31 @@ pub struct CancellationInput {
 
 /// The pending cancellation request of a task, if any (its parties only).
 #[utoipa::path(get, path = "/api/tasks/{id}/cancellation", tag = "payments", params(("id" = Uuid, Path, description = "The task")), security(("bearer" = [])),
-    responses((status = 200, body = Option<CancellationRow>), (status = 401), (status = 403), (status = 404)))]
+    responses((status = 200, body = Option<Cancellation>), (status = 401), (status = 403), (status = 404)))]
 pub async fn cancellation(
     State(state): State<AppState>,
     caller: AuthUser,
     TaskFromPath(task): TaskFromPath,
-) -> ApiResult<ApiJson<Option<CancellationRow>>> {
+) -> ApiResult<ApiJson<Option<Cancellation>>> {
     if Party::of(caller.id, task.poster_id, task.assigned_tasker_id) == Party::Other {
         return Err(ApiError::Forbidden("Only the poster and the assigned tasker can see this".into()));
     }
-    Ok(ApiJson(cancellations::pending_cancellation(&state.db, task.id).await?))
+    Ok(ApiJson(cancellations::pending_cancellation(&state.db, task.id).await?.as_ref().map(Cancellation::from)))
 }
 
 /// Either party of an assigned task asks to cancel, with a reason; the other has 48 h to answer.
 /// A poster asks once per task (409 after that: a disagreement goes to a dispute).
 #[utoipa::path(post, path = "/api/tasks/{id}/cancellation", tag = "payments", params(("id" = Uuid, Path, description = "The task")), request_body = CancellationInput, security(("bearer" = [])),
-    responses((status = 201, body = CancellationRow), (status = 401), (status = 403), (status = 404), (status = 409), (status = 422)))]
+    responses((status = 201, body = Cancellation), (status = 401), (status = 403), (status = 404), (status = 409), (status = 422)))]
 pub async fn request_cancellation(
     State(state): State<AppState>,
     caller: AuthUser,
     TaskFromPath(task): TaskFromPath,
     ApiJson(input): ApiJson<CancellationInput>,
-) -> ApiResult<(axum::http::StatusCode, ApiJson<CancellationRow>)> {
+) -> ApiResult<(axum::http::StatusCode, ApiJson<Cancellation>)> {
     let row =
         cancellation_requests::request(&state, &task, caller.id, &input.reason, input.reason_code.as_deref()).await?;
-    Ok((axum::http::StatusCode::CREATED, ApiJson(row)))
+    Ok((axum::http::StatusCode::CREATED, ApiJson(Cancellation::from(&row))))
 }
 
 async fn answer(state: AppState, caller: AuthUser, id: Uuid, answer: Answer) -> ApiResult<ApiJson<TaskStatusView>> {

@@ -12,7 +12,8 @@ use crate::{
         rules::{self, Party},
     },
     state::AppState,
-    store::{self, disputes::DisputeRow},
+    store,
+    wire::assigned_tasks::Dispute,
 };
 
 pub fn router() -> Router<AppState> {
@@ -32,14 +33,14 @@ pub struct DisputeInput {
 /// not assigned or already disputed 409; no known reason or no message 422.
 #[utoipa::path(post, path = "/api/tasks/{id}/dispute", tag = "payments", request_body = DisputeInput,
     params(("id" = Uuid, Path, description = "The task")), security(("bearer" = [])),
-    responses((status = 201, body = DisputeRow), (status = 400), (status = 401), (status = 403), (status = 404),
+    responses((status = 201, body = Dispute), (status = 400), (status = 401), (status = 403), (status = 404),
         (status = 409), (status = 422)))]
 pub async fn open_dispute(
     State(state): State<AppState>,
     caller: AuthUser,
     TaskFromPath(task): TaskFromPath,
     ApiJson(input): ApiJson<DisputeInput>,
-) -> ApiResult<(StatusCode, ApiJson<DisputeRow>)> {
+) -> ApiResult<(StatusCode, ApiJson<Dispute>)> {
     let party = Party::of(caller.id, task.poster_id, task.assigned_tasker_id);
     rules::may_open_dispute(party, task.status, task.open_dispute_id)?;
     if !store::disputes::reason::ALL.contains(&input.reason.as_str()) {
@@ -53,22 +54,22 @@ pub async fn open_dispute(
         return Err(ApiError::field("message", "Please keep the description under 2000 characters"));
     }
     let dispute = disputes::open(&state, &task, party, &input.reason, message).await?;
-    Ok((StatusCode::CREATED, ApiJson(dispute)))
+    Ok((StatusCode::CREATED, ApiJson(Dispute::from(&dispute))))
 }
 
 /// The task's latest dispute, open or resolved, or null (its parties and operators).
 #[utoipa::path(get, path = "/api/tasks/{id}/dispute", tag = "payments",
     params(("id" = Uuid, Path, description = "The task")), security(("bearer" = [])),
-    responses((status = 200, body = Option<DisputeRow>), (status = 400), (status = 401), (status = 403), (status = 404)))]
+    responses((status = 200, body = Option<Dispute>), (status = 400), (status = 401), (status = 403), (status = 404)))]
 pub async fn task_dispute(
     State(state): State<AppState>,
     caller: AuthUser,
     TaskFromPath(task): TaskFromPath,
-) -> ApiResult<ApiJson<Option<DisputeRow>>> {
+) -> ApiResult<ApiJson<Option<Dispute>>> {
     if Party::of(caller.id, task.poster_id, task.assigned_tasker_id) == Party::Other
         && !Operator::is(&state, caller.id).await?
     {
         return Err(ApiError::Forbidden("Only the poster and the assigned tasker can see this".into()));
     }
-    Ok(ApiJson(store::disputes::latest_for_task(&state.db, task.id).await?))
+    Ok(ApiJson(store::disputes::latest_for_task(&state.db, task.id).await?.as_ref().map(Dispute::from)))
 }

@@ -8,18 +8,18 @@ use uuid::Uuid;
 use crate::{
     db::Timestamp,
     error::ApiResult,
-    http::{
-        extract::{ApiJson, ApiQuery, AuthUser},
-        marketplace_views::Page,
-        paging::{self, PageQuery},
-    },
+    http::extract::{ApiJson, ApiQuery, AuthUser},
     payments::payouts::{self, EarningState},
     rate_limit::{PAYOUT_ACCOUNT_LOOKUPS, Verdict},
     state::AppState,
     store::{
         Position,
-        earnings::{self, EarningRow, ReceiptRow},
+        earnings::{self, EarningRow},
         payments, verification,
+    },
+    wire::{
+        paging::{self, Page, PageQuery},
+        payments::Receipt,
     },
 };
 
@@ -213,15 +213,15 @@ impl EarningLine {
 
 /// The caller's payment history as a poster: one receipt per charge.
 #[utoipa::path(get, path = "/api/me/payments", tag = "payments", security(("bearer" = [])), params(PageQuery),
-    responses((status = 200, body = Page<ReceiptRow>, description = "Newest first, a page at a time"), (status = 400), (status = 401), (status = 422)))]
+    responses((status = 200, body = Page<Receipt>, description = "Newest first, a page at a time"), (status = 400), (status = 401), (status = 422)))]
 pub async fn my_payments(
     State(state): State<AppState>,
     caller: AuthUser,
     ApiQuery(query): ApiQuery<PageQuery>,
-) -> ApiResult<ApiJson<Page<ReceiptRow>>> {
+) -> ApiResult<ApiJson<Page<Receipt>>> {
     let (after, limit) = query.parse()?;
     let rows = earnings::receipts_page(&state.db, caller.id, after, limit + 1).await?;
     let (items, next_cursor) =
         paging::finish(rows, limit, |row| Position { created_at: row.created_at, id: row.payment_id });
-    Ok(ApiJson(Page::new(items, next_cursor)))
+    Ok(ApiJson(Page::new(items.iter().map(Receipt::from).collect(), next_cursor)))
 }

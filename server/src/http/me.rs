@@ -12,16 +12,14 @@ use crate::{
     accounts::validation::{self, Skill},
     db::Timestamp,
     error::{ApiError, ApiResult, FieldErrors},
-    http::{
-        extract::{ApiJson, ApiMultipart, AuthUser, ClientIp},
-        views::{ProfileView, UserView},
-    },
+    http::extract::{ApiJson, ApiMultipart, AuthUser, ClientIp, Operator},
     media::{AvatarError, MAX_AVATAR_BYTES},
     state::AppState,
     store::{
         profiles::{self, ProfileChanges},
         users,
     },
+    wire::accounts::{ProfileView, UserView},
 };
 
 pub fn router() -> Router<AppState> {
@@ -49,7 +47,10 @@ pub async fn me(State(state): State<AppState>, caller: AuthUser) -> ApiResult<Ap
     let user = users::user_by_id(&state.db, caller.id)
         .await?
         .ok_or_else(|| ApiError::Unauthorized("Authentication error. Please log in again.".into()))?;
-    Ok(ApiJson(MeResponse { user: UserView::new(&user, &state.config), profile: my_profile(&state, caller).await? }))
+    Ok(ApiJson(MeResponse {
+        user: UserView::new(&user, Operator::user_is(&state.config, &user)),
+        profile: my_profile(&state, caller).await?,
+    }))
 }
 
 async fn my_profile(state: &AppState, caller: AuthUser) -> ApiResult<ProfileView> {

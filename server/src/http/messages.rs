@@ -21,10 +21,8 @@ use crate::{
     media::photos::PhotoKey,
     payments::rules::{self, Party},
     state::AppState,
-    store::{
-        messages::{self, MessageRow},
-        receipts as read_marks,
-    },
+    store::{messages, receipts as read_marks},
+    wire::messages::Message,
 };
 
 const CONVERSATION_LIMIT: i64 = 500;
@@ -45,7 +43,7 @@ pub fn router() -> Router<AppState> {
 #[derive(Serialize, utoipa::ToSchema)]
 pub struct Conversation {
     /// Oldest first.
-    items: Vec<MessageRow>,
+    items: Vec<Message>,
     /// The newest message the other party has read; null when they have read none, or when
     /// either party turned read receipts off.
     read_up_to: Option<Uuid>,
@@ -68,6 +66,7 @@ pub async fn list_messages(
         true => read_marks::read_up_to(&state.db, id, other).await?,
         false => None,
     };
+    let items = items.iter().map(Message::from).collect();
     Ok(ApiJson(Conversation { items, read_up_to: read.map(|(up_to, _)| up_to), read_at: read.map(|(_, at)| at) }))
 }
 
@@ -118,14 +117,14 @@ async fn outgoing(state: &AppState, request: Request) -> ApiResult<Outgoing> {
 #[utoipa::path(post, path = "/api/tasks/{id}/messages", tag = "payments", params(("id" = Uuid, Path, description = "The task")),
     request_body(content((MessageInput = "application/json"), (MessageUpload = "multipart/form-data"))),
     security(("bearer" = [])),
-    responses((status = 201, body = MessageRow), (status = 400), (status = 401), (status = 403), (status = 404),
+    responses((status = 201, body = Message), (status = 400), (status = 401), (status = 403), (status = 404),
         (status = 409), (status = 413), (status = 422), (status = 429), (status = 503)))]
 pub async fn send_message(
     State(state): State<AppState>,
     caller: AuthUser,
     ApiPath(id): ApiPath<Uuid>,
     request: Request,
-) -> ApiResult<(StatusCode, ApiJson<MessageRow>)> {
+) -> ApiResult<(StatusCode, ApiJson<Message>)> {
     let (task, party) = marketplace::messages::conversation(&state, caller.id, id).await?;
     let outgoing = outgoing(&state, request).await?;
     let body = marketplace::messages::checked_body(&outgoing.body, outgoing.photo.is_some())?;
@@ -139,7 +138,7 @@ pub async fn send_message(
         }
     };
     let message = marketplace::messages::send(&state, &task, party, caller.id, body, photo_id).await?;
-    Ok((StatusCode::CREATED, ApiJson(message)))
+    Ok((StatusCode::CREATED, ApiJson(Message::from(&message))))
 }
 
 /// A JPEG picture's bytes (it only describes the response in the OpenAPI document).

@@ -19,7 +19,6 @@ pub mod health;
 pub mod identities;
 pub mod identity_sandbox;
 pub mod invitations;
-pub mod marketplace_views;
 pub mod me;
 pub mod messages;
 pub mod notification_settings;
@@ -27,7 +26,6 @@ pub mod notifications;
 pub mod offers;
 pub mod oidc;
 pub mod openapi;
-pub mod paging;
 pub mod payments;
 pub mod payments_sandbox;
 pub mod payouts_sandbox;
@@ -52,7 +50,6 @@ pub mod tasks;
 pub mod unsubscribe;
 pub mod uploads;
 pub mod verification;
-pub mod views;
 pub mod web;
 
 use axum::{

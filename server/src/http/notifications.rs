@@ -6,19 +6,21 @@ use axum::{
     http::StatusCode,
     routing::{get, post},
 };
-use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use uuid::Uuid;
 
 use crate::{
     error::{ApiError, ApiResult},
     http::extract::{ApiJson, ApiPath, ApiQuery, AuthUser},
     state::AppState,
-    store::notifications::{self, NotificationRow},
+    store::notifications,
+    wire::{
+        notifications::{Notification, NotificationsPage},
+        paging::{self, Page},
+    },
 };
 
 const DEFAULT_PAGE: i64 = 20;
-const MAX_PAGE: i64 = 100;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -37,13 +39,6 @@ pub struct NotificationsQuery {
     cursor: Option<String>,
 }
 
-#[derive(Serialize, utoipa::ToSchema)]
-pub struct NotificationsPage {
-    items: Vec<NotificationRow>,
-    unread_count: i64,
-    next_cursor: Option<String>,
-}
-
 /// Newest first.
 #[utoipa::path(get, path = "/api/notifications", tag = "notifications", params(NotificationsQuery), security(("bearer" = [])),
     responses((status = 200, body = NotificationsPage), (status = 401), (status = 422)))]
@@ -57,32 +52,13 @@ pub async fn list_notifications(
         Some("true" | "1") => true,
         Some(_) => return Err(ApiError::field("unread_only", "unread_only must be true or false")),
     };
-    let limit = match query.limit.as_deref().map(str::trim).filter(|text| !text.is_empty()) {
-        None => DEFAULT_PAGE,
-        Some(text) => text
-            .parse::<i64>()
-            .ok()
-            .filter(|limit| (1..=MAX_PAGE).contains(limit))
-            .ok_or_else(|| ApiError::field("limit", "Limit must be a number from 1 to 100"))?,
-    };
-    let before =
-        match query.cursor.as_deref().map(str::trim).filter(|text| !text.is_empty()) {
-            None => None,
-            Some(text) => {
-                Some(URL_SAFE_NO_PAD.decode(text).ok().and_then(|bytes| Uuid::from_slice(&bytes).ok()).ok_or_else(
-                    || ApiError::BadRequest("The cursor is invalid; start again from the first page".into()),
-                )?)
-            }
-        };
-    let mut items = notifications::notifications_page(&state.db, caller.id, unread_only, before, limit + 1).await?;
-    let next_cursor = if items.len() as i64 > limit {
-        items.truncate(limit as usize);
-        items.last().map(|last| URL_SAFE_NO_PAD.encode(last.id.as_bytes()))
-    } else {
-        None
-    };
+    let limit = paging::parse_limit(query.limit.as_deref(), DEFAULT_PAGE)?;
+    let before = paging::decode_id(query.cursor.as_deref())?;
+    let rows = notifications::notifications_page(&state.db, caller.id, unread_only, before, limit + 1).await?;
+    let (rows, next_cursor) = paging::cut(rows, limit, |row| paging::encode_id(row.id));
     let unread_count = notifications::unread_count(&state.db, caller.id).await?;
-    Ok(ApiJson(NotificationsPage { items, unread_count, next_cursor }))
+    let items = rows.iter().map(Notification::from).collect();
+    Ok(ApiJson(NotificationsPage::new(Page::new(items, next_cursor), unread_count)))
 }
 
 #[utoipa::path(post, path = "/api/notifications/{id}/read", tag = "notifications", params(("id" = Uuid, Path, description = "The notification")), security(("bearer" = [])),

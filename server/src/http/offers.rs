@@ -12,14 +12,14 @@ use uuid::Uuid;
 
 use crate::{
     error::ApiResult,
-    http::{
-        extract::{ApiJson, ApiPath, ApiQuery, AuthUser, Operator, TaskFromPath, VerifiedUser},
-        marketplace_views::{Items, MyOfferView, OfferView, Page, TaskSummary, fill_ratings},
-        paging::{self, PageQuery},
-    },
+    http::extract::{ApiJson, ApiPath, ApiQuery, AuthUser, Operator, TaskFromPath, VerifiedUser},
     marketplace,
     state::AppState,
-    store::{Position, offers, tasks},
+    store::{Position, offers, profile_facts, tasks},
+    wire::{
+        marketplace::{MyOfferView, OfferView, TaskSummary, fill_ratings},
+        paging::{self, Items, Page, PageQuery},
+    },
 };
 
 const MY_OFFERS_LIMIT: i64 = 200;
@@ -65,7 +65,8 @@ pub async fn list_offers(
     let (rows, next_cursor) = paging::finish(rows, limit, |row| Position { created_at: row.created_at, id: row.id });
     let mut items: Vec<OfferView> =
         rows.iter().map(|row| OfferView::for_viewer(row, task.poster_id, viewer, operator)).collect();
-    fill_ratings(&state.db, items.iter_mut().map(|offer| &mut offer.tasker).collect()).await?;
+    let facts = profile_facts::card_facts(&state.db, items.iter().map(|offer| offer.tasker.id)).await?;
+    fill_ratings(items.iter_mut().map(|offer| &mut offer.tasker), &facts);
     Ok(ApiJson(Page::new(items, next_cursor)))
 }
 
@@ -122,6 +123,7 @@ pub async fn my_offers(State(state): State<AppState>, caller: AuthUser) -> ApiRe
             Some(MyOfferView { offer: OfferView::new(offer, true), task: TaskSummary::from(task) })
         })
         .collect();
-    fill_ratings(&state.db, items.iter_mut().map(|item| &mut item.task.poster).collect()).await?;
+    let facts = profile_facts::card_facts(&state.db, items.iter().map(|item| item.task.poster.id)).await?;
+    fill_ratings(items.iter_mut().map(|item| &mut item.task.poster), &facts);
     Ok(ApiJson(Items { items }))
 }

@@ -16,7 +16,6 @@ use crate::{
     http::{
         extract::{ApiJson, ApiMultipart, ApiPath, AuthUser},
         uploads::{self, PHOTO_BODY_LIMIT, PhotoForm},
-        views::PortfolioItemView,
     },
     media::photos::PhotoKey,
     state::AppState,
@@ -24,6 +23,7 @@ use crate::{
         portfolio::{self, ItemChanges, PortfolioRow},
         profiles,
     },
+    wire::accounts::PortfolioItemView,
 };
 
 /// The most items one portfolio holds.

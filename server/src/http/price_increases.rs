@@ -20,6 +20,7 @@ use crate::{
     },
     state::AppState,
     store::{self, price_increases::PriceIncreaseRow},
+    wire::assigned_tasks::PriceIncrease,
 };
 
 pub fn router() -> Router<AppState> {
@@ -45,7 +46,7 @@ pub struct DeclineInput {
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct IncreaseList {
-    pub items: Vec<PriceIncreaseRow>,
+    pub items: Vec<PriceIncrease>,
 }
 
 /// The smallest increase: A$1.
@@ -57,13 +58,13 @@ const MIN_INCREASE_CENTS: i64 = 100;
 /// or the original amount, whichever is smaller, for all increases) 422.
 #[utoipa::path(post, path = "/api/tasks/{id}/price-increases", tag = "payments", params(("id" = Uuid, Path, description = "The task")),
     request_body = IncreaseInput, security(("bearer" = [])),
-    responses((status = 201, body = PriceIncreaseRow), (status = 401), (status = 403), (status = 404), (status = 409), (status = 422)))]
+    responses((status = 201, body = PriceIncrease), (status = 401), (status = 403), (status = 404), (status = 409), (status = 422)))]
 pub async fn ask_increase(
     State(state): State<AppState>,
     caller: AuthUser,
     TaskFromPath(task): TaskFromPath,
     ApiJson(input): ApiJson<IncreaseInput>,
-) -> ApiResult<(StatusCode, ApiJson<PriceIncreaseRow>)> {
+) -> ApiResult<(StatusCode, ApiJson<PriceIncrease>)> {
     let party = Party::of(caller.id, task.poster_id, task.assigned_tasker_id);
     increases::may_ask(party, task.status, task.open_dispute_id)?;
     let amount_cents = input
@@ -75,7 +76,7 @@ pub async fn ask_increase(
         return Err(ApiError::field("reason", "Please say why the price should increase"));
     }
     let row = increases::ask(&state, &task, caller.id, amount_cents, reason).await?;
-    Ok((StatusCode::CREATED, ApiJson(row)))
+    Ok((StatusCode::CREATED, ApiJson(PriceIncrease::from(&row))))
 }
 
 /// The task's price increases, oldest first (its poster and assigned tasker only: 403).
@@ -90,7 +91,9 @@ pub async fn list_increases(
     if Party::of(caller.id, task.poster_id, task.assigned_tasker_id) == Party::Other {
         return Err(ApiError::Forbidden("Only the poster and the assigned tasker can see this".into()));
     }
-    Ok(ApiJson(IncreaseList { items: store::price_increases::for_task(&state.db, task.id).await? }))
+    Ok(ApiJson(IncreaseList {
+        items: store::price_increases::for_task(&state.db, task.id).await?.iter().map(From::from).collect(),
+    }))
 }
 
 async fn increase_and_task(
@@ -129,17 +132,17 @@ pub async fn approve_increase(
 /// poster 403; no longer pending 409; a reason over 1,000 characters 422.
 #[utoipa::path(post, path = "/api/price-increases/{id}/decline", tag = "payments", params(("id" = Uuid, Path, description = "The price increase")),
     request_body = DeclineInput, security(("bearer" = [])),
-    responses((status = 200, body = PriceIncreaseRow), (status = 401), (status = 403), (status = 404), (status = 409), (status = 422)))]
+    responses((status = 200, body = PriceIncrease), (status = 401), (status = 403), (status = 404), (status = 409), (status = 422)))]
 pub async fn decline_increase(
     State(state): State<AppState>,
     caller: AuthUser,
     ApiPath(id): ApiPath<Uuid>,
     ApiJson(input): ApiJson<DeclineInput>,
-) -> ApiResult<ApiJson<PriceIncreaseRow>> {
+) -> ApiResult<ApiJson<PriceIncrease>> {
     let reason = input.reason.as_deref().map(str::trim).filter(|reason| !reason.is_empty());
     if reason.is_some_and(|reason| reason.chars().count() > MAX_REASON_CHARS) {
         return Err(ApiError::field("reason", "Please keep the reason under 1,000 characters"));
     }
     let (increase, task) = increase_and_task(&state, &caller, id).await?;
-    Ok(ApiJson(increases::decline(&state, &task, &increase, reason).await?))
+    Ok(ApiJson(PriceIncrease::from(&increases::decline(&state, &task, &increase, reason).await?)))
 }

@@ -4,15 +4,14 @@ use uuid::Uuid;
 use crate::{
     db::Timestamp,
     error::{ApiError, ApiResult},
-    http::{
-        extract::{ApiJson, ApiPath, ApiQuery, AuthUser, Operator},
-        marketplace_views::Page,
-        paging::{self, PageQuery},
-        views::{PortfolioItemView, ProfileFacts, ProfileReview, PublicProfileView},
-    },
+    http::extract::{ApiJson, ApiPath, ApiQuery, AuthUser, Operator},
     marketplace::{cancellations, responsiveness::responsiveness},
     state::AppState,
     store::{Position, portfolio, profile_facts, profiles, reviews, track_record},
+    wire::{
+        accounts::{PortfolioItemView, ProfileFacts, ProfileReview, PublicProfileView},
+        paging::{self, Page, PageQuery},
+    },
 };
 
 const LATEST_REVIEWS: i64 = 20;

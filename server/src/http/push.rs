@@ -22,9 +22,10 @@ use crate::{
     rate_limit::Limit,
     state::AppState,
     store::{
-        push_subscriptions::{self, Device, NewSubscription, PushSubscriptionRow, Saved},
+        push_subscriptions::{self, NewSubscription, PushSubscriptionRow, Saved},
         users,
     },
+    wire::push::Device,
 };
 
 const MAX_LABEL_CHARS: usize = 100;

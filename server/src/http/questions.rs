@@ -11,14 +11,14 @@ use uuid::Uuid;
 
 use crate::{
     error::ApiResult,
-    http::{
-        extract::{ApiJson, ApiPath, ApiQuery, AuthUser, Operator, TaskFromPath, VerifiedUser},
-        marketplace_views::{Page, QuestionView},
-        paging::{self, PageQuery},
-    },
+    http::extract::{ApiJson, ApiPath, ApiQuery, AuthUser, Operator, TaskFromPath, VerifiedUser},
     marketplace,
     state::AppState,
     store::{Position, questions},
+    wire::{
+        marketplace::QuestionView,
+        paging::{self, Page, PageQuery},
+    },
 };
 
 pub fn router() -> Router<AppState> {

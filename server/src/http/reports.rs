@@ -2,31 +2,22 @@
 //! message or a review; operators act on them from the moderation queue.
 
 use axum::{Router, extract::State, http::StatusCode, routing::post};
-use serde::{Deserialize, Serialize};
-use uuid::Uuid;
+use serde::Deserialize;
 
 use crate::{
-    db::Timestamp,
     error::{ApiError, ApiResult},
     http::extract::{ApiJson, AuthUser},
     moderation::{
-        ReportReason, ReportStatus, TargetType,
+        ReportReason,
         reports::{self, Filing, MAX_DETAILS_CHARS, ReportError},
     },
     rate_limit::REPORTS_PER_USER,
     state::AppState,
-    store::reports::ReportRow,
+    wire::moderation::{ReportView, TargetRef},
 };
 
 pub fn router() -> Router<AppState> {
     Router::new().route("/reports", post(file_report))
-}
-
-#[derive(Debug, Clone, Copy, Deserialize, Serialize, utoipa::ToSchema)]
-pub struct TargetRef {
-    #[serde(rename = "type")]
-    pub target_type: TargetType,
-    pub id: Uuid,
 }
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
@@ -36,28 +27,6 @@ pub struct ReportInput {
     /// What happened, in the reporter's words (at most 1000 characters).
     #[serde(default)]
     pub details: Option<String>,
-}
-
-/// A report as its reporter sees it.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct ReportView {
-    pub id: Uuid,
-    pub status: ReportStatus,
-    pub target: TargetRef,
-    pub reason: ReportReason,
-    pub created_at: Timestamp,
-}
-
-impl From<&ReportRow> for ReportView {
-    fn from(row: &ReportRow) -> Self {
-        Self {
-            id: row.id,
-            status: row.status,
-            target: TargetRef { target_type: row.target_type, id: row.target_id },
-            reason: row.reason,
-            created_at: row.created_at,
-        }
-    }
 }
 
 impl From<ReportError> for ApiError {

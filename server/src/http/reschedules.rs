@@ -18,7 +18,8 @@ use crate::{
     payments::rules::Party,
     state::AppState,
     states::RescheduleStatus,
-    store::{self, reschedules::RescheduleRow},
+    store,
+    wire::assigned_tasks::Reschedule,
 };
 
 pub fn router() -> Router<AppState> {
@@ -78,7 +79,7 @@ pub struct RescheduleInput {
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct RescheduleList {
-    pub items: Vec<RescheduleRow>,
+    pub items: Vec<Reschedule>,
 }
 
 fn optional_text(text: Option<&str>, max: usize, field: &str, message: &str) -> ApiResult<Option<String>> {
@@ -93,13 +94,13 @@ fn optional_text(text: Option<&str>, max: usize, field: &str, message: &str) -> 
 /// else 403; not assigned, disputed, or a proposal already waiting 409; a bad or past date 422.
 #[utoipa::path(post, path = "/api/tasks/{id}/reschedule", tag = "tasks", params(("id" = Uuid, Path, description = "The task")),
     request_body = RescheduleInput, security(("bearer" = [])),
-    responses((status = 201, body = RescheduleRow), (status = 401), (status = 403), (status = 404), (status = 409), (status = 422)))]
+    responses((status = 201, body = Reschedule), (status = 401), (status = 403), (status = 404), (status = 409), (status = 422)))]
 pub async fn propose_date(
     State(state): State<AppState>,
     caller: AuthUser,
     TaskFromPath(task): TaskFromPath,
     ApiJson(input): ApiJson<RescheduleInput>,
-) -> ApiResult<(StatusCode, ApiJson<RescheduleRow>)> {
+) -> ApiResult<(StatusCode, ApiJson<Reschedule>)> {
     let party = Party::of(caller.id, task.poster_id, task.assigned_tasker_id);
     reschedules::may_propose(party, task.status, task.open_dispute_id)?;
     let due_date = reschedules::valid_date(&input.due_date, time::OffsetDateTime::now_utc().date())?;
@@ -108,7 +109,7 @@ pub async fn propose_date(
     let note =
         optional_text(input.note.as_deref(), MAX_NOTE_CHARS, "note", "Please keep the note under 500 characters")?;
     let row = reschedules::propose(&state, &task, caller.id, &due_date, window.as_deref(), note.as_deref()).await?;
-    Ok((StatusCode::CREATED, ApiJson(row)))
+    Ok((StatusCode::CREATED, ApiJson(Reschedule::from(&row))))
 }
 
 /// The task's date proposals, oldest first (its two parties only: 403).
@@ -123,7 +124,9 @@ pub async fn list_reschedules(
     if Party::of(caller.id, task.poster_id, task.assigned_tasker_id) == Party::Other {
         return Err(ApiError::Forbidden("Only the poster and the assigned tasker can see this".into()));
     }
-    Ok(ApiJson(RescheduleList { items: store::reschedules::for_task(&state.db, task.id).await? }))
+    Ok(ApiJson(RescheduleList {
+        items: store::reschedules::for_task(&state.db, task.id).await?.iter().map(From::from).collect(),
+    }))
 }
 
 async fn answer(
@@ -131,7 +134,7 @@ async fn answer(
     caller: AuthUser,
     id: Uuid,
     new_status: RescheduleStatus,
-) -> ApiResult<ApiJson<RescheduleRow>> {
+) -> ApiResult<ApiJson<Reschedule>> {
     let proposal =
         store::reschedules::reschedule(&state.db, id).await?.ok_or_else(|| ApiError::not_found("Proposal"))?;
     let task = task_or_404(&state, proposal.task_id).await?;
@@ -141,30 +144,30 @@ async fn answer(
     }
     let proposer = Party::of(proposal.proposed_by, task.poster_id, task.assigned_tasker_id);
     reschedules::may_answer(answerer, proposer, proposal.status)?;
-    Ok(ApiJson(reschedules::answer(&state, &task, &proposal, new_status, Timestamp::now()).await?))
+    Ok(ApiJson(Reschedule::from(&reschedules::answer(&state, &task, &proposal, new_status, Timestamp::now()).await?)))
 }
 
 /// The other party accepts: the task's due date changes (live to both parties and the task's
 /// watchers). The proposer 403; no longer pending (or past its 48 hours) 409.
 #[utoipa::path(post, path = "/api/reschedules/{id}/accept", tag = "tasks", params(("id" = Uuid, Path, description = "The proposal")),
     security(("bearer" = [])),
-    responses((status = 200, body = RescheduleRow), (status = 401), (status = 403), (status = 404), (status = 409)))]
+    responses((status = 200, body = Reschedule), (status = 401), (status = 403), (status = 404), (status = 409)))]
 pub async fn accept_date(
     State(state): State<AppState>,
     caller: AuthUser,
     ApiPath(id): ApiPath<Uuid>,
-) -> ApiResult<ApiJson<RescheduleRow>> {
+) -> ApiResult<ApiJson<Reschedule>> {
     answer(state, caller, id, RescheduleStatus::Accepted).await
 }
 
 /// The other party declines: the date stays. The proposer 403; no longer pending 409.
 #[utoipa::path(post, path = "/api/reschedules/{id}/decline", tag = "tasks", params(("id" = Uuid, Path, description = "The proposal")),
     security(("bearer" = [])),
-    responses((status = 200, body = RescheduleRow), (status = 401), (status = 403), (status = 404), (status = 409)))]
+    responses((status = 200, body = Reschedule), (status = 401), (status = 403), (status = 404), (status = 409)))]
 pub async fn decline_date(
     State(state): State<AppState>,
     caller: AuthUser,
     ApiPath(id): ApiPath<Uuid>,
-) -> ApiResult<ApiJson<RescheduleRow>> {
+) -> ApiResult<ApiJson<Reschedule>> {
     answer(state, caller, id, RescheduleStatus::Declined).await
 }

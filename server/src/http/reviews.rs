@@ -10,7 +10,8 @@ use crate::{
     http::extract::{ApiJson, AuthUser, Operator, TaskFromPath},
     marketplace,
     state::AppState,
-    store::reviews::{self, ReviewRow},
+    store::reviews,
+    wire::reviews::Review,
 };
 
 pub fn router() -> Router<AppState> {
@@ -19,16 +20,16 @@ pub fn router() -> Router<AppState> {
 
 /// The task's visible reviews (and the caller's own, even while hidden).
 #[utoipa::path(get, path = "/api/tasks/{id}/reviews", tag = "payments", security((), ("bearer" = [])), params(("id" = Uuid, Path, description = "The task")),
-    responses((status = 200, body = [ReviewRow]), (status = 404)))]
+    responses((status = 200, body = [Review]), (status = 404)))]
 pub async fn list_reviews(
     State(state): State<AppState>,
     caller: Option<AuthUser>,
     TaskFromPath(task): TaskFromPath,
-) -> ApiResult<ApiJson<Vec<ReviewRow>>> {
+) -> ApiResult<ApiJson<Vec<Review>>> {
     let operator = Operator::reading(&state, caller).await?;
     let rows =
         reviews::visible_reviews_for_task(&state.db, task.id, caller.map(|c| c.id), operator, Timestamp::now()).await?;
-    Ok(ApiJson(rows))
+    Ok(ApiJson(rows.iter().map(Review::from).collect()))
 }
 
 #[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
@@ -40,13 +41,13 @@ pub struct ReviewInput {
 
 /// The poster reviews the tasker, or the tasker the poster; once each.
 #[utoipa::path(post, path = "/api/tasks/{id}/reviews", tag = "payments", params(("id" = Uuid, Path, description = "The task")), request_body = ReviewInput, security(("bearer" = [])),
-    responses((status = 201, body = ReviewRow), (status = 401), (status = 403), (status = 404), (status = 409), (status = 422)))]
+    responses((status = 201, body = Review), (status = 401), (status = 403), (status = 404), (status = 409), (status = 422)))]
 pub async fn write_review(
     State(state): State<AppState>,
     caller: AuthUser,
     TaskFromPath(task): TaskFromPath,
     ApiJson(input): ApiJson<ReviewInput>,
-) -> ApiResult<(StatusCode, ApiJson<ReviewRow>)> {
+) -> ApiResult<(StatusCode, ApiJson<Review>)> {
     let review = marketplace::reviews::write(&state, &task, caller.id, input.rating, &input.body).await?;
-    Ok((StatusCode::CREATED, ApiJson(review)))
+    Ok((StatusCode::CREATED, ApiJson(Review::from(&review))))
 }

@@ -24,7 +24,10 @@ use uuid::Uuid;
 
 use crate::{
     error::{ApiError, ApiResult},
-    http::marketplace_views::{Page, TaskDetail, TaskSummary},
+    wire::{
+        marketplace::{TaskDetail, TaskSummary},
+        paging::Page,
+    },
 };
 
 /// Anonymous task pages, by task.

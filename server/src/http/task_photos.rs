@@ -13,12 +13,12 @@ use crate::{
     error::ApiResult,
     http::{
         extract::{ApiJson, ApiMultipart, ApiPath, AuthUser},
-        marketplace_views::TaskPhoto,
         uploads::{self, PHOTO_BODY_LIMIT, PhotoForm},
     },
     marketplace,
     media::photos::PhotoKey,
     state::AppState,
+    wire::marketplace::TaskPhoto,
 };
 
 /// Task photo uploads per poster per hour.

@@ -6,8 +6,7 @@ use axum::{
     http::{HeaderMap, StatusCode, header},
     routing::{get, post},
 };
-use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
@@ -15,14 +14,7 @@ use crate::{
     db::Timestamp,
     error::{ApiError, ApiResult},
     geo,
-    http::{
-        extract::{ApiJson, ApiPath, ApiQuery, AuthUser, ClientIp, Operator, VerifiedUser, task_or_404},
-        marketplace_views::{
-            Badges, Items, Page, PersonSummary, PosterStats, QuestionView, TaskDetail, TaskPhoto, TaskSummary,
-            fill_ratings,
-        },
-        paging,
-    },
+    http::extract::{ApiJson, ApiPath, ApiQuery, AuthUser, ClientIp, Operator, VerifiedUser, task_or_404},
     marketplace::{
         self,
         categories::{CATEGORIES, Category},
@@ -32,14 +24,19 @@ use crate::{
     states::TaskStatus,
     store::{
         Position,
-        browse::{self, After, BrowseFilter, BrowseSort, SortKey, Stage},
-        profiles, questions, task_photos,
+        browse::{self, After, BrowseFilter, BrowseSort},
+        profile_facts, profiles, questions, task_photos,
         tasks::{self, TaskRow, TaskView},
+    },
+    wire::{
+        marketplace::{
+            Badges, PersonSummary, PosterStats, QuestionView, TaskDetail, TaskPhoto, TaskSummary, fill_ratings,
+        },
+        paging::{self, Items, Page},
     },
 };
 
 const DEFAULT_PAGE: i64 = 20;
-const MAX_PAGE: i64 = 100;
 const SIMILAR_TASKS: i64 = 4;
 const MY_TASKS_LIMIT: i64 = 200;
 const DAY_MS: i64 = 86_400_000;
@@ -85,53 +82,6 @@ pub struct BrowseQuery {
     cursor: Option<String>,
 }
 
-/// Where a page ended, opaque to clients: the sort, the last row's key and id, and for Best match
-/// the ranked window's floor (`f`) or that the page ended among the older matches (`o`).
-#[derive(Serialize, Deserialize)]
-struct Cursor {
-    s: String,
-    k: SortKey,
-    i: Uuid,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    f: Option<(i64, Uuid)>,
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    o: bool,
-}
-
-fn encode_cursor(sort: BrowseSort, after: &After) -> String {
-    let (f, o) = match after.stage {
-        Stage::Ranked { floor } => (floor.map(|floor| (floor.created_at.0, floor.id)), false),
-        Stage::Older => (None, true),
-        Stage::Sorted => (None, false),
-    };
-    let cursor = Cursor { s: sort.as_str().into(), k: after.key.clone(), i: after.id, f, o };
-    URL_SAFE_NO_PAD.encode(serde_json::to_vec(&cursor).unwrap_or_default())
-}
-
-fn decode_cursor(sort: BrowseSort, searching: bool, text: &str) -> Result<After, ApiError> {
-    let invalid = || ApiError::BadRequest("The cursor is invalid; start again from the first page".into());
-    let bytes = URL_SAFE_NO_PAD.decode(text.trim()).map_err(|_| invalid())?;
-    let cursor: Cursor = serde_json::from_slice(&bytes).map_err(|_| invalid())?;
-    let key_fits = matches!(
-        (&cursor.k, sort),
-        (SortKey::Text(_), BrowseSort::DueSoonest)
-            | (
-                SortKey::Int(_),
-                BrowseSort::Newest | BrowseSort::BudgetAsc | BrowseSort::BudgetDesc | BrowseSort::BestMatch
-            )
-    );
-    if cursor.s != sort.as_str() || !key_fits {
-        return Err(invalid());
-    }
-    let floor = cursor.f.map(|(created_at, id)| Position { created_at: Timestamp(created_at), id });
-    let stage = match (sort, searching) {
-        (BrowseSort::BestMatch, true) if cursor.o => Stage::Older,
-        (BrowseSort::BestMatch, true) => Stage::Ranked { floor },
-        _ => Stage::Sorted,
-    };
-    Ok(After { key: cursor.k, id: cursor.i, stage })
-}
-
 fn present(value: Option<String>) -> Option<String> {
     value.map(|text| text.trim().to_owned()).filter(|text| !text.is_empty())
 }
@@ -152,14 +102,7 @@ pub async fn browse_tasks(
             ApiError::field("sort", "Sort must be best_match, newest, budget_desc, budget_asc or due_soonest")
         })?,
     };
-    let limit = match present(query.limit) {
-        None => DEFAULT_PAGE,
-        Some(text) => text
-            .parse::<i64>()
-            .ok()
-            .filter(|limit| (1..=MAX_PAGE).contains(limit))
-            .ok_or_else(|| ApiError::field("limit", "Limit must be a number from 1 to 100"))?,
-    };
+    let limit = paging::parse_limit(query.limit.as_deref(), DEFAULT_PAGE)?;
     let category_id = match present(query.category) {
         None => None,
         Some(text) => {
@@ -182,7 +125,7 @@ pub async fn browse_tasks(
         within: near.map(|(lat, lon, radius_km)| geo::bounding_box(lat, lon, radius_km)),
     };
     let searching = filter.words.as_ref().is_some_and(|words| !words.is_empty());
-    let after = present(query.cursor).map(|text| decode_cursor(sort, searching, &text)).transpose()?;
+    let after = present(query.cursor).map(|text| paging::decode_browse(sort, searching, &text)).transpose()?;
     // Everyone signed out is shown the same list: identical reads at once share theirs. The key is
     // the parsed request, so spellings of one query (`?q=fence`, `?sort=best_match&q=fence`) share.
     let key = format!("{filter:?}|{sort:?}|{after:?}|{limit}|{near:?}");
@@ -202,13 +145,8 @@ async fn browse_page(
     limit: i64,
     near: Option<(f64, f64, f64)>,
 ) -> ApiResult<Page<TaskSummary>> {
-    let mut rows = browse::open_tasks_page(&state.db, &filter, sort, after.as_ref(), limit + 1).await?;
-    let next_cursor = if rows.len() as i64 > limit {
-        rows.truncate(limit as usize);
-        rows.last().map(|row| encode_cursor(sort, &row.after))
-    } else {
-        None
-    };
+    let rows = browse::open_tasks_page(&state.db, &filter, sort, after.as_ref(), limit + 1).await?;
+    let (rows, next_cursor) = paging::cut(rows, limit, |row| paging::encode_browse(sort, &row.after));
     let mut rows: Vec<TaskRow> = rows.into_iter().map(|row| row.task).collect();
     // The query kept a box around the circle; its corners go here (a page may come out short).
     if let Some((lat, lon, radius_km)) = near {
@@ -218,7 +156,8 @@ async fn browse_page(
         });
     }
     let mut items: Vec<TaskSummary> = rows.iter().map(TaskSummary::from).collect();
-    fill_ratings(&state.db, items.iter_mut().map(|task| &mut task.poster).collect()).await?;
+    let facts = profile_facts::card_facts(&state.db, items.iter().map(|task| task.poster.id)).await?;
+    fill_ratings(items.iter_mut().map(|task| &mut task.poster), &facts);
     Ok(Page::new(items, next_cursor))
 }
 
@@ -277,7 +216,8 @@ async fn detail(
     let similar_tasks = async {
         let similar = tasks::similar_open_tasks(db, row.category_id, row.id, SIMILAR_TASKS).await?;
         let mut similar_tasks: Vec<TaskSummary> = similar.iter().map(TaskSummary::from).collect();
-        fill_ratings(db, similar_tasks.iter_mut().map(|task| &mut task.poster).collect()).await?;
+        let facts = profile_facts::card_facts(db, similar_tasks.iter().map(|task| task.poster.id)).await?;
+        fill_ratings(similar_tasks.iter_mut().map(|task| &mut task.poster), &facts);
         Ok::<_, ApiError>(similar_tasks)
     };
     let (stats, poster, assigned_tasker, similar_tasks, photos) = tokio::try_join!(
@@ -427,6 +367,7 @@ pub async fn cancel_task(
 pub async fn my_tasks(State(state): State<AppState>, caller: AuthUser) -> ApiResult<ApiJson<Items<TaskSummary>>> {
     let rows = tasks::tasks_posted_by(&state.db, caller.id, MY_TASKS_LIMIT).await?;
     let mut items: Vec<TaskSummary> = rows.iter().map(TaskSummary::from).collect();
-    fill_ratings(&state.db, items.iter_mut().map(|task| &mut task.poster).collect()).await?;
+    let facts = profile_facts::card_facts(&state.db, items.iter().map(|task| task.poster.id)).await?;
+    fill_ratings(items.iter_mut().map(|task| &mut task.poster), &facts);
     Ok(ApiJson(Items { items }))
 }

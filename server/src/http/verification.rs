@@ -14,10 +14,7 @@ use serde::{Deserialize, Serialize};
 use crate::{
     db::{Timestamp, new_id},
     error::{ApiError, ApiResult},
-    http::{
-        extract::{ApiJson, AuthUser, VerifiedUser},
-        views::ProfileView,
-    },
+    http::extract::{ApiJson, AuthUser, VerifiedUser},
     rate_limit::{Limit, Verdict},
     sms::{SmsError, TextMessage},
     state::AppState,
@@ -29,6 +26,7 @@ use crate::{
         identity,
         phone::{self, CODE_LIFETIME},
     },
+    wire::accounts::ProfileView,
 };
 
 /// Identity sessions one account may open an hour (each one costs us at Stripe).

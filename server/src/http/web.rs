@@ -20,7 +20,7 @@ use uuid::Uuid;
 
 use crate::{
     error::{ApiError, ApiResult},
-    http::{extract::ApiPath, marketplace_views::TaskDetail, tasks::detail_as_shown},
+    http::{extract::ApiPath, tasks::detail_as_shown},
     media::{
         content_type_for,
         photos::{PhotoKey, is_public_key},
@@ -28,6 +28,7 @@ use crate::{
     payments::fees::display_amount,
     state::AppState,
     store::tasks::{self, TaskRow},
+    wire::marketplace::TaskDetail,
 };
 
 pub fn media_router() -> Router<AppState> {

@@ -74,10 +74,8 @@ pub async fn send(
         body: Some(body.to_owned()),
         removed: false,
         created_at: now,
-        photo: None,
         photo_id,
-    }
-    .with_photo();
+    };
     let notification = notices::new_message(recipient_id, task.id, &task.title, body, now);
     if let Err(error) = messages::insert_message(&state.db, &message, &notification).await {
         if let Some(photo_id) = photo_id {

@@ -5,7 +5,6 @@
 
 use std::time::Duration;
 
-use serde::Serialize;
 use time::Date;
 use uuid::Uuid;
 
@@ -22,6 +21,7 @@ use crate::{
         reschedules::{NewReschedule, RescheduleError, RescheduleRow},
         tasks::{self, TaskRow},
     },
+    wire::assigned_tasks::Reschedule,
 };
 
 pub const ANSWER_WINDOW: Duration = Duration::from_secs(48 * 3600);
@@ -139,14 +139,8 @@ pub async fn lapse_due(state: &AppState, now: Timestamp, limit: i64) -> anyhow::
     Ok(lapsed)
 }
 
-#[derive(Serialize)]
-struct RescheduleEvent<'a> {
-    #[serde(flatten)]
-    reschedule: &'a RescheduleRow,
-}
-
 async fn publish(state: &AppState, task: &TaskRow, row: &RescheduleRow, event: &str) {
-    let data = RescheduleEvent { reschedule: row };
+    let data = Reschedule::from(row);
     for user_id in [Some(task.poster_id), task.assigned_tasker_id].into_iter().flatten() {
         live::publish(state, &live::user_topic(user_id), event, &data).await;
     }

@@ -25,6 +25,7 @@ use crate::{
         payments::{self, PaymentRow},
         tasks,
     },
+    wire::events::PaymentUpdated,
 };
 
 /// How long a checkout may stay unpaid before the task returns to `open`.
@@ -239,28 +240,9 @@ pub async fn after_commit(state: &AppState, payment: &PaymentRow, notifications:
     publish_task(state, payment.task_id).await;
 }
 
-#[derive(Serialize)]
-struct PaymentUpdated<'a> {
-    id: Uuid,
-    task_id: Uuid,
-    offer_id: Uuid,
-    status: PaymentStatus,
-    amount_cents: i64,
-    fee_cents: i64,
-    currency: &'a str,
-}
-
 pub async fn publish_payment(state: &AppState, payment_id: Uuid) {
     let Ok(Some(payment)) = payments::payment(&state.db, payment_id).await else { return };
-    let data = PaymentUpdated {
-        id: payment.id,
-        task_id: payment.task_id,
-        offer_id: payment.offer_id,
-        status: payment.status,
-        amount_cents: payment.amount_cents,
-        fee_cents: payment.fee_cents,
-        currency: &payment.currency,
-    };
+    let data = PaymentUpdated::from(&payment);
     for user_id in [payment.poster_id, payment.tasker_id] {
         live::publish(state, &live::user_topic(user_id), "payment.updated", &data).await;
     }

@@ -8,7 +8,6 @@
 
 use std::{collections::BTreeMap, time::Duration};
 
-use serde::Serialize;
 use uuid::Uuid;
 
 use super::{
@@ -30,6 +29,7 @@ use crate::{
         price_increases::{IncreaseConfirmation, IncreaseError, NewIncrease, PriceIncreaseRow},
         tasks::TaskRow,
     },
+    wire::assigned_tasks::PriceIncrease,
 };
 
 /// How long the poster has to answer an increase.
@@ -304,12 +304,6 @@ pub async fn lapse_due(state: &AppState, now: Timestamp, limit: i64) -> anyhow::
     Ok(lapsed)
 }
 
-#[derive(Serialize)]
-struct IncreaseEvent<'a> {
-    #[serde(flatten)]
-    increase: &'a PriceIncreaseRow,
-}
-
 async fn publish_by_id(state: &AppState, task: &TaskRow, increase_id: Uuid) {
     if let Ok(Some(increase)) = store::price_increases::increase(&state.db, increase_id).await {
         publish(state, task, &increase).await;
@@ -323,7 +317,7 @@ pub async fn publish(state: &AppState, task: &TaskRow, increase: &PriceIncreaseR
     } else {
         "price_increase.updated"
     };
-    let data = IncreaseEvent { increase };
+    let data = PriceIncrease::from(increase);
     for user_id in [Some(task.poster_id), task.assigned_tasker_id].into_iter().flatten() {
         live::publish(state, &live::user_topic(user_id), event, &data).await;
     }

@@ -34,7 +34,7 @@ macro_rules! close_pending_cancellation {
 }
 pub(crate) use close_pending_cancellation;
 
-#[derive(Clone, Debug, FromRow, serde::Serialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, FromRow)]
 pub struct CancellationRow {
     pub id: Uuid,
     pub task_id: Uuid,

@@ -35,11 +35,10 @@ pub mod outcome {
     pub const REFUND: &str = "refund";
 }
 
-#[derive(Clone, Debug, FromRow, serde::Serialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, FromRow)]
 pub struct DisputeRow {
     pub id: Uuid,
     pub task_id: Uuid,
-    #[serde(skip)]
     pub payment_id: Uuid,
     pub opened_by: Uuid,
     /// `not_completed` | `poor_quality` | `no_show` | `other`.
@@ -50,7 +49,6 @@ pub struct DisputeRow {
     pub outcome: Option<String>,
     pub refund_cents: Option<i64>,
     pub resolution_note: Option<String>,
-    #[serde(skip)]
     pub resolved_by: Option<Uuid>,
     /// Opened by the sweep from a poster's cancellation request left unanswered
     /// after the tasker asked to be paid (`message` is the request's reason).

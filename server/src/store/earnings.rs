@@ -61,7 +61,7 @@ pub async fn earnings_of(db: &Db, tasker_id: Uuid, now: Timestamp) -> sqlx::Resu
 }
 
 /// A charge the poster made for a task, and what became of it.
-#[derive(Clone, Debug, FromRow, serde::Serialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, FromRow)]
 pub struct ReceiptRow {
     pub payment_id: Uuid,
     pub task_id: Uuid,
@@ -79,7 +79,6 @@ pub struct ReceiptRow {
     /// `task` (the amount that bought the task) or `increase` (a price increase paid later).
     pub purpose: String,
     /// When the checkout began: the order of the list.
-    #[serde(skip)]
     pub created_at: Timestamp,
 }
 

@@ -2,7 +2,6 @@
 //! transition that moves the money, never updated. `escrow_delta_cents` is the
 //! movement's effect on what the platform holds for posters and taskers.
 
-use serde::Serialize;
 use sqlx::FromRow;
 use tracing::instrument;
 use uuid::Uuid;
@@ -25,7 +24,7 @@ pub mod kind {
     pub const REFUND: &str = "refund";
 }
 
-#[derive(Clone, Debug, FromRow, Serialize)]
+#[derive(Clone, Debug, FromRow)]
 pub struct LedgerEntry {
     pub id: Uuid,
     pub payment_id: Uuid,
@@ -127,7 +126,7 @@ pub async fn entries_for_task(db: &Db, task_id: Uuid) -> sqlx::Result<Vec<Ledger
 
 /// The two sides of the escrow check: what the ledger says the platform holds,
 /// and the sum of payments that are held. They are equal after every transition.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EscrowCheck {
     pub ledger_balance_cents: i64,
     pub held_payments_cents: i64,

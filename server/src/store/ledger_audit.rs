@@ -4,7 +4,6 @@
 
 use std::collections::HashMap;
 
-use serde::Serialize;
 use sqlx::FromRow;
 use tracing::instrument;
 use uuid::Uuid;
@@ -16,7 +15,7 @@ pub type Facts = Vec<(String, i64)>;
 
 /// One payment whose records do not match its status (or, with status `missing`, rows whose
 /// payment does not exist).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LedgerMismatch {
     pub payment_id: Uuid,
     pub status: String,

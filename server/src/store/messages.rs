@@ -1,6 +1,5 @@
 //! Private messages between a task's poster and its assigned tasker.
 
-use serde::Serialize;
 use sqlx::FromRow;
 use tracing::instrument;
 use uuid::Uuid;
@@ -11,7 +10,7 @@ use crate::{
     store::notifications::NotificationRow,
 };
 
-#[derive(Clone, Debug, FromRow, Serialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, FromRow)]
 pub struct MessageRow {
     pub id: Uuid,
     pub task_id: Uuid,
@@ -21,36 +20,8 @@ pub struct MessageRow {
     pub body: Option<String>,
     pub removed: bool,
     pub created_at: Timestamp,
-    /// The attached photo, served only to the task's two parties; null without one and once removed.
-    #[sqlx(skip)]
-    pub photo: Option<MessagePhoto>,
-    #[serde(skip)]
+    /// The attached photo; null without one and once removed (except to operators).
     pub photo_id: Option<Uuid>,
-}
-
-/// Where a message's photo is read (with the reader's bearer token; there is no public URL).
-#[derive(Clone, Debug, Default, Serialize, utoipa::ToSchema)]
-pub struct MessagePhoto {
-    pub id: Uuid,
-    /// At most 1600 px on the longest side (JPEG).
-    pub url: String,
-    /// At most 480 px on the longest side (JPEG).
-    pub thumb_url: String,
-}
-
-impl MessagePhoto {
-    pub fn new(task_id: Uuid, photo_id: Uuid) -> Self {
-        let url = format!("/api/tasks/{task_id}/messages/photos/{photo_id}");
-        Self { id: photo_id, thumb_url: format!("{url}/thumb"), url }
-    }
-}
-
-impl MessageRow {
-    /// Fills `photo` from `photo_id`.
-    pub fn with_photo(mut self) -> Self {
-        self.photo = self.photo_id.map(|photo_id| MessagePhoto::new(self.task_id, photo_id));
-        self
-    }
 }
 
 /// Stores the message and the recipient's notification together.
@@ -102,7 +73,7 @@ pub async fn messages_for_task(
         .await
     })?;
     rows.reverse();
-    Ok(rows.into_iter().map(MessageRow::with_photo).collect())
+    Ok(rows)
 }
 
 /// Whether `photo_id` is the photo of a message of `task_id` that was not removed.

@@ -1,4 +1,3 @@
-use serde::Serialize;
 use sqlx::FromRow;
 use tracing::instrument;
 use uuid::Uuid;
@@ -31,13 +30,11 @@ pub fn default_enabled(channel: &str, notification_kind: NotificationKind) -> bo
     }
 }
 
-#[derive(Clone, Debug, FromRow, Serialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, FromRow)]
 pub struct NotificationRow {
     pub id: Uuid,
-    #[serde(skip)]
     pub user_id: Uuid,
     #[sqlx(rename = "type")]
-    #[serde(rename = "type")]
     pub kind: NotificationKind,
     pub title: String,
     pub message: String,

@@ -5,7 +5,6 @@
 //! approval, a payment, a release, a cancellation and a dispute of one task
 //! queue on it and exactly one of two conflicting ones wins.
 
-use serde::Serialize;
 use sqlx::FromRow;
 use tracing::instrument;
 use uuid::Uuid;
@@ -23,7 +22,7 @@ use crate::{
     },
 };
 
-#[derive(Clone, Debug, FromRow, Serialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, FromRow)]
 pub struct PriceIncreaseRow {
     pub id: Uuid,
     pub task_id: Uuid,
@@ -31,7 +30,6 @@ pub struct PriceIncreaseRow {
     pub amount_cents: i64,
     pub reason: String,
     pub status: PriceIncreaseStatus,
-    #[serde(skip)]
     pub payment_id: Option<Uuid>,
     pub decline_reason: Option<String>,
     pub expires_at: Timestamp,

@@ -2,12 +2,15 @@
 //! when they were last active, how they answer the people who write to them,
 //! and whether a payment method backs them.
 
+use std::collections::HashMap;
+
 use tracing::instrument;
 use uuid::Uuid;
 
 use crate::{
     db::{Db, Timestamp},
     on_pool,
+    store::{reviews, verification},
 };
 
 /// How many of the latest conversations the response figures look at.
@@ -83,4 +86,21 @@ pub async fn has_payment_method(db: &Db, user_id: Uuid) -> sqlx::Result<bool> {
         .await
         .map(|count| count > 0)
     })
+}
+
+/// What a person card shows beside the name, for everyone a list shows.
+#[derive(Debug, Default)]
+pub struct CardFacts {
+    /// The average of the visible reviews; absent while there are none.
+    pub ratings: HashMap<Uuid, f64>,
+    /// `(identity, phone)` verified.
+    pub badges: HashMap<Uuid, (bool, bool)>,
+}
+
+/// The ratings and verification badges of `user_ids`, with one query each for the whole list.
+pub async fn card_facts(db: &Db, user_ids: impl IntoIterator<Item = Uuid>) -> sqlx::Result<CardFacts> {
+    let ids: Vec<Uuid> = user_ids.into_iter().collect();
+    let ratings = reviews::ratings_of(db, &ids, Timestamp::now()).await?;
+    let badges = verification::badges_of(db, &ids).await?;
+    Ok(CardFacts { ratings, badges })
 }

@@ -20,7 +20,7 @@ pub mod kind {
     pub const REFUND: &str = "refund";
 }
 
-#[derive(Clone, Debug, FromRow, serde::Serialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, FromRow)]
 pub struct ProviderCallRow {
     pub id: Uuid,
     pub payment_id: Uuid,

@@ -1,7 +1,6 @@
 //! Web Push subscriptions: one row per device (browser profile) a user enabled,
 //! owned by the session that added it (removed when that session ends).
 
-use serde::Serialize;
 use sqlx::FromRow;
 use tracing::instrument;
 use uuid::Uuid;
@@ -24,28 +23,6 @@ pub struct PushSubscriptionRow {
     pub label: Option<String>,
     pub created_at: Timestamp,
     pub last_success_at: Option<Timestamp>,
-}
-
-/// What the device list shows: never the keys.
-#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
-pub struct Device {
-    pub id: Uuid,
-    pub endpoint: String,
-    pub label: Option<String>,
-    pub created_at: Timestamp,
-    pub last_success_at: Option<Timestamp>,
-}
-
-impl From<PushSubscriptionRow> for Device {
-    fn from(row: PushSubscriptionRow) -> Self {
-        Self {
-            id: row.id,
-            endpoint: row.endpoint,
-            label: row.label,
-            created_at: row.created_at,
-            last_success_at: row.last_success_at,
-        }
-    }
 }
 
 pub struct NewSubscription<'a> {

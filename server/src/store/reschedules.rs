@@ -2,7 +2,6 @@
 //! other accepts (the task's due date changes) or declines within 48 hours,
 //! else the proposal lapses and nothing changes. One pending per task.
 
-use serde::Serialize;
 use sqlx::FromRow;
 use tracing::instrument;
 use uuid::Uuid;
@@ -14,7 +13,7 @@ use crate::{
     store::notifications::NotificationRow,
 };
 
-#[derive(Clone, Debug, FromRow, Serialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, FromRow)]
 pub struct RescheduleRow {
     pub id: Uuid,
     pub task_id: Uuid,
@@ -22,7 +21,6 @@ pub struct RescheduleRow {
     /// `YYYY-MM-DD`.
     pub due_date: String,
     /// A time window on that day, as the proposer wrote it ("8am–12pm").
-    #[serde(rename = "window")]
     pub time_window: Option<String>,
     pub note: Option<String>,
     pub status: RescheduleStatus,

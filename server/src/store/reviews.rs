@@ -4,7 +4,6 @@
 
 use std::{collections::HashMap, time::Duration};
 
-use serde::Serialize;
 use sqlx::FromRow;
 use tracing::instrument;
 use uuid::Uuid;
@@ -17,7 +16,7 @@ use crate::{
 
 pub const HIDDEN_FOR: Duration = Duration::from_secs(14 * 24 * 3600);
 
-#[derive(Clone, Debug, FromRow, Serialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, FromRow)]
 pub struct ReviewRow {
     pub id: Uuid,
     pub task_id: Uuid,

@@ -12,7 +12,7 @@ use crate::{
 };
 
 /// A task the person posted or was assigned, with its text as written (removed ones too).
-#[derive(Clone, Debug, FromRow, serde::Serialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, FromRow)]
 pub struct RecordTask {
     pub id: Uuid,
     pub title: String,
@@ -23,7 +23,7 @@ pub struct RecordTask {
     pub created_at: Timestamp,
 }
 
-#[derive(Clone, Debug, FromRow, serde::Serialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, FromRow)]
 pub struct RecordOffer {
     pub id: Uuid,
     pub task_id: Uuid,
@@ -36,7 +36,7 @@ pub struct RecordOffer {
 }
 
 /// A dispute on a task the person posted or was assigned.
-#[derive(Clone, Debug, FromRow, serde::Serialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, FromRow)]
 pub struct RecordDispute {
     pub id: Uuid,
     pub task_id: Uuid,
@@ -50,7 +50,7 @@ pub struct RecordDispute {
 }
 
 /// A payment the person made (as poster) or was owed (as tasker).
-#[derive(Clone, Debug, FromRow, serde::Serialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, FromRow)]
 pub struct RecordPayment {
     pub id: Uuid,
     pub task_id: Uuid,

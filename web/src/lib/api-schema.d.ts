@@ -2400,8 +2400,12 @@ export interface components {
                 [key: string]: boolean;
             };
         };
+        /** @description A page of notifications, and how many are unread in all. */
         NotificationsPage: {
+            /** @description Whether there is a next page (`next_cursor` is set). */
+            has_more: boolean;
             items: components["schemas"]["NotificationRow"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
             next_cursor: string | null;
             /** Format: int64 */
             unread_count: number;

@@ -24,7 +24,7 @@
  *   ['admin', 'provider-calls']     parked provider calls
  *   ['me', …]                       everything about the signed-in user (dropped on sign-in/out)
  *   ['me', 'verification']          the user's phone and identity verification
- *   ['me', 'notifications']         {items, unread_count, next_cursor}; its 'pages' the full list
+ *   ['me', 'notifications']         {items, unread_count, next_cursor, has_more}; its 'pages' the full list
  *   ['me', 'identities']            the sign-in providers linked to the account
  *   ['sign-in-providers']           the social sign-in buttons this server offers
  */

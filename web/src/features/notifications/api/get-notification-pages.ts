@@ -21,7 +21,7 @@ export function useNotificationPages(unreadOnly: boolean, after: string | null, 
     queryKey: queryKeys.notificationPage({ unreadOnly, after }),
     queryFn: ({ pageParam }) => getNotificationsPage(unreadOnly, pageParam),
     initialPageParam: after,
-    getNextPageParam: (last) => last.next_cursor ?? undefined,
+    getNextPageParam: (last) => (last.has_more ? (last.next_cursor ?? undefined) : undefined),
     enabled,
   });
 }

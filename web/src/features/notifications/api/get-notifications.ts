@@ -13,7 +13,12 @@ export type AppNotification = {
   is_read: boolean;
   created_at: string;
 };
-export type NotificationsPage = { items: AppNotification[]; unread_count: number; next_cursor: string | null };
+export type NotificationsPage = {
+  items: AppNotification[];
+  unread_count: number;
+  next_cursor: string | null;
+  has_more: boolean;
+};
 
 export function getNotifications(): Promise<NotificationsPage> {
   return authorizedRequest<NotificationsPage>('/api/notifications?limit=50');

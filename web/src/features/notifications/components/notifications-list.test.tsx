@@ -25,9 +25,9 @@ function notificationsApi() {
     const unread = url.searchParams.get('unread_only') === 'true';
     const cursor = url.searchParams.get('cursor');
     let body;
-    if (unread) body = { items: [note(2, false)], unread_count: 1, next_cursor: null };
-    else if (cursor === 'c1') body = { items: [note(3, true)], unread_count: 1, next_cursor: null };
-    else body = { items: [note(1, true), note(2, false)], unread_count: 1, next_cursor: 'c1' };
+    if (unread) body = { items: [note(2, false)], unread_count: 1, next_cursor: null, has_more: false };
+    else if (cursor === 'c1') body = { items: [note(3, true)], unread_count: 1, next_cursor: null, has_more: false };
+    else body = { items: [note(1, true), note(2, false)], unread_count: 1, next_cursor: 'c1', has_more: true };
     return new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } });
   };
   return { fn, urls };

@@ -5,11 +5,11 @@ use uuid::Uuid;
 
 use crate::{
     accounts::names,
-    db::{Db, Timestamp},
+    db::Timestamp,
     marketplace::categories,
     media::photos::PhotoKey,
     states::{OfferStatus, TaskStatus},
-    store::{offers::OfferRow, profiles::ProfileRow, questions::QuestionRow, reviews, tasks::TaskRow, verification},
+    store::{offers::OfferRow, profile_facts::CardFacts, profiles::ProfileRow, questions::QuestionRow, tasks::TaskRow},
 };
 
 /// A person as task cards show them: "First L." or "Anonymous User".
@@ -51,19 +51,15 @@ impl PersonSummary {
     }
 }
 
-/// Fills in the ratings and verification badges of everyone a list shows, with one query
-/// each for the whole list.
-pub async fn fill_ratings(db: &Db, people: Vec<&mut PersonSummary>) -> sqlx::Result<()> {
-    let ids: Vec<Uuid> = people.iter().map(|person| person.id).collect();
-    let ratings = reviews::ratings_of(db, &ids, Timestamp::now()).await?;
-    let badges = verification::badges_of(db, &ids).await?;
+/// Fills in the ratings and verification badges of everyone a list shows
+/// (read with [`crate::store::profile_facts::card_facts`]).
+pub fn fill_ratings<'a>(people: impl IntoIterator<Item = &'a mut PersonSummary>, facts: &CardFacts) {
     for person in people {
-        person.rating = ratings.get(&person.id).copied();
-        if let Some(&(identity, phone)) = badges.get(&person.id) {
+        person.rating = facts.ratings.get(&person.id).copied();
+        if let Some(&(identity, phone)) = facts.badges.get(&person.id) {
             person.verified = Badges { identity, phone };
         }
     }
-    Ok(())
 }
 
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
@@ -261,26 +257,4 @@ impl QuestionView {
             created_at: row.created_at,
         }
     }
-}
-
-/// A page of a keyset-paginated list.
-#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
-pub struct Page<T> {
-    pub items: Vec<T>,
-    /// Pass as `cursor` for the next page; null on the last page.
-    pub next_cursor: Option<String>,
-    /// Whether there is a next page (`next_cursor` is set).
-    pub has_more: bool,
-}
-
-impl<T> Page<T> {
-    pub fn new(items: Vec<T>, next_cursor: Option<String>) -> Self {
-        Self { has_more: next_cursor.is_some(), items, next_cursor }
-    }
-}
-
-/// A plain list in an envelope (room for paging later).
-#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
-pub struct Items<T> {
-    pub items: Vec<T>,
 }

@@ -27,13 +27,14 @@ pub struct UserView {
 }
 
 impl UserView {
-    pub fn new(user: &UserRow, config: &crate::config::Config) -> Self {
+    /// `is_operator`: `http::extract::Operator::user_is`.
+    pub fn new(user: &UserRow, is_operator: bool) -> Self {
         Self {
             id: user.id,
             email: user.email.clone(),
             email_verified: user.email_verified,
             created_at: user.created_at,
-            is_operator: crate::http::extract::Operator::user_is(config, user),
+            is_operator,
         }
     }
 }

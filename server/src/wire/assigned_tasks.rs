@@ -1,0 +1,153 @@
+//! What the two parties of an assigned task ask of each other (to cancel, a new date, a higher
+//! price) and the disputes between them.
+
+use serde::Serialize;
+use uuid::Uuid;
+
+use crate::{
+    db::Timestamp,
+    states::{CancellationStatus, DisputeStatus, PriceIncreaseStatus, RescheduleStatus},
+    store::{
+        cancellations::CancellationRow, disputes::DisputeRow, price_increases::PriceIncreaseRow,
+        reschedules::RescheduleRow,
+    },
+};
+
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+#[schema(as = CancellationRow)]
+pub struct Cancellation {
+    pub id: Uuid,
+    pub task_id: Uuid,
+    pub requested_by: Uuid,
+    pub reason: String,
+    /// The reason from the fixed list (`other` for requests made before the list).
+    pub reason_code: Option<String>,
+    pub status: CancellationStatus,
+    pub created_at: Timestamp,
+    pub answered_at: Option<Timestamp>,
+}
+
+impl From<&CancellationRow> for Cancellation {
+    fn from(row: &CancellationRow) -> Self {
+        Self {
+            id: row.id,
+            task_id: row.task_id,
+            requested_by: row.requested_by,
+            reason: row.reason.clone(),
+            reason_code: row.reason_code.clone(),
+            status: row.status,
+            created_at: row.created_at,
+            answered_at: row.answered_at,
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+#[schema(as = RescheduleRow)]
+pub struct Reschedule {
+    pub id: Uuid,
+    pub task_id: Uuid,
+    pub proposed_by: Uuid,
+    /// `YYYY-MM-DD`.
+    pub due_date: String,
+    /// A time window on that day, as the proposer wrote it ("8am–12pm").
+    #[serde(rename = "window")]
+    pub time_window: Option<String>,
+    pub note: Option<String>,
+    /// `pending` → `accepted` | `declined` | `lapsed` | `closed` (the task was released or cancelled first).
+    pub status: RescheduleStatus,
+    pub expires_at: Timestamp,
+    pub created_at: Timestamp,
+    pub answered_at: Option<Timestamp>,
+}
+
+impl From<&RescheduleRow> for Reschedule {
+    fn from(row: &RescheduleRow) -> Self {
+        Self {
+            id: row.id,
+            task_id: row.task_id,
+            proposed_by: row.proposed_by,
+            due_date: row.due_date.clone(),
+            time_window: row.time_window.clone(),
+            note: row.note.clone(),
+            status: row.status,
+            expires_at: row.expires_at,
+            created_at: row.created_at,
+            answered_at: row.answered_at,
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+#[schema(as = PriceIncreaseRow)]
+pub struct PriceIncrease {
+    pub id: Uuid,
+    pub task_id: Uuid,
+    pub tasker_id: Uuid,
+    pub amount_cents: i64,
+    pub reason: String,
+    /// `pending` → `approved` (checkout open) → `paid` | `declined` | `lapsed` | `closed`.
+    pub status: PriceIncreaseStatus,
+    pub decline_reason: Option<String>,
+    pub expires_at: Timestamp,
+    pub created_at: Timestamp,
+    pub answered_at: Option<Timestamp>,
+}
+
+impl From<&PriceIncreaseRow> for PriceIncrease {
+    fn from(row: &PriceIncreaseRow) -> Self {
+        Self {
+            id: row.id,
+            task_id: row.task_id,
+            tasker_id: row.tasker_id,
+            amount_cents: row.amount_cents,
+            reason: row.reason.clone(),
+            status: row.status,
+            decline_reason: row.decline_reason.clone(),
+            expires_at: row.expires_at,
+            created_at: row.created_at,
+            answered_at: row.answered_at,
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+#[schema(as = DisputeRow)]
+pub struct Dispute {
+    pub id: Uuid,
+    pub task_id: Uuid,
+    pub opened_by: Uuid,
+    /// `not_completed` | `poor_quality` | `no_show` | `other`.
+    pub reason: String,
+    pub message: String,
+    /// `open` | `resolved`.
+    pub status: DisputeStatus,
+    /// `release` | `partial_refund` | `refund`, once resolved.
+    pub outcome: Option<String>,
+    pub refund_cents: Option<i64>,
+    pub resolution_note: Option<String>,
+    /// Opened by the sweep from a poster's cancellation request left unanswered
+    /// after the tasker asked to be paid (`message` is the request's reason).
+    pub from_cancellation: bool,
+    pub created_at: Timestamp,
+    pub resolved_at: Option<Timestamp>,
+}
+
+impl From<&DisputeRow> for Dispute {
+    fn from(row: &DisputeRow) -> Self {
+        Self {
+            id: row.id,
+            task_id: row.task_id,
+            opened_by: row.opened_by,
+            reason: row.reason.clone(),
+            message: row.message.clone(),
+            status: row.status,
+            outcome: row.outcome.clone(),
+            refund_cents: row.refund_cents,
+            resolution_note: row.resolution_note.clone(),
+            from_cancellation: row.from_cancellation,
+            created_at: row.created_at,
+            resolved_at: row.resolved_at,
+        }
+    }
+}

@@ -1,0 +1,53 @@
+//! A message between a task's two parties.
+
+use serde::Serialize;
+use uuid::Uuid;
+
+use crate::{db::Timestamp, store::messages::MessageRow};
+
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+#[schema(as = MessageRow)]
+pub struct Message {
+    pub id: Uuid,
+    pub task_id: Uuid,
+    pub sender_id: Uuid,
+    pub recipient_id: Uuid,
+    /// Null once a moderator removed it (the text is kept for the audit).
+    pub body: Option<String>,
+    pub removed: bool,
+    pub created_at: Timestamp,
+    /// The attached photo, served only to the task's two parties; null without one and once removed.
+    pub photo: Option<MessagePhoto>,
+}
+
+impl From<&MessageRow> for Message {
+    fn from(row: &MessageRow) -> Self {
+        Self {
+            id: row.id,
+            task_id: row.task_id,
+            sender_id: row.sender_id,
+            recipient_id: row.recipient_id,
+            body: row.body.clone(),
+            removed: row.removed,
+            created_at: row.created_at,
+            photo: row.photo_id.map(|photo_id| MessagePhoto::new(row.task_id, photo_id)),
+        }
+    }
+}
+
+/// Where a message's photo is read (with the reader's bearer token; there is no public URL).
+#[derive(Clone, Debug, Default, Serialize, utoipa::ToSchema)]
+pub struct MessagePhoto {
+    pub id: Uuid,
+    /// At most 1600 px on the longest side (JPEG).
+    pub url: String,
+    /// At most 480 px on the longest side (JPEG).
+    pub thumb_url: String,
+}
+
+impl MessagePhoto {
+    pub fn new(task_id: Uuid, photo_id: Uuid) -> Self {
+        let url = format!("/api/tasks/{task_id}/messages/photos/{photo_id}");
+        Self { id: photo_id, thumb_url: format!("{url}/thumb"), url }
+    }
+}

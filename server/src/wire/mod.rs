@@ -1,0 +1,15 @@
+//! What the API answers and live events carry: plain structs with pure conversions from store
+//! rows. No database, no `AppState`: callers read what a shape needs and pass it in.
+
+pub mod accounts;
+pub mod assigned_tasks;
+pub mod events;
+pub mod marketplace;
+pub mod messages;
+pub mod moderation;
+pub mod notifications;
+pub mod paging;
+pub mod payments;
+pub mod push;
+pub mod reviews;
+pub mod user_record;

@@ -54,7 +54,6 @@ pub struct Reschedule {
     #[serde(rename = "window")]
     pub time_window: Option<String>,
     pub note: Option<String>,
-    /// `pending` → `accepted` | `declined` | `lapsed` | `closed` (the task was released or cancelled first).
     pub status: RescheduleStatus,
     pub expires_at: Timestamp,
     pub created_at: Timestamp,
@@ -86,7 +85,6 @@ pub struct PriceIncrease {
     pub tasker_id: Uuid,
     pub amount_cents: i64,
     pub reason: String,
-    /// `pending` → `approved` (checkout open) → `paid` | `declined` | `lapsed` | `closed`.
     pub status: PriceIncreaseStatus,
     pub decline_reason: Option<String>,
     pub expires_at: Timestamp,
@@ -120,7 +118,6 @@ pub struct Dispute {
     /// `not_completed` | `poor_quality` | `no_show` | `other`.
     pub reason: String,
     pub message: String,
-    /// `open` | `resolved`.
     pub status: DisputeStatus,
     /// `release` | `partial_refund` | `refund`, once resolved.
     pub outcome: Option<String>,

@@ -17,7 +17,7 @@ pub struct Receipt {
     pub payment_id: Uuid,
     pub task_id: Uuid,
     pub task_title: String,
-    /// `processing` | `held` | `released` | `refunded`.
+    /// Processing, held, released or refunded.
     pub status: PaymentStatus,
     pub amount_cents: i64,
     /// The service fee inside `amount_cents` (deducted from the tasker's payout).

@@ -69,7 +69,6 @@ pub struct RecordDispute {
     pub task_title: String,
     pub opened_by: Uuid,
     pub reason: String,
-    /// `open` | `resolved`.
     pub status: DisputeStatus,
     /// `release` | `partial_refund` | `refund` once resolved.
     pub outcome: Option<String>,

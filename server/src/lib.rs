@@ -8,7 +8,6 @@ pub mod config;
 pub mod db;
 pub mod delivery;
 pub mod dev_outbox;
-pub mod error;
 pub mod gazetteer;
 pub mod geo;
 pub mod geocoding;

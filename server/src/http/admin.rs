@@ -11,7 +11,7 @@ use uuid::Uuid;
 
 use crate::{
     accounts::names::public_name,
-    error::{ApiError, ApiResult},
+    http::error::{ApiError, ApiResult},
     http::extract::{ApiJson, ApiPath, ApiQuery, Operator, task_or_404},
     moderation::{AuditAction, AuditTarget},
     payments::disputes::{self, MAX_NOTE_CHARS, Resolution},

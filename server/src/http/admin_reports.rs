@@ -12,7 +12,7 @@ use uuid::Uuid;
 use crate::{
     accounts::names::public_name,
     db::Timestamp,
-    error::{ApiError, ApiResult},
+    http::error::{ApiError, ApiResult},
     http::extract::{ApiJson, ApiPath, ApiQuery, Operator},
     moderation::{
         ModerationAction, ReportReason, ReportStatus, TargetType,

@@ -11,7 +11,7 @@ use uuid::Uuid;
 
 use crate::{
     db::Timestamp,
-    error::{ApiError, ApiResult},
+    http::error::{ApiError, ApiResult},
     http::{
         admin_reports::AuthorSummary,
         extract::{ApiJson, ApiPath, ApiQuery, Operator},

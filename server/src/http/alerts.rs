@@ -18,7 +18,7 @@ use uuid::Uuid;
 use crate::{
     alerts::{self, AlertDraft, AlertInput, AlertPlace, TOO_MANY_ALERTS, index_keys},
     db::Timestamp,
-    error::{ApiError, ApiResult},
+    http::error::{ApiError, ApiResult},
     http::extract::{ApiJson, ApiPath, AuthUser},
     rate_limit::ALERT_WRITES_PER_ACCOUNT,
     state::AppState,

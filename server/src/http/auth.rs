@@ -11,7 +11,7 @@ use crate::{
     accounts::validation::{self, AccountType, Skill},
     auth::{access::ACCESS_TOKEN_TTL, password, secrets},
     db::{Timestamp, new_id},
-    error::{ApiError, ApiResult, FieldErrors},
+    http::error::{ApiError, ApiResult, FieldErrors},
     http::extract::{ApiJson, ClientIp, Operator, RawBody},
     mail::Email,
     moderation::actions::suspended_message,

@@ -12,7 +12,7 @@ use uuid::Uuid;
 
 use super::release::TaskStatusView;
 use crate::{
-    error::{ApiError, ApiResult},
+    http::error::{ApiError, ApiResult},
     http::extract::{ApiJson, ApiPath, AuthUser, TaskFromPath},
     payments::{cancellation_requests, rules::Party},
     state::AppState,

@@ -12,7 +12,7 @@ use axum::{
 };
 use tracing::Instrument;
 
-use crate::error::ApiError;
+use crate::http::error::ApiError;
 
 pub async fn writes_run_to_completion(request: Request, next: Next) -> Response {
     if request.method().is_safe() {

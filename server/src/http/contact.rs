@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::{
     accounts::validation,
     db::Timestamp,
-    error::{ApiError, ApiResult, FieldErrors},
+    http::error::{ApiError, ApiResult, FieldErrors},
     http::extract::{ApiJson, AuthUser, ClientIp},
     mail::Email,
     state::AppState,

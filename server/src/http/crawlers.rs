@@ -9,7 +9,7 @@ use axum::{
     routing::get,
 };
 
-use crate::{error::ApiResult, http::web::escape, state::AppState, store::tasks};
+use crate::{http::error::ApiResult, http::web::escape, state::AppState, store::tasks};
 
 /// Screens that are personal, transient or behind sign-in: never worth indexing.
 const PRIVATE_PATHS: &[&str] = &[

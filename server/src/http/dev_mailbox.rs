@@ -9,7 +9,7 @@ use axum::{
 };
 
 use crate::{
-    error::ApiResult,
+    http::error::ApiResult,
     http::{extract::ApiJson, web::escape},
     mail::{MailboxEntry, mailbox_dir, read_mailbox},
     sms::outbox::{OutboxEntry, outbox_dir, read_outbox},

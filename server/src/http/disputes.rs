@@ -5,7 +5,7 @@ use axum::{Router, extract::State, http::StatusCode, routing::get};
 use serde::Deserialize;
 
 use crate::{
-    error::{ApiError, ApiResult},
+    http::error::{ApiError, ApiResult},
     http::extract::{ApiJson, AuthUser, Operator, TaskFromPath},
     payments::{
         disputes::{self, MAX_MESSAGE_CHARS},

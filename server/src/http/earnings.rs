@@ -7,7 +7,7 @@ use uuid::Uuid;
 
 use crate::{
     db::Timestamp,
-    error::ApiResult,
+    http::error::ApiResult,
     http::extract::{ApiJson, ApiQuery, AuthUser},
     payments::payouts::{self, EarningState},
     rate_limit::{PAYOUT_ACCOUNT_LOOKUPS, Verdict},

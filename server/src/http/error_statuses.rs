@@ -2,10 +2,20 @@
 //! domain says what went wrong, only HTTP says how it is answered.
 
 use crate::{
-    error::ApiError,
+    http::error::ApiError,
     payments::PaymentError,
     refusal::{Denial, DomainError, Invalid, RateLimited},
+    wire::paging::BadPage,
 };
+
+impl From<BadPage> for ApiError {
+    fn from(bad: BadPage) -> Self {
+        match bad {
+            BadPage::Limit => ApiError::field("limit", &bad.to_string()),
+            BadPage::Cursor => ApiError::BadRequest(bad.to_string()),
+        }
+    }
+}
 
 impl From<Invalid> for ApiError {
     fn from(invalid: Invalid) -> Self {

@@ -13,7 +13,7 @@ use serde::Serialize;
 use uuid::Uuid;
 
 use crate::{
-    error::{ApiError, ApiResult},
+    http::error::{ApiError, ApiResult},
     state::AppState,
     store::tasks::{self, TaskRow},
 };

@@ -10,9 +10,9 @@ use serde::Deserialize;
 
 use crate::{
     config::Config,
-    error::ApiResult,
     gazetteer,
     geocoding::{Geocoder, Lookup, MIN_QUERY_CHARS, Place},
+    http::error::ApiResult,
     http::extract::{ApiJson, ApiQuery, ClientIp},
     rate_limit::{Limit, client_key},
     state::AppState,

@@ -10,7 +10,7 @@ use axum::{
 use serde_json::json;
 
 use crate::{
-    error::{ApiError, ApiResult},
+    http::error::{ApiError, ApiResult},
     http::extract::ApiJson,
     state::AppState,
 };

@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use crate::{
     db::Timestamp,
-    error::{ApiError, ApiResult},
+    http::error::{ApiError, ApiResult},
     http::extract::{ApiJson, ApiPath, AuthUser},
     signin::ProviderId,
     state::AppState,

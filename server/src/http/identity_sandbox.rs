@@ -13,7 +13,7 @@ use axum::{
 use serde::Deserialize;
 
 use crate::{
-    error::{ApiError, ApiResult},
+    http::error::{ApiError, ApiResult},
     http::{extract::ApiPath, security_headers},
     state::AppState,
     store::verification::{self, IdentitySessionRow, IdentityStatus},

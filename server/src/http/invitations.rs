@@ -8,7 +8,7 @@ use uuid::Uuid;
 
 use crate::{
     db::Timestamp,
-    error::ApiResult,
+    http::error::ApiResult,
     http::extract::{ApiJson, ApiPath, VerifiedUser},
     marketplace,
     state::AppState,

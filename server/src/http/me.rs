@@ -11,7 +11,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 use crate::{
     accounts::validation::{self, Skill},
     db::Timestamp,
-    error::{ApiError, ApiResult, FieldErrors},
+    http::error::{ApiError, ApiResult, FieldErrors},
     http::extract::{ApiJson, ApiMultipart, AuthUser, ClientIp, Operator},
     media::{AvatarError, MAX_AVATAR_BYTES},
     state::AppState,

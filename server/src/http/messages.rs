@@ -12,7 +12,7 @@ use uuid::Uuid;
 
 use crate::{
     db::{Timestamp, new_id},
-    error::{ApiError, ApiResult},
+    http::error::{ApiError, ApiResult},
     http::{
         extract::{ApiJson, ApiMultipart, ApiPath, AuthUser, Operator, task_or_404},
         uploads::{self, PHOTO_BODY_LIMIT, PhotoForm},

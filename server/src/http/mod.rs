@@ -12,6 +12,7 @@ pub mod crawlers;
 pub mod dev_mailbox;
 pub mod disputes;
 pub mod earnings;
+pub mod error;
 pub mod error_statuses;
 pub mod extract;
 pub mod geocode;
@@ -64,7 +65,7 @@ use tower_http::{
     trace::TraceLayer,
 };
 
-use crate::{error::ApiError, observability, state::AppState};
+use crate::{http::error::ApiError, observability, state::AppState};
 
 const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 /// Default cap on request bodies; upload routes raise it for themselves.

@@ -7,7 +7,7 @@ use serde::Deserialize;
 
 use crate::{
     delivery::preferences::{self, EMAIL, NotificationSettings, PUSH},
-    error::{ApiError, ApiResult, FieldErrors},
+    http::error::{ApiError, ApiResult, FieldErrors},
     http::extract::{ApiJson, AuthUser},
     state::AppState,
     states::NotificationKind,

@@ -10,7 +10,7 @@ use serde::Deserialize;
 use uuid::Uuid;
 
 use crate::{
-    error::{ApiError, ApiResult},
+    http::error::{ApiError, ApiResult},
     http::extract::{ApiJson, ApiPath, ApiQuery, AuthUser},
     state::AppState,
     store::notifications,

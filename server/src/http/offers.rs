@@ -11,7 +11,7 @@ use serde_json::Value;
 use uuid::Uuid;
 
 use crate::{
-    error::ApiResult,
+    http::error::ApiResult,
     http::extract::{ApiJson, ApiPath, ApiQuery, AuthUser, Operator, TaskFromPath, VerifiedUser},
     marketplace,
     state::AppState,

@@ -16,7 +16,7 @@ use crate::{
     accounts::validation::{self, AccountType, Skill},
     auth::{password, secrets},
     db::{Timestamp, new_id},
-    error::{ApiError, ApiResult, FieldErrors},
+    http::error::{ApiError, ApiResult, FieldErrors},
     http::{
         auth::{SessionResponse, refuse_suspended, send_verification_email, start_session},
         extract::{ApiJson, ApiPath, ApiQuery, ClientIp, RawBody},

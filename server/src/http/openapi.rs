@@ -40,7 +40,7 @@ use utoipa::{
 };
 
 use crate::{
-    error::ErrorBody,
+    http::error::ErrorBody,
     http::{
         admin, admin_reports, admin_users, alerts, auth, cancellations, contact, disputes, earnings, extract::ApiJson,
         geocode, identities, invitations, me, messages, notification_settings, notifications, offers, oidc, payments,

@@ -13,7 +13,7 @@ use uuid::Uuid;
 
 use crate::{
     db::Timestamp,
-    error::{ApiError, ApiResult},
+    http::error::{ApiError, ApiResult},
     http::{
         earnings::{PAYOUTS_REFRESH_PATH, PAYOUTS_RETURN_PATH},
         extract::{ApiJson, AuthUser, RawBody, TaskFromPath, task_or_404},

@@ -17,7 +17,7 @@ use serde::Deserialize;
 
 use crate::{
     db::{Timestamp, new_id},
-    error::{ApiError, ApiResult},
+    http::error::{ApiError, ApiResult},
     http::{extract::ApiPath, security_headers, web::escape},
     payments::{
         fees::{FEE_PERCENT, display_amount},

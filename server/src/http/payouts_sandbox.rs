@@ -14,7 +14,7 @@ use axum::{
 use serde::Deserialize;
 
 use crate::{
-    error::{ApiError, ApiResult},
+    http::error::{ApiError, ApiResult},
     http::{earnings::PAYOUTS_RETURN_PATH, extract::ApiPath},
     payments::{
         fees::FEE_PERCENT,

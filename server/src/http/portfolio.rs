@@ -12,7 +12,7 @@ use uuid::Uuid;
 
 use crate::{
     db::{Timestamp, new_id},
-    error::{ApiError, ApiResult, FieldErrors},
+    http::error::{ApiError, ApiResult, FieldErrors},
     http::{
         extract::{ApiJson, ApiMultipart, ApiPath, AuthUser},
         uploads::{self, PHOTO_BODY_LIMIT, PhotoForm},

@@ -3,7 +3,7 @@ use uuid::Uuid;
 
 use crate::{
     db::Timestamp,
-    error::{ApiError, ApiResult},
+    http::error::{ApiError, ApiResult},
     http::extract::{ApiJson, ApiPath, ApiQuery, AuthUser, Operator},
     marketplace::{cancellations, responsiveness::responsiveness},
     state::AppState,

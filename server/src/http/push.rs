@@ -16,7 +16,7 @@ use crate::{
         endpoint,
         push::{self, DeviceKeys, PushPayload, Sent},
     },
-    error::{ApiError, ApiResult, FieldErrors},
+    http::error::{ApiError, ApiResult, FieldErrors},
     http::extract::{ApiJson, AuthUser},
     mail::Email,
     rate_limit::Limit,

@@ -15,7 +15,7 @@ use tokio_util::sync::CancellationToken;
 use crate::{
     auth::secrets,
     db::{Db, Timestamp},
-    error::ApiResult,
+    http::error::ApiResult,
     http::extract::{ApiJson, ApiQuery, AuthUser, ClientIp, Operator},
     state::AppState,
     store::{

@@ -13,7 +13,7 @@ use uuid::Uuid;
 
 use crate::{
     db::Timestamp,
-    error::ApiResult,
+    http::error::ApiResult,
     http::extract::{ApiJson, ApiPath, AuthUser},
     marketplace,
     state::AppState,

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use crate::{
-    error::{ApiError, ApiResult},
+    http::error::{ApiError, ApiResult},
     http::extract::{ApiJson, AuthUser, RawBody, TaskFromPath, task_or_404},
     payments::{
         escrow::{self, CheckoutStarted},

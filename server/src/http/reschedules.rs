@@ -12,7 +12,7 @@ use uuid::Uuid;
 
 use crate::{
     db::Timestamp,
-    error::{ApiError, ApiResult},
+    http::error::{ApiError, ApiResult},
     http::extract::{ApiJson, ApiPath, AuthUser, TaskFromPath, task_or_404},
     marketplace::reschedules::{self, MAX_NOTE_CHARS, MAX_WINDOW_CHARS},
     payments::rules::Party,

@@ -6,7 +6,7 @@ use serde::Deserialize;
 
 use crate::{
     db::Timestamp,
-    error::ApiResult,
+    http::error::ApiResult,
     http::extract::{ApiJson, AuthUser, Operator, TaskFromPath},
     marketplace,
     state::AppState,

@@ -15,7 +15,7 @@ use serde_json::json;
 use url::form_urlencoded;
 
 use crate::{
-    error::{ApiError, ApiResult},
+    http::error::{ApiError, ApiResult},
     http::{
         extract::{ApiQuery, RawBody},
         security_headers,

@@ -23,7 +23,7 @@ use std::{
 use uuid::Uuid;
 
 use crate::{
-    error::{ApiError, ApiResult},
+    http::error::{ApiError, ApiResult},
     wire::{
         marketplace::{TaskDetail, TaskSummary},
         paging::Page,

@@ -10,7 +10,7 @@ use uuid::Uuid;
 
 use crate::{
     db::new_id,
-    error::ApiResult,
+    http::error::ApiResult,
     http::{
         extract::{ApiJson, ApiMultipart, ApiPath, AuthUser},
         uploads::{self, PHOTO_BODY_LIMIT, PhotoForm},

@@ -12,8 +12,8 @@ use uuid::Uuid;
 
 use crate::{
     db::Timestamp,
-    error::{ApiError, ApiResult},
     geo,
+    http::error::{ApiError, ApiResult},
     http::extract::{ApiJson, ApiPath, ApiQuery, AuthUser, ClientIp, Operator, VerifiedUser, task_or_404},
     marketplace::{
         self,

@@ -14,7 +14,7 @@ use uuid::Uuid;
 
 use crate::{
     db::Timestamp,
-    error::{ApiError, ApiResult},
+    http::error::{ApiError, ApiResult},
     http::extract::{ApiJson, ApiQuery},
     state::AppState,
     store::notification_preferences,

@@ -11,7 +11,7 @@ use bytes::Bytes;
 use uuid::Uuid;
 
 use crate::{
-    error::ApiError,
+    http::error::ApiError,
     media::{
         AvatarError,
         photos::{MAX_PHOTO_BYTES, PhotoKey},

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::{
     db::{Timestamp, new_id},
-    error::{ApiError, ApiResult},
+    http::error::{ApiError, ApiResult},
     http::extract::{ApiJson, AuthUser, VerifiedUser},
     rate_limit::{Limit, Verdict},
     sms::{SmsError, TextMessage},

@@ -19,7 +19,7 @@ use tower_http::{
 use uuid::Uuid;
 
 use crate::{
-    error::{ApiError, ApiResult},
+    http::error::{ApiError, ApiResult},
     http::{extract::ApiPath, tasks::detail_as_shown},
     media::{
         content_type_for,

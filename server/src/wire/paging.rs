@@ -9,7 +9,6 @@ use uuid::Uuid;
 
 use crate::{
     db::Timestamp,
-    error::ApiError,
     store::{
         Position,
         browse::{After, BrowseSort, SortKey, Stage},
@@ -59,7 +58,7 @@ struct Cursor {
 
 impl PageQuery {
     /// Where to start (after the cursor's item) and how many to answer.
-    pub fn parse(&self) -> Result<(Option<Position>, i64), ApiError> {
+    pub fn parse(&self) -> Result<(Option<Position>, i64), BadPage> {
         let limit = parse_limit(self.limit.as_deref(), DEFAULT_LIMIT)?;
         let after = match present(self.cursor.as_deref()) {
             None => None,
@@ -72,19 +71,25 @@ impl PageQuery {
     }
 }
 
+/// A page the API will not read: a `limit` out of range (422 on the field) or a cursor it did
+/// not write (400); `http/error_statuses.rs` gives each its answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BadPage {
+    #[error("Limit must be a number from 1 to 100")]
+    Limit,
+    #[error("The cursor is invalid; start again from the first page")]
+    Cursor,
+}
+
 fn present(text: Option<&str>) -> Option<&str> {
     text.map(str::trim).filter(|text| !text.is_empty())
 }
 
 /// `?limit=`: 1-100, `default` when absent or empty.
-pub fn parse_limit(text: Option<&str>, default: i64) -> Result<i64, ApiError> {
+pub fn parse_limit(text: Option<&str>, default: i64) -> Result<i64, BadPage> {
     match present(text) {
         None => Ok(default),
-        Some(text) => text
-            .parse::<i64>()
-            .ok()
-            .filter(|limit| (1..=MAX_LIMIT).contains(limit))
-            .ok_or_else(|| ApiError::field("limit", "Limit must be a number from 1 to 100")),
+        Some(text) => text.parse::<i64>().ok().filter(|limit| (1..=MAX_LIMIT).contains(limit)).ok_or(BadPage::Limit),
     }
 }
 
@@ -94,10 +99,9 @@ pub fn encode_cursor(cursor: &impl Serialize) -> String {
 }
 
 /// Reads a cursor [`encode_cursor`] wrote; anything else is a 400.
-pub fn decode_cursor<C: DeserializeOwned>(text: &str) -> Result<C, ApiError> {
-    let invalid = || ApiError::BadRequest("The cursor is invalid; start again from the first page".into());
-    let bytes = URL_SAFE_NO_PAD.decode(text.trim()).map_err(|_| invalid())?;
-    serde_json::from_slice(&bytes).map_err(|_| invalid())
+pub fn decode_cursor<C: DeserializeOwned>(text: &str) -> Result<C, BadPage> {
+    let bytes = URL_SAFE_NO_PAD.decode(text.trim()).map_err(|_| BadPage::Cursor)?;
+    serde_json::from_slice(&bytes).map_err(|_| BadPage::Cursor)
 }
 
 pub fn encode(position: Position) -> String {
@@ -133,7 +137,7 @@ pub fn encode_id(id: Uuid) -> String {
 }
 
 /// The id of `?cursor=` ([`encode_id`]), if one was given.
-pub fn decode_id(text: Option<&str>) -> Result<Option<Uuid>, ApiError> {
+pub fn decode_id(text: Option<&str>) -> Result<Option<Uuid>, BadPage> {
     present(text).map(|text| decode_cursor::<IdCursor>(text).map(|cursor| cursor.i)).transpose()
 }
 
@@ -161,7 +165,7 @@ pub fn encode_browse(sort: BrowseSort, after: &After) -> String {
 }
 
 /// A browse cursor is valid only for the sort it was made for (`searching`: the list has words).
-pub fn decode_browse(sort: BrowseSort, searching: bool, text: &str) -> Result<After, ApiError> {
+pub fn decode_browse(sort: BrowseSort, searching: bool, text: &str) -> Result<After, BadPage> {
     let cursor: BrowseCursor = decode_cursor(text)?;
     let key_fits = matches!(
         (&cursor.k, sort),
@@ -172,7 +176,7 @@ pub fn decode_browse(sort: BrowseSort, searching: bool, text: &str) -> Result<Af
             )
     );
     if cursor.s != sort.as_str() || !key_fits {
-        return Err(ApiError::BadRequest("The cursor is invalid; start again from the first page".into()));
+        return Err(BadPage::Cursor);
     }
     let floor = cursor.f.map(|(created_at, id)| Position { created_at: Timestamp(created_at), id });
     let stage = match (sort, searching) {
@@ -194,9 +198,9 @@ mod tests {
         let (after, limit) = query.parse().unwrap();
         assert_eq!(after, Some(position));
         assert_eq!(limit, 7);
-        assert!(PageQuery { cursor: Some("!!".into()), limit: None }.parse().is_err());
-        assert!(PageQuery { cursor: None, limit: Some("0".into()) }.parse().is_err());
-        assert!(PageQuery { cursor: None, limit: Some("101".into()) }.parse().is_err());
+        assert_eq!(PageQuery { cursor: Some("!!".into()), limit: None }.parse(), Err(BadPage::Cursor));
+        assert_eq!(PageQuery { cursor: None, limit: Some("0".into()) }.parse(), Err(BadPage::Limit));
+        assert_eq!(PageQuery { cursor: None, limit: Some("101".into()) }.parse(), Err(BadPage::Limit));
         let (rows, next) = finish(vec![1, 2, 3], 2, |_| position);
         assert_eq!((rows, next.is_some()), (vec![1, 2], true));
         assert_eq!(finish(vec![1, 2], 2, |_| position).1, None);

@@ -49,9 +49,6 @@ pub struct IncreaseList {
     pub items: Vec<PriceIncrease>,
 }
 
-/// The smallest increase: A$1.
-const MIN_INCREASE_CENTS: i64 = 100;
-
 /// The assigned tasker asks for more while the task is assigned (not disputed,
 /// not waiting for release): not the tasker 403; wrong state or another
 /// increase waiting 409; a bad amount, missing reason or over the cap (A$2,500
@@ -65,17 +62,7 @@ pub async fn ask_increase(
     TaskFromPath(task): TaskFromPath,
     ApiJson(input): ApiJson<IncreaseInput>,
 ) -> ApiResult<(StatusCode, ApiJson<PriceIncrease>)> {
-    let party = Party::of(caller.id, task.poster_id, task.assigned_tasker_id);
-    increases::may_ask(party, task.status, task.open_dispute_id)?;
-    let amount_cents = input
-        .amount_cents
-        .filter(|cents| (MIN_INCREASE_CENTS..=increases::MAX_TOTAL_CENTS).contains(cents))
-        .ok_or_else(|| ApiError::field("amount_cents", "Please enter a valid amount of at least $1.00"))?;
-    let reason = input.reason.trim();
-    if reason.is_empty() || reason.chars().count() > MAX_REASON_CHARS {
-        return Err(ApiError::field("reason", "Please say why the price should increase"));
-    }
-    let row = increases::ask(&state, &task, caller.id, amount_cents, reason).await?;
+    let row = increases::ask(&state, &task, caller.id, input.amount_cents, &input.reason).await?;
     Ok((StatusCode::CREATED, ApiJson(PriceIncrease::from(&row))))
 }
 

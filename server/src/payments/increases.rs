@@ -37,6 +37,8 @@ pub const ANSWER_WINDOW: Duration = Duration::from_secs(72 * 3600);
 /// The most a task's increases may add up to: A$2,500, or the original amount if that is less.
 pub const MAX_TOTAL_CENTS: i64 = 250_000;
 pub const MAX_REASON_CHARS: usize = 1000;
+/// The smallest increase: A$1.
+const MIN_INCREASE_CENTS: i64 = 100;
 
 /// What the task's increases may add up to, given the amount that bought it.
 pub fn cap_cents(original_cents: i64) -> i64 {
@@ -68,14 +70,23 @@ pub fn may_answer(party: Party, increase_status: PriceIncreaseStatus) -> Result<
     Ok(())
 }
 
-/// The tasker asks for `amount_cents` more (validated by the caller).
+/// `tasker_id` asks for `amount_cents` more: the assigned tasker only (403), while the task is
+/// assigned and not disputed (409); at least A$1 and a reason (422), within the cap (422).
 pub async fn ask(
     state: &AppState,
     task: &TaskRow,
     tasker_id: Uuid,
-    amount_cents: i64,
+    amount_cents: Option<i64>,
     reason: &str,
 ) -> DomainResult<PriceIncreaseRow> {
+    may_ask(Party::of(tasker_id, task.poster_id, task.assigned_tasker_id), task.status, task.open_dispute_id)?;
+    let amount_cents = amount_cents
+        .filter(|cents| (MIN_INCREASE_CENTS..=MAX_TOTAL_CENTS).contains(cents))
+        .ok_or_else(|| Invalid::field("amount_cents", "Please enter a valid amount of at least $1.00"))?;
+    let reason = reason.trim();
+    if reason.is_empty() || reason.chars().count() > MAX_REASON_CHARS {
+        return Err(Invalid::field("reason", "Please say why the price should increase").into());
+    }
     let parent = payments::kept_payment_for_task(&state.db, task.id).await?;
     let parent = parent.ok_or_else(|| DomainError::Conflict("The task has no payment held".into()))?;
     let now = Timestamp::now();

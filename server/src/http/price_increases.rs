@@ -12,14 +12,10 @@ use uuid::Uuid;
 
 use crate::{
     error::{ApiError, ApiResult},
-    http::extract::{ApiJson, ApiPath, AuthUser, TaskFromPath, task_or_404},
-    payments::{
-        escrow::CheckoutStarted,
-        increases::{self, MAX_REASON_CHARS},
-        rules::Party,
-    },
+    http::extract::{ApiJson, ApiPath, AuthUser, TaskFromPath},
+    payments::{escrow::CheckoutStarted, increases, rules::Party},
     state::AppState,
-    store::{self, price_increases::PriceIncreaseRow},
+    store,
     wire::assigned_tasks::PriceIncrease,
 };
 
@@ -83,23 +79,6 @@ pub async fn list_increases(
     }))
 }
 
-async fn increase_and_task(
-    state: &AppState,
-    caller: &AuthUser,
-    id: Uuid,
-) -> ApiResult<(PriceIncreaseRow, crate::store::tasks::TaskRow)> {
-    let increase =
-        store::price_increases::increase(&state.db, id).await?.ok_or_else(|| ApiError::not_found("Price increase"))?;
-    let task = task_or_404(state, increase.task_id).await?;
-    let party = Party::of(caller.id, task.poster_id, task.assigned_tasker_id);
-    if party == Party::Other {
-        // Strangers do not learn that the increase exists.
-        return Err(ApiError::not_found("Price increase"));
-    }
-    increases::may_answer(party, increase.status)?;
-    Ok((increase, task))
-}
-
 /// The poster approves a pending increase: the answer is a checkout of the
 /// difference, exactly as Accept & Pay. Not the poster 403; no longer pending,
 /// or the task released, cancelled or disputed meanwhile 409.
@@ -111,8 +90,7 @@ pub async fn approve_increase(
     caller: AuthUser,
     ApiPath(id): ApiPath<Uuid>,
 ) -> ApiResult<ApiJson<CheckoutStarted>> {
-    let (increase, task) = increase_and_task(&state, &caller, id).await?;
-    Ok(ApiJson(increases::approve(&state, &task, &increase).await?))
+    Ok(ApiJson(increases::approve(&state, caller.id, id).await?))
 }
 
 /// The poster declines a pending increase, with an optional reason. Not the
@@ -126,10 +104,5 @@ pub async fn decline_increase(
     ApiPath(id): ApiPath<Uuid>,
     ApiJson(input): ApiJson<DeclineInput>,
 ) -> ApiResult<ApiJson<PriceIncrease>> {
-    let reason = input.reason.as_deref().map(str::trim).filter(|reason| !reason.is_empty());
-    if reason.is_some_and(|reason| reason.chars().count() > MAX_REASON_CHARS) {
-        return Err(ApiError::field("reason", "Please keep the reason under 1,000 characters"));
-    }
-    let (increase, task) = increase_and_task(&state, &caller, id).await?;
-    Ok(ApiJson(PriceIncrease::from(&increases::decline(&state, &task, &increase, reason).await?)))
+    Ok(ApiJson(PriceIncrease::from(&increases::decline(&state, caller.id, id, input.reason.as_deref()).await?)))
 }

@@ -126,8 +126,24 @@ pub async fn ask(
     Ok(row)
 }
 
-/// The poster approves: a checkout of the difference, exactly as Accept & Pay.
-pub async fn approve(state: &AppState, task: &TaskRow, increase: &PriceIncreaseRow) -> DomainResult<CheckoutStarted> {
+/// The increase and its task, when `caller_id` may answer it: strangers do not learn that it
+/// exists (not found); only the poster (403), only a pending one (409).
+async fn answerable(state: &AppState, caller_id: Uuid, id: Uuid) -> DomainResult<(PriceIncreaseRow, TaskRow)> {
+    let increase = store::price_increases::increase(&state.db, id)
+        .await?
+        .ok_or_else(|| DomainError::not_found("Price increase"))?;
+    let task = crate::marketplace::tasks::task_or_not_found(state, increase.task_id).await?;
+    let party = Party::of(caller_id, task.poster_id, task.assigned_tasker_id);
+    if party == Party::Other {
+        return Err(DomainError::not_found("Price increase"));
+    }
+    may_answer(party, increase.status)?;
+    Ok((increase, task))
+}
+
+/// `poster_id` approves the increase: a checkout of the difference, exactly as Accept & Pay.
+pub async fn approve(state: &AppState, poster_id: Uuid, id: Uuid) -> DomainResult<CheckoutStarted> {
+    let (increase, task) = answerable(state, poster_id, id).await?;
     let parent = payments::kept_payment_for_task(&state.db, task.id).await?;
     let parent = parent
         .filter(|parent| parent.status == PaymentStatus::Held)
@@ -178,25 +194,30 @@ pub async fn approve(state: &AppState, task: &TaskRow, increase: &PriceIncreaseR
         }
         return Err(DomainError::Conflict("This price increase can no longer be approved; reload the task".into()));
     }
-    publish_by_id(state, task, increase.id).await;
+    publish_by_id(state, &task, increase.id).await;
     Ok(CheckoutStarted { session_id: session.id, url: session.url })
 }
 
-/// The poster declines, with an optional reason.
+/// `poster_id` declines the increase, with an optional reason (at most 1,000 characters, 422).
 pub async fn decline(
     state: &AppState,
-    task: &TaskRow,
-    increase: &PriceIncreaseRow,
+    poster_id: Uuid,
+    id: Uuid,
     reason: Option<&str>,
 ) -> DomainResult<PriceIncreaseRow> {
+    let reason = reason.map(str::trim).filter(|reason| !reason.is_empty());
+    if reason.is_some_and(|reason| reason.chars().count() > MAX_REASON_CHARS) {
+        return Err(Invalid::field("reason", "Please keep the reason under 1,000 characters").into());
+    }
+    let (increase, task) = answerable(state, poster_id, id).await?;
     let amount = (increase.amount_cents, task.currency.as_str());
     let notification =
         notices::increase_declined(increase.tasker_id, task.id, &task.title, amount, reason, Timestamp::now());
-    let row = store::price_increases::decline(&state.db, increase, reason, &notification, Timestamp::now()).await?;
+    let row = store::price_increases::decline(&state.db, &increase, reason, &notification, Timestamp::now()).await?;
     let row =
         row.ok_or_else(|| DomainError::Conflict("This price increase is no longer waiting for an answer".into()))?;
     live::notifications_created(state, &[notification]).await;
-    publish(state, task, &row).await;
+    publish(state, &task, &row).await;
     Ok(row)
 }
 

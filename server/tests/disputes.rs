@@ -24,7 +24,6 @@ use server::{
     db::Timestamp,
     payments::{
         disputes,
-        rules::Party,
         sweep::{self, AUTO_RELEASE_AFTER, CANCELLATION_ANSWER_WINDOW},
     },
     refusal::DomainError,
@@ -343,7 +342,7 @@ async fn a_dispute_opened_on_a_stale_task_is_a_conflict(app: TestApp) -> TestApp
     let db = &app.server.state.db;
     let stale = tasks::task(db, common::escrow::uuid(&assigned.task)).await.unwrap().unwrap();
     let first = open_dispute(&app, &assigned).await;
-    let second = disputes::open(&app.server.state, &stale, Party::Poster, "other", "Me too").await;
+    let second = disputes::open(&app.server.state, &stale, stale.poster_id, "other", "Me too").await;
     match second {
         Err(DomainError::Conflict(message)) => {
             assert_eq!(message, "Only an assigned task without an open dispute can be disputed");

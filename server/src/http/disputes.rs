@@ -7,10 +7,7 @@ use serde::Deserialize;
 use crate::{
     http::error::{ApiError, ApiResult},
     http::extract::{ApiJson, AuthUser, Operator, TaskFromPath},
-    payments::{
-        disputes::{self, MAX_MESSAGE_CHARS},
-        rules::{self, Party},
-    },
+    payments::{disputes, rules::Party},
     state::AppState,
     store,
     wire::assigned_tasks::Dispute,
@@ -41,19 +38,7 @@ pub async fn open_dispute(
     TaskFromPath(task): TaskFromPath,
     ApiJson(input): ApiJson<DisputeInput>,
 ) -> ApiResult<(StatusCode, ApiJson<Dispute>)> {
-    let party = Party::of(caller.id, task.poster_id, task.assigned_tasker_id);
-    rules::may_open_dispute(party, task.status, task.open_dispute_id)?;
-    if !store::disputes::reason::ALL.contains(&input.reason.as_str()) {
-        return Err(ApiError::field("reason", "Please choose a reason"));
-    }
-    let message = input.message.trim();
-    if message.is_empty() {
-        return Err(ApiError::field("message", "Please describe the problem"));
-    }
-    if message.chars().count() > MAX_MESSAGE_CHARS {
-        return Err(ApiError::field("message", "Please keep the description under 2000 characters"));
-    }
-    let dispute = disputes::open(&state, &task, party, &input.reason, message).await?;
+    let dispute = disputes::open(&state, &task, caller.id, &input.reason, &input.message).await?;
     Ok((StatusCode::CREATED, ApiJson(Dispute::from(&dispute))))
 }
 

@@ -27,9 +27,8 @@ use crate::{
     },
     rate_limit::{PAYMENT_VERIFICATIONS, PAYOUT_ONBOARDINGS},
     state::AppState,
-    states::{OfferStatus, PaymentStatus, TaskStatus},
+    states::{PaymentStatus, TaskStatus},
     store::{
-        offers,
         payments::{self, PaymentRow},
         users, verification,
     },
@@ -60,15 +59,7 @@ pub async fn create_checkout_session(
     caller: AuthUser,
     ApiJson(input): ApiJson<CheckoutInput>,
 ) -> ApiResult<ApiJson<CheckoutStarted>> {
-    let task = task_or_404(&state, input.task_id).await?;
-    let offer = offers::offer(&state.db, input.offer_id).await?.filter(|offer| offer.task_id == task.id);
-    let offer = offer.ok_or_else(|| ApiError::not_found("Offer"))?;
-    rules::may_checkout(Party::of(caller.id, task.poster_id, task.assigned_tasker_id), task.status)?;
-    state.limiter.check(&format!("checkout:{}", task.id), crate::rate_limit::CHECKOUT_SESSIONS_PER_TASK).await?;
-    if offer.status != OfferStatus::Pending {
-        return Err(ApiError::Conflict("This offer can no longer be accepted".into()));
-    }
-    let started = escrow::start_checkout(&state, &task, offer.id, offer.tasker_id, offer.amount_cents).await?;
+    let started = escrow::accept_and_pay(&state, caller.id, input.task_id, input.offer_id).await?;
     Ok(ApiJson(started))
 }
 

@@ -8,13 +8,8 @@ use uuid::Uuid;
 
 use crate::{
     http::error::{ApiError, ApiResult},
-    http::extract::{ApiJson, AuthUser, RawBody, TaskFromPath, task_or_404},
-    payments::{
-        escrow::{self, CheckoutStarted},
-        payment_requests,
-        rules::{self, Party},
-        tips,
-    },
+    http::extract::{ApiJson, AuthUser, RawBody, TaskFromPath},
+    payments::{escrow::CheckoutStarted, payment_requests, releases},
     state::AppState,
     states::TaskStatus,
 };
@@ -77,23 +72,7 @@ pub async fn release_payment(
     } else {
         serde_json::from_slice(&body).map_err(|_| ApiError::field("tip_cents", "Please enter a valid tip"))?
     };
-    rules::may_release(Party::of(caller.id, task.poster_id, task.assigned_tasker_id), task.status)?;
-    if input.tip_cents.is_some_and(|cents| !tips::valid_tip(cents)) {
-        return Err(ApiError::field("tip_cents", "A tip must be between $1.00 and $500.00"));
-    }
-    escrow::release(&state, &task, Some(caller.id), None).await?.ok_or(rules::MOVED_ON)?;
-    let (tip, tip_error) = match input.tip_cents {
-        None => (None, None),
-        Some(cents) => {
-            match tips::start(&state, &task, cents).await {
-                Ok(checkout) => (Some(checkout), None),
-                Err(error) => {
-                    tracing::warn!(?error, task_id = %task.id, "could not open a tip's checkout after a release");
-                    (None, Some("The payment was released, but the tip could not be started. You have not been charged for it.".to_owned()))
-                }
-            }
-        }
-    };
-    let status = task_or_404(&state, task.id).await?.status;
-    Ok(ApiJson(Released { id: task.id, status, tip, tip_error }))
+    let release = releases::by_poster(&state, &task, caller.id, input.tip_cents).await?;
+    let tip_error = release.tip_error.map(str::to_owned);
+    Ok(ApiJson(Released { id: task.id, status: release.task.status, tip: release.tip, tip_error }))
 }

@@ -5,13 +5,12 @@ use axum::{Router, extract::State, http::StatusCode, routing::post};
 use serde::Deserialize;
 
 use crate::{
-    http::error::{ApiError, ApiResult},
+    http::error::ApiResult,
     http::extract::{ApiJson, AuthUser},
     moderation::{
         ReportReason,
-        reports::{self, Filing, MAX_DETAILS_CHARS, ReportError},
+        reports::{self, Filing},
     },
-    rate_limit::REPORTS_PER_USER,
     state::AppState,
     wire::moderation::{ReportView, TargetRef},
 };
@@ -29,18 +28,6 @@ pub struct ReportInput {
     pub details: Option<String>,
 }
 
-impl From<ReportError> for ApiError {
-    fn from(error: ReportError) -> Self {
-        match error {
-            ReportError::TargetNotFound => ApiError::not_found("Reported item"),
-            ReportError::DetailsTooLong => {
-                ApiError::field("details", &format!("Must be at most {MAX_DETAILS_CHARS} characters"))
-            }
-            ReportError::Database(error) => error.into(),
-        }
-    }
-}
-
 /// Reports something to the operators: 201 with the new report, or 200 with the caller's
 /// report on the same target while it is still open (nothing is added). A target the caller
 /// cannot see 404 (a message only its two parties may report); past 20 reports an hour 429.
@@ -52,7 +39,6 @@ pub async fn file_report(
     caller: AuthUser,
     ApiJson(input): ApiJson<ReportInput>,
 ) -> ApiResult<(StatusCode, ApiJson<ReportView>)> {
-    state.limiter.check(&format!("reports:{}", caller.id), REPORTS_PER_USER).await?;
     let filing = Filing {
         reporter_id: caller.id,
         target_type: input.target.target_type,
@@ -60,11 +46,7 @@ pub async fn file_report(
         reason: input.reason,
         details: input.details.as_deref().unwrap_or_default(),
     };
-    let (report, new) = reports::file(&state.db, &filing).await?;
-    let view = ReportView::from(&report);
-    if !new {
-        return Ok((StatusCode::OK, ApiJson(view)));
-    }
-    crate::live::report_created(&state, &view).await;
-    Ok((StatusCode::CREATED, ApiJson(view)))
+    let (report, new) = reports::file(&state, &filing).await?;
+    let status = if new { StatusCode::CREATED } else { StatusCode::OK };
+    Ok((status, ApiJson(ReportView::from(&report))))
 }

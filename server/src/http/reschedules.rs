@@ -11,10 +11,9 @@ use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use crate::{
-    db::Timestamp,
     http::error::{ApiError, ApiResult},
-    http::extract::{ApiJson, ApiPath, AuthUser, TaskFromPath, task_or_404},
-    marketplace::reschedules::{self, MAX_NOTE_CHARS, MAX_WINDOW_CHARS},
+    http::extract::{ApiJson, ApiPath, AuthUser, TaskFromPath},
+    marketplace::reschedules::{self, Proposal},
     payments::rules::Party,
     state::AppState,
     states::RescheduleStatus,
@@ -82,14 +81,6 @@ pub struct RescheduleList {
     pub items: Vec<Reschedule>,
 }
 
-fn optional_text(text: Option<&str>, max: usize, field: &str, message: &str) -> ApiResult<Option<String>> {
-    let text = text.map(str::trim).filter(|text| !text.is_empty());
-    if text.is_some_and(|text| text.chars().count() > max) {
-        return Err(ApiError::field(field, message));
-    }
-    Ok(text.map(str::to_owned))
-}
-
 /// Either party of an assigned task proposes a new date; the other has 48 hours to answer. Anyone
 /// else 403; not assigned, disputed, or a proposal already waiting 409; a bad or past date 422.
 #[utoipa::path(post, path = "/api/tasks/{id}/reschedule", tag = "tasks", params(("id" = Uuid, Path, description = "The task")),
@@ -101,14 +92,8 @@ pub async fn propose_date(
     TaskFromPath(task): TaskFromPath,
     ApiJson(input): ApiJson<RescheduleInput>,
 ) -> ApiResult<(StatusCode, ApiJson<Reschedule>)> {
-    let party = Party::of(caller.id, task.poster_id, task.assigned_tasker_id);
-    reschedules::may_propose(party, task.status, task.open_dispute_id)?;
-    let due_date = reschedules::valid_date(&input.due_date, time::OffsetDateTime::now_utc().date())?;
-    let window =
-        optional_text(input.window.as_deref(), MAX_WINDOW_CHARS, "window", "Please keep the time window short")?;
-    let note =
-        optional_text(input.note.as_deref(), MAX_NOTE_CHARS, "note", "Please keep the note under 500 characters")?;
-    let row = reschedules::propose(&state, &task, caller.id, &due_date, window.as_deref(), note.as_deref()).await?;
+    let proposal = Proposal { due_date: &input.due_date, window: input.window.as_deref(), note: input.note.as_deref() };
+    let row = reschedules::propose(&state, &task, caller.id, proposal).await?;
     Ok((StatusCode::CREATED, ApiJson(Reschedule::from(&row))))
 }
 
@@ -129,24 +114,6 @@ pub async fn list_reschedules(
     }))
 }
 
-async fn answer(
-    state: AppState,
-    caller: AuthUser,
-    id: Uuid,
-    new_status: RescheduleStatus,
-) -> ApiResult<ApiJson<Reschedule>> {
-    let proposal =
-        store::reschedules::reschedule(&state.db, id).await?.ok_or_else(|| ApiError::not_found("Proposal"))?;
-    let task = task_or_404(&state, proposal.task_id).await?;
-    let answerer = Party::of(caller.id, task.poster_id, task.assigned_tasker_id);
-    if answerer == Party::Other {
-        return Err(ApiError::not_found("Proposal"));
-    }
-    let proposer = Party::of(proposal.proposed_by, task.poster_id, task.assigned_tasker_id);
-    reschedules::may_answer(answerer, proposer, proposal.status)?;
-    Ok(ApiJson(Reschedule::from(&reschedules::answer(&state, &task, &proposal, new_status, Timestamp::now()).await?)))
-}
-
 /// The other party accepts: the task's due date changes (live to both parties and the task's
 /// watchers). The proposer 403; no longer pending (or past its 48 hours) 409.
 #[utoipa::path(post, path = "/api/reschedules/{id}/accept", tag = "tasks", params(("id" = Uuid, Path, description = "The proposal")),
@@ -157,7 +124,7 @@ pub async fn accept_date(
     caller: AuthUser,
     ApiPath(id): ApiPath<Uuid>,
 ) -> ApiResult<ApiJson<Reschedule>> {
-    answer(state, caller, id, RescheduleStatus::Accepted).await
+    Ok(ApiJson(Reschedule::from(&reschedules::answer(&state, caller.id, id, RescheduleStatus::Accepted).await?)))
 }
 
 /// The other party declines: the date stays. The proposer 403; no longer pending 409.
@@ -169,5 +136,5 @@ pub async fn decline_date(
     caller: AuthUser,
     ApiPath(id): ApiPath<Uuid>,
 ) -> ApiResult<ApiJson<Reschedule>> {
-    answer(state, caller, id, RescheduleStatus::Declined).await
+    Ok(ApiJson(Reschedule::from(&reschedules::answer(&state, caller.id, id, RescheduleStatus::Declined).await?)))
 }

@@ -70,14 +70,39 @@ fn when(due_date: &str, window: Option<&str>) -> String {
     }
 }
 
+/// A new date as sent: `YYYY-MM-DD`, with an optional time window and note.
+pub struct Proposal<'a> {
+    pub due_date: &'a str,
+    pub window: Option<&'a str>,
+    pub note: Option<&'a str>,
+}
+
+/// Trimmed; empty is none, over `max` characters refused with `message`.
+fn optional_text<'a>(
+    text: Option<&'a str>,
+    max: usize,
+    field: &str,
+    message: &str,
+) -> Result<Option<&'a str>, Invalid> {
+    let text = text.map(str::trim).filter(|text| !text.is_empty());
+    if text.is_some_and(|text| text.chars().count() > max) {
+        return Err(Invalid::field(field, message));
+    }
+    Ok(text)
+}
+
+/// `proposed_by` proposes a new date: either party (403), while assigned and not disputed, with
+/// no other proposal waiting (409); a valid date, not in the past, a short window and note (422).
 pub async fn propose(
     state: &AppState,
     task: &TaskRow,
     proposed_by: Uuid,
-    due_date: &str,
-    window: Option<&str>,
-    note: Option<&str>,
+    proposal: Proposal<'_>,
 ) -> DomainResult<RescheduleRow> {
+    may_propose(Party::of(proposed_by, task.poster_id, task.assigned_tasker_id), task.status, task.open_dispute_id)?;
+    let due_date = &valid_date(proposal.due_date, time::OffsetDateTime::now_utc().date())?;
+    let window = optional_text(proposal.window, MAX_WINDOW_CHARS, "window", "Please keep the time window short")?;
+    let note = optional_text(proposal.note, MAX_NOTE_CHARS, "note", "Please keep the note under 500 characters")?;
     let now = Timestamp::now();
     let notification =
         notices::date_proposed(other_party(task, proposed_by), task.id, &task.title, &when(due_date, window), now);
@@ -105,8 +130,28 @@ pub async fn propose(
     Ok(row)
 }
 
-/// `accepted` or `declined` by the other party, or `lapsed` by the sweep, as of `now`.
+/// `answerer_id` accepts or declines the proposal: strangers do not learn that it exists (not
+/// found); only the other party (403), only a pending one (409).
 pub async fn answer(
+    state: &AppState,
+    answerer_id: Uuid,
+    id: Uuid,
+    new_status: RescheduleStatus,
+) -> DomainResult<RescheduleRow> {
+    let proposal =
+        store::reschedules::reschedule(&state.db, id).await?.ok_or_else(|| DomainError::not_found("Proposal"))?;
+    let task = super::tasks::task_or_not_found(state, proposal.task_id).await?;
+    let answerer = Party::of(answerer_id, task.poster_id, task.assigned_tasker_id);
+    if answerer == Party::Other {
+        return Err(DomainError::not_found("Proposal"));
+    }
+    let proposer = Party::of(proposal.proposed_by, task.poster_id, task.assigned_tasker_id);
+    may_answer(answerer, proposer, proposal.status)?;
+    close(state, &task, &proposal, new_status, Timestamp::now()).await
+}
+
+/// `accepted` or `declined` by the other party, or `lapsed` by the sweep, as of `now`.
+async fn close(
     state: &AppState,
     task: &TaskRow,
     proposal: &RescheduleRow,
@@ -132,7 +177,7 @@ pub async fn lapse_due(state: &AppState, now: Timestamp, limit: i64) -> anyhow::
     let mut lapsed = 0;
     for proposal in store::reschedules::lapsed(&state.db, now, limit).await? {
         let Some(task) = tasks::task(&state.db, proposal.task_id).await? else { continue };
-        if answer(state, &task, &proposal, RescheduleStatus::Lapsed, now).await.is_ok() {
+        if close(state, &task, &proposal, RescheduleStatus::Lapsed, now).await.is_ok() {
             lapsed += 1;
         }
     }

@@ -1,5 +1,5 @@
 //! Trust and safety: the contact guard, reports and what operators do about them.
-//! Knows nothing of HTTP; `http::reports` and `http::admin_*` map its errors.
+//! Knows nothing of HTTP: it refuses with `refusal`'s refusals, which `http` maps.
 
 pub mod actions;
 pub mod guard;

@@ -6,22 +6,16 @@ use uuid::Uuid;
 
 use super::{ReportReason, TargetType};
 use crate::{
-    db::{Db, Timestamp, new_id},
+    db::{Timestamp, new_id},
+    live,
+    rate_limit::REPORTS_PER_USER,
+    refusal::{DomainError, DomainResult, Invalid},
+    state::AppState,
     store::reports::{self, ContentRow, NewReport, ReportRow},
+    wire::moderation::ReportView,
 };
 
 pub const MAX_DETAILS_CHARS: usize = 1000;
-
-#[derive(Debug, thiserror::Error)]
-pub enum ReportError {
-    /// Nothing of that type and id that the reporter can see.
-    #[error("no such target")]
-    TargetNotFound,
-    #[error("details too long")]
-    DetailsTooLong,
-    #[error(transparent)]
-    Database(#[from] sqlx::Error),
-}
 
 pub struct Filing<'a> {
     pub reporter_id: Uuid,
@@ -31,17 +25,20 @@ pub struct Filing<'a> {
     pub details: &'a str,
 }
 
-/// The report, and whether it is new (`false`: the reporter's open report on this target).
-pub async fn file(db: &Db, filing: &Filing<'_>) -> Result<(ReportRow, bool), ReportError> {
+/// Files the report (20 an hour per reporter), then tells the operators' queue of a new one.
+/// The report, and whether it is new (`false`: the reporter's open report on this target,
+/// nothing added). A target the reporter cannot see is not found.
+pub async fn file(state: &AppState, filing: &Filing<'_>) -> DomainResult<(ReportRow, bool)> {
+    state.limiter.check(&format!("reports:{}", filing.reporter_id), REPORTS_PER_USER).await?;
     let details = filing.details.trim();
     if details.chars().count() > MAX_DETAILS_CHARS {
-        return Err(ReportError::DetailsTooLong);
+        return Err(Invalid::field("details", &format!("Must be at most {MAX_DETAILS_CHARS} characters")).into());
     }
     let now = Timestamp::now();
-    let content = reports::content(db, filing.target_type, filing.target_id, now)
+    let content = reports::content(&state.db, filing.target_type, filing.target_id, now)
         .await?
         .filter(|content| may_see(content, filing.reporter_id))
-        .ok_or(ReportError::TargetNotFound)?;
+        .ok_or_else(|| DomainError::not_found("Reported item"))?;
     let report = NewReport {
         id: new_id(),
         reporter_id: filing.reporter_id,
@@ -53,7 +50,11 @@ pub async fn file(db: &Db, filing: &Filing<'_>) -> Result<(ReportRow, bool), Rep
         snapshot: &snapshot(&content),
         created_at: now,
     };
-    Ok(reports::file_report(db, &report).await?)
+    let (row, new) = reports::file_report(&state.db, &report).await?;
+    if new {
+        live::report_created(state, &ReportView::from(&row)).await;
+    }
+    Ok((row, new))
 }
 
 /// Public things anyone may report; a message or an unpublished review only its two parties.

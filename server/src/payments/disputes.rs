@@ -8,11 +8,14 @@
 
 use uuid::Uuid;
 
-use super::{calls, escrow, rules::Party};
+use super::{
+    calls, escrow,
+    rules::{self, Party},
+};
 use crate::{
     db::{Timestamp, new_id},
     live, notices,
-    refusal::{DomainError, DomainResult},
+    refusal::{DomainError, DomainResult, Invalid},
     state::AppState,
     store::{
         cancellations::CancellationRow,
@@ -26,14 +29,27 @@ use crate::{
 pub const MAX_MESSAGE_CHARS: usize = 2000;
 pub const MAX_NOTE_CHARS: usize = 2000;
 
-/// Validated by the caller (reason known, message present); `opener` is one of the task's two parties.
+/// `opener_id` disputes the task: its poster or assigned tasker only, while assigned and not
+/// already disputed; a known reason and a message of at most 2000 characters.
 pub async fn open(
     state: &AppState,
     task: &TaskRow,
-    opener: Party,
+    opener_id: Uuid,
     reason: &str,
     message: &str,
 ) -> DomainResult<DisputeRow> {
+    let opener = Party::of(opener_id, task.poster_id, task.assigned_tasker_id);
+    rules::may_open_dispute(opener, task.status, task.open_dispute_id)?;
+    if !disputes::reason::ALL.contains(&reason) {
+        return Err(Invalid::field("reason", "Please choose a reason").into());
+    }
+    let message = message.trim();
+    if message.is_empty() {
+        return Err(Invalid::field("message", "Please describe the problem").into());
+    }
+    if message.chars().count() > MAX_MESSAGE_CHARS {
+        return Err(Invalid::field("message", "Please keep the description under 2000 characters").into());
+    }
     let now = Timestamp::now();
     let tasker_id = task.assigned_tasker_id.ok_or_else(|| DomainError::Conflict(not_disputable().into()))?;
     let title = &task.title;

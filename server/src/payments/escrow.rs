@@ -8,15 +8,17 @@ use serde::Serialize;
 use uuid::Uuid;
 
 use super::{
-    CheckoutRequest, CheckoutStatus, PaymentError, PaymentProvider, SESSION_ID_PLACEHOLDER, calls, fees, rules::Party,
+    CheckoutRequest, CheckoutStatus, PaymentError, PaymentProvider, SESSION_ID_PLACEHOLDER, calls, fees,
+    rules::{self, Party},
 };
 use crate::{
     db::{Timestamp, new_id},
     live,
     notices::{self, ReleasedBy},
+    rate_limit::CHECKOUT_SESSIONS_PER_TASK,
     refusal::{DomainError, DomainResult},
     state::AppState,
-    states::{PaymentStatus, TaskStatus},
+    states::{OfferStatus, PaymentStatus, TaskStatus},
     store::{
         self,
         cancellations::{Answer, CancellationRow},
@@ -43,8 +45,28 @@ pub struct CheckoutStarted {
     pub url: String,
 }
 
-/// Opens a checkout for `offer_id` (validated by the caller) and moves the task to `pending_payment`.
-pub async fn start_checkout(
+/// Accept & Pay: `poster_id` opens the checkout of an offer on their task, which becomes
+/// `pending_payment`. Unknown task or offer not found; the poster only (403), only while open
+/// (409); at most 10 sessions per task per 10 minutes (429); only a pending offer (409).
+pub async fn accept_and_pay(
+    state: &AppState,
+    poster_id: Uuid,
+    task_id: Uuid,
+    offer_id: Uuid,
+) -> DomainResult<CheckoutStarted> {
+    let task = crate::marketplace::tasks::task_or_not_found(state, task_id).await?;
+    let offer = store::offers::offer(&state.db, offer_id).await?.filter(|offer| offer.task_id == task.id);
+    let offer = offer.ok_or_else(|| DomainError::not_found("Offer"))?;
+    rules::may_checkout(Party::of(poster_id, task.poster_id, task.assigned_tasker_id), task.status)?;
+    state.limiter.check(&format!("checkout:{}", task.id), CHECKOUT_SESSIONS_PER_TASK).await?;
+    if offer.status != OfferStatus::Pending {
+        return Err(DomainError::Conflict("This offer can no longer be accepted".into()));
+    }
+    start_checkout(state, &task, offer.id, offer.tasker_id, offer.amount_cents).await
+}
+
+/// Opens a checkout for `offer_id` and moves the task to `pending_payment`.
+async fn start_checkout(
     state: &AppState,
     task: &tasks::TaskRow,
     offer_id: Uuid,

@@ -37,6 +37,8 @@ pub const ANSWER_WINDOW: Duration = Duration::from_secs(72 * 3600);
 /// The most a task's increases may add up to: A$2,500, or the original amount if that is less.
 pub const MAX_TOTAL_CENTS: i64 = 250_000;
 pub const MAX_REASON_CHARS: usize = 1000;
+/// The smallest increase: A$1.
+const MIN_INCREASE_CENTS: i64 = 100;
 
 /// What the task's increases may add up to, given the amount that bought it.
 pub fn cap_cents(original_cents: i64) -> i64 {
@@ -68,14 +70,23 @@ pub fn may_answer(party: Party, increase_status: PriceIncreaseStatus) -> Result<
     Ok(())
 }
 
-/// The tasker asks for `amount_cents` more (validated by the caller).
+/// `tasker_id` asks for `amount_cents` more: the assigned tasker only (403), while the task is
+/// assigned and not disputed (409); at least A$1 and a reason (422), within the cap (422).
 pub async fn ask(
     state: &AppState,
     task: &TaskRow,
     tasker_id: Uuid,
-    amount_cents: i64,
+    amount_cents: Option<i64>,
     reason: &str,
 ) -> DomainResult<PriceIncreaseRow> {
+    may_ask(Party::of(tasker_id, task.poster_id, task.assigned_tasker_id), task.status, task.open_dispute_id)?;
+    let amount_cents = amount_cents
+        .filter(|cents| (MIN_INCREASE_CENTS..=MAX_TOTAL_CENTS).contains(cents))
+        .ok_or_else(|| Invalid::field("amount_cents", "Please enter a valid amount of at least $1.00"))?;
+    let reason = reason.trim();
+    if reason.is_empty() || reason.chars().count() > MAX_REASON_CHARS {
+        return Err(Invalid::field("reason", "Please say why the price should increase").into());
+    }
     let parent = payments::kept_payment_for_task(&state.db, task.id).await?;
     let parent = parent.ok_or_else(|| DomainError::Conflict("The task has no payment held".into()))?;
     let now = Timestamp::now();
@@ -115,8 +126,24 @@ pub async fn ask(
     Ok(row)
 }
 
-/// The poster approves: a checkout of the difference, exactly as Accept & Pay.
-pub async fn approve(state: &AppState, task: &TaskRow, increase: &PriceIncreaseRow) -> DomainResult<CheckoutStarted> {
+/// The increase and its task, when `caller_id` may answer it: strangers do not learn that it
+/// exists (not found); only the poster (403), only a pending one (409).
+async fn answerable(state: &AppState, caller_id: Uuid, id: Uuid) -> DomainResult<(PriceIncreaseRow, TaskRow)> {
+    let increase = store::price_increases::increase(&state.db, id)
+        .await?
+        .ok_or_else(|| DomainError::not_found("Price increase"))?;
+    let task = crate::marketplace::tasks::task_or_not_found(state, increase.task_id).await?;
+    let party = Party::of(caller_id, task.poster_id, task.assigned_tasker_id);
+    if party == Party::Other {
+        return Err(DomainError::not_found("Price increase"));
+    }
+    may_answer(party, increase.status)?;
+    Ok((increase, task))
+}
+
+/// `poster_id` approves the increase: a checkout of the difference, exactly as Accept & Pay.
+pub async fn approve(state: &AppState, poster_id: Uuid, id: Uuid) -> DomainResult<CheckoutStarted> {
+    let (increase, task) = answerable(state, poster_id, id).await?;
     let parent = payments::kept_payment_for_task(&state.db, task.id).await?;
     let parent = parent
         .filter(|parent| parent.status == PaymentStatus::Held)
@@ -167,25 +194,30 @@ pub async fn approve(state: &AppState, task: &TaskRow, increase: &PriceIncreaseR
         }
         return Err(DomainError::Conflict("This price increase can no longer be approved; reload the task".into()));
     }
-    publish_by_id(state, task, increase.id).await;
+    publish_by_id(state, &task, increase.id).await;
     Ok(CheckoutStarted { session_id: session.id, url: session.url })
 }
 
-/// The poster declines, with an optional reason.
+/// `poster_id` declines the increase, with an optional reason (at most 1,000 characters, 422).
 pub async fn decline(
     state: &AppState,
-    task: &TaskRow,
-    increase: &PriceIncreaseRow,
+    poster_id: Uuid,
+    id: Uuid,
     reason: Option<&str>,
 ) -> DomainResult<PriceIncreaseRow> {
+    let reason = reason.map(str::trim).filter(|reason| !reason.is_empty());
+    if reason.is_some_and(|reason| reason.chars().count() > MAX_REASON_CHARS) {
+        return Err(Invalid::field("reason", "Please keep the reason under 1,000 characters").into());
+    }
+    let (increase, task) = answerable(state, poster_id, id).await?;
     let amount = (increase.amount_cents, task.currency.as_str());
     let notification =
         notices::increase_declined(increase.tasker_id, task.id, &task.title, amount, reason, Timestamp::now());
-    let row = store::price_increases::decline(&state.db, increase, reason, &notification, Timestamp::now()).await?;
+    let row = store::price_increases::decline(&state.db, &increase, reason, &notification, Timestamp::now()).await?;
     let row =
         row.ok_or_else(|| DomainError::Conflict("This price increase is no longer waiting for an answer".into()))?;
     live::notifications_created(state, &[notification]).await;
-    publish(state, task, &row).await;
+    publish(state, &task, &row).await;
     Ok(row)
 }
 

@@ -14,6 +14,7 @@ pub mod increases;
 pub mod payment_requests;
 pub mod payouts;
 pub mod providers;
+pub mod releases;
 pub mod rules;
 pub mod sandbox;
 pub mod stripe;

@@ -10,14 +10,13 @@ use axum::{
 use serde::Deserialize;
 use uuid::Uuid;
 
-use super::release::TaskStatusView;
 use crate::{
     http::error::{ApiError, ApiResult},
     http::extract::{ApiJson, ApiPath, AuthUser, TaskFromPath},
     payments::{cancellation_requests, rules::Party},
     state::AppState,
     store::cancellations::{self, Answer},
-    wire::assigned_tasks::Cancellation,
+    wire::assigned_tasks::{Cancellation, TaskStatusView},
 };
 
 pub fn router() -> Router<AppState> {

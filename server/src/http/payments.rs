@@ -8,7 +8,7 @@ use axum::{
     http::HeaderMap,
     routing::{get, post},
 };
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use uuid::Uuid;
 
 use crate::{
@@ -27,12 +27,13 @@ use crate::{
     },
     rate_limit::{PAYMENT_VERIFICATIONS, PAYOUT_ONBOARDINGS},
     state::AppState,
-    states::{PaymentStatus, TaskStatus},
+    states::PaymentStatus,
     store::{
-        payments::{self, PaymentRow},
+        payments::{self},
         users, verification,
     },
     verification::identity,
+    wire::escrow::{PaymentInfo, PaymentView, PayoutOnboarding, VerifyResult, WebhookReceipt},
 };
 
 pub fn router() -> Router<AppState> {
@@ -68,21 +69,6 @@ pub struct VerifyInput {
     pub session_id: String,
     pub task_id: Uuid,
     pub offer_id: Uuid,
-}
-
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct PaymentInfo {
-    pub amount_cents: i64,
-    pub currency: String,
-}
-
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct VerifyResult {
-    pub success: bool,
-    pub message: String,
-    pub payment_info: PaymentInfo,
-    pub payment_status: PaymentStatus,
-    pub task_status: TaskStatus,
 }
 
 /// Confirms a checkout with the provider (poster only). Idempotent. 20 per 10 minutes per account and checkout.
@@ -136,13 +122,6 @@ pub async fn verify_payment(
         payment_status: payment.status,
         task_status: task.status,
     }))
-}
-
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct WebhookReceipt {
-    pub received: bool,
-    /// False for events we do not act on, unknown sessions and replays.
-    pub handled: bool,
 }
 
 /// Stripe's events: signature-checked on the raw body, deduplicated by event id.
@@ -211,53 +190,6 @@ async fn check_payout_account(state: &AppState, account_ref: &str) -> ApiResult<
     Ok(true)
 }
 
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct PaymentView {
-    pub id: Uuid,
-    pub task_id: Uuid,
-    pub offer_id: Uuid,
-    pub status: PaymentStatus,
-    pub amount_cents: i64,
-    pub fee_cents: i64,
-    /// What the tasker receives: the amount less any refund and the fee on the rest.
-    pub payout_cents: i64,
-    /// Returned to the poster (all of it on a refund, part of it when a dispute was split).
-    pub refunded_cents: i64,
-    pub currency: String,
-    pub held_at: Option<Timestamp>,
-    pub released_at: Option<Timestamp>,
-    pub refunded_at: Option<Timestamp>,
-    /// Price increases paid into this escrow (held or paid out with it), in cents.
-    pub increases_cents: i64,
-    /// The whole escrow: the amount and the increases.
-    pub total_cents: i64,
-}
-
-impl From<&PaymentRow> for PaymentView {
-    fn from(row: &PaymentRow) -> Self {
-        Self {
-            id: row.id,
-            task_id: row.task_id,
-            offer_id: row.offer_id,
-            status: row.status,
-            amount_cents: row.amount_cents,
-            fee_cents: row.fee_cents,
-            payout_cents: if row.status == PaymentStatus::Refunded {
-                0
-            } else {
-                row.amount_cents - row.refunded_cents - row.fee_cents
-            },
-            refunded_cents: row.refunded_cents,
-            currency: row.currency.clone(),
-            held_at: row.held_at,
-            released_at: row.released_at,
-            refunded_at: row.refunded_at,
-            increases_cents: 0,
-            total_cents: row.amount_cents,
-        }
-    }
-}
-
 /// The task's escrow as its poster or assigned tasker sees it.
 #[utoipa::path(get, path = "/api/tasks/{id}/payment", tag = "payments", params(("id" = Uuid, Path, description = "The task")), security(("bearer" = [])),
     responses((status = 200, body = PaymentView), (status = 401), (status = 403), (status = 404)))]
@@ -289,13 +221,6 @@ pub async fn task_payment(
         .sum();
     view.total_cents = view.amount_cents + view.increases_cents;
     Ok(ApiJson(view))
-}
-
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct PayoutOnboarding {
-    /// Where to finish setting up payouts; null when nothing is needed.
-    pub url: Option<String>,
-    pub ready: bool,
 }
 
 /// Creates the tasker's payout account (Stripe Connect Express) and a link to set it up (10 an hour).

@@ -7,7 +7,7 @@ use axum::{
     http::StatusCode,
     routing::{get, post},
 };
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use uuid::Uuid;
 
 use crate::{
@@ -16,7 +16,7 @@ use crate::{
     payments::{escrow::CheckoutStarted, increases, rules::Party},
     state::AppState,
     store,
-    wire::assigned_tasks::PriceIncrease,
+    wire::assigned_tasks::{IncreaseList, PriceIncrease},
 };
 
 pub fn router() -> Router<AppState> {
@@ -38,11 +38,6 @@ pub struct IncreaseInput {
 #[serde(default)]
 pub struct DeclineInput {
     pub reason: Option<String>,
-}
-
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct IncreaseList {
-    pub items: Vec<PriceIncrease>,
 }
 
 /// The assigned tasker asks for more while the task is assigned (not disputed,

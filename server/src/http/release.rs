@@ -3,27 +3,20 @@
 //! `http::cancellations`.
 
 use axum::{Router, extract::State, routing::post};
-use serde::{Deserialize, Serialize};
-use uuid::Uuid;
+use serde::Deserialize;
 
 use crate::{
     http::error::{ApiError, ApiResult},
     http::extract::{ApiJson, AuthUser, RawBody, TaskFromPath},
-    payments::{escrow::CheckoutStarted, payment_requests, releases},
+    payments::{payment_requests, releases},
     state::AppState,
-    states::TaskStatus,
+    wire::assigned_tasks::{Released, TaskStatusView},
 };
 
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/tasks/{id}/request-payment", post(request_payment))
         .route("/tasks/{id}/release", post(release_payment))
-}
-
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct TaskStatusView {
-    pub id: Uuid,
-    pub status: TaskStatus,
 }
 
 /// The assigned tasker marks the work done and asks to be paid (`completion_requested`).
@@ -43,16 +36,6 @@ pub async fn request_payment(
 pub struct ReleaseInput {
     /// A tip for the tasker, paid in full (no service fee), A$1 to A$500, in cents.
     pub tip_cents: Option<i64>,
-}
-
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct Released {
-    pub id: Uuid,
-    pub status: TaskStatus,
-    /// The tip's checkout, when a tip was asked for and could be opened.
-    pub tip: Option<CheckoutStarted>,
-    /// Why the tip's checkout could not be opened (the release went ahead regardless).
-    pub tip_error: Option<String>,
 }
 
 /// The poster releases the escrow: task `completed`, payout of amount − fee to the tasker (and of

@@ -7,7 +7,7 @@ use axum::{
     http::StatusCode,
     routing::{get, post},
 };
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use uuid::Uuid;
 
 use crate::{
@@ -18,7 +18,7 @@ use crate::{
     state::AppState,
     states::RescheduleStatus,
     store,
-    wire::assigned_tasks::Reschedule,
+    wire::assigned_tasks::{Reschedule, RescheduleList, TaskChanges, TaskChangesList},
 };
 
 pub fn router() -> Router<AppState> {
@@ -28,20 +28,6 @@ pub fn router() -> Router<AppState> {
         .route("/reschedules/{id}/accept", post(accept_date))
         .route("/reschedules/{id}/decline", post(decline_date))
         .route("/me/task-changes", get(my_task_changes))
-}
-
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct TaskChanges {
-    pub task_id: Uuid,
-    /// A price increase waits for the poster's answer.
-    pub price_increase_waiting: bool,
-    /// A new date waits for an answer.
-    pub new_date_proposed: bool,
-}
-
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct TaskChangesList {
-    pub items: Vec<TaskChanges>,
 }
 
 /// The caller's tasks (posted or assigned to them) with a price increase or a new date waiting
@@ -74,11 +60,6 @@ pub struct RescheduleInput {
     /// An optional time window on that day, e.g. "8am–12pm" (up to 40 characters).
     pub window: Option<String>,
     pub note: Option<String>,
-}
-
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct RescheduleList {
-    pub items: Vec<Reschedule>,
 }
 
 /// Either party of an assigned task proposes a new date; the other has 48 hours to answer. Anyone

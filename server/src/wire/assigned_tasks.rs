@@ -6,7 +6,8 @@ use uuid::Uuid;
 
 use crate::{
     db::Timestamp,
-    states::{CancellationStatus, DisputeStatus, PriceIncreaseStatus, RescheduleStatus},
+    payments::escrow::CheckoutStarted,
+    states::{CancellationStatus, DisputeStatus, PriceIncreaseStatus, RescheduleStatus, TaskStatus},
     store::{
         cancellations::CancellationRow, disputes::DisputeRow, price_increases::PriceIncreaseRow,
         reschedules::RescheduleRow,
@@ -147,4 +148,46 @@ impl From<&DisputeRow> for Dispute {
             resolved_at: row.resolved_at,
         }
     }
+}
+
+/// A task's status after a change its parties made (payment asked for, a cancellation answered).
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct TaskStatusView {
+    pub id: Uuid,
+    pub status: TaskStatus,
+}
+
+/// The task after its poster released the payment, with the tip's checkout if one was asked for.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct Released {
+    pub id: Uuid,
+    pub status: TaskStatus,
+    /// The tip's checkout, when a tip was asked for and could be opened.
+    pub tip: Option<CheckoutStarted>,
+    /// Why the tip's checkout could not be opened (the release went ahead regardless).
+    pub tip_error: Option<String>,
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct IncreaseList {
+    pub items: Vec<PriceIncrease>,
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct TaskChanges {
+    pub task_id: Uuid,
+    /// A price increase waits for the poster's answer.
+    pub price_increase_waiting: bool,
+    /// A new date waits for an answer.
+    pub new_date_proposed: bool,
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct TaskChangesList {
+    pub items: Vec<TaskChanges>,
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct RescheduleList {
+    pub items: Vec<Reschedule>,
 }

@@ -3,6 +3,7 @@
 
 pub mod accounts;
 pub mod assigned_tasks;
+pub mod escrow;
 pub mod events;
 pub mod marketplace;
 pub mod messages;

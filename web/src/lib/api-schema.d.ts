@@ -3102,6 +3102,7 @@ export interface components {
              */
             tip_cents?: number | null;
         };
+        /** @description The task after its poster released the payment, with the tip's checkout if one was asked for. */
         Released: {
             /** Format: uuid */
             id: string;
@@ -3503,6 +3504,7 @@ export interface components {
          * @enum {string}
          */
         TaskStatus: "open" | "pending_payment" | "assigned" | "completion_requested" | "completed" | "cancelled" | "removed";
+        /** @description A task's status after a change its parties made (payment asked for, a cancellation answered). */
         TaskStatusView: {
             /** Format: uuid */
             id: string;

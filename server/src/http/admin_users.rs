@@ -15,12 +15,7 @@ use crate::{
     http::extract::{ApiJson, ApiPath, ApiQuery, Operator},
     moderation::actions,
     state::AppState,
-    store::{
-        Position,
-        audit_log::{self},
-        reports::{self},
-        user_record,
-    },
+    store::{Position, audit_log, reports, user_record},
     wire::{
         moderation::{AuditItem, AuthorSummary},
         paging::{self, Page, PageQuery},

@@ -21,7 +21,7 @@ use crate::{
     http::extract::{ApiJson, ApiPath, AuthUser},
     rate_limit::ALERT_WRITES_PER_ACCOUNT,
     state::AppState,
-    store::{self},
+    store,
     wire::{alerts::AlertView, paging::Items},
 };
 

@@ -6,7 +6,7 @@ use axum::{
     extract::State,
     routing::{get, post},
 };
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use uuid::Uuid;
 
 use crate::{
@@ -16,9 +16,13 @@ use crate::{
     moderation::{AuditAction, AuditTarget},
     payments::disputes::{self, MAX_NOTE_CHARS, Resolution},
     state::AppState,
-    states::{DisputeStatus, PaymentStatus, TaskStatus},
+    states::DisputeStatus,
     store::{self, audit_log::AuditEntry, disputes::outcome, profiles, provider_calls},
-    wire::{assigned_tasks::Dispute, payments::ProviderCall},
+    wire::{
+        assigned_tasks::Dispute,
+        dispute_cases::{DisputeCase, DisputeQueue, PartyBrief, PaymentBrief, TaskBrief},
+        payments::ParkedCalls,
+    },
 };
 
 const QUEUE_LIMIT: i64 = 100;
@@ -29,43 +33,6 @@ pub fn router() -> Router<AppState> {
         .route("/admin/disputes/{id}/resolve", post(resolve_dispute))
         .route("/admin/provider-calls", get(parked_calls))
         .route("/admin/provider-calls/{id}/retry", post(retry_call))
-}
-
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct TaskBrief {
-    pub id: Uuid,
-    pub title: String,
-    pub status: TaskStatus,
-}
-
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct PartyBrief {
-    pub id: Uuid,
-    pub name: String,
-}
-
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct PaymentBrief {
-    pub amount_cents: i64,
-    pub fee_cents: i64,
-    pub currency: String,
-    pub status: PaymentStatus,
-}
-
-/// A dispute with what an operator needs to decide it.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct DisputeCase {
-    #[serde(flatten)]
-    pub dispute: Dispute,
-    pub task: TaskBrief,
-    pub poster: PartyBrief,
-    pub tasker: PartyBrief,
-    pub payment: PaymentBrief,
-}
-
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct DisputeQueue {
-    pub items: Vec<DisputeCase>,
 }
 
 #[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
@@ -160,11 +127,6 @@ pub async fn resolve_dispute(
     let task = task_or_404(&state, dispute.task_id).await?;
     let resolved = disputes::resolve(&state, &task, &dispute, &payment, resolution, operator.id, note).await?;
     Ok(ApiJson(Dispute::from(&resolved)))
-}
-
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct ParkedCalls {
-    pub items: Vec<ProviderCall>,
 }
 
 /// Transfers and refunds given up on after too many failed attempts, newest first.

@@ -6,96 +6,31 @@ use axum::{
     extract::State,
     routing::{get, post},
 };
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use uuid::Uuid;
 
 use crate::{
-    accounts::names::public_name,
     db::Timestamp,
     http::error::{ApiError, ApiResult},
     http::extract::{ApiJson, ApiPath, ApiQuery, Operator},
     moderation::{
-        ModerationAction, ReportReason, ReportStatus, TargetType,
+        ModerationAction, ReportStatus,
         actions::{self, Decision},
         reports::snapshot,
     },
     state::AppState,
     store::{
         Position,
-        reports::{self, AuthorFacts, QueueRow},
+        reports::{self, QueueRow},
     },
     wire::{
-        moderation::ReportView,
+        moderation::{AuthorSummary, CurrentState, QueueItem, ReportView, ReportedTarget},
         paging::{self, Page, PageQuery},
     },
 };
 
 pub fn router() -> Router<AppState> {
     Router::new().route("/admin/reports", get(report_queue)).route("/admin/reports/{id}/resolve", post(resolve_report))
-}
-
-/// The reported thing now: its text (null once it is gone) and whether a moderator removed it.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct CurrentState {
-    pub text: Option<String>,
-    pub removed: bool,
-}
-
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct ReportedTarget {
-    #[serde(rename = "type")]
-    pub target_type: TargetType,
-    pub id: Uuid,
-    /// Its text when it was first reported.
-    pub snapshot: String,
-    pub current: CurrentState,
-}
-
-/// What an operator weighs about the author.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct AuthorSummary {
-    pub id: Uuid,
-    pub name: String,
-    pub email: String,
-    /// When the account was made.
-    pub created_at: Timestamp,
-    pub tasks_completed: i64,
-    pub open_reports: i64,
-    /// Earlier operator actions (other than dismissals) on them or their content.
-    pub actions: i64,
-    /// The end of a suspension in force; null when not suspended or suspended until reinstated.
-    pub suspended_until: Option<Timestamp>,
-    pub suspended: bool,
-}
-
-impl AuthorSummary {
-    pub fn new(facts: AuthorFacts, now: Timestamp) -> Self {
-        let suspended = facts.suspended_at.is_some() && facts.suspended_until.is_none_or(|until| until > now);
-        Self {
-            id: facts.id,
-            name: public_name(&facts.first_name, &facts.last_name),
-            email: facts.email,
-            created_at: facts.created_at,
-            tasks_completed: facts.tasks_completed,
-            open_reports: facts.open_reports,
-            actions: facts.actions,
-            suspended_until: if suspended { facts.suspended_until } else { None },
-            suspended,
-        }
-    }
-}
-
-/// One reported target: `id` is its oldest report's, the one to resolve.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct QueueItem {
-    pub id: Uuid,
-    pub target: ReportedTarget,
-    pub author: AuthorSummary,
-    /// Distinct people who reported it.
-    pub reporters: i64,
-    pub reasons: Vec<ReportReason>,
-    pub status: ReportStatus,
-    pub created_at: Timestamp,
 }
 
 #[derive(Debug, Default, Deserialize, utoipa::IntoParams)]

@@ -6,27 +6,20 @@ use axum::{
     http::StatusCode,
     routing::{get, post},
 };
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use uuid::Uuid;
 
 use crate::{
     db::Timestamp,
     http::error::{ApiError, ApiResult},
-    http::{
-        admin_reports::AuthorSummary,
-        extract::{ApiJson, ApiPath, ApiQuery, Operator},
-    },
-    moderation::{AuditAction, AuditTarget, ModerationAction, ReportReason, ReportStatus, TargetType, actions},
+    http::extract::{ApiJson, ApiPath, ApiQuery, Operator},
+    moderation::actions,
     state::AppState,
-    store::{
-        Position,
-        audit_log::{self, AuditRow},
-        reports::{self, ReportRow},
-        user_record,
-    },
+    store::{Position, audit_log, reports, user_record},
     wire::{
+        moderation::{AuditItem, AuthorSummary},
         paging::{self, Page, PageQuery},
-        user_record::{RecordDispute, RecordOffer, RecordPayment, RecordTask},
+        user_record::{ReportRecord, UserRecord},
     },
 };
 
@@ -67,93 +60,6 @@ pub async fn search_users(
     let (rows, next_cursor) = paging::finish(rows, limit, |row| Position { created_at: row.created_at, id: row.id });
     let now = Timestamp::now();
     Ok(ApiJson(Page::new(rows.into_iter().map(|row| AuthorSummary::new(row, now)).collect(), next_cursor)))
-}
-
-/// A report as the operator sees it in a user's record.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct ReportRecord {
-    pub id: Uuid,
-    pub target_type: TargetType,
-    pub target_id: Uuid,
-    pub reporter_id: Uuid,
-    pub author_id: Uuid,
-    pub reason: ReportReason,
-    pub details: String,
-    pub snapshot: String,
-    pub status: ReportStatus,
-    pub action: Option<ModerationAction>,
-    pub created_at: Timestamp,
-    pub resolved_at: Option<Timestamp>,
-}
-
-impl From<ReportRow> for ReportRecord {
-    fn from(row: ReportRow) -> Self {
-        Self {
-            id: row.id,
-            target_type: row.target_type,
-            target_id: row.target_id,
-            reporter_id: row.reporter_id,
-            author_id: row.author_id,
-            reason: row.reason,
-            details: row.details,
-            snapshot: row.snapshot,
-            status: row.status,
-            action: row.action,
-            created_at: row.created_at,
-            resolved_at: row.resolved_at,
-        }
-    }
-}
-
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct AuditTargetRef {
-    #[serde(rename = "type")]
-    pub target_type: AuditTarget,
-    pub id: Uuid,
-}
-
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct OperatorRef {
-    pub id: Uuid,
-    pub email: String,
-}
-
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct AuditItem {
-    pub id: Uuid,
-    pub operator: OperatorRef,
-    pub action: AuditAction,
-    pub target: AuditTargetRef,
-    pub note: String,
-    pub created_at: Timestamp,
-}
-
-impl From<AuditRow> for AuditItem {
-    fn from(row: AuditRow) -> Self {
-        Self {
-            id: row.id,
-            operator: OperatorRef { id: row.operator_id, email: row.operator_email },
-            action: row.action,
-            target: AuditTargetRef { target_type: row.target_type, id: row.target_id },
-            note: row.note,
-            created_at: row.created_at,
-        }
-    }
-}
-
-/// Everything an operator needs about one person: who they are, their tasks (posted or
-/// assigned), offers, disputes and payments, the reports by and about them, and the actions
-/// taken on them. Each list newest first, at most 100.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct UserRecord {
-    pub user: AuthorSummary,
-    pub suspension_reason: Option<String>,
-    pub tasks: Vec<RecordTask>,
-    pub offers: Vec<RecordOffer>,
-    pub disputes: Vec<RecordDispute>,
-    pub payments: Vec<RecordPayment>,
-    pub reports: Vec<ReportRecord>,
-    pub actions: Vec<AuditItem>,
 }
 
 #[utoipa::path(get, path = "/api/admin/users/{id}", tag = "admin",

@@ -11,19 +11,18 @@ use axum::{
     http::StatusCode,
     routing::{get, patch},
 };
-use serde::Serialize;
 use serde_json::Value;
 use uuid::Uuid;
 
 use crate::{
-    alerts::{self, AlertDraft, AlertInput, AlertPlace, TOO_MANY_ALERTS, index_keys},
+    alerts::{self, AlertDraft, AlertInput, TOO_MANY_ALERTS, index_keys},
     db::Timestamp,
     http::error::{ApiError, ApiResult},
     http::extract::{ApiJson, ApiPath, AuthUser},
     rate_limit::ALERT_WRITES_PER_ACCOUNT,
     state::AppState,
-    store::{self, alerts::AlertRow},
-    wire::paging::Items,
+    store,
+    wire::{alerts::AlertView, paging::Items},
 };
 
 async fn count_write(state: &AppState, caller: AuthUser) -> ApiResult<()> {
@@ -36,46 +35,6 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route("/me/alerts", get(list_alerts).post(create_alert))
         .route("/me/alerts/{id}", patch(update_alert).delete(delete_alert))
-}
-
-#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
-pub struct AlertView {
-    pub id: Uuid,
-    pub name: String,
-    pub q: String,
-    pub categories: Vec<i64>,
-    pub place: Option<AlertPlace>,
-    pub radius_km: Option<i64>,
-    pub remote_ok: bool,
-    pub min_budget_cents: Option<i64>,
-    pub paused: bool,
-    /// Tasks this alert matched in the last 7 days.
-    pub matched_this_week: i64,
-    pub created_at: Timestamp,
-    pub updated_at: Timestamp,
-}
-
-impl From<AlertRow> for AlertView {
-    fn from(row: AlertRow) -> Self {
-        let place = match (row.place_label, row.lat, row.lon) {
-            (Some(label), Some(lat), Some(lon)) => Some(AlertPlace { label, lat, lon }),
-            _ => None,
-        };
-        Self {
-            id: row.id,
-            name: row.name,
-            q: row.q,
-            categories: serde_json::from_str(&row.categories).unwrap_or_default(),
-            place,
-            radius_km: row.radius_km,
-            remote_ok: row.remote_ok,
-            min_budget_cents: row.min_budget_cents,
-            paused: row.paused,
-            matched_this_week: row.matched_recently,
-            created_at: row.created_at,
-            updated_at: row.updated_at,
-        }
-    }
 }
 
 fn week_ago() -> Timestamp {

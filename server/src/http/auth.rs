@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use axum::{Router, extract::State, http::StatusCode, routing::post};
 use realtime::{CLOSE_UNAUTHORIZED, Disconnect};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use uuid::Uuid;
 
 use crate::{
@@ -22,7 +22,10 @@ use crate::{
         refresh_tokens::{self, NewRefreshToken, Rotation},
         users::{self, CreateAccountError, NewAccount, UserRow},
     },
-    wire::accounts::{ProfileView, UserView},
+    wire::{
+        accounts::{ProfileView, UserView},
+        sessions::{MessageResponse, SessionResponse, SignupResponse, UserResponse},
+    },
 };
 
 const REFRESH_TOKEN_TTL: Duration = Duration::from_secs(30 * 24 * 3600);
@@ -56,12 +59,6 @@ pub struct SignupRequest {
     pub skills: Vec<Skill>,
     /// A URL returned by `POST /api/uploads/avatar`.
     pub avatar_url: Option<String>,
-}
-
-#[derive(Serialize, utoipa::ToSchema)]
-pub struct SignupResponse {
-    user: UserView,
-    message: &'static str,
 }
 
 #[utoipa::path(post, path = "/api/auth/signup", tag = "accounts", request_body = SignupRequest,
@@ -175,11 +172,6 @@ pub struct TokenRequest {
     pub token: String,
 }
 
-#[derive(Serialize, utoipa::ToSchema)]
-pub struct UserResponse {
-    user: UserView,
-}
-
 #[utoipa::path(post, path = "/api/auth/verify", tag = "accounts", request_body = TokenRequest,
     responses((status = 200, body = UserResponse), (status = 400, description = "Invalid or used link"), (status = 422)))]
 pub async fn verify_email(
@@ -204,11 +196,6 @@ pub async fn verify_email(
 #[serde(default)]
 pub struct EmailRequest {
     pub email: String,
-}
-
-#[derive(Serialize, utoipa::ToSchema)]
-pub struct MessageResponse {
-    pub message: &'static str,
 }
 
 /// Sends a fresh verification link if the account exists and is unverified; always 202.
@@ -238,17 +225,6 @@ pub async fn resend_verification(
 pub struct LoginRequest {
     pub email: String,
     pub password: String,
-}
-
-#[derive(Serialize, utoipa::ToSchema)]
-pub struct SessionResponse {
-    pub access_token: String,
-    pub refresh_token: String,
-    pub token_type: &'static str,
-    pub expires_in: u64,
-    pub expires_at: Timestamp,
-    pub user: UserView,
-    pub profile: Option<ProfileView>,
 }
 
 #[utoipa::path(post, path = "/api/auth/login", tag = "accounts", request_body = LoginRequest,

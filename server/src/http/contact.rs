@@ -1,7 +1,7 @@
 //! The contact form: stored, then mailed to the support address.
 
 use axum::{Router, extract::State, http::StatusCode, routing::post};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 use crate::{
     accounts::validation,
@@ -11,6 +11,7 @@ use crate::{
     mail::Email,
     state::AppState,
     store::contact::{self, ContactMessage},
+    wire::site::ContactAccepted,
 };
 
 const MAX_SHORT_CHARS: usize = 200;
@@ -27,11 +28,6 @@ pub struct ContactInput {
     email: Option<String>,
     subject: Option<String>,
     message: Option<String>,
-}
-
-#[derive(Serialize, utoipa::ToSchema)]
-pub struct ContactAccepted {
-    message: String,
 }
 
 fn required(fields: &mut FieldErrors, field: &str, value: Option<&str>, missing: &str, max: usize) -> String {

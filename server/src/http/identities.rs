@@ -2,37 +2,20 @@
 //! it is the last way into the account.
 
 use axum::{Router, extract::State, http::StatusCode, routing::get};
-use serde::Serialize;
 
 use crate::{
-    db::Timestamp,
     http::error::{ApiError, ApiResult},
     http::extract::{ApiJson, ApiPath, AuthUser},
     signin::ProviderId,
     state::AppState,
     store::identities::{self, Unlink},
+    wire::signin::{IdentitiesResponse, IdentityView},
 };
 
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/me/identities", get(my_identities))
         .route("/me/identities/{provider}", axum::routing::delete(unlink_identity))
-}
-
-#[derive(Serialize, utoipa::ToSchema)]
-pub struct IdentityView {
-    provider: ProviderId,
-    name: &'static str,
-    /// The address the provider gave when it was linked.
-    email: Option<String>,
-    linked_at: Timestamp,
-}
-
-#[derive(Serialize, utoipa::ToSchema)]
-pub struct IdentitiesResponse {
-    items: Vec<IdentityView>,
-    /// Whether the account also signs in with a password.
-    has_password: bool,
 }
 
 /// The providers linked to the caller's account, oldest first.

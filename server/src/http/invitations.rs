@@ -3,15 +3,15 @@
 //! live on the tasker's `user:{id}` topic.
 
 use axum::{Router, extract::State, http::StatusCode, routing::post};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use uuid::Uuid;
 
 use crate::{
-    db::Timestamp,
     http::error::ApiResult,
     http::extract::{ApiJson, ApiPath, VerifiedUser},
     marketplace,
     state::AppState,
+    wire::marketplace::Invitation,
 };
 
 pub fn router() -> Router<AppState> {
@@ -22,13 +22,6 @@ pub fn router() -> Router<AppState> {
 #[serde(default)]
 pub struct InvitationInput {
     pub tasker_id: Option<Uuid>,
-}
-
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct Invitation {
-    pub task_id: Uuid,
-    pub tasker_id: Uuid,
-    pub created_at: Timestamp,
 }
 
 /// Invites a tasker to the caller's task: only its poster (403), only while open (409), only a tasker other

@@ -6,7 +6,7 @@ use axum::{
     http::StatusCode,
     routing::{get, patch, post},
 };
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::{Deserialize, Deserializer};
 
 use crate::{
     accounts::validation::{self, Skill},
@@ -19,7 +19,7 @@ use crate::{
         profiles::{self, ProfileChanges},
         users,
     },
-    wire::accounts::{ProfileView, UserView},
+    wire::accounts::{AvatarResponse, MeResponse, ProfileView, UserView},
 };
 
 pub fn router() -> Router<AppState> {
@@ -33,12 +33,6 @@ pub fn router() -> Router<AppState> {
         .route("/me/profile", patch(update_profile))
         .route("/me/become-tasker", post(become_tasker))
         .merge(uploads)
-}
-
-#[derive(Serialize, utoipa::ToSchema)]
-pub struct MeResponse {
-    user: UserView,
-    profile: ProfileView,
 }
 
 #[utoipa::path(get, path = "/api/me", tag = "accounts", security(("bearer" = [])),
@@ -142,11 +136,6 @@ pub async fn update_profile(
 pub async fn become_tasker(State(state): State<AppState>, caller: AuthUser) -> ApiResult<ApiJson<ProfileView>> {
     profiles::become_tasker(&state.db, caller.id, Timestamp::now()).await?;
     Ok(ApiJson(my_profile(&state, caller).await?))
-}
-
-#[derive(Serialize, utoipa::ToSchema)]
-pub struct AvatarResponse {
-    avatar_url: String,
 }
 
 /// The form both avatar uploads take (it only describes the request in the OpenAPI document).

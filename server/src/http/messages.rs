@@ -7,11 +7,11 @@ use axum::{
     response::{IntoResponse, Response},
     routing::{get, post},
 };
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use uuid::Uuid;
 
 use crate::{
-    db::{Timestamp, new_id},
+    db::new_id,
     http::error::{ApiError, ApiResult},
     http::{
         extract::{ApiJson, ApiMultipart, ApiPath, AuthUser, Operator, task_or_404},
@@ -22,7 +22,7 @@ use crate::{
     payments::rules::{self, Party},
     state::AppState,
     store::{messages, receipts as read_marks},
-    wire::messages::Message,
+    wire::messages::{Conversation, Message},
 };
 
 const CONVERSATION_LIMIT: i64 = 500;
@@ -37,17 +37,6 @@ pub fn router() -> Router<AppState> {
         )
         .route("/tasks/{id}/messages/photos/{photo_id}", get(message_photo))
         .route("/tasks/{id}/messages/photos/{photo_id}/thumb", get(message_photo_thumb))
-}
-
-/// The conversation and how far the other party has read it.
-#[derive(Serialize, utoipa::ToSchema)]
-pub struct Conversation {
-    /// Oldest first.
-    items: Vec<Message>,
-    /// The newest message the other party has read; null when they have read none, or when
-    /// either party turned read receipts off.
-    read_up_to: Option<Uuid>,
-    read_at: Option<Timestamp>,
 }
 
 /// The conversation, oldest first, with the other party's read mark.

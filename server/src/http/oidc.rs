@@ -9,7 +9,7 @@ use axum::{
     response::{IntoResponse, Response},
     routing::{get, post},
 };
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use url::form_urlencoded;
 
 use crate::{
@@ -18,7 +18,7 @@ use crate::{
     db::{Timestamp, new_id},
     http::error::{ApiError, ApiResult, FieldErrors},
     http::{
-        auth::{SessionResponse, refuse_suspended, send_verification_email, start_session},
+        auth::{refuse_suspended, send_verification_email, start_session},
         extract::{ApiJson, ApiPath, ApiQuery, ClientIp, RawBody},
     },
     signin::{
@@ -30,6 +30,7 @@ use crate::{
         identities::{self, NewLogin, NewSignup, SignupError},
         users::{self, NewAccount},
     },
+    wire::{sessions::SessionResponse, signin::ProviderView},
 };
 
 pub fn router() -> Router<AppState> {
@@ -38,12 +39,6 @@ pub fn router() -> Router<AppState> {
         .route("/auth/oidc/{provider}/start", get(start))
         .route("/auth/oidc/{provider}/callback", get(callback).post(callback_form))
         .route("/auth/oidc/complete-signup", post(complete_signup))
-}
-
-#[derive(Serialize, utoipa::ToSchema)]
-pub struct ProviderView {
-    id: ProviderId,
-    name: &'static str,
 }
 
 /// The sign-in providers configured on this server, in button order (`sandbox` only in dev mode).

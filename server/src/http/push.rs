@@ -25,7 +25,7 @@ use crate::{
         push_subscriptions::{self, NewSubscription, PushSubscriptionRow, Saved},
         users,
     },
-    wire::push::Device,
+    wire::push::{Device, Devices, PublicKey, TestResult},
 };
 
 const MAX_LABEL_CHARS: usize = 100;
@@ -39,12 +39,6 @@ pub fn router() -> Router<AppState> {
         .route("/push/public-key", get(public_key))
         .route("/me/push-subscriptions", get(list_devices).post(add_device).delete(remove_device))
         .route("/me/push-subscriptions/test", post(send_test))
-}
-
-#[derive(Serialize, utoipa::ToSchema)]
-pub struct PublicKey {
-    /// The VAPID public key (uncompressed P-256 point, URL-safe base64): the browser's `applicationServerKey`.
-    key: String,
 }
 
 #[utoipa::path(get, path = "/api/push/public-key", tag = "push", responses((status = 200, body = PublicKey)))]
@@ -66,11 +60,6 @@ pub struct SubscriptionInput {
     endpoint: String,
     keys: SubscriptionKeys,
     label: Option<String>,
-}
-
-#[derive(Serialize, utoipa::ToSchema)]
-pub struct Devices {
-    items: Vec<Device>,
 }
 
 /// The signed-in user's devices, newest first.
@@ -177,14 +166,6 @@ pub async fn remove_device(
     }
     push_subscriptions::delete_for_user(&state.db, caller.id, input.endpoint.trim()).await?;
     Ok(StatusCode::NO_CONTENT)
-}
-
-#[derive(Serialize, utoipa::ToSchema)]
-pub struct TestResult {
-    /// Devices whose push service accepted the test push.
-    sent: usize,
-    /// Devices it could not reach (gone ones are removed).
-    failed: usize,
 }
 
 /// Sends a test notification to each of the caller's devices now, all at once, answering within 5 s

@@ -9,7 +9,7 @@ use axum::{
     routing::{get, post},
 };
 use realtime::SocketOwner;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use tokio_util::sync::CancellationToken;
 
 use crate::{
@@ -22,6 +22,7 @@ use crate::{
         realtime_tickets::{self, TicketHolder},
         refresh_tokens,
     },
+    wire::sessions::TicketResponse,
 };
 
 const TICKET_TTL: Duration = Duration::from_secs(30);
@@ -32,12 +33,6 @@ pub fn api_router() -> Router<AppState> {
 
 pub fn socket_router() -> Router<AppState> {
     Router::new().route("/ws", get(connect))
-}
-
-#[derive(Serialize, utoipa::ToSchema)]
-pub struct TicketResponse {
-    ticket: String,
-    expires_in: u64,
 }
 
 /// A single-use ticket (30 s) for `GET /ws?ticket=…`; browsers cannot send headers on a WebSocket.

@@ -1,27 +1,14 @@
 //! Facts about this deployment the app shows to everyone: how to reach support, where we are social.
 
 use axum::{Router, extract::State, routing::get};
-use serde::Serialize;
 
-use crate::{config::SocialLink, http::extract::ApiJson, state::AppState};
+use crate::{http::extract::ApiJson, state::AppState, wire::site::Site};
 
 /// Spec §9: support hours.
 const SUPPORT_HOURS: &str = "Monday-Friday 9am-6pm EST";
 
 pub fn router() -> Router<AppState> {
     Router::new().route("/site", get(site))
-}
-
-#[derive(Serialize, utoipa::ToSchema)]
-pub struct Site {
-    support_email: String,
-    /// Absent unless `BUSINESS_EMAIL` is set.
-    business_email: Option<String>,
-    /// Absent unless `SUPPORT_PHONE` is set.
-    support_phone: Option<String>,
-    support_hours: &'static str,
-    /// Empty unless `SOCIAL_LINKS` is set.
-    social: Vec<SocialLink>,
 }
 
 /// Contact addresses, phone and social links from configuration (public).

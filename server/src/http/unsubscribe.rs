@@ -9,7 +9,7 @@ use axum::{
     response::Html,
     routing::{get, post},
 };
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use uuid::Uuid;
 
 use crate::{
@@ -18,6 +18,7 @@ use crate::{
     http::extract::{ApiJson, ApiQuery},
     state::AppState,
     store::notification_preferences,
+    wire::notifications::Unsubscribed,
 };
 
 const INVALID_LINK: &str = "This unsubscribe link is not valid or has expired (links work for 60 days). \
@@ -37,11 +38,6 @@ pub fn page_router() -> Router<AppState> {
 pub struct TokenQuery {
     /// The token from the mail's unsubscribe link.
     token: String,
-}
-
-#[derive(Serialize, utoipa::ToSchema)]
-pub struct Unsubscribed {
-    message: String,
 }
 
 fn user_of(state: &AppState, token: &str) -> Option<Uuid> {

@@ -9,7 +9,7 @@ use axum::{
     http::StatusCode,
     routing::{get, post},
 };
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 use crate::{
     db::{Timestamp, new_id},
@@ -26,7 +26,10 @@ use crate::{
         identity,
         phone::{self, CODE_LIFETIME},
     },
-    wire::accounts::ProfileView,
+    wire::{
+        accounts::ProfileView,
+        verification::{CodeSent, IdentitySessionStarted, MyVerification},
+    },
 };
 
 /// Identity sessions one account may open an hour (each one costs us at Stripe).
@@ -46,15 +49,6 @@ pub fn router() -> Router<AppState> {
 pub struct PhoneInput {
     /// A mobile number, national (`0412 345 678`) or international (`+61 412 345 678`).
     pub phone: String,
-}
-
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct CodeSent {
-    /// The number the code went to, in E.164.
-    pub phone: String,
-    pub expires_at: Timestamp,
-    /// When another code may be asked for (the resend countdown).
-    pub resend_at: Timestamp,
 }
 
 /// Sends a 6-digit code by SMS to a number of one of `SMS_ALLOWED_COUNTRIES` (422 otherwise).
@@ -143,12 +137,6 @@ pub async fn verify_phone(
     Ok(ApiJson(ProfileView::new(&row, &stats)))
 }
 
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct IdentitySessionStarted {
-    /// Where to send the person: Stripe's hosted verification, or the sandbox page.
-    pub url: String,
-}
-
 /// Opens an identity verification (document and selfie) with the identity provider; at most 5
 /// an hour (429). Already verified → 409.
 #[utoipa::path(post, path = "/api/me/identity/session", tag = "verification", security(("bearer" = [])),
@@ -165,24 +153,6 @@ pub async fn start_identity_verification(
     state.limiter.check(&format!("identity-session:{}", caller.id), IDENTITY_SESSIONS_PER_HOUR).await?;
     let url = identity::start(&state, caller.id).await?;
     Ok(ApiJson(IdentitySessionStarted { url }))
-}
-
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct MyVerification {
-    pub email: bool,
-    pub phone: bool,
-    pub identity: bool,
-    /// A payout account that can receive transfers, or a task paid for.
-    pub payment: bool,
-    /// The verified number (E.164), when `phone`.
-    pub phone_number: Option<String>,
-    pub identity_verified_at: Option<Timestamp>,
-    /// An identity verification was started and the provider has not decided yet.
-    pub identity_pending: bool,
-    /// The last identity verification failed (start another).
-    pub identity_failed: bool,
-    /// Transfers wait until `identity` (`PAYOUTS_REQUIRE_IDENTITY`).
-    pub identity_required_for_payouts: bool,
 }
 
 /// The caller's verifications. A pending identity verification is first checked with its

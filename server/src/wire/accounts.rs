@@ -265,3 +265,14 @@ impl PublicProfileView {
 pub fn parse_skills(json: &str) -> Vec<Skill> {
     serde_json::from_str(json).unwrap_or_default()
 }
+
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct MeResponse {
+    pub user: UserView,
+    pub profile: ProfileView,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct AvatarResponse {
+    pub avatar_url: String,
+}

@@ -258,3 +258,10 @@ impl QuestionView {
         }
     }
 }
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct Invitation {
+    pub task_id: Uuid,
+    pub tasker_id: Uuid,
+    pub created_at: Timestamp,
+}

@@ -1,4 +1,4 @@
-//! A message between a task's two parties.
+//! A message between a task's two parties, and their conversation.
 
 use serde::Serialize;
 use uuid::Uuid;
@@ -50,4 +50,15 @@ impl MessagePhoto {
         let url = format!("/api/tasks/{task_id}/messages/photos/{photo_id}");
         Self { id: photo_id, thumb_url: format!("{url}/thumb"), url }
     }
+}
+
+/// The conversation and how far the other party has read it.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct Conversation {
+    /// Oldest first.
+    pub items: Vec<Message>,
+    /// The newest message the other party has read; null when they have read none, or when
+    /// either party turned read receipts off.
+    pub read_up_to: Option<Uuid>,
+    pub read_at: Option<Timestamp>,
 }

@@ -2,7 +2,10 @@
 //! rows. No database, no `AppState`: callers read what a shape needs and pass it in.
 
 pub mod accounts;
+pub mod alerts;
 pub mod assigned_tasks;
+pub mod dispute_cases;
+pub mod earnings;
 pub mod escrow;
 pub mod events;
 pub mod marketplace;
@@ -13,4 +16,8 @@ pub mod paging;
 pub mod payments;
 pub mod push;
 pub mod reviews;
+pub mod sessions;
+pub mod signin;
+pub mod site;
 pub mod user_record;
+pub mod verification;

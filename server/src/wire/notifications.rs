@@ -48,3 +48,8 @@ impl NotificationsPage {
         Self { items: page.items, unread_count, next_cursor: page.next_cursor, has_more: page.has_more }
     }
 }
+
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct Unsubscribed {
+    pub message: String,
+}

@@ -85,3 +85,8 @@ impl From<&ProviderCallRow> for ProviderCall {
         }
     }
 }
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct ParkedCalls {
+    pub items: Vec<ProviderCall>,
+}

@@ -1,4 +1,5 @@
-//! A device that receives Web Push, as the caller's device list shows it.
+//! Web Push as the API shows it: the server's public key, the caller's devices (never their keys) and
+//! what a test push reached.
 
 use serde::Serialize;
 use uuid::Uuid;
@@ -25,4 +26,23 @@ impl From<PushSubscriptionRow> for Device {
             last_success_at: row.last_success_at,
         }
     }
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct PublicKey {
+    /// The VAPID public key (uncompressed P-256 point, URL-safe base64): the browser's `applicationServerKey`.
+    pub key: String,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct Devices {
+    pub items: Vec<Device>,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct TestResult {
+    /// Devices whose push service accepted the test push.
+    pub sent: usize,
+    /// Devices it could not reach (gone ones are removed).
+    pub failed: usize,
 }

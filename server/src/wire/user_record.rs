@@ -5,8 +5,10 @@ use uuid::Uuid;
 
 use crate::{
     db::Timestamp,
+    moderation::{ModerationAction, ReportReason, ReportStatus, TargetType},
     states::{DisputeStatus, OfferStatus, PaymentStatus, ProviderCallStatus, TaskStatus},
-    store::user_record as rows,
+    store::{reports::ReportRow, user_record as rows},
+    wire::moderation::{AuditItem, AuthorSummary},
 };
 
 /// A task the person posted or was assigned, with its text as written (removed ones too).
@@ -127,4 +129,55 @@ impl From<&rows::RecordPayment> for RecordPayment {
             created_at: row.created_at,
         }
     }
+}
+
+/// A report as the operator sees it in a user's record.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct ReportRecord {
+    pub id: Uuid,
+    pub target_type: TargetType,
+    pub target_id: Uuid,
+    pub reporter_id: Uuid,
+    pub author_id: Uuid,
+    pub reason: ReportReason,
+    pub details: String,
+    pub snapshot: String,
+    pub status: ReportStatus,
+    pub action: Option<ModerationAction>,
+    pub created_at: Timestamp,
+    pub resolved_at: Option<Timestamp>,
+}
+
+impl From<ReportRow> for ReportRecord {
+    fn from(row: ReportRow) -> Self {
+        Self {
+            id: row.id,
+            target_type: row.target_type,
+            target_id: row.target_id,
+            reporter_id: row.reporter_id,
+            author_id: row.author_id,
+            reason: row.reason,
+            details: row.details,
+            snapshot: row.snapshot,
+            status: row.status,
+            action: row.action,
+            created_at: row.created_at,
+            resolved_at: row.resolved_at,
+        }
+    }
+}
+
+/// Everything an operator needs about one person: who they are, their tasks (posted or
+/// assigned), offers, disputes and payments, the reports by and about them, and the actions
+/// taken on them. Each list newest first, at most 100.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct UserRecord {
+    pub user: AuthorSummary,
+    pub suspension_reason: Option<String>,
+    pub tasks: Vec<RecordTask>,
+    pub offers: Vec<RecordOffer>,
+    pub disputes: Vec<RecordDispute>,
+    pub payments: Vec<RecordPayment>,
+    pub reports: Vec<ReportRecord>,
+    pub actions: Vec<AuditItem>,
 }

@@ -14,8 +14,9 @@ use uuid::Uuid;
 
 use crate::{
     http::error::{ApiError, ApiResult},
+    marketplace,
     state::AppState,
-    store::tasks::{self, TaskRow},
+    store::tasks::TaskRow,
 };
 
 #[derive(Debug, Clone, Copy, Default, FromRequest)]
@@ -175,7 +176,7 @@ impl FromRequestParts<AppState> for TaskFromPath {
 /// A task named elsewhere than the path (by an offer, a dispute, a body), or read again after
 /// a change; no such task → 404.
 pub async fn task_or_404(state: &AppState, id: Uuid) -> ApiResult<TaskRow> {
-    tasks::task(&state.db, id).await?.ok_or_else(|| ApiError::not_found("Task"))
+    Ok(marketplace::tasks::task_or_not_found(state, id).await?)
 }
 
 fn bearer_token(parts: &Parts) -> Option<&str> {

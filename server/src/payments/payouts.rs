@@ -47,7 +47,12 @@ pub enum EarningState {
 
 /// What the tasker receives from a payment: the amount less any refund and the fee on the rest.
 pub fn payout_cents(row: &EarningRow) -> i64 {
-    if row.status == PaymentStatus::Refunded { 0 } else { row.amount_cents - row.refunded_cents - row.fee_cents }
+    payout_of(row.status, row.amount_cents, row.refunded_cents, row.fee_cents)
+}
+
+/// [`payout_cents`] from a payment's own figures: nothing once refunded in full.
+pub fn payout_of(status: PaymentStatus, amount_cents: i64, refunded_cents: i64, fee_cents: i64) -> i64 {
+    if status == PaymentStatus::Refunded { 0 } else { amount_cents - refunded_cents - fee_cents }
 }
 
 pub fn earning_state(row: &EarningRow, payout_account_ready: bool) -> EarningState {

@@ -6,6 +6,7 @@ use uuid::Uuid;
 
 use crate::{
     db::Timestamp,
+    payments::payouts,
     states::{PaymentStatus, TaskStatus},
     store::payments::PaymentRow,
 };
@@ -63,11 +64,7 @@ impl From<&PaymentRow> for PaymentView {
             status: row.status,
             amount_cents: row.amount_cents,
             fee_cents: row.fee_cents,
-            payout_cents: if row.status == PaymentStatus::Refunded {
-                0
-            } else {
-                row.amount_cents - row.refunded_cents - row.fee_cents
-            },
+            payout_cents: payouts::payout_of(row.status, row.amount_cents, row.refunded_cents, row.fee_cents),
             refunded_cents: row.refunded_cents,
             currency: row.currency.clone(),
             held_at: row.held_at,

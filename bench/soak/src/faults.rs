@@ -7,7 +7,10 @@ use std::{collections::HashMap, path::PathBuf, sync::Arc, time::Duration};
 
 use anyhow::{Context, bail};
 
-use crate::metrics::{Fault, Metrics};
+use crate::{
+    metrics::{Fault, Metrics},
+    server_times::{Edge, ServerTimes},
+};
 
 pub fn cluster_script() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scripts/cluster.sh")
@@ -67,11 +70,13 @@ impl Probe {
 async fn inject(
     probe: &Probe,
     metrics: &Metrics,
+    server_times: &ServerTimes,
     name: &'static str,
     break_it: &[&str],
     down: Duration,
     restore: &[&str],
 ) -> anyhow::Result<()> {
+    server_times.mark(Edge::Closes).await;
     let started = metrics.now();
     println!("[{:>5.1} s] fault: {name}", started.as_secs_f64());
     if !break_it.is_empty() {
@@ -91,13 +96,21 @@ async fn inject(
         ),
         None => println!("[{:>5.1} s] {name}: restored but NOT healthy after 120 s", metrics.now().as_secs_f64()),
     }
+    if recovered.is_some() {
+        server_times.mark(Edge::Opens).await;
+    }
     metrics.fault(Fault { name, started, restored, recovered });
     Ok(())
 }
 
 /// Spreads the faults over the run: each starts at a fixed fraction of it, outages scale with
 /// it (a 60 s quick run gets a 12 s node outage, a 10-minute run the 30 s).
-pub async fn schedule(env: HashMap<String, String>, metrics: Arc<Metrics>, duration: Duration) -> anyhow::Result<()> {
+pub async fn schedule(
+    env: HashMap<String, String>,
+    metrics: Arc<Metrics>,
+    server_times: Arc<ServerTimes>,
+    duration: Duration,
+) -> anyhow::Result<()> {
     let probe = Probe::new(&env)?;
     let at = |fraction: f64| duration.mul_f64(fraction);
     let scaled = |full_run: u64, quick_run: u64| {
@@ -106,16 +119,43 @@ pub async fn schedule(env: HashMap<String, String>, metrics: Arc<Metrics>, durat
     let until = |moment: Duration| tokio::time::sleep(moment.saturating_sub(metrics.now()));
 
     until(at(0.05)).await;
-    inject(&probe, &metrics, "kill -9 node 2", &["kill-node", "2"], scaled(30, 12), &["start-node", "2"]).await?;
+    inject(
+        &probe,
+        &metrics,
+        &server_times,
+        "kill -9 node 2",
+        &["kill-node", "2"],
+        scaled(30, 12),
+        &["start-node", "2"],
+    )
+    .await?;
     until(at(0.30)).await;
-    inject(&probe, &metrics, "Redis down", &["stop-redis"], scaled(20, 8), &["start-redis"]).await?;
+    inject(&probe, &metrics, &server_times, "Redis down", &["stop-redis"], scaled(20, 8), &["start-redis"]).await?;
     until(at(0.62)).await;
-    inject(&probe, &metrics, "PostgreSQL restart", &["stop-postgres"], scaled(10, 3), &["start-postgres"]).await?;
+    inject(
+        &probe,
+        &metrics,
+        &server_times,
+        "PostgreSQL restart",
+        &["stop-postgres"],
+        scaled(10, 3),
+        &["start-postgres"],
+    )
+    .await?;
     until(at(0.80)).await;
-    inject(&probe, &metrics, "nginx reload", &[], Duration::ZERO, &["reload-nginx"]).await?;
+    inject(&probe, &metrics, &server_times, "nginx reload", &[], Duration::ZERO, &["reload-nginx"]).await?;
     if duration >= Duration::from_secs(300) {
         until(at(0.85)).await;
-        inject(&probe, &metrics, "kill -9 node 1", &["kill-node", "1"], scaled(30, 12), &["start-node", "1"]).await?;
+        inject(
+            &probe,
+            &metrics,
+            &server_times,
+            "kill -9 node 1",
+            &["kill-node", "1"],
+            scaled(30, 12),
+            &["start-node", "1"],
+        )
+        .await?;
     }
     Ok(())
 }

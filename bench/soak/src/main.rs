@@ -17,7 +17,12 @@ use std::{collections::HashMap, process::ExitCode, sync::Arc, sync::atomic::Orde
 
 use anyhow::{Context, bail};
 
-use crate::{api::Api, metrics::Metrics, world::World};
+use crate::{
+    api::Api,
+    metrics::Metrics,
+    server_times::{Edge, ServerTimes},
+    world::World,
+};
 
 /// Time given to the last events to arrive once every client stopped acting.
 const SETTLE: Duration = Duration::from_secs(5);
@@ -98,6 +103,12 @@ async fn run() -> anyhow::Result<bool> {
     let email_delay = Duration::from_secs(env.get("EMAIL_DELAY").map_or(Ok(600), |s| s.parse())?);
     let world = Arc::new(World::new(run.clone(), metrics.clone(), args.poll_interval, email_delay));
     let api = Api::new(&base, metrics.clone())?;
+    let node_urls: Vec<String> = ["NODE_1_PORT", "NODE_2_PORT"]
+        .iter()
+        .filter_map(|key| env.get(*key).map(|port| format!("http://127.0.0.1:{port}")))
+        .collect();
+    let server_times = Arc::new(ServerTimes::new(node_urls)?);
+    server_times.mark(Edge::Opens).await;
     println!(
         "soak {run}: {} s through {base}, {} posters, {} taskers, {} watchers, faults {}",
         args.duration.as_secs(),
@@ -119,7 +130,9 @@ async fn run() -> anyhow::Result<bool> {
         watchers.push(tokio::spawn(actors::watcher(api.clone(), world.clone())));
         tokio::time::sleep(Duration::from_millis(2)).await;
     }
-    let injector = args.faults.then(|| tokio::spawn(faults::schedule(env.clone(), metrics.clone(), args.duration)));
+    let injector = args
+        .faults
+        .then(|| tokio::spawn(faults::schedule(env.clone(), metrics.clone(), server_times.clone(), args.duration)));
 
     tokio::time::sleep(args.duration.saturating_sub(metrics.now())).await;
     if let Some(injector) = injector {
@@ -127,6 +140,7 @@ async fn run() -> anyhow::Result<bool> {
     }
     world.stopping.store(true, Relaxed);
     let elapsed = metrics.now();
+    server_times.mark(Edge::Closes).await;
     // Everything acknowledged so far must reach its clients: let in-flight steps finish, then
     // give the last events time to arrive before the audit.
     while people.iter().filter(|p| !p.is_finished()).count() > world.idle.load(Relaxed) {
@@ -142,11 +156,7 @@ async fn run() -> anyhow::Result<bool> {
     }
     println!("--- figures ({:.0} s) ---", elapsed.as_secs_f64());
     metrics.report(elapsed).print();
-    let node_urls: Vec<String> = ["NODE_1_PORT", "NODE_2_PORT"]
-        .iter()
-        .filter_map(|key| env.get(*key).map(|port| format!("http://127.0.0.1:{port}")))
-        .collect();
-    server_times::print(&node_urls).await?;
+    server_times.print();
     println!("--- audit ---");
     audit::run(&world, &database_url).await
 }

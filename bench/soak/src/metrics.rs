@@ -148,7 +148,39 @@ impl Metrics {
                 }
             })
             .collect();
+        // Where the slow calls sit in the run: every successful call per slice of the run, with
+        // the slices a fault window touches marked.
+        let slice = (duration / 20).max(Duration::from_secs(1));
+        let mut slices: BTreeMap<u32, Vec<&Call>> = BTreeMap::new();
+        for call in rest.iter().filter(|c| c.outcome == Outcome::Ok) {
+            slices.entry((call.at.as_secs_f64() / slice.as_secs_f64()) as u32).or_default().push(call);
+        }
+        let timeline = slices
+            .into_iter()
+            .map(|(n, calls)| {
+                let (from, to) = (slice * n, slice * (n + 1));
+                let mut latencies: Vec<f64> = calls.iter().map(|c| c.latency_ms).collect();
+                let mut slow: BTreeMap<&str, usize> = BTreeMap::new();
+                for call in calls.iter().filter(|c| c.latency_ms > SLOW_MS) {
+                    *slow.entry(&call.route).or_default() += 1;
+                }
+                let mut slow: Vec<(&str, usize)> = slow.into_iter().collect();
+                slow.sort_by_key(|(_, n)| std::cmp::Reverse(*n));
+                let slowest =
+                    slow.iter().take(3).map(|(route, n)| format!("{route} ×{n}")).collect::<Vec<_>>().join(", ");
+                SliceLine {
+                    slowest,
+                    from_s: from.as_secs_f64(),
+                    to_s: to.as_secs_f64(),
+                    in_fault: faults.iter().any(|f| f.window().0 < to && f.window().1 > from),
+                    requests: latencies.len(),
+                    p50: percentile(&mut latencies, 50.0),
+                    p99: percentile(&mut latencies, 99.0),
+                }
+            })
+            .collect();
         Report {
+            timeline,
             requests: rest.len(),
             requests_per_s: rest.len() as f64 / duration.as_secs_f64().max(1.0),
             refused: rest.iter().filter(|c| c.outcome == Outcome::Refused).count(),
@@ -190,10 +222,26 @@ pub struct RouteLine {
     pub p99: f64,
 }
 
+/// A call slower than this is named in its slice of the timeline (the client-side target).
+const SLOW_MS: f64 = 300.0;
+
+/// The client's latency in one slice of the run (successful calls, inside windows or not).
+pub struct SliceLine {
+    /// The routes with the most calls slower than `SLOW_MS`, e.g. `GET /api/tasks ×12`.
+    pub slowest: String,
+    pub from_s: f64,
+    pub to_s: f64,
+    pub in_fault: bool,
+    pub requests: usize,
+    pub p50: f64,
+    pub p99: f64,
+}
+
 /// Routes listed per run, busiest first (as `server_times` does).
 const ROUTES_SHOWN: usize = 12;
 
 pub struct Report {
+    pub timeline: Vec<SliceLine>,
     pub requests: usize,
     pub requests_per_s: f64,
     pub refused: usize,
@@ -219,6 +267,21 @@ impl Report {
                 "  {:<52} {:>5} requests, p50 {:>7.1} ms, p99 {:>7.1} ms",
                 line.route, line.requests, line.p50, line.p99
             );
+        }
+        println!("REST latency through the run (* a fault window touches the slice):");
+        for line in &self.timeline {
+            println!(
+                "  {:>5.0}–{:<5.0} s{} {:>5} requests, p50 {:>7.1} ms, p99 {:>7.1} ms",
+                line.from_s,
+                line.to_s,
+                if line.in_fault { "*" } else { " " },
+                line.requests,
+                line.p50,
+                line.p99
+            );
+            if !line.slowest.is_empty() {
+                println!("      over {SLOW_MS:.0} ms: {}", line.slowest);
+            }
         }
         println!(
             "events received live: {}; publish→receive outside fault windows: p50 {:.1} ms, p99 {:.1} ms",

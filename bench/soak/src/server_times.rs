@@ -1,14 +1,18 @@
 //! The server's own view of the run: each node's request-duration histogram
-//! (`http_request_duration_seconds` on `/metrics`, per route template), summed over the nodes and
-//! read at the end, so a run tells whether a slow p99 is the server's or the machine's (the soak's
-//! clients share the cores). A node restarted by a fault counts from its restart.
+//! (`http_request_duration_seconds` on `/metrics`, per route template), summed over the nodes, so
+//! a run tells whether a slow p99 is the server's or the machine's (the soak's clients share the
+//! cores).
+//!
+//! The histograms are cumulative, so they are read at every edge of a fault window (just before
+//! the fault, when every probe is healthy again) and at the start and end of the run: what a node
+//! counted between a window's end and the next one's start is its time outside fault windows, as
+//! the client's figures are. A node killed by a fault starts counting again from zero, which only
+//! ever happens inside a window.
 
-use std::collections::BTreeMap;
-
-use anyhow::Context;
+use std::{collections::BTreeMap, sync::Mutex, time::Duration};
 
 /// Cumulative counts per upper bound (seconds), as Prometheus renders a histogram.
-#[derive(Default)]
+#[derive(Default, Clone)]
 struct Histogram {
     buckets: BTreeMap<u64, f64>,
     count: f64,
@@ -46,6 +50,32 @@ impl Histogram {
         }
         self.count += other.count;
     }
+
+    /// What was counted since `earlier`, or None when a count went down (the node restarted).
+    fn since(&self, earlier: &Histogram) -> Option<Histogram> {
+        let mut delta = Histogram { count: self.count - earlier.count, ..Histogram::default() };
+        for (bound, count) in &self.buckets {
+            delta.buckets.insert(*bound, count - earlier.buckets.get(bound).copied().unwrap_or(0.0));
+        }
+        let went_down = delta.count < 0.0
+            || delta.buckets.values().any(|count| *count < 0.0)
+            || earlier.buckets.keys().any(|bound| !self.buckets.contains_key(bound));
+        (!went_down).then_some(delta)
+    }
+}
+
+type Routes = BTreeMap<String, Histogram>;
+
+/// Every route's counts since the earlier reading of the same node, or None when it restarted.
+fn routes_since(later: &Routes, earlier: &Routes) -> Option<Routes> {
+    if earlier.keys().any(|route| !later.contains_key(route)) {
+        return None;
+    }
+    let empty = Histogram::default();
+    later
+        .iter()
+        .map(|(route, histogram)| Some((route.clone(), histogram.since(earlier.get(route).unwrap_or(&empty))?)))
+        .collect()
 }
 
 /// `name{a="x",b="y"} value` → (name, labels, value).
@@ -85,45 +115,102 @@ fn histograms(text: &str) -> BTreeMap<String, Histogram> {
     by_route
 }
 
-/// Reads every node's `/metrics` and prints the server-side p50/p99 overall and for the busiest
-/// routes. A node that does not answer is named and left out.
-pub async fn print(node_urls: &[String]) -> anyhow::Result<()> {
-    let client = reqwest::Client::builder().timeout(std::time::Duration::from_secs(10)).build()?;
-    let mut all: BTreeMap<String, Histogram> = BTreeMap::new();
-    for node in node_urls {
-        let text = match client.get(format!("{node}/metrics")).send().await {
-            Ok(response) => response.text().await.with_context(|| format!("reading {node}/metrics"))?,
-            Err(error) => {
-                println!("server-side: {node}/metrics did not answer ({error}); left out");
+/// Whether a reading opens a stretch outside fault windows (the run's start, a fault's recovery)
+/// or closes one (a fault's start, the run's end).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Edge {
+    Opens,
+    Closes,
+}
+
+struct Reading {
+    edge: Edge,
+    /// Per node, in the order of `nodes`; None when the node did not answer.
+    nodes: Vec<Option<Routes>>,
+}
+
+/// The nodes' histograms read at the edges of the fault windows.
+pub struct ServerTimes {
+    client: reqwest::Client,
+    nodes: Vec<String>,
+    readings: Mutex<Vec<Reading>>,
+}
+
+impl ServerTimes {
+    pub fn new(nodes: Vec<String>) -> anyhow::Result<Self> {
+        let client = reqwest::Client::builder().timeout(Duration::from_secs(2)).build()?;
+        Ok(Self { client, nodes, readings: Mutex::default() })
+    }
+
+    async fn read(&self, node: &str) -> Option<Routes> {
+        let response = self.client.get(format!("{node}/metrics")).send().await.ok()?;
+        Some(histograms(&response.text().await.ok()?))
+    }
+
+    /// Reads every node now.
+    pub async fn mark(&self, edge: Edge) {
+        let mut nodes = Vec::new();
+        for node in &self.nodes {
+            nodes.push(self.read(node).await);
+        }
+        self.readings.lock().unwrap().push(Reading { edge, nodes });
+    }
+
+    /// What every node counted between each opening reading and the closing one after it.
+    fn outside_fault_windows(&self) -> (Routes, usize) {
+        let readings = self.readings.lock().unwrap();
+        let mut total: Routes = BTreeMap::new();
+        let mut left_out = 0;
+        for pair in readings.windows(2) {
+            let [open, close] = pair else { continue };
+            if open.edge != Edge::Opens || close.edge != Edge::Closes {
                 continue;
             }
-        };
-        for (route, histogram) in histograms(&text) {
-            all.entry(route).or_default().add(&histogram);
+            for (earlier, later) in open.nodes.iter().zip(&close.nodes) {
+                match (earlier, later) {
+                    (Some(earlier), Some(later)) => match routes_since(later, earlier) {
+                        Some(routes) => {
+                            for (route, histogram) in routes {
+                                total.entry(route).or_default().add(&histogram);
+                            }
+                        }
+                        None => left_out += 1,
+                    },
+                    _ => left_out += 1,
+                }
+            }
+        }
+        (total, left_out)
+    }
+
+    /// Prints the server-side p50/p99 outside fault windows, overall and for the busiest routes.
+    pub fn print(&self) {
+        let (routes, left_out) = self.outside_fault_windows();
+        let mut total = Histogram::default();
+        for histogram in routes.values() {
+            total.add(histogram);
+        }
+        let ms = |value: Option<f64>| value.map_or("-".to_owned(), |ms| format!("{ms:.1} ms"));
+        println!(
+            "server-side REST outside fault windows (every node): {} requests, p50 {}, p99 {}",
+            total.count,
+            ms(total.percentile_ms(50.0)),
+            ms(total.percentile_ms(99.0))
+        );
+        if left_out > 0 {
+            println!("  ({left_out} node stretches left out: the node did not answer, or restarted outside a window)");
+        }
+        let mut busiest: Vec<(&String, &Histogram)> = routes.iter().filter(|(_, h)| h.count > 0.0).collect();
+        busiest.sort_by(|a, b| b.1.count.total_cmp(&a.1.count));
+        for (route, histogram) in busiest.into_iter().take(12) {
+            println!(
+                "  {route:<48} {:>8} requests, p50 {:>9}, p99 {:>9}",
+                histogram.count,
+                ms(histogram.percentile_ms(50.0)),
+                ms(histogram.percentile_ms(99.0))
+            );
         }
     }
-    let mut total = Histogram::default();
-    for histogram in all.values() {
-        total.add(histogram);
-    }
-    let ms = |value: Option<f64>| value.map_or("-".to_owned(), |ms| format!("{ms:.1} ms"));
-    println!(
-        "server-side REST (every node, since its last start): {} requests, p50 {}, p99 {}",
-        total.count,
-        ms(total.percentile_ms(50.0)),
-        ms(total.percentile_ms(99.0))
-    );
-    let mut busiest: Vec<(&String, &Histogram)> = all.iter().filter(|(_, h)| h.count > 0.0).collect();
-    busiest.sort_by(|a, b| b.1.count.total_cmp(&a.1.count));
-    for (route, histogram) in busiest.into_iter().take(12) {
-        println!(
-            "  {route:<48} {:>8} requests, p50 {:>9}, p99 {:>9}",
-            histogram.count,
-            ms(histogram.percentile_ms(50.0)),
-            ms(histogram.percentile_ms(99.0))
-        );
-    }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -153,5 +240,21 @@ http_request_duration_seconds_count{method="GET",route="/api/tasks",status="200"
         two_nodes.add(tasks);
         assert_eq!(two_nodes.count, 200.0);
         assert_eq!(two_nodes.percentile_ms(50.0), Some(5.0));
+    }
+
+    #[test]
+    fn a_stretch_counts_what_was_added_to_it_and_a_restart_is_left_out() {
+        let earlier = histograms(RENDERED);
+        // 30 more requests, all in the 10–100 ms bucket.
+        let later = histograms(&RENDERED.replace("} 100\n", "} 130\n"));
+        let delta = routes_since(&later, &earlier).unwrap();
+        let tasks = &delta["GET /api/tasks"];
+        assert_eq!(tasks.count, 30.0);
+        assert_eq!(tasks.buckets[&micros(0.01)], 0.0);
+        assert_eq!(tasks.buckets[&micros(0.1)], 30.0);
+        assert!(tasks.percentile_ms(50.0).unwrap() > 10.0);
+        // A node that restarted counts less than before: its stretch is not a difference.
+        assert!(routes_since(&earlier, &later).is_none());
+        assert!(routes_since(&BTreeMap::new(), &earlier).is_none());
     }
 }

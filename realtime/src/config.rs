@@ -79,6 +79,9 @@ pub struct HubConfig {
     pub presence_ttl: Duration,
     /// A socket's `typing` messages past one per this period are ignored.
     pub typing_interval: Duration,
+    /// Refetches a node asks its clients for after a resync, per second: each `subscribed` with
+    /// `recovered:false` names its client's slot in `refetch_after_ms` (`refetch_pacer.rs`).
+    pub resync_refetches_per_second: f64,
     pub typing_peer: TypingPeer,
     pub online_access: OnlineAccess,
     pub record_last_seen: RecordLastSeen,
@@ -108,6 +111,7 @@ impl Default for HubConfig {
             presence_interval: Duration::from_secs(1),
             presence_ttl: Duration::from_secs(20),
             typing_interval: Duration::from_secs(2),
+            resync_refetches_per_second: 200.0,
             typing_peer: Arc::new(|_, _| Box::pin(std::future::ready(None))),
             online_access: Arc::new(|_, _| Box::pin(std::future::ready(None))),
             record_last_seen: Arc::new(|_, _| {}),
@@ -136,6 +140,7 @@ impl fmt::Debug for HubConfig {
             .field("presence_interval", &self.presence_interval)
             .field("presence_ttl", &self.presence_ttl)
             .field("typing_interval", &self.typing_interval)
+            .field("resync_refetches_per_second", &self.resync_refetches_per_second)
             .finish_non_exhaustive()
     }
 }

@@ -65,7 +65,9 @@ impl Hub {
     pub async fn start(config: HubConfig, bus: BusConfig) -> anyhow::Result<Hub> {
         let stats = Arc::new(Stats::default());
         let registry = Registry::new(config.history_len, config.history_max_age, config.max_idle_topics, stats.clone());
-        let registry = Arc::new(registry.with_counted(config.count_viewers.clone()));
+        let registry = Arc::new(
+            registry.with_counted(config.count_viewers.clone()).with_refetch_rate(config.resync_refetches_per_second),
+        );
         let sockets = Arc::new(OpenSockets::new(stats.clone()));
         let online = Arc::new(OnlineUsers::default());
         let (bus, mut tasks) =

@@ -86,6 +86,13 @@
 //! type. Events delivered locally during an outage also break the topic's history in Redis,
 //! so a later `since` from before the break answers `recovered:false`.
 //!
+//! Every `recovered:false` a client must act on (a resync, or a `since` the history cannot
+//! serve) carries `refetch_after_ms`: on a topic more than 32 of the node's sockets watch, the
+//! node hands out refetch slots at a steady rate across all its topics
+//! (`HubConfig::resync_refetches_per_second`, `refetch_pacer.rs`), so the thousands of visitors
+//! of the feed and the busy task pages refetch over several seconds instead of in one; smaller
+//! topics get 0. Clients add their own jitter of up to 2 s on top.
+//!
 //! # Degraded live updates
 //! While a node has lost its Redis subscriber connection, events published on other nodes do
 //! not reach its sockets. It tells every socket `{"type":"status","live":"degraded"}` as soon
@@ -124,6 +131,7 @@ mod presence;
 mod protocol;
 mod queue;
 mod rate;
+mod refetch_pacer;
 mod sockets;
 mod stats;
 mod topics;

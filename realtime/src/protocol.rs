@@ -76,6 +76,14 @@ pub(crate) fn subscribed(topic: &str, seq: u64, recovered: bool) -> Utf8Bytes {
     json!({"type": "subscribed", "topic": topic, "seq": seq, "recovered": recovered}).to_string().into()
 }
 
+/// `subscribed` with recovered:false for a client that had the topic: it must refetch, after
+/// `refetch_after_ms` ([`crate::refetch_pacer`]).
+pub(crate) fn subscribed_refetch(topic: &str, seq: u64, refetch_after_ms: u64) -> Utf8Bytes {
+    json!({"type": "subscribed", "topic": topic, "seq": seq, "recovered": false, "refetch_after_ms": refetch_after_ms})
+        .to_string()
+        .into()
+}
+
 pub(crate) fn error(code: &str, message: &str, topic: Option<&str>) -> Utf8Bytes {
     let mut value = json!({"type": "error", "code": code, "message": message});
     if let Some(topic) = topic {

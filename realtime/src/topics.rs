@@ -21,6 +21,7 @@ use crate::{
     presence::{self, Counts, PresenceQueues, TopicPresence},
     protocol::{self, EventTemplate},
     queue::Outbound,
+    refetch_pacer::RefetchPacer,
     stats::Stats,
 };
 
@@ -88,7 +89,13 @@ pub(crate) struct Registry {
     next_stamp: AtomicU64,
     stats: Arc<Stats>,
     pub(crate) presence: PresenceQueues,
+    refetches: RefetchPacer,
 }
+
+/// Topics with more subscribers than this on a node are a herd when they must be refetched: their
+/// refetches are paced ([`RefetchPacer`]). Smaller ones (someone's own `user:` topic, the parties
+/// of an assigned task, a quiet task page) refetch at once, as before.
+pub(crate) const PACED_ABOVE: usize = 32;
 
 fn lock(state: &Mutex<TopicState>) -> MutexGuard<'_, TopicState> {
     state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
@@ -105,7 +112,14 @@ impl Registry {
             next_stamp: AtomicU64::new(1),
             stats,
             presence: PresenceQueues::new(Arc::new(|_| false)),
+            refetches: RefetchPacer::new(crate::HubConfig::default().resync_refetches_per_second),
         }
+    }
+
+    /// Paces the refetches that resyncs and unrecoverable gaps ask for at this rate (per node).
+    pub fn with_refetch_rate(mut self, refetches_per_second: f64) -> Self {
+        self.refetches = RefetchPacer::new(refetches_per_second);
+        self
     }
 
     /// Counts the viewers of the topics `counted` names.
@@ -240,7 +254,13 @@ impl Registry {
                 state.last_seq = current;
             }
             let recovered = replayed.is_some();
-            let mut frames = vec![protocol::subscribed(topic, current, recovered)];
+            // A client that had the topic (`since`) and cannot be caught up refetches it; one that
+            // did not has just fetched it.
+            let ack = match since {
+                Some(_) if !recovered => protocol::subscribed_refetch(topic, current, self.refetch_delay_ms(state)),
+                _ => protocol::subscribed(topic, current, recovered),
+            };
+            let mut frames = vec![ack];
             frames.extend(replayed.unwrap_or_default());
             let newcomer = !state.subscribers.contains_key(&conn.id);
             let user = conn.owner.as_ref().map(|owner| owner.user_id.as_str());
@@ -324,11 +344,19 @@ impl Registry {
     fn resync_locked(&self, topic: &str, state: &mut TopicState, current: u64) {
         state.last_seq = current;
         state.history.clear();
+        let paced = state.subscribers.len() > PACED_ABOVE;
         for sub in state.subscribers.values_mut() {
             sub.after_seq = current;
-            let frames = vec![protocol::subscribed(topic, current, false)];
+            let delay_ms = if paced { self.refetches.next_delay_ms() } else { 0 };
+            let frames = vec![protocol::subscribed_refetch(topic, current, delay_ms)];
             sub.conn.deliver(Outbound::Batch(frames), &self.stats);
         }
+    }
+
+    /// When a subscriber of this topic who must refetch it should: at once on a topic few here
+    /// watch, else at the node's next refetch slot.
+    fn refetch_delay_ms(&self, state: &TopicState) -> u64 {
+        if state.subscribers.len() > PACED_ABOVE { self.refetches.next_delay_ms() } else { 0 }
     }
 
     /// The latest sequence number this node knows of the topic (None: it keeps no state for it).

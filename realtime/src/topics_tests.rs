@@ -139,3 +139,54 @@ fn full_queue_closes_the_subscriber_as_slow_without_blocking_others() {
     assert!(snapshot.dropped >= 2);
     assert_eq!(snapshot.delivered, 4 + 1);
 }
+
+/// The `refetch_after_ms` of the `subscribed` frame a socket was sent.
+fn refetch_after_ms(rx: &mut Received) -> u64 {
+    let sent = frames(rx.try_recv().unwrap());
+    let subscribed: serde_json::Value = serde_json::from_str(&sent[0]).unwrap();
+    assert_eq!(subscribed["recovered"], false);
+    subscribed["refetch_after_ms"].as_u64().expect("a refetch names its slot")
+}
+
+#[test]
+fn a_resync_paces_the_refetches_of_crowded_topics_across_topics_and_not_of_small_ones() {
+    // 10 refetches a second: slots 100 ms apart.
+    let registry = registry().with_refetch_rate(10.0);
+    let mut crowd = Vec::new();
+    for topic in ["feed", "page"] {
+        for _ in 0..=PACED_ABOVE {
+            let (conn, mut rx) = socket(crowd.len() as u64 + 1);
+            assert!(registry.subscribe(topic, &conn, None, None, false));
+            rx.try_recv().unwrap();
+            crowd.push(rx);
+        }
+    }
+    let (small, mut small_rx) = socket(1_000);
+    assert!(registry.subscribe("mine", &small, None, None, false));
+    small_rx.try_recv().unwrap();
+
+    registry.resync("feed", 5);
+    registry.resync("page", 7);
+    registry.resync("mine", 3);
+    let mut delays: Vec<u64> = crowd.iter_mut().map(refetch_after_ms).collect();
+    delays.sort_unstable();
+    // 66 sockets on two crowded topics share one queue: 0, 100, 200, … 6,500 ms.
+    let expected: Vec<u64> = (0..delays.len() as u64).map(|slot| slot * 100).collect();
+    for (got, want) in delays.iter().zip(&expected) {
+        assert!(got.abs_diff(*want) <= 5, "slot {want} ms, got {got} ms");
+    }
+    assert_eq!(refetch_after_ms(&mut small_rx), 0, "a small topic refetches at once");
+}
+
+#[test]
+fn a_since_the_history_cannot_serve_gets_a_slot_and_a_first_subscribe_none() {
+    let registry = registry();
+    let (conn, mut rx) = socket(1);
+    assert!(registry.subscribe("t", &conn, None, None, false));
+    let first: serde_json::Value = serde_json::from_str(&frames(rx.try_recv().unwrap())[0]).unwrap();
+    assert!(first.get("refetch_after_ms").is_none(), "nothing to refetch on a first subscribe: {first}");
+    let (again, mut again_rx) = socket(2);
+    // Seq 50 was never seen here: the history cannot fill the gap.
+    assert!(registry.subscribe("t", &again, Some(50), None, false));
+    assert_eq!(refetch_after_ms(&mut again_rx), 0);
+}

@@ -47,6 +47,8 @@ pub struct Config {
     pub ws_max_connections_per_client: usize,
     /// Subscribe messages per second one socket may send on average (bursts of 100).
     pub ws_subscribes_per_second: f64,
+    /// Refetches per second a node spreads its clients' refetches over after a resync.
+    pub ws_resync_refetches_per_second: f64,
     /// How often each node's payments sweep runs (`PAYMENTS_SWEEP_SECS`, default 60; 0 turns it off,
     /// for tests that drive the sweep themselves).
     pub payments_sweep_secs: u64,
@@ -125,6 +127,7 @@ impl Config {
             trust_proxy: false,
             ws_max_connections_per_client: 50,
             ws_subscribes_per_second: 10.0,
+            ws_resync_refetches_per_second: realtime::HubConfig::default().resync_refetches_per_second,
             admin_emails: Vec::new(),
             payments_sweep_secs: 60,
             task_alerts_poll_secs: 5,
@@ -244,6 +247,13 @@ impl Config {
         }
         if let Some(value) = var("WS_SUBSCRIBES_PER_SECOND") {
             config.ws_subscribes_per_second = value.parse().context("WS_SUBSCRIBES_PER_SECOND must be a number")?;
+        }
+        if let Some(value) = var("WS_RESYNC_REFETCHES_PER_SECOND") {
+            config.ws_resync_refetches_per_second = value
+                .parse()
+                .ok()
+                .filter(|rate: &f64| *rate >= 1.0)
+                .context("WS_RESYNC_REFETCHES_PER_SECOND must be a number of at least 1")?;
         }
         if let Some(value) = var("TASK_POSTS_PER_HOUR") {
             config.task_posts_per_hour = value.parse().context("TASK_POSTS_PER_HOUR must be a number")?;

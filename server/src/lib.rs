@@ -121,6 +121,7 @@ pub async fn start(config: Config) -> anyhow::Result<RunningServer> {
     let hub_config = realtime::HubConfig {
         max_connections_per_client: config.ws_max_connections_per_client,
         subscribes_per_second: config.ws_subscribes_per_second,
+        resync_refetches_per_second: config.ws_resync_refetches_per_second,
         topic_exists: live_topics::topic_exists(db.clone()),
         typing_peer: live_topics::typing_peer(db.clone()),
         online_access: live_topics::online_access(db.clone()),

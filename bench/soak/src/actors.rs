@@ -181,7 +181,7 @@ async fn request_payment(me: &Session, task: &str, k: &mut usize) {
 /// An anonymous visitor on the feed and one task page: refetches on `recovered:false`, polls
 /// the task page while live updates are degraded.
 pub async fn watcher(api: Api, world: Arc<World>) {
-    let mut socket = socket::open(api.clone(), None, None, world.metrics.clone());
+    let mut socket = socket::open(api.clone(), None, None, world.metrics.clone(), false);
     let _ = socket.commands.send(Command::Subscribe("tasks".into()));
     let mut task = world.some_open_task();
     if let Some(task) = &task {
@@ -196,10 +196,14 @@ pub async fn watcher(api: Api, world: Arc<World>) {
     };
     while !world.stopping() {
         match tokio::time::timeout(Duration::from_millis(500), socket.incoming.recv()).await {
-            Ok(Some(Incoming::Refetch(topic))) => {
-                tokio::time::sleep(world.resync_spread()).await;
+            Ok(Some(Incoming::Refetch { topic, after })) => {
+                // Its own timer, as in the app: a second topic's refetch does not wait for this one.
                 let path = if topic == "tasks" { "/api/tasks?limit=20".to_owned() } else { page(&task) };
-                api.get(&path, None).await;
+                let (api, wait) = (api.clone(), after + world.resync_spread());
+                tokio::spawn(async move {
+                    tokio::time::sleep(wait).await;
+                    api.get(&path, None).await;
+                });
             }
             Ok(Some(Incoming::Live(ok))) => {
                 if !ok && !degraded {

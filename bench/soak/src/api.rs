@@ -35,7 +35,9 @@ impl Api {
         let client = Client::builder()
             .timeout(Duration::from_secs(10))
             .redirect(reqwest::redirect::Policy::none())
-            .pool_max_idle_per_host(4)
+            // Each person's browser keeps its connection open; one shared pool that kept only a
+            // few would open a new connection through nginx for most calls of a burst.
+            .pool_max_idle_per_host(256)
             .build()?;
         Ok(Self { client, base: base.trim_end_matches('/').to_owned(), metrics })
     }

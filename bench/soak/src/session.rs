@@ -39,7 +39,7 @@ impl Session {
                 Err(_) => tokio::time::sleep(Duration::from_secs(1)).await,
             }
         };
-        let socket = socket::open(api.clone(), Some(token.clone()), Some(user_id.clone()), world.metrics.clone());
+        let socket = socket::open(api.clone(), Some(token.clone()), Some(user_id.clone()), world.metrics.clone(), true);
         Ok(Session {
             api,
             token,
@@ -93,13 +93,19 @@ impl Session {
                 }
                 self.degraded = !ok;
             }
-            Incoming::Refetch(topic) => {
+            Incoming::Refetch { topic, after } => {
                 if topic.starts_with("user:") {
                     self.refetch_notifications(Path::Refetch).await;
-                } else {
-                    tokio::time::sleep(self.world.resync_spread()).await;
+                    self.refetch_offers(Path::Refetch).await;
+                } else if let Some(task) = self.task_on_screen.clone() {
+                    // Its own timer, as in the app: the screen goes on meanwhile.
+                    let (api, token, world) = (self.api.clone(), self.token.clone(), self.world.clone());
+                    let wait = after + self.world.resync_spread();
+                    tokio::spawn(async move {
+                        tokio::time::sleep(wait).await;
+                        fetch_offers(&api, &token, &world, &task, Path::Refetch).await;
+                    });
                 }
-                self.refetch_offers(Path::Refetch).await;
             }
             Incoming::Event { topic, event, data, replayed, received } => {
                 let path = if replayed { Path::Recovery } else { Path::Live };
@@ -162,13 +168,18 @@ impl Session {
 
     pub async fn refetch_offers(&self, path: Path) -> Vec<Value> {
         let Some(task) = &self.task_on_screen else { return Vec::new() };
-        let answer = self.api.get(&format!("/api/tasks/{task}/offers"), Some(&self.token)).await;
-        let offers = answer.body.as_array().cloned().unwrap_or_default();
-        for offer in &offers {
-            if let Some(id) = offer["id"].as_str() {
-                self.world.offer_known(id, path);
-            }
-        }
-        offers
+        fetch_offers(&self.api, &self.token, &self.world, task, path).await
     }
+}
+
+/// The task page's offers, each now known to its poster by `path`.
+async fn fetch_offers(api: &Api, token: &str, world: &World, task: &str, path: Path) -> Vec<Value> {
+    let answer = api.get(&format!("/api/tasks/{task}/offers"), Some(token)).await;
+    let offers = answer.body.as_array().cloned().unwrap_or_default();
+    for offer in &offers {
+        if let Some(id) = offer["id"].as_str() {
+            world.offer_known(id, path);
+        }
+    }
+    offers
 }

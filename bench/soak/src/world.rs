@@ -88,8 +88,8 @@ impl World {
         now.checked_sub(already_waited).unwrap_or(now)
     }
 
-    /// How long a client waits before refetching a shared topic (the feed, a task page) after a
-    /// resync: a random point of 2 s, as in the web app (`RESYNC_SPREAD_MS`).
+    /// The jitter a client adds to the node's slot before refetching a shared topic (the feed, a
+    /// task page) after a resync: a random point of 2 s, as in the web app (`RESYNC_SPREAD_MS`).
     pub fn resync_spread(&self) -> Duration {
         Duration::from_millis(fastrand::u64(0..2_000))
     }

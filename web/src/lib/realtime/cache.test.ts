@@ -152,6 +152,22 @@ describe('RealtimeClient', () => {
     vi.useRealTimers();
   });
 
+  it('waits for the slot the node gives a crowded topic before refetching it', () => {
+    vi.useFakeTimers();
+    const client = new QueryClient();
+    const spy = vi.spyOn(client, 'invalidateQueries');
+    const rt = new RealtimeClient(client, { random: () => 0.5 });
+    rt.subscribe('task:t');
+    rt.onMessage(JSON.stringify({ type: 'subscribed', topic: 'task:t', seq: 4, recovered: true }));
+    rt.onMessage(JSON.stringify({ type: 'subscribed', topic: 'task:t', seq: 9, recovered: false, refetch_after_ms: 7_000 }));
+    // The node's slot, then this client's own jitter (half of the spread with random 0.5).
+    vi.advanceTimersByTime(7_000 + RESYNC_SPREAD_MS / 2 - 1);
+    expect(spy).not.toHaveBeenCalledWith({ queryKey: queryKeys.offers('t') });
+    vi.advanceTimersByTime(1);
+    expect(spy).toHaveBeenCalledWith({ queryKey: queryKeys.offers('t') });
+    vi.useRealTimers();
+  });
+
   it('backs off exponentially with jitter, capped', () => {
     expect(backoffDelay(0)).toBe(0);
     expect(backoffDelay(1, () => 0)).toBe(250);

@@ -19,7 +19,7 @@ export const liveStatusAtom = atom<LiveStatus>('ok');
 /** The close code of every socket of an account an operator suspended (server `CLOSE_SUSPENDED`). */
 export const CLOSE_SUSPENDED = 4003;
 
-/** How far apart the clients watching one topic refetch it after a resync (`refetchSharedTopic`). */
+/** The jitter clients add to a refetch after a resync, on top of the node's slot (`refetchSharedTopic`). */
 export const RESYNC_SPREAD_MS = 2_000;
 /** The hub forwards one `typing` per socket every 2 s at most; sending more is wasted. */
 export const TYPING_EVERY_MS = 2_000;
@@ -216,7 +216,7 @@ export class RealtimeClient {
       if (state) {
         const hadSeq = state.seq !== null;
         state.seq = Math.max(state.seq ?? 0, message.seq ?? 0);
-        if (!message.recovered && hadSeq) this.refetchSharedTopic(message.topic);
+        if (!message.recovered && hadSeq) this.refetchSharedTopic(message.topic, message.refetch_after_ms ?? 0);
         // Whatever happened between a screen's fetch and this first ack was not delivered: close the gap.
         else if (!hadSeq) closeSubscribeGap(this.client, message.topic);
       } else if (message.topic.startsWith('user:')) {
@@ -258,14 +258,15 @@ export class RealtimeClient {
 
   /**
    * A topic many people watch (the feed, a task page) is resynced for all of them at once when a
-   * node gets the bus back: each client refetches at a random point of RESYNC_SPREAD_MS, so the
-   * node meets a spread of requests instead of all of them in the same instant.
+   * node gets the bus back. The node gives each client of a crowded topic its own slot
+   * (`refetch_after_ms`, paced across the node's topics); each client adds a random point of
+   * RESYNC_SPREAD_MS, so the node meets a spread of requests instead of all of them at once.
    */
-  private refetchSharedTopic(topic: string) {
+  private refetchSharedTopic(topic: string, afterMs: number) {
     const timer = setTimeout(() => {
       this.resyncTimers.delete(timer);
       refetchTopic(this.client, topic);
-    }, Math.floor(this.random() * RESYNC_SPREAD_MS));
+    }, afterMs + Math.floor(this.random() * RESYNC_SPREAD_MS));
     this.resyncTimers.add(timer);
   }
 

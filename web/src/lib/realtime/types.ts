@@ -1,7 +1,7 @@
 /** Messages of the /ws protocol (docs/architecture.md, "The WebSocket protocol"). */
 export type ServerMessage =
   | { type: 'status'; live: LiveStatus }
-  | { type: 'subscribed'; topic: string; seq: number; recovered: boolean }
+  | { type: 'subscribed'; topic: string; seq: number; recovered: boolean; refetch_after_ms?: number }
   | { type: 'event'; topic: string; seq: number; event: string; data: unknown; at?: string }
   | { type: 'error'; code: string; message: string; topic?: string }
   | { type: 'presence'; topic: string; viewers: number; taskers: number }

@@ -12,8 +12,15 @@ use common::{
 };
 use reqwest::{StatusCode, header};
 use serde_json::{Value, json};
-use server::payments::sandbox::{Call, Fault};
-use server::states::{PaymentStatus, ProviderCallStatus};
+use server::payments::{
+    calls,
+    sandbox::{Call, Fault},
+    sweep,
+};
+use server::{
+    db::Timestamp,
+    states::{PaymentStatus, ProviderCallStatus},
+};
 
 fn faults(app: &TestApp) -> &server::payments::SandboxFaults {
     app.server.state.payments.sandbox().faults()
@@ -154,6 +161,38 @@ async fn a_transfer_refused_for_want_of_payout_setup_waits_and_goes_out_once_set
     app
 }
 
+/// A transfer the provider refused until it was parked (the tasker took days to set up payouts)
+/// goes out too once the setup is done, with a fresh count of attempts.
+async fn a_parked_transfer_goes_out_once_payout_setup_is_done(app: TestApp) -> TestApp {
+    let poster = poster(&app, "poster@example.com").await;
+    let tasker = tasker(&app, "very-late-setup@example.com").await;
+    faults(&app).inject(Call::Transfer, Fault::Refused);
+    let assigned = assign(&app, &poster, &tasker, 20_000).await;
+    release(&app, &assigned).await;
+    let payment = kept_payment(&app, &assigned.task).await;
+    let mut at = Timestamp::now();
+    for _ in 1..calls::MAX_ATTEMPTS {
+        at = at.plus(std::time::Duration::from_secs(6 * 3600 + 1));
+        sweep::sweep(&app.server.state, at).await.unwrap();
+    }
+    let [call] = calls_of(&app, payment.id).await.try_into().unwrap();
+    assert_eq!((call.status, call.attempts), (ProviderCallStatus::Parked, calls::MAX_ATTEMPTS));
+
+    faults(&app).clear();
+    let url = start_onboarding(&app, &tasker).await;
+    let (status, _, _) = submit_bank_details(&app, &url, "000000").await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    let [call] = calls_of(&app, payment.id).await.try_into().unwrap();
+    assert_eq!((call.status, call.attempts), (ProviderCallStatus::Done, 1), "sent at once, counted afresh");
+    assert_eq!(kept_payment(&app, &assigned.task).await.transfer_ref, call.provider_ref);
+    assert_eq!(earnings(&app, &tasker).await["items"][0]["state"], "paid_out");
+    app
+}
+
+fn without_the_background_sweep(config: &mut server::config::Config) {
+    config.payments_sweep_secs = 0;
+}
+
 async fn each_person_sees_only_their_own_money(app: TestApp) -> TestApp {
     let poster = poster(&app, "poster@example.com").await;
     let stranger = tasker(&app, "stranger@example.com").await;
@@ -234,4 +273,5 @@ on_both_backends!(
     a_transfer_refused_for_want_of_payout_setup_waits_and_goes_out_once_setup_is_done,
     each_person_sees_only_their_own_money,
     long_histories_come_a_page_at_a_time_and_the_totals_count_every_payment,
+    a_parked_transfer_goes_out_once_payout_setup_is_done: without_the_background_sweep,
 );

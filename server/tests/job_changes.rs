@@ -11,7 +11,10 @@ use std::time::Duration;
 
 use common::{
     TestApp,
-    escrow::{Assigned, assert_ledger_audits, assign, assigned_task, calls_of, notification_titles, pay, payments_of},
+    escrow::{
+        Assigned, assert_ledger_audits, assign, assigned_task, calls_of, notification_messages, notification_titles,
+        pay, payments_of,
+    },
     live,
     market::{date_in, id, post_task, poster, tasker},
     rows::{assert_task_unchanged, task_snapshot},
@@ -114,6 +117,51 @@ async fn an_unpaid_tip_leaves_the_release_alone_and_the_poster_is_told(app: Test
         .await
         .unwrap();
     assert_eq!(response.status(), StatusCode::OK);
+    assert_ledger_audits(&app).await;
+    app
+}
+
+/// A paid tip is transferred at once (the outbox is not left to the sweep), and both parties'
+/// open pages hear of it: the notifications and the tip's payment, released.
+async fn a_paid_tip_is_transferred_at_once_and_both_parties_see_it_live(app: TestApp) -> TestApp {
+    let assigned = assigned_task(&app, 10_000).await;
+    let (mut tasker_socket, tasker_topic) = live::user_socket(&app, &assigned.tasker).await;
+    let (mut poster_socket, poster_topic) = live::user_socket(&app, &assigned.poster).await;
+    let released = release(&app, &assigned, json!({ "tip_cents": 1_500 })).await;
+    assert_eq!(released.status, StatusCode::OK, "{:?}", released.body);
+    pay(&app, released.body["tip"]["url"].as_str().unwrap()).await;
+    let session = released.body["tip"]["session_id"].as_str().unwrap();
+    let verified = app
+        .post(
+            "/api/payments/verify",
+            Some(&assigned.poster),
+            json!({ "session_id": session, "task_id": assigned.task, "offer_id": assigned.offer }),
+        )
+        .await;
+    assert_eq!(verified.body["payment_status"], "released", "{:?}", verified.body);
+
+    let tip = payments_of(&app, &assigned.task).await.pop().unwrap();
+    assert_eq!((tip.purpose.as_str(), tip.amount_cents), ("tip", 1_500));
+    let calls: Vec<_> =
+        calls_of(&app, tip.id).await.into_iter().map(|c| (c.kind, c.amount_cents, c.status.to_string())).collect();
+    assert_eq!(calls, [("transfer".to_owned(), 1_500, "done".to_owned())], "sent with the confirmation");
+    assert_eq!(tip.transfer_ref, Some(format!("tr_sandbox_{}", tip.id.simple())));
+
+    let told = live::next_event_where(&mut tasker_socket, &tasker_topic, "notification.created", |n| {
+        n["title"] == "Tip received"
+    })
+    .await;
+    assert_eq!(told["link"], format!("/task/{}", assigned.task));
+    live::next_event_where(&mut poster_socket, &poster_topic, "notification.created", |n| n["title"] == "Tip paid")
+        .await;
+    let tip_id = tip.id.to_string();
+    for (socket, topic) in [(&mut tasker_socket, &tasker_topic), (&mut poster_socket, &poster_topic)] {
+        let released = live::next_event_where(socket, topic, "payment.updated", |p| {
+            p["id"] == tip_id.as_str() && p["status"] == "released"
+        })
+        .await;
+        assert_eq!((released["amount_cents"].as_i64(), released["fee_cents"].as_i64()), (Some(1_500), Some(0)));
+    }
     assert_ledger_audits(&app).await;
     app
 }
@@ -221,6 +269,45 @@ async fn cancellations_record_a_reason_and_whom_they_are_attributed_to(app: Test
     app
 }
 
+/// A reason of 1,000 characters (two bytes each) is taken; one more is refused and changes nothing.
+async fn a_cancellation_reason_may_be_1000_characters_and_no_more(app: TestApp) -> TestApp {
+    let assigned = assigned_task(&app, 7_000).await;
+    let path = format!("/api/tasks/{}/cancellation", assigned.task);
+    let before = task_snapshot(&app, &assigned.task).await;
+    let too_long = app.post(&path, Some(&assigned.poster), json!({ "reason": "é".repeat(1001) })).await;
+    assert_eq!(too_long.status, StatusCode::UNPROCESSABLE_ENTITY, "{:?}", too_long.body);
+    assert_eq!(too_long.field_error("reason"), "Please give a reason for cancelling");
+    assert_task_unchanged(&app, &assigned.task, &before, "a reason of 1,001 characters").await;
+    let longest = app.post(&path, Some(&assigned.poster), json!({ "reason": "é".repeat(1000) })).await;
+    assert_eq!(longest.status, StatusCode::CREATED, "{:?}", longest.body);
+    assert_eq!(longest.body["reason"], "é".repeat(1000));
+    app
+}
+
+/// Whoever asks to cancel, the other party is told (with the reason), and the asker is not.
+async fn a_cancellation_request_is_told_to_the_other_party_only(app: TestApp) -> TestApp {
+    let by_poster = assigned_task(&app, 7_000).await;
+    let by_tasker = assigned_task(&app, 7_000).await;
+    for (assigned, asker, other, reason) in [
+        (&by_poster, &by_poster.poster, &by_poster.tasker, "The garden flooded"),
+        (&by_tasker, &by_tasker.tasker, &by_tasker.poster, "My van broke down"),
+    ] {
+        let path = format!("/api/tasks/{}/cancellation", assigned.task);
+        let asked = app.post(&path, Some(asker), json!({ "reason": reason })).await;
+        assert_eq!(asked.status, StatusCode::CREATED, "{:?}", asked.body);
+        let told = notification_messages(&app, other, "Cancellation requested").await;
+        assert_eq!(told.len(), 1, "{reason}: {told:?}");
+        let expected = format!("A cancellation of \"Assemble wardrobes\" was requested: {reason}.");
+        assert!(told[0].starts_with(&expected), "{}", told[0]);
+        assert_eq!(
+            notification_messages(&app, asker, "Cancellation requested").await,
+            Vec::<String>::new(),
+            "{reason}"
+        );
+    }
+    app
+}
+
 async fn cancellation_of(app: &TestApp, task: &str) -> (String, String) {
     let task: uuid::Uuid = task.parse().unwrap();
     server::on_pool!(&app.server.state.db, |pool| {
@@ -278,4 +365,7 @@ on_both_backends!(config = configure;
     either_party_proposes_a_date_and_the_other_answers,
     cancellations_record_a_reason_and_whom_they_are_attributed_to,
     the_completion_rate_counts_only_the_taskers_cancellations,
+    a_paid_tip_is_transferred_at_once_and_both_parties_see_it_live,
+    a_cancellation_reason_may_be_1000_characters_and_no_more,
+    a_cancellation_request_is_told_to_the_other_party_only,
 );

@@ -413,6 +413,37 @@ async fn old_sandbox_payments_are_swept_by_the_sandbox_after_switching_to_stripe
     app
 }
 
+/// The sweep runs by itself, every `PAYMENTS_SWEEP_SECS`: a checkout due for its check is closed
+/// without anyone calling it.
+async fn the_background_sweep_closes_a_checkout_due_for_its_check(app: TestApp) -> TestApp {
+    let poster = poster(&app, "background-poster@example.com").await;
+    let tasker = tasker(&app, "background-tasker@example.com").await;
+    let task = id(&post_task(&app, &poster, json!({})).await);
+    let offer = id(&make_offer(&app, &tasker, &task, 5_200).await);
+    checkout(&app, &poster, &task, &offer).await;
+    assert_eq!(task_status(&app, &task).await, "pending_payment");
+    // Due now rather than in 30 minutes.
+    server::on_pool!(&app.server.state.db, |pool| {
+        sqlx::query("update payments set next_check_at = 0 where task_id = $1")
+            .bind(uuid(&task))
+            .execute(pool)
+            .await
+            .map(|done| done.rows_affected())
+    })
+    .unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while task_status(&app, &task).await != "open" {
+        assert!(std::time::Instant::now() < deadline, "the background sweep did not close the checkout");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(payments_of(&app, &task).await[0].status, PaymentStatus::Expired);
+    app
+}
+
+fn with_a_sweep_every_second(config: &mut server::config::Config) {
+    config.payments_sweep_secs = 1;
+}
+
 fn with_webhooks(config: &mut server::config::Config) {
     config.payments_sweep_secs = 0;
     config.stripe_webhook_secret = Some(server::config::Secret::new(WEBHOOK_SECRET));
@@ -438,4 +469,5 @@ on_both_backends! {
     releasing_closes_a_cancellation_request_nobody_answered: with_webhooks,
     release_cancellation_auto_release_and_lapse_race_to_one_outcome: with_webhooks,
     old_sandbox_payments_are_swept_by_the_sandbox_after_switching_to_stripe: with_stripe_unreachable,
+    the_background_sweep_closes_a_checkout_due_for_its_check: with_a_sweep_every_second,
 }

@@ -9,7 +9,10 @@ use std::time::Duration;
 
 use common::{
     TestApp,
-    escrow::{Assigned, assigned_task, checkout, deliver_webhook, notification_titles, pay, task_status, verify},
+    escrow::{
+        Assigned, assigned_task, checkout, deliver_webhook, notification_messages, notification_titles, pay,
+        task_status, verify,
+    },
     market::{id, make_offer, post_task, poster, tasker},
     rows::{assert_task_unchanged, task_snapshot},
 };
@@ -90,6 +93,26 @@ async fn happy_path_from_accept_and_pay_to_release(app: TestApp) -> TestApp {
         entries.iter().map(|e| (e.kind.as_str(), e.amount_cents, e.escrow_delta_cents)).collect();
     assert_eq!(movements, vec![("charge", 10_005, 10_005), ("payout", 9_004, -9_004), ("fee", 1_001, -1_001)]);
     assert_ledger_balances(&app).await;
+    app
+}
+
+/// The tasker whose offer was paid for and the poster who paid are told which task, and how much.
+async fn the_parties_are_told_which_task_was_paid_for(app: TestApp) -> TestApp {
+    let poster = poster(&app, "poster@example.com").await;
+    let tasker = tasker(&app, "tasker@example.com").await;
+    let task = id(&post_task(&app, &poster, json!({ "title": "Hang three mirrors" })).await);
+    let offer = id(&make_offer(&app, &tasker, &task, 8_000).await);
+    let (session, url) = checkout(&app, &poster, &task, &offer).await;
+    pay(&app, &url).await;
+    assert_eq!(verify(&app, &poster, &session, &task, &offer).await.body["success"], true);
+    assert_eq!(
+        notification_messages(&app, &tasker, "Offer accepted").await,
+        ["Your offer on \"Hang three mirrors\" was accepted. $80.00 AUD is held until the task is complete."]
+    );
+    assert_eq!(
+        notification_messages(&app, &poster, "Payment held").await,
+        ["$80.00 AUD for \"Hang three mirrors\" is held securely until you release it."]
+    );
     app
 }
 
@@ -605,4 +628,5 @@ on_both_backends!(config = with_webhook_secret;
     every_forbidden_actor_and_state_is_refused,
     messages_flow_between_the_poster_and_the_assigned_tasker_only,
     reviews_go_both_ways_after_completion_and_stay_hidden_until_both_are_in,
+    the_parties_are_told_which_task_was_paid_for,
 );

@@ -2,7 +2,7 @@
 
 use crate::common;
 
-use std::collections::BTreeMap;
+use std::{collections::BTreeMap, time::Duration};
 
 use common::TestApp;
 use reqwest::{StatusCode, header};
@@ -159,8 +159,102 @@ async fn a_bank_debit_processes_then_settles_or_fails(app: TestApp) -> TestApp {
     app
 }
 
+fn without_the_background_sweep(config: &mut server::config::Config) {
+    config.payments_sweep_secs = 0;
+}
+
+/// How many checkouts a sweep as of `at` asked the provider about.
+async fn checks_at(app: &TestApp, at: server::db::Timestamp) -> usize {
+    server::payments::sweep::sweep(&app.server.state, at).await.expect("sweep").checkouts_checked
+}
+
+/// A processing payment is asked about again while it waits for its bank: never before its next
+/// check, which is at least two minutes away and, as a failing call's retry, doubles with the
+/// checks made.
+async fn a_processing_payment_is_checked_again_after_a_growing_wait(app: TestApp) -> TestApp {
+    use common::{
+        escrow::{checkout, payments_of, task_status, verify},
+        market::{id, make_offer, post_task, poster, tasker},
+    };
+    use serde_json::json;
+    use server::{db::Timestamp, payments::sandbox::DEBIT_ACCOUNT_SETTLES};
+
+    let poster = poster(&app, "recheck-poster@example.com").await;
+    let tasker = tasker(&app, "recheck-tasker@example.com").await;
+    let task = id(&post_task(&app, &poster, json!({})).await);
+    let offer = id(&make_offer(&app, &tasker, &task, 7_500).await);
+    let (session, url) = checkout(&app, &poster, &task, &offer).await;
+    let debit = submit(&app, &url, &[("action", "debit"), ("account_number", DEBIT_ACCOUNT_SETTLES)]).await;
+    assert_eq!(debit.status(), StatusCode::SEE_OTHER);
+    // Its bank takes a day: every check below finds it still processing.
+    let tomorrow = Timestamp::now().plus(Duration::from_secs(24 * 3600));
+    server::on_pool!(&app.server.state.db, |pool| {
+        sqlx::query("update sandbox_sessions set settles_at = $2 where id = $1")
+            .bind(&session)
+            .bind(tomorrow)
+            .execute(pool)
+            .await
+            .map(|done| done.rows_affected())
+    })
+    .unwrap();
+    let verified = verify(&app, &poster, &session, &task, &offer).await;
+    assert_eq!(verified.body["payment_status"], "processing", "{:?}", verified.body);
+
+    let minutes = |n: u64| Duration::from_secs(n * 60);
+    let first = payments_of(&app, &task).await[0].next_check_at.expect("a check is due");
+    assert_eq!(checks_at(&app, first).await, 1);
+    assert_eq!(checks_at(&app, first).await, 0, "not again before its next check");
+    let second = first.plus(minutes(2));
+    assert_eq!(checks_at(&app, second).await, 1, "two minutes after the first");
+    let third = second.plus(minutes(2));
+    assert_eq!(checks_at(&app, third).await, 1, "two minutes after the second");
+    assert_eq!(checks_at(&app, third.plus(minutes(2))).await, 0, "after the third the wait is four minutes");
+    assert_eq!(checks_at(&app, third.plus(minutes(4))).await, 1);
+    let payment = &payments_of(&app, &task).await[0];
+    assert_eq!((payment.status, payment.check_attempts), (PaymentStatus::Processing, 4));
+    assert_eq!(task_status(&app, &task).await, "pending_payment");
+    app
+}
+
+/// Every checkout session the provider opens (the task's, a price increase's, a tip's) stays
+/// payable a minute past our own 30-minute expiry of its payment, so ours acts first (and Stripe
+/// wants at least 30 minutes).
+async fn every_provider_session_outlives_its_checkout_by_a_minute(app: TestApp) -> TestApp {
+    use common::escrow::{assigned_task, payments_of};
+    use serde_json::json;
+    use server::store::sandbox_sessions;
+
+    let assigned = assigned_task(&app, 10_000).await;
+    let asked = app
+        .post(
+            &format!("/api/tasks/{}/price-increases", assigned.task),
+            Some(&assigned.tasker),
+            json!({ "amount_cents": 2_000, "reason": "Two more wardrobes" }),
+        )
+        .await;
+    assert_eq!(asked.status, StatusCode::CREATED, "{:?}", asked.body);
+    let approve = format!("/api/price-increases/{}/approve", asked.body["id"].as_str().unwrap());
+    let approved = app.post(&approve, Some(&assigned.poster), json!({})).await;
+    assert_eq!(approved.status, StatusCode::OK, "{:?}", approved.body);
+    let release = format!("/api/tasks/{}/release", assigned.task);
+    let released = app.post(&release, Some(&assigned.poster), json!({ "tip_cents": 1_000 })).await;
+    assert_eq!(released.status, StatusCode::OK, "{:?}", released.body);
+    assert!(released.body["tip"]["url"].is_string(), "{:?}", released.body);
+
+    let mut lives = Vec::new();
+    for payment in payments_of(&app, &assigned.task).await {
+        let session = sandbox_sessions::session(&app.server.state.db, &payment.session_id).await.unwrap().unwrap();
+        lives.push((payment.purpose, session.expires_at.0 - payment.expires_at.0));
+    }
+    let a_minute = |purpose: &str| (purpose.to_owned(), 60_000_i64);
+    assert_eq!(lives, [a_minute("task"), a_minute("increase"), a_minute("tip")]);
+    app
+}
+
 on_both_backends!(
     checkout_page_shows_task_amount_and_fee_and_pay_redirects_to_success,
     cancel_returns_to_the_task_and_expired_sessions_cannot_be_paid,
     a_bank_debit_processes_then_settles_or_fails,
+    a_processing_payment_is_checked_again_after_a_growing_wait: without_the_background_sweep,
+    every_provider_session_outlives_its_checkout_by_a_minute: without_the_background_sweep,
 );

@@ -206,6 +206,56 @@ async fn stripe_errors_map_to_refusals_misconfiguration_and_outages() {
     assert_eq!(attempts, 3);
 }
 
+/// A refusal or a rejected key is final: sent once, never retried. An outage is retried, after
+/// 200 ms and then 400 ms.
+#[tokio::test]
+async fn a_refusal_is_sent_once_and_an_outage_is_retried_after_a_growing_wait() {
+    let (fake, stripe) = fake_stripe().await;
+    let refusal =
+        stripe_fake::error("invalid_request_error", Some("parameter_invalid_integer"), "Invalid integer: abc");
+    fake.on("POST", "/v1/checkout/sessions", 400, refusal).mount(&fake.server).await;
+    let bad_key = stripe_fake::error("invalid_request_error", None, "Invalid API Key provided");
+    fake.on("GET", "/v1/checkout/sessions/cs_unauthorized", 401, bad_key).mount(&fake.server).await;
+    Mock::given(method("GET"))
+        .and(path("/v1/checkout/sessions/cs_down"))
+        .respond_with(fake.answer_without_body(503))
+        .mount(&fake.server)
+        .await;
+
+    let refused = stripe.create_checkout(&checkout_request(Uuid::now_v7(), Uuid::now_v7(), Uuid::now_v7())).await;
+    assert!(matches!(refused, Err(PaymentError::Rejected { .. })), "{refused:?}");
+    let misconfigured = stripe.checkout_status("cs_unauthorized").await;
+    assert!(matches!(misconfigured, Err(PaymentError::Misconfigured(_))), "{misconfigured:?}");
+    let started = std::time::Instant::now();
+    let down = stripe.checkout_status("cs_down").await;
+    let waited = started.elapsed();
+    assert!(matches!(down, Err(PaymentError::Unavailable(_))), "{down:?}");
+    assert!(waited >= std::time::Duration::from_millis(600), "three attempts, 200 and 400 ms apart: {waited:?}");
+
+    let requests = fake.requests().await;
+    let sent_to = |ending: &str| requests.iter().filter(|r| r.url.path().ends_with(ending)).count();
+    assert_eq!((sent_to("/v1/checkout/sessions"), sent_to("cs_unauthorized"), sent_to("cs_down")), (1, 1, 3));
+}
+
+/// A Connect account is ready when its `transfers` capability is active or payouts are enabled on it.
+#[tokio::test]
+async fn an_account_is_ready_when_its_transfers_are_active_or_its_payouts_enabled() {
+    let (fake, stripe) = fake_stripe().await;
+    let accounts = [
+        ("acct_transfers_only", "active", false, true),
+        ("acct_payouts_only", "inactive", true, true),
+        ("acct_neither", "inactive", false, false),
+        ("acct_pending", "pending", false, false),
+    ];
+    for (id, transfers, payouts_enabled, _) in accounts {
+        let account = stripe_fake::account(id, transfers, payouts_enabled);
+        fake.on("GET", &format!("/v1/accounts/{id}"), 200, account).mount(&fake.server).await;
+    }
+    for (id, _, _, ready) in accounts {
+        assert_eq!(stripe.payout_account_ready(id).await.unwrap(), ready, "{id}");
+    }
+}
+
 #[tokio::test]
 async fn expiring_a_session_paid_meanwhile_reports_it_paid() {
     let (fake, stripe) = fake_stripe().await;

@@ -12,6 +12,7 @@ use std::{collections::BTreeMap, time::Duration};
 use common::{
     TestApp,
     escrow::{Assigned, assert_ledger_audits, assigned_task, calls_of, notification_titles, pay, payments_of, uuid},
+    live,
     market::poster,
     rows::{assert_task_unchanged, task_snapshot},
 };
@@ -431,6 +432,81 @@ async fn a_dispute_splits_the_whole_escrow(app: TestApp) -> TestApp {
     app
 }
 
+/// A reason of 1,000 characters (two bytes each) is taken, to ask and to decline; one more is
+/// refused and changes nothing (a decline's 1,001 is refused in `refusals_leave_the_task_unchanged`).
+async fn a_reason_may_be_1000_characters_and_no_more(app: TestApp) -> TestApp {
+    let assigned = assigned_task(&app, 10_000).await;
+    let path = format!("/api/tasks/{}/price-increases", assigned.task);
+    let body = |reason: String| json!({ "amount_cents": 1_000, "reason": reason });
+    let before = task_snapshot(&app, &assigned.task).await;
+    let too_long = app.post(&path, Some(&assigned.tasker), body("é".repeat(1001))).await;
+    assert_eq!(too_long.status, StatusCode::UNPROCESSABLE_ENTITY, "{:?}", too_long.body);
+    assert_eq!(too_long.field_error("reason"), "Please say why the price should increase");
+    assert_task_unchanged(&app, &assigned.task, &before, "a reason of 1,001 characters").await;
+    let longest = app.post(&path, Some(&assigned.tasker), body("é".repeat(1000))).await;
+    assert_eq!(longest.status, StatusCode::CREATED, "{:?}", longest.body);
+    assert_eq!(longest.body["reason"], "é".repeat(1000));
+    let declined = app
+        .post(&increase_path(&longest.body, "decline"), Some(&assigned.poster), json!({ "reason": "é".repeat(1000) }))
+        .await;
+    assert_eq!(declined.status, StatusCode::OK, "{:?}", declined.body);
+    assert_eq!(declined.body["decline_reason"], "é".repeat(1000));
+    app
+}
+
+/// Both parties' open pages follow an increase: `price_increase.created` when it is asked for,
+/// `price_increase.updated` when it is approved and when the release closes it.
+async fn both_parties_see_an_increase_asked_approved_and_closed_live(app: TestApp) -> TestApp {
+    let assigned = assigned_task(&app, 10_000).await;
+    let mut sockets =
+        [live::user_socket(&app, &assigned.poster).await, live::user_socket(&app, &assigned.tasker).await];
+    let increase = asked(&app, &assigned, 2_000).await;
+    for (socket, topic) in &mut sockets {
+        let created = live::next_event(socket, topic, "price_increase.created").await;
+        assert_eq!((&created["id"], created["status"].as_str()), (&increase["id"], Some("pending")), "{topic}");
+    }
+    approve(&app, &assigned, &increase).await;
+    for (socket, topic) in &mut sockets {
+        let approved = live::next_event(socket, topic, "price_increase.updated").await;
+        assert_eq!((&approved["id"], approved["status"].as_str()), (&increase["id"], Some("approved")), "{topic}");
+    }
+    // The checkout is abandoned: the increase waits for the poster again, with no checkout open,
+    // so only the release's own look at the task's increases can tell the parties it closed.
+    sweep::sweep(&app.server.state, Timestamp::now().plus(Duration::from_secs(31 * 60))).await.unwrap();
+    assert_eq!(increase_status(&app, &increase).await, "pending");
+    let released = app.post(&format!("/api/tasks/{}/release", assigned.task), Some(&assigned.poster), json!({})).await;
+    assert_eq!(released.status, StatusCode::OK, "{:?}", released.body);
+    for (socket, topic) in &mut sockets {
+        let closed = live::next_event(socket, topic, "price_increase.updated").await;
+        assert_eq!((&closed["id"], closed["status"].as_str()), (&increase["id"], Some("closed")), "{topic}");
+    }
+    app
+}
+
+/// Accepting a cancellation refunds a paid increase at once, with the task's payment: neither
+/// refund is left to the sweep.
+async fn accepting_a_cancellation_refunds_a_paid_increase_at_once(app: TestApp) -> TestApp {
+    let assigned = assigned_task(&app, 10_000).await;
+    paid_increase(&app, &assigned, 3_000).await;
+    let path = format!("/api/tasks/{}/cancellation", assigned.task);
+    let requested = app.post(&path, Some(&assigned.tasker), json!({ "reason": "I broke my wrist" })).await;
+    assert_eq!(requested.status, StatusCode::CREATED, "{:?}", requested.body);
+    let accepted = app.post(&format!("{path}/accept"), Some(&assigned.poster), json!({})).await;
+    assert_eq!(accepted.status, StatusCode::OK, "{:?}", accepted.body);
+    let mut made = Vec::new();
+    for payment in payments_of(&app, &assigned.task).await {
+        for call in calls_of(&app, payment.id).await {
+            made.push((payment.purpose.clone(), call.kind, call.amount_cents, call.status.to_string()));
+        }
+        assert_eq!(payment.refund_ref, Some(format!("re_sandbox_{}", payment.id.simple())), "{}", payment.purpose);
+    }
+    made.sort();
+    let refund = |purpose: &str, cents: i64| (purpose.to_owned(), "refund".to_owned(), cents, "done".to_owned());
+    assert_eq!(made, [refund("increase", 3_000), refund("task", 10_000)]);
+    assert_ledger_audits(&app).await;
+    app
+}
+
 /// Two approvals of one increase at once: one checkout, the other 409.
 async fn two_approvals_open_one_checkout(app: TestApp) -> TestApp {
     for round in 0..6 {
@@ -539,4 +615,7 @@ on_both_backends!(config = configure;
     a_dispute_splits_the_whole_escrow,
     two_approvals_open_one_checkout,
     an_approval_racing_the_end_of_the_escrow_never_strands_a_charge,
+    a_reason_may_be_1000_characters_and_no_more,
+    both_parties_see_an_increase_asked_approved_and_closed_live,
+    accepting_a_cancellation_refunds_a_paid_increase_at_once,
 );

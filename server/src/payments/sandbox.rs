@@ -242,3 +242,17 @@ impl PaymentProvider for Sandbox {
         Ok(account.is_some_and(|(_, ready)| ready))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_outage_of_n_calls_fails_exactly_the_next_n_calls_of_that_kind() {
+        let faults = SandboxFaults::default();
+        faults.inject(Call::Transfer, Fault::Unavailable(3));
+        let outcomes: Vec<bool> = (0..5).map(|_| faults.check(Call::Transfer).is_ok()).collect();
+        assert_eq!(outcomes, [false, false, false, true, true]);
+        assert!(faults.check(Call::Refund).is_ok(), "another kind of call is not affected");
+    }
+}

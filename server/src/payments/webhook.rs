@@ -151,6 +151,15 @@ mod tests {
     }
 
     #[test]
+    fn a_delivery_exactly_at_the_tolerance_is_accepted_and_a_second_more_is_stale() {
+        let body = br#"{"id":"evt_1","type":"checkout.session.completed"}"#;
+        let header = sign(body, SECRET, 1_700_000_000);
+        assert_eq!(verify_signature(body, &header, SECRET, 1_700_000_300, TOLERANCE_SECS), Ok(()));
+        assert_eq!(verify_signature(body, &header, SECRET, 1_699_999_700, TOLERANCE_SECS), Ok(()));
+        assert_eq!(verify_signature(body, &header, SECRET, 1_700_000_301, TOLERANCE_SECS), Err(SignatureError::Stale));
+    }
+
+    #[test]
     fn any_of_several_v1_signatures_may_match() {
         let body = b"{}";
         let good = sign(body, SECRET, 1_700_000_000);

@@ -45,6 +45,18 @@ pub async fn notification_titles(app: &TestApp, token: &str) -> Vec<String> {
     page["items"].as_array().unwrap().iter().map(|n| n["title"].as_str().unwrap().to_owned()).collect()
 }
 
+/// The messages of `token`'s notifications titled `title`, newest first.
+pub async fn notification_messages(app: &TestApp, token: &str, title: &str) -> Vec<String> {
+    let page = app.get("/api/notifications", Some(token)).await.body;
+    page["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["title"] == title)
+        .map(|n| n["message"].as_str().unwrap().to_owned())
+        .collect()
+}
+
 /// Posts a raw webhook delivery with its `Stripe-Signature` header.
 pub async fn deliver_webhook(app: &TestApp, body: &str, signature: &str) -> Response {
     let response = app

@@ -39,6 +39,18 @@ pub async fn connect(app: &TestApp, access_token: Option<&str>) -> Socket {
     connect_to(&app.server.url(), ticket.as_deref()).await
 }
 
+/// `access_token`'s signed-in socket once its automatic `user:{id}` subscription is in place (a
+/// ping is answered after it), with that topic.
+pub async fn user_socket(app: &TestApp, access_token: &str) -> (Socket, String) {
+    let me = app.get("/api/me", Some(access_token)).await;
+    assert_eq!(me.status, StatusCode::OK, "{:?}", me.body);
+    let topic = format!("user:{}", me.body["user"]["id"].as_str().expect("a user id"));
+    let mut socket = connect(app, Some(access_token)).await;
+    send_json(&mut socket, json!({ "type": "ping" })).await;
+    while next_json(&mut socket).await["type"] != "pong" {}
+    (socket, topic)
+}
+
 pub async fn send_json(socket: &mut Socket, value: Value) {
     socket.send(Message::Text(value.to_string().into())).await.expect("socket open");
 }

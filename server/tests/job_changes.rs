@@ -13,7 +13,7 @@ use common::{
     TestApp,
     escrow::{
         Assigned, assert_ledger_audits, assign, assigned_task, calls_of, notification_messages, notification_titles,
-        pay, payments_of,
+        pay, payments_of, verify,
     },
     live,
     market::{date_in, id, post_task, poster, tasker},
@@ -58,13 +58,7 @@ async fn a_tip_is_paid_to_the_tasker_in_full(app: TestApp) -> TestApp {
     let url = released.body["tip"]["url"].as_str().expect("a checkout for the tip").to_owned();
     let session = released.body["tip"]["session_id"].as_str().unwrap().to_owned();
     pay(&app, &url).await;
-    let verified = app
-        .post(
-            "/api/payments/verify",
-            Some(&assigned.poster),
-            json!({ "session_id": session, "task_id": assigned.task, "offer_id": assigned.offer }),
-        )
-        .await;
+    let verified = verify(&app, &assigned.poster, &session, &assigned.task, &assigned.offer).await;
     assert_eq!(verified.body["payment_status"], "released", "{:?}", verified.body);
     assert_eq!(
         payments(&app, &assigned.task).await,
@@ -131,13 +125,7 @@ async fn a_paid_tip_is_transferred_at_once_and_both_parties_see_it_live(app: Tes
     assert_eq!(released.status, StatusCode::OK, "{:?}", released.body);
     pay(&app, released.body["tip"]["url"].as_str().unwrap()).await;
     let session = released.body["tip"]["session_id"].as_str().unwrap();
-    let verified = app
-        .post(
-            "/api/payments/verify",
-            Some(&assigned.poster),
-            json!({ "session_id": session, "task_id": assigned.task, "offer_id": assigned.offer }),
-        )
-        .await;
+    let verified = verify(&app, &assigned.poster, session, &assigned.task, &assigned.offer).await;
     assert_eq!(verified.body["payment_status"], "released", "{:?}", verified.body);
 
     let tip = payments_of(&app, &assigned.task).await.pop().unwrap();

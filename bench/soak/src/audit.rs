@@ -68,8 +68,9 @@ pub async fn run(world: &World, database_url: &str) -> anyhow::Result<bool> {
         .await?;
     let mut by_path: HashMap<Path, usize> = HashMap::new();
     let (mut rows, mut missed) = (0, 0);
-    // (seconds into the run it was made, its type) of each notification that never arrived
-    let mut missed_at: Vec<(f64, String)> = Vec::new();
+    // (seconds into the run it was made, its type, its user, its id) of each notification that
+    // never arrived
+    let mut missed_at: Vec<(f64, String, String, String)> = Vec::new();
     for user in &users {
         let notifications: Vec<(String, String, i64)> =
             sqlx::query_as("select id::text, type, created_at from notifications where user_id = $1::uuid")
@@ -82,14 +83,22 @@ pub async fn run(world: &World, database_url: &str) -> anyhow::Result<bool> {
                 Some(path) => *by_path.entry(*path).or_default() += 1,
                 None => {
                     missed += 1;
-                    missed_at.push(((created_at - world.metrics.start_epoch_ms) as f64 / 1000.0, kind));
+                    let at = (created_at - world.metrics.start_epoch_ms) as f64 / 1000.0;
+                    missed_at.push((at, kind, user.clone(), id));
                 }
             }
         }
     }
     missed_at.sort_by(|a, b| a.0.total_cmp(&b.0));
-    for (at, kind) in missed_at.iter().take(20) {
-        println!("  never reached its user: a {kind} notification made at {at:.1} s");
+    for (at, kind, user, id) in missed_at.iter().take(20) {
+        println!("  never reached its user: a {kind} notification made at {at:.1} s ({id} for user {user})");
+    }
+    // What the first few users' sockets saw of their own topic around it.
+    for (at, _, user, _) in missed_at.iter().take(3) {
+        println!("  user {user}'s socket, on their own topic, from 5 s before to 5 s after:");
+        for line in world.metrics.user_topic_log(user, at - 5.0, at + 5.0) {
+            println!("    {line}");
+        }
     }
     let count = |path| by_path.get(&path).copied().unwrap_or(0);
     println!(

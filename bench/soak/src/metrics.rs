@@ -3,7 +3,7 @@
 //! "outside" a fault.
 
 use std::{
-    collections::BTreeMap,
+    collections::{BTreeMap, HashMap},
     sync::Mutex,
     time::{Duration, Instant},
 };
@@ -54,6 +54,9 @@ pub struct Metrics {
     /// (when it was published, latency ms)
     events: Mutex<Vec<(Duration, f64)>>,
     faults: Mutex<Vec<Fault>>,
+    /// Per signed-in user: what their socket saw of their own topic (connections, `subscribed`,
+    /// each event's seq, what it dropped), for the audit to show around a lost notification.
+    user_topic_log: Mutex<HashMap<String, Vec<(Duration, String)>>>,
 }
 
 impl Metrics {
@@ -67,7 +70,25 @@ impl Metrics {
             rest: Mutex::default(),
             events: Mutex::default(),
             faults: Mutex::default(),
+            user_topic_log: Mutex::default(),
         }
+    }
+
+    /// Notes what `user`'s socket saw of their own topic.
+    pub fn user_topic_saw(&self, user: &str, what: String) {
+        let at = self.now();
+        self.user_topic_log.lock().unwrap().entry(user.to_owned()).or_default().push((at, what));
+    }
+
+    /// What `user`'s socket saw of their own topic between `from` and `to` seconds into the run.
+    pub fn user_topic_log(&self, user: &str, from: f64, to: f64) -> Vec<String> {
+        let log = self.user_topic_log.lock().unwrap();
+        log.get(user)
+            .into_iter()
+            .flatten()
+            .filter(|(at, _)| (from..=to).contains(&at.as_secs_f64()))
+            .map(|(at, what)| format!("[{:>5.1} s] {what}", at.as_secs_f64()))
+            .collect()
     }
 
     pub fn now(&self) -> Duration {

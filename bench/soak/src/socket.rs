@@ -101,6 +101,9 @@ pub fn open(
                 continue;
             };
             let (mut sink, mut stream) = ws.split();
+            if let Some(user) = &user_id {
+                metrics.user_topic_saw(user, "socket open".into());
+            }
             let mut subscribe_all = Vec::new();
             for (name, topic) in &topics {
                 let mut message = json!({"type": "subscribe", "topic": name});
@@ -170,8 +173,13 @@ fn handle(
             let Some(topic) = topics.get_mut(name) else { return true };
             let seq = frame.seq.unwrap_or(0);
             let had_seq = topic.seq.is_some();
-            topic.seq = Some(topic.seq.unwrap_or(0).max(seq));
+            // Not recovered: the topic goes on from the hub's number, also when it is below the
+            // one seen (as in the web app's client.ts).
+            topic.seq = Some(if frame.recovered == Some(true) { topic.seq.unwrap_or(0).max(seq) } else { seq });
             topic.replay_until = seq;
+            if let Some(user) = name.strip_prefix("user:") {
+                metrics.user_topic_saw(user, format!("subscribed seq {seq} recovered {:?}", frame.recovered));
+            }
             if frame.recovered == Some(false) && had_seq {
                 let after = Duration::from_millis(frame.refetch_after_ms.unwrap_or(0));
                 return incoming.send(Incoming::Refetch { topic: name.to_owned(), after }).is_ok();
@@ -186,6 +194,13 @@ fn handle(
         "event" => {
             let Some(topic) = topics.get_mut(name) else { return true };
             let seq = frame.seq.unwrap_or(0);
+            if let Some(user) = name.strip_prefix("user:") {
+                let seen = topic.seq.unwrap_or(0);
+                metrics.user_topic_saw(
+                    user,
+                    format!("event seq {seq} (seen {seen}) {}", frame.event.as_deref().unwrap_or("")),
+                );
+            }
             if topic.seq.is_some_and(|seen| seq <= seen) {
                 return true; // already seen (a replay overlapping live delivery)
             }

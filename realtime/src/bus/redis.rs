@@ -202,6 +202,9 @@ pub(crate) struct RedisBus {
     /// Topics with events delivered here only (Redis was unreachable), to be announced as
     /// resyncs once it answers again.
     diverged: Arc<Mutex<HashSet<String>>>,
+    /// Topics subscribed here without Redis's sequence number, so numbered here, to be caught
+    /// up with Redis once it answers.
+    numbered_here: Arc<Mutex<HashSet<String>>>,
     /// Disconnects Redis did not take, published once it answers.
     queued_disconnects: Arc<Queued>,
     /// This node's name in the hashes of who is online.
@@ -234,6 +237,7 @@ impl RedisBus {
         let connected = Arc::new(AtomicBool::new(false));
         let unreachable = Arc::new(AtomicBool::new(false));
         let diverged = Arc::new(Mutex::new(HashSet::new()));
+        let numbered_here = Arc::new(Mutex::new(HashSet::new()));
         let queued_disconnects = Arc::new(Queued::default());
         let presence = presence::spawn(keys.conn.clone(), registry.clone(), hub.presence_interval, hub.presence_ttl);
         let online_node: Arc<str> = uuid::Uuid::new_v4().to_string().into();
@@ -257,10 +261,20 @@ impl RedisBus {
             connected: connected.clone(),
             unreachable: unreachable.clone(),
             diverged: diverged.clone(),
+            numbered_here: numbered_here.clone(),
             queued_disconnects: queued_disconnects.clone(),
         }));
-        let bus =
-            Self { keys, commands, connected, unreachable, diverged, queued_disconnects, online_node, online_ttl };
+        let bus = Self {
+            keys,
+            commands,
+            connected,
+            unreachable,
+            diverged,
+            numbered_here,
+            queued_disconnects,
+            online_node,
+            online_ttl,
+        };
         Ok((bus, vec![task, presence, who_is_online]))
     }
 
@@ -323,8 +337,19 @@ impl RedisBus {
     }
 
     /// Makes sure this node receives the topic, then reads its sequence number and (with
-    /// `since`) its history. None when Redis cannot help; the hub then uses local state.
+    /// `since`) its history. None when Redis cannot help; the hub then uses local state, numbering
+    /// the topic here, and the subscriber catches the topic up with Redis once it answers (a
+    /// number of this node's could be above Redis's, and every event from another node would
+    /// then be dropped as one already delivered).
     pub async fn prepare_subscribe(&self, topic: &str, since: Option<u64>) -> Option<RemoteSnapshot> {
+        let snapshot = self.watch_and_read(topic, since).await;
+        if snapshot.is_none() {
+            self.numbered_here.lock().unwrap_or_else(|p| p.into_inner()).insert(topic.to_owned());
+        }
+        snapshot
+    }
+
+    async fn watch_and_read(&self, topic: &str, since: Option<u64>) -> Option<RemoteSnapshot> {
         let (ack, acked) = oneshot::channel();
         self.commands.send(Command::Watch(topic.to_owned(), ack)).ok()?;
         if !matches!(timeout(OP_TIMEOUT, acked).await, Ok(Ok(true))) {

@@ -55,6 +55,7 @@ pub(super) struct Subscriber {
     pub connected: Arc<AtomicBool>,
     pub unreachable: Arc<AtomicBool>,
     pub diverged: Arc<Mutex<HashSet<String>>>,
+    pub numbered_here: Arc<Mutex<HashSet<String>>>,
     pub queued_disconnects: Arc<Queued>,
 }
 
@@ -257,10 +258,20 @@ impl Subscriber {
         }
     }
 
-    /// Announces a resync for topics whose events were delivered here only, and publishes the
-    /// disconnects Redis did not take.
+    /// Announces a resync for topics whose events were delivered here only, catches up the topics
+    /// subscribed without Redis's sequence number, and publishes the disconnects Redis did not take.
     async fn heal(&self) {
         self.queued_disconnects.flush(&self.keys.conn).await;
+        let numbered_here: Vec<String> = {
+            let set = self.numbered_here.lock().unwrap_or_else(|p| p.into_inner());
+            set.iter().cloned().collect()
+        };
+        for topic in numbered_here {
+            if !self.keys.catch_up(&self.registry, &topic).await {
+                return;
+            }
+            self.numbered_here.lock().unwrap_or_else(|p| p.into_inner()).remove(&topic);
+        }
         let diverged: Vec<String> = {
             let set = self.diverged.lock().unwrap_or_else(|p| p.into_inner());
             set.iter().cloned().collect()

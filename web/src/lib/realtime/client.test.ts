@@ -103,6 +103,35 @@ describe('RealtimeClient after a reconnect', () => {
     expect(second.subscribes()).toHaveLength(3);
   });
 
+  it('resumes from the number a resync gave, even when it is below the one it saw', async () => {
+    // A node that could not read Redis numbered a topic itself, from the time; once Redis answers
+    // it resyncs the topic in Redis's (lower) numbers. Resuming from the old number would ask
+    // for events that will never exist, and need a refetch on every reconnect.
+    signIn('u1');
+    client = new RealtimeClient(new QueryClient(), {
+      baseUrl: () => 'ws://taskhub.test/ws',
+      ticket: async () => 'ticket',
+      WebSocket: TestSocket,
+    });
+    client.start();
+    client.subscribe('task:t1');
+    const first = await nextSocket(1);
+    first.open();
+    client.onMessage(frame({ type: 'subscribed', topic: 'task:t1', seq: 9_000, recovered: false }));
+    client.onMessage(frame({ type: 'subscribed', topic: 'user:u1', seq: 8_000, recovered: false }));
+    client.onMessage(frame({ type: 'subscribed', topic: 'task:t1', seq: 500, recovered: false, refetch_after_ms: 0 }));
+    client.onMessage(frame({ type: 'subscribed', topic: 'user:u1', seq: 400, recovered: false }));
+    client.onMessage(frame({ type: 'event', topic: 'task:t1', seq: 501, event: 'task.updated', data: { id: 't1' } }));
+
+    first.drop();
+    const second = await nextSocket(2);
+    second.open();
+    expect(second.subscribes()).toEqual([
+      { type: 'subscribe', topic: 'task:t1', since: 501 },
+      { type: 'subscribe', topic: 'user:u1', since: 400 },
+    ]);
+  });
+
   it('tells the app when the server closes the socket of a suspended account (4003), and not on an outage', async () => {
     signIn('u1');
     const onSuspended = vi.fn();

@@ -213,16 +213,20 @@ export class RealtimeClient {
       this.acked.add(message.topic);
       this.publishAcked();
       const state = this.topics.get(message.topic);
+      // Not recovered: the hub's number is where the topic goes on from, also when it is below the
+      // one this client saw (a node that could not read Redis numbered the topic itself meanwhile).
+      const resumeFrom = (seen: number | null) =>
+        message.recovered ? Math.max(seen ?? 0, message.seq ?? 0) : (message.seq ?? 0);
       if (state) {
         const hadSeq = state.seq !== null;
-        state.seq = Math.max(state.seq ?? 0, message.seq ?? 0);
+        state.seq = resumeFrom(state.seq);
         if (!message.recovered && hadSeq) this.refetchSharedTopic(message.topic, message.refetch_after_ms ?? 0);
         // Whatever happened between a screen's fetch and this first ack was not delivered: close the gap.
         else if (!hadSeq) closeSubscribeGap(this.client, message.topic);
       } else if (message.topic.startsWith('user:')) {
         // The server subscribes a signed-in socket to its own topic; track it to resume with since.
         const hadSeq = this.userId !== null && this.userSeq !== null;
-        this.userSeq = Math.max(this.userSeq ?? 0, message.seq ?? 0);
+        this.userSeq = resumeFrom(this.userSeq);
         if (!message.recovered && hadSeq) refetchTopic(this.client, message.topic);
         else if (!hadSeq) closeSubscribeGap(this.client, message.topic);
       }

@@ -1,4 +1,4 @@
-//! Notifications written many at once (`insert_notifications!`, the alert matcher's path) owe
+//! Notifications written many at once (`WriteNotifications`, the alert matcher's path) owe
 //! exactly the outbox rows that writing them one by one (`insert_notification!`) owes: a push per
 //! device when the user's push choice for the kind is on, an email line when their email choice
 //! is on, per kind defaults otherwise. On both backends.
@@ -9,7 +9,10 @@ use common::{TestApp, access_token, push_fake::FakeDevice};
 use reqwest::{Method, StatusCode};
 use serde_json::json;
 use server::states::NotificationKind;
-use server::{db::Timestamp, store::notifications::NotificationRow};
+use server::{
+    db::Timestamp,
+    store::notifications::{NotificationRow, WriteNotifications},
+};
 use uuid::Uuid;
 
 on_both_backends!(many_at_once_owe_the_same_pushes_and_emails_as_one_by_one);
@@ -74,7 +77,7 @@ async fn many_at_once_owe_the_same_pushes_and_emails_as_one_by_one(app: TestApp)
         for notification in &one_by_one {
             server::insert_notification!(tx, notification).unwrap();
         }
-        assert_eq!(server::insert_notifications!(tx, &at_once).unwrap(), cases.len() as u64);
+        assert_eq!(tx.insert_notifications(&at_once).await.unwrap(), cases.len() as u64);
         tx.commit().await.unwrap();
     });
 

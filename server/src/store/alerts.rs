@@ -7,9 +7,9 @@ use uuid::Uuid;
 use crate::{
     alerts::{AlertDraft, MAX_ALERTS_PER_USER, index_keys},
     db::{BeginWrite, Db, Timestamp, new_id},
-    insert_notifications, on_pool,
+    on_pool,
     states::TaskStatus,
-    store::notifications::NotificationRow,
+    store::notifications::{NotificationRow, WriteNotifications},
 };
 
 #[derive(Clone, Debug, FromRow)]
@@ -33,7 +33,7 @@ pub struct AlertRow {
     pub matched_recently: i64,
 }
 
-/// Bind parameters stay far below SQLite's (32,766) and Postgres's (65,535) limits.
+/// SQLite: bind parameters stay far below its limit (32,766).
 const MATCHES_PER_STATEMENT: usize = 500;
 
 const ALERT_COLUMNS: &str = "a.id, a.user_id, a.name, a.q, a.categories, a.place_label, a.lat, a.lon, a.radius_km,
@@ -284,25 +284,79 @@ pub async fn task_alerts_since(
     users: &[Uuid],
     since: Timestamp,
 ) -> sqlx::Result<std::collections::HashMap<Uuid, i64>> {
+    const COUNT: &str = "select user_id, count(*) from notifications
+                         where type = 'task_alert' and created_at >= $1 and user_id";
     let mut counts = std::collections::HashMap::new();
-    for chunk in users.chunks(MATCHES_PER_STATEMENT) {
-        let list: Vec<String> = (0..chunk.len()).map(|i| format!("${}", i + 2)).collect();
-        let sql = format!(
-            "select user_id, count(*) from notifications
-             where type = 'task_alert' and created_at >= $1 and user_id in ({})
-             group by user_id",
-            list.join(", ")
-        );
-        let rows: Vec<(Uuid, i64)> = on_pool!(db, |pool| {
-            let mut query = sqlx::query_as::<_, (Uuid, i64)>(sqlx::AssertSqlSafe(sql.clone())).bind(since);
-            for user_id in chunk {
-                query = query.bind(user_id);
+    match db {
+        // One array parameter: the same prepared statement for any number of users.
+        Db::Postgres(pool) => {
+            let rows: Vec<(Uuid, i64)> =
+                sqlx::query_as(sqlx::AssertSqlSafe(format!("{COUNT} = any($2) group by user_id")))
+                    .bind(since)
+                    .bind(users)
+                    .fetch_all(pool)
+                    .await?;
+            counts.extend(rows);
+        }
+        Db::Sqlite(pool) => {
+            for chunk in users.chunks(MATCHES_PER_STATEMENT) {
+                let list: Vec<String> = (0..chunk.len()).map(|i| format!("${}", i + 2)).collect();
+                let sql = format!("{COUNT} in ({}) group by user_id", list.join(", "));
+                let mut query = sqlx::query_as::<_, (Uuid, i64)>(sqlx::AssertSqlSafe(sql)).bind(since);
+                for user_id in chunk {
+                    query = query.bind(user_id);
+                }
+                counts.extend(query.fetch_all(pool).await?);
             }
-            query.fetch_all(pool).await
-        })?;
-        counts.extend(rows);
+        }
     }
     Ok(counts)
+}
+
+/// Records which alerts matched a task, in the caller's transaction, per backend as
+/// [`WriteNotifications`] writes the notifications.
+trait WriteMatches {
+    fn insert_matches(
+        &mut self,
+        task_id: Uuid,
+        alerts: &[Uuid],
+        now: Timestamp,
+    ) -> impl Future<Output = sqlx::Result<()>> + Send;
+}
+
+impl WriteMatches for sqlx::PgConnection {
+    async fn insert_matches(&mut self, task_id: Uuid, alerts: &[Uuid], now: Timestamp) -> sqlx::Result<()> {
+        sqlx::query(
+            "insert into task_alert_matches (alert_id, task_id, matched_at)
+                 select alert_id, $1, $2 from unnest($3::uuid[]) as alert_id
+                 on conflict do nothing",
+        )
+        .bind(task_id)
+        .bind(now)
+        .bind(alerts)
+        .execute(&mut *self)
+        .await?;
+        Ok(())
+    }
+}
+
+/// Many rows per statement: a popular task can match hundreds of alerts.
+impl WriteMatches for sqlx::SqliteConnection {
+    async fn insert_matches(&mut self, task_id: Uuid, alerts: &[Uuid], now: Timestamp) -> sqlx::Result<()> {
+        for chunk in alerts.chunks(MATCHES_PER_STATEMENT) {
+            let values: Vec<String> = (0..chunk.len()).map(|i| format!("(${}, $1, $2)", i + 3)).collect();
+            let sql = format!(
+                "insert into task_alert_matches (alert_id, task_id, matched_at) values {} on conflict do nothing",
+                values.join(", ")
+            );
+            let mut query = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(task_id).bind(now);
+            for alert_id in chunk {
+                query = query.bind(alert_id);
+            }
+            query.execute(&mut *self).await?;
+        }
+        Ok(())
+    }
 }
 
 /// Finishes a task's job: takes it out of the outbox, records which alerts
@@ -327,20 +381,8 @@ pub async fn finish_job(
             if claimed == 0 {
                 return Ok(None);
             }
-            // Many rows per statement: a popular task can match hundreds of alerts.
-            for chunk in matched_alerts.chunks(MATCHES_PER_STATEMENT) {
-                let values: Vec<String> = (0..chunk.len()).map(|i| format!("(${}, $1, $2)", i + 3)).collect();
-                let sql = format!(
-                    "insert into task_alert_matches (alert_id, task_id, matched_at) values {} on conflict do nothing",
-                    values.join(", ")
-                );
-                let mut query = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(task_id).bind(now);
-                for alert_id in chunk {
-                    query = query.bind(alert_id);
-                }
-                query.execute(&mut *tx).await?;
-            }
-            insert_notifications!(tx, &notifications)?;
+            tx.insert_matches(task_id, matched_alerts, now).await?;
+            tx.insert_notifications(&notifications).await?;
             tx.commit().await?;
             Ok(Some(notifications))
         }

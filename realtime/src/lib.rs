@@ -86,6 +86,14 @@
 //! type. Events delivered locally during an outage also break the topic's history in Redis,
 //! so a later `since` from before the break answers `recovered:false`.
 //!
+//! A topic subscribed while the node could not read Redis (its subscriber reconnecting, or its
+//! command connection down) is numbered by the node itself, from the time: possibly above the
+//! numbers Redis gives the topic, and then every event from another node would look delivered
+//! already. The node notes such topics and catches each up with Redis at the subscriber's next
+//! heal tick (every second while it is on the bus): nothing moved, nothing is sent; otherwise the
+//! missed events or a resync in Redis's numbers. A resync's number is where the topic goes on
+//! from for the client, even when it is below the last one the client saw.
+//!
 //! Every `recovered:false` a client must act on (a resync, or a `since` the history cannot
 //! serve) carries `refetch_after_ms`: on a topic more than 32 of the node's sockets watch, the
 //! node hands out refetch slots at a steady rate across all its topics

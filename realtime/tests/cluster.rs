@@ -311,6 +311,20 @@ async fn redis_command(url: &str, args: &[&str]) {
     let _: redis::Value = redis::cmd(args[0]).arg(&args[1..]).query_async(&mut conn).await.unwrap();
 }
 
+/// Two nodes on the bus, node A signed in to Redis as a user of its own (`node-a`), so it alone
+/// can be shut out (`ACL SETUSER node-a off`, then `CLIENT KILL USER node-a`).
+async fn two_nodes_with_a_separable_node_a(url: &str) -> ((Hub, std::net::SocketAddr), (Hub, std::net::SocketAddr)) {
+    redis_command(url, &["ACL", "SETUSER", "node-a", "on", ">secret", "~*", "&*", "+@all"]).await;
+    let node_a = start(test_config(), BusConfig::Redis { url: format!("{url}?user=node-a&pass=secret") }).await;
+    let node_b = start(test_config(), BusConfig::Redis { url: url.to_owned() }).await;
+    let deadline = std::time::Instant::now() + common::WAIT;
+    while !(node_a.0.is_bus_healthy().await && node_b.0.is_bus_healthy().await) {
+        assert!(std::time::Instant::now() < deadline, "the bus did not come up");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    (node_a, node_b)
+}
+
 /// A node back on the bus compares each watched topic's sequence number in Redis with its own:
 /// a topic that moved meanwhile gets what it missed, one that did not hears nothing (a resync
 /// makes every client on it refetch, which at a thousand watchers is a burst for nothing).
@@ -319,16 +333,7 @@ async fn redis_command(url: &str, args: &[&str]) {
 async fn a_node_back_on_the_bus_resyncs_only_the_topics_that_moved() {
     let redis = RedisServer::start_or_panic();
     let url = redis.url();
-    // Node A signs in to Redis as a user of its own, so it alone can be shut out.
-    redis_command(&url, &["ACL", "SETUSER", "node-a", "on", ">secret", "~*", "&*", "+@all"]).await;
-    let (node_a, addr_a) =
-        start(test_config(), BusConfig::Redis { url: format!("{url}?user=node-a&pass=secret") }).await;
-    let (node_b, _) = start(test_config(), BusConfig::Redis { url: url.clone() }).await;
-    let deadline = std::time::Instant::now() + common::WAIT;
-    while !(node_a.is_bus_healthy().await && node_b.is_bus_healthy().await) {
-        assert!(std::time::Instant::now() < deadline, "the bus did not come up");
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    }
+    let ((_node_a, addr_a), (node_b, _)) = two_nodes_with_a_separable_node_a(&url).await;
     let (moved, still) = (unique_topic(), unique_topic());
     let mut on_moved = connect(addr_a, "").await;
     on_moved.subscribe(&moved, None).await;
@@ -364,15 +369,7 @@ async fn a_node_back_on_the_bus_resyncs_only_the_topics_that_moved() {
 async fn a_topic_subscribed_while_redis_could_not_be_read_takes_redis_numbers_once_it_can() {
     let redis = RedisServer::start_or_panic();
     let url = redis.url();
-    redis_command(&url, &["ACL", "SETUSER", "node-a", "on", ">secret", "~*", "&*", "+@all"]).await;
-    let (node_a, addr_a) =
-        start(test_config(), BusConfig::Redis { url: format!("{url}?user=node-a&pass=secret") }).await;
-    let (node_b, addr_b) = start(test_config(), BusConfig::Redis { url: url.clone() }).await;
-    let deadline = std::time::Instant::now() + common::WAIT;
-    while !(node_a.is_bus_healthy().await && node_b.is_bus_healthy().await) {
-        assert!(std::time::Instant::now() < deadline, "the bus did not come up");
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    }
+    let ((_node_a, addr_a), (node_b, addr_b)) = two_nodes_with_a_separable_node_a(&url).await;
     // Redis numbers the topic first.
     let topic = unique_topic();
     let mut on_b = connect(addr_b, "").await;

@@ -35,19 +35,22 @@ server:
 
 ## Mutation testing (cargo-mutants: `cargo install --locked cargo-mutants`) over the money, moderation
 ## and authorization code; what survives is explained in docs/mutants.md. Hours on two cores, so not
-## part of `make test`. Narrow it, e.g. `make mutants MUTANTS_FILES=server/src/payments/fees.rs
-## MUTANTS_TESTS=--lib` (MUTANTS_TESTS goes to `cargo test`; MUTANTS_ARGS to `cargo mutants`, e.g.
-## `--iterate` to skip what a previous run caught). scripts/mutants.sh keeps one mutated copy of the
-## tree and its own target dir, so a second run is incremental; .cargo/mutants.toml skips mutants
-## that never compile.
-MUTANTS_FILES ?= server/src/payments/*.rs server/src/store/escrow.rs server/src/store/ledger.rs \
-	server/src/store/ledger_audit.rs server/src/store/disputes.rs server/src/store/release.rs server/src/store/cancellations.rs \
-	server/src/store/provider_calls.rs server/src/http/admin.rs server/src/http/disputes.rs server/src/http/extract.rs
+## part of `make test`. `make mutants` runs the whole scope, each group of files against its own tests
+## (scripts/mutants-scope.sh); MUTANTS_GROUPS="disputes escrow" runs only those groups. Narrow it to files, e.g. `make mutants
+## MUTANTS_FILES=server/src/payments/fees.rs MUTANTS_TESTS=--lib` (MUTANTS_TESTS goes to `cargo test`).
+## MUTANTS_ARGS goes to `cargo mutants`, e.g. `--iterate` to skip what a previous run caught.
+## scripts/mutants.sh keeps one mutated copy of the tree and its own target dir, so a second run is
+## incremental; .cargo/mutants.toml skips mutants that never compile.
+MUTANTS_FILES ?=
 MUTANTS_TESTS ?=
 MUTANTS_ARGS ?=
 mutants:
-	scripts/with-test-services.sh scripts/mutants.sh $(addprefix --file ,$(MUTANTS_FILES)) $(MUTANTS_ARGS) \
+ifeq ($(strip $(MUTANTS_FILES)),)
+	scripts/with-test-services.sh scripts/mutants-scope.sh $(MUTANTS_ARGS)
+else
+	scripts/with-test-services.sh scripts/mutants.sh $(addprefix --file ,$(wildcard $(MUTANTS_FILES))) $(MUTANTS_ARGS) \
 		-- $(MUTANTS_TESTS)
+endif
 
 web: web/node_modules
 	npm --prefix web run build

@@ -40,6 +40,8 @@ while [ $# -gt 0 ] && [ "$1" != -- ]; do mutants_args+=("$1"); shift; done
 while [ $# -gt 0 ] && [ "$1" != -- ]; do mutants_args+=("--cargo-arg=$1"); shift; done
 [ $# -gt 0 ] && shift
 
+out=${MUTANTS_OUT:-$target}
+mkdir -p "$out"
 cd "$work/tree"
-CARGO_TARGET_DIR=$work/target exec cargo mutants --in-place --package server --output "${MUTANTS_OUT:-$target}" \
+CARGO_TARGET_DIR=$work/target exec cargo mutants --in-place --package server --output "$out" \
   "${mutants_args[@]}" -- -- "$@"

@@ -392,7 +392,12 @@ async fn a_dispute_splits_the_whole_escrow(app: TestApp) -> TestApp {
     assert_eq!(opened.status, StatusCode::CREATED, "{:?}", opened.body);
     assert_eq!(increase_status(&app, &pending).await, "closed", "a dispute closes the pending increase");
     let queue = app.get("/api/admin/disputes", Some(&operator)).await;
-    assert_eq!(queue.body["items"][0]["payment"]["amount_cents"], 14_000, "the whole escrow is in dispute");
+    let escrow = &queue.body["items"][0]["payment"];
+    assert_eq!(
+        (escrow["amount_cents"].as_i64(), escrow["fee_cents"].as_i64()),
+        (Some(14_000), Some(1_400)),
+        "the whole escrow is in dispute, with the fee of each payment in it"
+    );
     let resolve = format!("/api/admin/disputes/{}/resolve", opened.body["id"].as_str().unwrap());
     let whole = app
         .post(&resolve, Some(&operator), json!({ "outcome": "partial_refund", "refund_cents": 14_000, "note": "x" }))

@@ -18,7 +18,7 @@ use serde_json::{Value, json};
 use server::states::PaymentStatus;
 use server::{
     config::Config,
-    db::Timestamp,
+    db::{Db, Timestamp},
     payments::sweep::{self, AUTO_RELEASE_AFTER, CANCELLATION_ANSWER_WINDOW, SweepReport},
 };
 
@@ -107,6 +107,45 @@ async fn a_poster_asks_to_cancel_an_assigned_task_only_once(app: TestApp) -> Tes
     app
 }
 
+/// Makes every insert into `table` fail as a database error that is not a constraint's.
+async fn refuse_inserts_into(app: &TestApp, table: &str) {
+    match &app.server.state.db {
+        Db::Sqlite(pool) => {
+            let trigger = format!(
+                "create trigger refuse_inserts before insert on {table} begin select raise(abort, 'refused by the test'); end"
+            );
+            sqlx::query(sqlx::AssertSqlSafe(trigger)).execute(pool).await.unwrap();
+        }
+        Db::Postgres(pool) => {
+            sqlx::query(
+                "create function refuse_inserts() returns trigger language plpgsql
+                 as $$ begin raise exception 'refused by the test'; end $$",
+            )
+            .execute(pool)
+            .await
+            .unwrap();
+            let trigger = format!(
+                "create trigger refuse_inserts before insert on {table} for each row execute function refuse_inserts()"
+            );
+            sqlx::query(sqlx::AssertSqlSafe(trigger)).execute(pool).await.unwrap();
+        }
+    }
+}
+
+/// Only a second pending request is "already asked" (409): a request the database fails to store
+/// for any other reason is the server's error, not the user's, and nothing is stored.
+async fn a_request_the_database_fails_to_store_is_an_error_not_a_conflict(app: TestApp) -> TestApp {
+    let assigned = assigned_task(&app, 9_000).await;
+    refuse_inserts_into(&app, "cancellation_requests").await;
+    let asked = ask_to_cancel(&app, &assigned.tasker, &assigned.task, "Moving away").await;
+    assert_eq!(asked.status, StatusCode::INTERNAL_SERVER_ERROR, "{:?}", asked.body);
+    assert_eq!(asked.body["error"]["code"], "internal", "{:?}", asked.body);
+    let path = format!("/api/tasks/{}/cancellation", assigned.task);
+    assert_eq!(app.get(&path, Some(&assigned.poster)).await.body, Value::Null);
+    assert_eq!(task_status(&app, &assigned.task).await, "assigned");
+    app
+}
+
 async fn the_assigned_tasker_can_open_a_dispute(app: TestApp) -> TestApp {
     let assigned = assigned_task(&app, 11_000).await;
     let task = &assigned.task;
@@ -178,6 +217,7 @@ on_both_backends!(config = without_sweep;
     an_unanswered_poster_cancellation_after_a_payment_request_becomes_a_dispute,
     a_tasker_who_asks_to_cancel_and_hears_nothing_still_refunds_the_poster,
     a_poster_asks_to_cancel_an_assigned_task_only_once,
+    a_request_the_database_fails_to_store_is_an_error_not_a_conflict,
     the_assigned_tasker_can_open_a_dispute,
     auto_release_and_the_lapse_agree_whichever_the_sweep_reaches_first,
 );

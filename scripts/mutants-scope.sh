@@ -19,7 +19,8 @@ money=(--lib --test api -- payments:: store::ledger_audit payments_lifecycle::sq
   payments_failures::sqlite:: payments_processing::sqlite:: payments_races::sqlite:: payments_live::sqlite::
   refund_amounts::sqlite:: job_changes::sqlite:: job_changes_stripe::sqlite:: price_increases::sqlite::
   earnings::sqlite:: earnings_refunds::sqlite:: ledger_audit::sqlite:: operator_routes::sqlite:: standoffs::sqlite::
-  disputes::sqlite:: payments_stripe:: payouts_stripe::sqlite:: provider_limits::sqlite::)
+  disputes::sqlite:: payments_stripe:: payouts_stripe::sqlite:: provider_limits::sqlite::
+  moderation_actions::sqlite::held_money)
 
 groups=()
 # group NAME "FILES" TEST-TARGETS -- TEST-NAME-FILTERS

@@ -20,7 +20,7 @@ money=(--lib --test api -- payments:: store::ledger_audit payments_lifecycle::sq
   refund_amounts::sqlite:: job_changes::sqlite:: job_changes_stripe::sqlite:: price_increases::sqlite::
   earnings::sqlite:: earnings_refunds::sqlite:: ledger_audit::sqlite:: operator_routes::sqlite:: standoffs::sqlite::
   disputes::sqlite:: payments_stripe:: payouts_stripe::sqlite:: provider_limits::sqlite::
-  moderation_actions::sqlite::held_money)
+  moderation_actions::sqlite::held_money verification_identity::payout_hold::sqlite::)
 
 groups=()
 # group NAME "FILES" TEST-TARGETS -- TEST-NAME-FILTERS

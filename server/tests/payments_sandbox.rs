@@ -119,11 +119,11 @@ async fn a_bank_debit_processes_then_settles_or_fails(app: TestApp) -> TestApp {
     use server::{
         db::Timestamp,
         payments::{
-            escrow::PROCESSING_RECHECK,
             sandbox::{DEBIT_ACCOUNT_FAILS, DEBIT_ACCOUNT_SETTLES},
             sweep,
         },
     };
+    use std::time::Duration;
 
     let poster = poster(&app, "debit-poster@example.com").await;
     let tasker = tasker(&app, "debit-tasker@example.com").await;
@@ -148,7 +148,11 @@ async fn a_bank_debit_processes_then_settles_or_fails(app: TestApp) -> TestApp {
                 .map(|_| ())
         })
         .unwrap();
-        let report = sweep::sweep(&app.server.state, Timestamp::now().plus(PROCESSING_RECHECK)).await.expect("sweep");
+        // First asked about again two minutes after it went processing, not before.
+        let went_processing = Timestamp::now();
+        assert_eq!(checks_at(&app, went_processing.plus(Duration::from_secs(110))).await, 0, "too soon");
+        let report =
+            sweep::sweep(&app.server.state, went_processing.plus(Duration::from_secs(121))).await.expect("sweep");
         assert_eq!(report.checkouts_checked, 1, "{report:?}");
         let (payment_status, task_after) =
             if settles { (PaymentStatus::Held, "assigned") } else { (PaymentStatus::Failed, "open") };

@@ -247,11 +247,6 @@ pub async fn check(state: &AppState, payment: PaymentRow) -> DomainResult<()> {
     } else {
         provider.checkout_status(&payment.session_id).await?
     };
-    let status = match status {
-        // Expired at our request a moment ago, whatever the session said before.
-        CheckoutStatus::Open if payment.status == PaymentStatus::Pending => CheckoutStatus::Expired,
-        other => other,
-    };
     record(state, &payment, status).await
 }
 

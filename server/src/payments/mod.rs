@@ -133,7 +133,7 @@ pub trait PaymentProvider: Send + Sync {
     fn name(&self) -> &'static str;
     async fn create_checkout(&self, request: &CheckoutRequest) -> Result<CheckoutSession, PaymentError>;
     async fn checkout_status(&self, session_id: &str) -> Result<CheckoutStatus, PaymentError>;
-    /// Stops an unpaid session from being paid; answers its final status
+    /// Stops an unpaid session from being paid; answers its final status, never `Open`
     /// (a session paid meanwhile stays paid).
     async fn expire_checkout(&self, session_id: &str) -> Result<CheckoutStatus, PaymentError>;
     /// Pays the tasker from escrow; returns the provider's transfer reference.

@@ -378,6 +378,22 @@ mod tests {
         assert_eq!(reconcile(vec![tip], charged, calls, &moved(0, 1_000)).len(), 1, "a fee taken from a tip");
     }
 
+    /// The writers make no transfer call of nothing (`payout > 0`); nor may the audit ask for one.
+    /// (The release and dispute paths never leave a payment released with nothing to pay, but the
+    /// audit judges rows, not paths.)
+    #[test]
+    fn a_release_with_nothing_to_pay_out_expects_no_transfer_call() {
+        let payment = a_payment("released", 2_000, 2_000, 0);
+        let ledger = vec![
+            row(&payment, "charge", 2_000),
+            row(&payment, "refund", 2_000),
+            row(&payment, "payout", 0),
+            row(&payment, "fee", 0),
+        ];
+        let calls = vec![call(&payment, "refund", 2_000, "done")];
+        assert_eq!(reconcile(vec![payment], ledger, calls, &moved(2_000, 0)), vec![]);
+    }
+
     #[test]
     fn the_fee_comes_from_the_fee_rule_not_the_payment_row() {
         // Rows that agree with a wrong fee on the payment row still fail.

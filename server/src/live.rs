@@ -2,6 +2,8 @@
 //! is published here, after its transaction commits; nothing private goes on a
 //! public topic (`task:{id}`, `tasks`), private data only on `user:{id}`.
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 use uuid::Uuid;
 
@@ -96,12 +98,22 @@ pub async fn question_answered(state: &AppState, question: &QuestionRow) {
     publish(state, &task_topic(question.task_id), "question.answered", &QuestionView::from(question)).await;
 }
 
-/// `notification.created` to each recipient's own topic.
+/// `notification.created` to each recipient's own topic: one recipient's in order, different
+/// recipients' at once. With the Redis bus each publish is a round trip, and a task's alerts can
+/// notify hundreds of taskers: one after the other they held the matching worker for as many
+/// round trips.
 pub async fn notifications_created(state: &AppState, notifications: &[NotificationRow]) {
+    let mut per_recipient: BTreeMap<Uuid, Vec<&NotificationRow>> = BTreeMap::new();
     for notification in notifications {
-        publish(state, &user_topic(notification.user_id), "notification.created", &Notification::from(notification))
-            .await;
+        per_recipient.entry(notification.user_id).or_default().push(notification);
     }
+    let recipients = per_recipient.into_iter().map(|(user_id, theirs)| async move {
+        let topic = user_topic(user_id);
+        for notification in theirs {
+            publish(state, &topic, "notification.created", &Notification::from(notification)).await;
+        }
+    });
+    futures_util::future::join_all(recipients).await;
 }
 
 /// `message.created` to both parties' own topics.

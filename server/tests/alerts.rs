@@ -263,17 +263,24 @@ async fn a_task_committed_while_matching_was_down_is_matched_after_a_restart(app
 
 async fn a_matching_task_arrives_live_on_the_taskers_topic(app: TestApp) -> TestApp {
     let poster_token = poster(&app, "poster@example.com").await;
-    let tasker_token = tasker(&app, "tasker@example.com").await;
-    save_alert(&app, &tasker_token, newtown_alert(json!({}))).await;
-    let me = app.get("/api/me", Some(&tasker_token)).await;
-    let topic = format!("user:{}", me.body["user"]["id"].as_str().unwrap());
-    let mut socket = connect(&app, Some(&tasker_token)).await;
-    common::live::subscribe(&mut socket, &topic).await;
+    // Several recipients: their notifications are published at once (`live::notifications_created`).
+    let mut watchers = Vec::new();
+    for email in ["tasker@example.com", "second.tasker@example.com", "third.tasker@example.com"] {
+        let tasker_token = tasker(&app, email).await;
+        save_alert(&app, &tasker_token, newtown_alert(json!({}))).await;
+        let me = app.get("/api/me", Some(&tasker_token)).await;
+        let topic = format!("user:{}", me.body["user"]["id"].as_str().unwrap());
+        let mut socket = connect(&app, Some(&tasker_token)).await;
+        common::live::subscribe(&mut socket, &topic).await;
+        watchers.push((topic, socket));
+    }
 
     let task = post_task(&app, &poster_token, plumbing_task(NEWTOWN.0, NEWTOWN.1)).await;
     let link = format!("/task/{}", id(&task));
-    let notification =
-        next_event_where(&mut socket, &topic, "notification.created", |data| data["type"] == "task_alert").await;
-    assert_eq!(notification["link"], link);
+    for (topic, mut socket) in watchers {
+        let notification =
+            next_event_where(&mut socket, &topic, "notification.created", |data| data["type"] == "task_alert").await;
+        assert_eq!(notification["link"], link, "{topic}");
+    }
     app
 }

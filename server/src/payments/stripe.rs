@@ -73,7 +73,7 @@ impl Stripe {
         let mut last_error = PaymentError::Unavailable("no attempt made".into());
         for attempt in 0..ATTEMPTS {
             if attempt > 0 {
-                tokio::time::sleep(Duration::from_millis(200 * 2u64.pow(attempt - 1))).await;
+                tokio::time::sleep(wait_before(attempt)).await;
             }
             let mut request = self
                 .http
@@ -112,6 +112,11 @@ impl Stripe {
         let session = self.call(Method::GET, &format!("/v1/checkout/sessions/{session_id}"), &form, None).await?;
         Ok(parse_session_status(&session))
     }
+}
+
+/// How long to wait before retry `attempt` (1, 2, …): 200 ms, then twice as long each time.
+fn wait_before(attempt: u32) -> Duration {
+    Duration::from_millis(200 * 2u64.pow(attempt - 1))
 }
 
 /// Stripe's error answers → ours: 401/403 our set-up, 409/429/5xx retryable, other 4xx a refusal.
@@ -324,6 +329,12 @@ mod tests {
         let failed = json!({"status": "complete", "payment_status": "unpaid",
             "payment_intent": {"id": "pi_5", "status": "requires_payment_method"}});
         assert_eq!(parse_session_status(&failed), CheckoutStatus::Failed);
+    }
+
+    #[test]
+    fn retries_wait_200_ms_then_twice_as_long_each_time() {
+        let waits: Vec<u128> = (1..ATTEMPTS).map(|attempt| wait_before(attempt).as_millis()).collect();
+        assert_eq!(waits, [200, 400]);
     }
 
     #[test]

@@ -133,11 +133,26 @@ async fn a_bank_debit_processes_then_settles_or_fails(app: TestApp) -> TestApp {
         let (session, url) = checkout(&app, &poster, &task, &offer).await;
         let wrong = submit(&app, &url, &[("action", "debit"), ("account_number", "123")]).await;
         assert_eq!(wrong.status(), StatusCode::UNPROCESSABLE_ENTITY);
+        let submitted = Timestamp::now();
         let paid = submit(&app, &url, &[("action", "debit"), ("account_number", account)]).await;
+        let answered = Timestamp::now();
         assert_eq!(paid.status(), StatusCode::SEE_OTHER);
         let verified = verify(&app, &poster, &session, &task, &offer).await;
         assert_eq!(verified.body["payment_status"], "processing", "{:?}", verified.body);
         assert_eq!(task_status(&app, &task).await, "pending_payment");
+        // The sandbox's bank takes two minutes (the page says so).
+        let settles_at: Option<i64> = server::on_pool!(&app.server.state.db, |pool| {
+            sqlx::query_scalar("select settles_at from sandbox_sessions where id = $1").bind(&session).fetch_one(pool).await
+        })
+        .unwrap();
+        let two_minutes = Duration::from_secs(120);
+        let settles_at = settles_at.expect("a debit settles later");
+        assert!(
+            (submitted.plus(two_minutes).0..=answered.plus(two_minutes).0).contains(&settles_at),
+            "settles at {settles_at}, paid between {} and {}",
+            submitted.0,
+            answered.0
+        );
 
         // The bank's days pass in an instant: the debit is due now.
         server::on_pool!(&app.server.state.db, |pool| {

@@ -255,4 +255,45 @@ mod tests {
         assert_eq!(outcomes, [false, false, false, true, true]);
         assert!(faults.check(Call::Refund).is_ok(), "another kind of call is not affected");
     }
+
+    fn a_session(status: &str, expires_at: i64, settles_at: Option<i64>, debit_fails: bool) -> SandboxSession {
+        SandboxSession {
+            id: "cs_sandbox_1".into(),
+            description: "Fix the fence".into(),
+            amount_cents: 10_000,
+            fee_cents: 1_000,
+            currency: "aud".into(),
+            success_url: String::new(),
+            cancel_url: String::new(),
+            metadata: "{}".into(),
+            status: status.into(),
+            charge_ref: Some("ch_sandbox_1".into()),
+            created_at: Timestamp(0),
+            expires_at: Timestamp(expires_at),
+            completed_at: settles_at.map(|_| Timestamp(0)),
+            settles_at: settles_at.map(Timestamp),
+            debit_fails,
+            refunded_cents: 0,
+            transferred_cents: 0,
+        }
+    }
+
+    /// A debit is processing until the moment it settles, and settled (or failed) from then on; an
+    /// open session is open until the moment it expires, and expired from then on.
+    #[test]
+    fn a_debit_settles_and_a_session_expires_at_their_own_moment() {
+        let paid = CheckoutStatus::Paid { charge_ref: Some("ch_sandbox_1".into()), payment_intent: None };
+        let processing = CheckoutStatus::Processing { payment_intent: None };
+        let settling = a_session("complete", 0, Some(5_000), false);
+        assert_eq!(status_of(&settling, Timestamp(4_999)), processing);
+        assert_eq!(status_of(&settling, Timestamp(5_000)), paid);
+        let failing = a_session("complete", 0, Some(5_000), true);
+        assert_eq!(status_of(&failing, Timestamp(4_999)), processing);
+        assert_eq!(status_of(&failing, Timestamp(5_000)), CheckoutStatus::Failed);
+        assert_eq!(status_of(&a_session("complete", 0, None, false), Timestamp(9_000)), paid, "paid by card");
+        let open = a_session("open", 5_000, None, false);
+        assert_eq!(status_of(&open, Timestamp(4_999)), CheckoutStatus::Open);
+        assert_eq!(status_of(&open, Timestamp(5_000)), CheckoutStatus::Expired);
+        assert_eq!(status_of(&a_session("expired", 5_000, None, false), Timestamp(1_000)), CheckoutStatus::Expired);
+    }
 }

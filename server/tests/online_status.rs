@@ -34,6 +34,15 @@ async fn watch(socket: &mut Socket, user: &str) -> Value {
     }
 }
 
+/// A socket of `user` that the server has taken in. `connect` returns once the upgrade is
+/// answered, and the server counts the user online only when it starts serving the socket, a
+/// moment later; a round trip on the socket (its own topic) waits for that.
+async fn connected(app: &TestApp, token: &str, user: &str) -> Socket {
+    let mut socket = connect(app, Some(token)).await;
+    common::live::subscribe(&mut socket, &format!("user:{user}")).await;
+    socket
+}
+
 /// The next state of `user` the socket hears.
 async fn next_state(socket: &mut Socket, user: &str) -> Value {
     loop {
@@ -89,8 +98,8 @@ async fn share_online_off_hides_it_both_ways(app: TestApp) -> TestApp {
     let assigned = assigned_task(&app, 8_000).await;
     let (poster, tasker) = (&assigned.poster, &assigned.tasker);
     let (poster_id, tasker_id) = (user_id(&app, poster).await, user_id(&app, tasker).await);
-    let mut poster_socket = connect(&app, Some(poster)).await;
-    let mut tasker_socket = connect(&app, Some(tasker)).await;
+    let mut poster_socket = connected(&app, poster, &poster_id).await;
+    let mut tasker_socket = connected(&app, tasker, &tasker_id).await;
     assert_eq!(watch(&mut poster_socket, &tasker_id).await["online"], true, "both share by default");
     assert_eq!(watch(&mut tasker_socket, &poster_id).await["online"], true);
 

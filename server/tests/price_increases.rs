@@ -249,12 +249,24 @@ async fn an_unanswered_increase_lapses_and_an_unpaid_approval_can_be_approved_ag
     assert_eq!(verify(&app, &assigned, &session).await.body["success"], true);
     assert_ledger_audits(&app).await;
 
+    let mut sockets =
+        [live::user_socket(&app, &assigned.poster).await, live::user_socket(&app, &assigned.tasker).await];
     let second = asked(&app, &assigned, 1_000).await;
+    for (socket, topic) in &mut sockets {
+        let (event, data) = next_increase_event(socket, topic).await;
+        assert_eq!((event.as_str(), data["status"].as_str()), ("price_increase.created", Some("pending")), "{topic}");
+    }
     let early = sweep::sweep(&app.server.state, Timestamp::now().plus(Duration::from_secs(71 * 3600))).await.unwrap();
     assert_eq!(early.price_increases_lapsed, 0);
     let late = sweep::sweep(&app.server.state, Timestamp::now().plus(Duration::from_secs(73 * 3600))).await.unwrap();
     assert_eq!(late.price_increases_lapsed, 1);
     assert_eq!(increase_status(&app, &second).await, "lapsed");
+    // Both parties' open pages hear of it as a change of the increase they were shown, not a new one.
+    for (socket, topic) in &mut sockets {
+        let (event, data) = next_increase_event(socket, topic).await;
+        assert_eq!((event.as_str(), &data["id"]), ("price_increase.updated", &second["id"]), "{topic}");
+        assert_eq!(data["status"], "lapsed", "{topic}");
+    }
     assert!(notification_titles(&app, &assigned.tasker).await.contains(&"Price increase lapsed".to_owned()));
     let again = sweep::sweep(&app.server.state, Timestamp::now().plus(Duration::from_secs(73 * 3600))).await.unwrap();
     assert_eq!(again.price_increases_lapsed, 0);
@@ -459,8 +471,20 @@ async fn a_reason_may_be_1000_characters_and_no_more(app: TestApp) -> TestApp {
     app
 }
 
+/// The next `price_increase.*` event on `topic`, whichever it is: its name and data.
+async fn next_increase_event(socket: &mut live::Socket, topic: &str) -> (String, Value) {
+    loop {
+        let message = live::next_json(socket).await;
+        let event = message["event"].as_str().unwrap_or_default();
+        if message["type"] == "event" && message["topic"] == topic && event.starts_with("price_increase.") {
+            return (event.to_owned(), message["data"].clone());
+        }
+    }
+}
+
 /// Both parties' open pages follow an increase: `price_increase.created` when it is asked for,
-/// `price_increase.updated` when it is approved and when the release closes it.
+/// `price_increase.updated` when it is approved, when its checkout is abandoned and when the
+/// release closes it.
 async fn both_parties_see_an_increase_asked_approved_and_closed_live(app: TestApp) -> TestApp {
     let assigned = assigned_task(&app, 10_000).await;
     let mut sockets =
@@ -475,10 +499,16 @@ async fn both_parties_see_an_increase_asked_approved_and_closed_live(app: TestAp
         let approved = live::next_event(socket, topic, "price_increase.updated").await;
         assert_eq!((&approved["id"], approved["status"].as_str()), (&increase["id"], Some("approved")), "{topic}");
     }
-    // The checkout is abandoned: the increase waits for the poster again, with no checkout open,
-    // so only the release's own look at the task's increases can tell the parties it closed.
+    // The checkout is abandoned: the increase waits for the poster again, and both pages say so.
     sweep::sweep(&app.server.state, Timestamp::now().plus(Duration::from_secs(31 * 60))).await.unwrap();
     assert_eq!(increase_status(&app, &increase).await, "pending");
+    for (socket, topic) in &mut sockets {
+        let (event, reopened) = next_increase_event(socket, topic).await;
+        assert_eq!((event.as_str(), &reopened["id"]), ("price_increase.updated", &increase["id"]), "{topic}");
+        assert_eq!(reopened["status"], "pending", "{topic}");
+    }
+    // With no checkout of its own open, only the release's look at the task's increases can tell
+    // the parties it closed.
     let released = app.post(&format!("/api/tasks/{}/release", assigned.task), Some(&assigned.poster), json!({})).await;
     assert_eq!(released.status, StatusCode::OK, "{:?}", released.body);
     for (socket, topic) in &mut sockets {

@@ -122,7 +122,7 @@ pub async fn ask(
             },
         )?;
     live::notifications_created(state, &[notification]).await;
-    publish(state, task, &row).await;
+    publish_event(state, task, &row, "price_increase.created").await;
     Ok(row)
 }
 
@@ -225,6 +225,8 @@ pub async fn decline(
 /// `escrow::record`, so verify, the webhook and the sweep all come here).
 pub async fn record(state: &AppState, payment: &PaymentRow, status: CheckoutStatus) -> DomainResult<()> {
     let Some(task) = crate::store::tasks::task(&state.db, payment.task_id).await? else { return Ok(()) };
+    // Read now: a checkout that ends unpaid detaches its increase from the payment.
+    let increase = store::price_increases::by_payment(&state.db, payment.id).await?;
     let now = Timestamp::now();
     let title = &task.title;
     let changed = match status {
@@ -288,8 +290,8 @@ pub async fn record(state: &AppState, payment: &PaymentRow, status: CheckoutStat
     };
     if changed {
         escrow::publish_payment(state, payment.id).await;
-        if let Some(increase) = store::price_increases::by_payment(&state.db, payment.id).await? {
-            publish(state, &task, &increase).await;
+        if let Some(increase) = increase {
+            publish_by_id(state, &task, increase.id).await;
         }
         escrow::publish_task(state, task.id).await;
     }
@@ -342,13 +344,13 @@ async fn publish_by_id(state: &AppState, task: &TaskRow, increase_id: Uuid) {
     }
 }
 
-/// `price_increase.created` (pending) or `price_increase.updated` to both parties.
+/// `price_increase.updated` to both parties: the increase changed after it was asked for.
 pub async fn publish(state: &AppState, task: &TaskRow, increase: &PriceIncreaseRow) {
-    let event = if increase.status == PriceIncreaseStatus::Pending && increase.answered_at.is_none() {
-        "price_increase.created"
-    } else {
-        "price_increase.updated"
-    };
+    publish_event(state, task, increase, "price_increase.updated").await;
+}
+
+/// `event` (`price_increase.created` once, when asked for; `.updated` after) to both parties.
+async fn publish_event(state: &AppState, task: &TaskRow, increase: &PriceIncreaseRow, event: &str) {
     let data = PriceIncrease::from(increase);
     for user_id in [Some(task.poster_id), task.assigned_tasker_id].into_iter().flatten() {
         live::publish(state, &live::user_topic(user_id), event, &data).await;

@@ -142,7 +142,10 @@ async fn a_bank_debit_processes_then_settles_or_fails(app: TestApp) -> TestApp {
         assert_eq!(task_status(&app, &task).await, "pending_payment");
         // The sandbox's bank takes two minutes (the page says so).
         let settles_at: Option<i64> = server::on_pool!(&app.server.state.db, |pool| {
-            sqlx::query_scalar("select settles_at from sandbox_sessions where id = $1").bind(&session).fetch_one(pool).await
+            sqlx::query_scalar("select settles_at from sandbox_sessions where id = $1")
+                .bind(&session)
+                .fetch_one(pool)
+                .await
         })
         .unwrap();
         let two_minutes = Duration::from_secs(120);

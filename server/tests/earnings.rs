@@ -178,12 +178,18 @@ async fn a_parked_transfer_goes_out_once_payout_setup_is_done(app: TestApp) -> T
     let [call] = calls_of(&app, payment.id).await.try_into().unwrap();
     assert_eq!((call.status, call.attempts), (ProviderCallStatus::Parked, calls::MAX_ATTEMPTS));
 
+    // The setup is done while the provider is down for one more call: the transfer is tried at
+    // once and, failing, waits for its first retry as a new call would, not parked again.
     faults(&app).clear();
+    faults(&app).inject(Call::Transfer, Fault::Unavailable(1));
     let url = start_onboarding(&app, &tasker).await;
     let (status, _, _) = submit_bank_details(&app, &url, "000000").await;
     assert_eq!(status, StatusCode::SEE_OTHER);
     let [call] = calls_of(&app, payment.id).await.try_into().unwrap();
-    assert_eq!((call.status, call.attempts), (ProviderCallStatus::Done, 1), "sent at once, counted afresh");
+    assert_eq!((call.status, call.attempts), (ProviderCallStatus::Pending, 1), "tried at once, counted afresh");
+    sweep::sweep(&app.server.state, Timestamp::now().plus(calls::retry_delay(1))).await.unwrap();
+    let [call] = calls_of(&app, payment.id).await.try_into().unwrap();
+    assert_eq!((call.status, call.attempts), (ProviderCallStatus::Done, 2), "sent on its first retry");
     assert_eq!(kept_payment(&app, &assigned.task).await.transfer_ref, call.provider_ref);
     assert_eq!(earnings(&app, &tasker).await["items"][0]["state"], "paid_out");
     app

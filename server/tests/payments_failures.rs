@@ -147,7 +147,9 @@ async fn a_call_failing_every_time_is_parked_for_an_operator_and_can_be_retried(
     assert_eq!(after.provider_calls_retried, 0, "a parked call is left alone");
 
     faults(&app).clear();
-    assert!(provider_calls::unpark(&app.server.state.db, call.id, Timestamp::now()).await.unwrap());
+    let unparked = provider_calls::unpark(&app.server.state.db, call.id, Timestamp::now()).await.unwrap();
+    let unparked = unparked.expect("the parked call, unparked");
+    assert_eq!((unparked.id, unparked.status, unparked.attempts), (call.id, ProviderCallStatus::Pending, 0));
     let retried = sweep_at(&app, later(Duration::from_secs(1))).await;
     assert_eq!(retried.provider_calls_succeeded, 1);
     assert!(kept_payment(&app, &assigned.task).await.transfer_ref.is_some());

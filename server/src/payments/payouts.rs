@@ -15,11 +15,7 @@ use crate::{
     db::Timestamp,
     state::AppState,
     states::{PaymentStatus, ProviderCallStatus},
-    store::{
-        earnings::EarningRow,
-        payments,
-        provider_calls::{self, ProviderCallRow},
-    },
+    store::{earnings::EarningRow, payments, provider_calls},
 };
 
 /// How long a transfer takes to reach a tasker's bank, as they are told.
@@ -72,10 +68,13 @@ pub async fn account_ready(state: &AppState, user_id: Uuid) -> sqlx::Result<()> 
     let now = Timestamp::now();
     payments::mark_payout_account_ready(&state.db, user_id, now).await?;
     for call in provider_calls::unsent_transfers_to(&state.db, user_id).await? {
-        if call.status == ProviderCallStatus::Parked && !provider_calls::unpark(&state.db, call.id, now).await? {
-            continue;
-        }
-        let call = ProviderCallRow { status: ProviderCallStatus::Pending, attempts: 0, ..call };
+        let call = match call.status {
+            ProviderCallStatus::Parked => match provider_calls::unpark(&state.db, call.id, now).await? {
+                Some(unparked) => unparked,
+                None => continue,
+            },
+            _ => call,
+        };
         calls::run(state, &call).await;
     }
     Ok(())

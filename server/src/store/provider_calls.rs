@@ -254,19 +254,20 @@ pub async fn failed(
     Ok(())
 }
 
-/// A parked call is tried again now, with a fresh count (the tasker's payout account is ready).
+/// A parked call is tried again now, with a fresh count (the tasker's payout account is ready):
+/// the call as it is then, or `None` when it was no longer parked.
 #[instrument(skip_all)]
-pub async fn unpark(db: &Db, id: Uuid, now: Timestamp) -> sqlx::Result<bool> {
+pub async fn unpark(db: &Db, id: Uuid, now: Timestamp) -> sqlx::Result<Option<ProviderCallRow>> {
     on_pool!(db, |pool| {
-        sqlx::query(
+        sqlx::query_as::<_, ProviderCallRow>(sqlx::AssertSqlSafe(format!(
             "update provider_calls set status = 'pending', attempts = 0, next_attempt_at = $2, updated_at = $2
-             where id = $1 and status = 'parked'",
-        )
+             where id = $1 and status = 'parked'
+             returning {CALL_COLUMNS}"
+        )))
         .bind(id)
         .bind(now)
-        .execute(pool)
+        .fetch_optional(pool)
         .await
-        .map(|done| done.rows_affected() == 1)
     })
 }
 

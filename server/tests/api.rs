@@ -9,6 +9,7 @@ mod alert_writes;
 mod alerts;
 mod browse_reads;
 mod cluster;
+mod database_sockets;
 mod deployment;
 mod disputes;
 mod earnings;

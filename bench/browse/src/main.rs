@@ -5,9 +5,10 @@
 //! seconds each, with the load average.
 //!
 //! `browse-bench [sqlite|postgres] [--tasks 100000] [--clients 32] [--seconds 10] [--explain]
-//! [--wait-quiet]`: `--explain` prints each query's plan, `--wait-quiet` waits after loading until
-//! the machine's 1-minute load average is below 1 (loading is slow at a million tasks; measuring
-//! beside other work is not measuring).
+//! [--wait-quiet] [--only NAME]`: `--explain` prints each query's plan, `--wait-quiet` waits after
+//! loading until the machine's 1-minute load average is below 1 (loading is slow at a million
+//! tasks; measuring beside other work is not measuring), `--only` runs the queries whose name
+//! contains NAME (`--only "best match"`).
 //! Postgres: `BENCH_DATABASE_URL` (an admin URL; a scratch database is created
 //! and dropped), default `postgres://postgres@127.0.0.1:5432/postgres`.
 //! Server and load generator share this machine's cores.
@@ -50,11 +51,20 @@ struct Args {
     explain: bool,
     /// Wait, once the tasks are loaded, until the 1-minute load average is below 1.
     wait_quiet: bool,
+    /// Run only the queries whose name contains this (`--only "best match"`).
+    only: Option<String>,
 }
 
 fn args() -> anyhow::Result<Args> {
-    let mut args =
-        Args { backend: "sqlite".into(), tasks: 100_000, clients: 32, seconds: 10, explain: false, wait_quiet: false };
+    let mut args = Args {
+        backend: "sqlite".into(),
+        tasks: 100_000,
+        clients: 32,
+        seconds: 10,
+        explain: false,
+        wait_quiet: false,
+        only: None,
+    };
     let mut iter = std::env::args().skip(1);
     while let Some(arg) = iter.next() {
         let mut value = || iter.next().context("missing value");
@@ -65,6 +75,7 @@ fn args() -> anyhow::Result<Args> {
             "--seconds" => args.seconds = value()?.parse()?,
             "--explain" => args.explain = true,
             "--wait-quiet" => args.wait_quiet = true,
+            "--only" => args.only = Some(value()?),
             other => bail!("unknown argument {other}"),
         }
     }
@@ -353,7 +364,7 @@ async fn run(args: &Args, config: Config) -> anyhow::Result<()> {
         wait_for_quiet_machine().await;
     }
     let base = running.url();
-    for query in queries() {
+    for query in queries().into_iter().filter(|query| args.only.as_ref().is_none_or(|only| query.name.contains(only))) {
         let path = match query.path {
             "" => deep_page(&base, 50).await?,
             path => path.to_owned(),

@@ -49,7 +49,10 @@ fn full_text(db: &Db, words: &[String], args: &mut Vec<Arg>) -> FullText {
     match db {
         Db::Postgres(_) => {
             let terms: Vec<String> = words.iter().map(|word| format!("{word}:*")).collect();
-            let query = format!("to_tsquery('english', {})", arg(Arg::Text(terms.join(" & ")), args));
+            // A subquery, so it is parsed and stemmed once per statement: written inline,
+            // PostgreSQL evaluates `to_tsquery` again for every row it checks or ranks (a third
+            // of a Best match's time at a million tasks).
+            let query = format!("(select to_tsquery('english', {}))", arg(Arg::Text(terms.join(" & ")), args));
             FullText {
                 from: "tasks t".into(),
                 condition: format!("t.search_vector @@ {query}"),

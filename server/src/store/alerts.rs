@@ -284,14 +284,13 @@ pub async fn task_alerts_since(
     users: &[Uuid],
     since: Timestamp,
 ) -> sqlx::Result<std::collections::HashMap<Uuid, i64>> {
-    const COUNT: &str = "select user_id, count(*) from notifications
-                         where type = 'task_alert' and created_at >= $1 and user_id";
+    const COUNT: &str = "select user_id, count(*) from notifications where type = 'task_alert' and created_at >=";
     let mut counts = std::collections::HashMap::new();
     match db {
         // One array parameter: the same prepared statement for any number of users.
         Db::Postgres(pool) => {
             let rows: Vec<(Uuid, i64)> =
-                sqlx::query_as(sqlx::AssertSqlSafe(format!("{COUNT} = any($2) group by user_id")))
+                sqlx::query_as(sqlx::AssertSqlSafe(format!("{COUNT} $1 and user_id = any($2) group by user_id")))
                     .bind(since)
                     .bind(users)
                     .fetch_all(pool)
@@ -300,8 +299,8 @@ pub async fn task_alerts_since(
         }
         Db::Sqlite(pool) => {
             for chunk in users.chunks(MATCHES_PER_STATEMENT) {
-                let list: Vec<String> = (0..chunk.len()).map(|i| format!("${}", i + 2)).collect();
-                let sql = format!("{COUNT} in ({}) group by user_id", list.join(", "));
+                let users = crate::db::sqlite_list(chunk.len());
+                let sql = format!("{COUNT} ? and user_id in ({users}) group by user_id");
                 let mut query = sqlx::query_as::<_, (Uuid, i64)>(sqlx::AssertSqlSafe(sql)).bind(since);
                 for user_id in chunk {
                     query = query.bind(user_id);
@@ -344,14 +343,13 @@ impl WriteMatches for sqlx::PgConnection {
 impl WriteMatches for sqlx::SqliteConnection {
     async fn insert_matches(&mut self, task_id: Uuid, alerts: &[Uuid], now: Timestamp) -> sqlx::Result<()> {
         for chunk in alerts.chunks(MATCHES_PER_STATEMENT) {
-            let values: Vec<String> = (0..chunk.len()).map(|i| format!("(${}, $1, $2)", i + 3)).collect();
             let sql = format!(
                 "insert into task_alert_matches (alert_id, task_id, matched_at) values {} on conflict do nothing",
-                values.join(", ")
+                crate::db::sqlite_rows(chunk.len(), 3)
             );
-            let mut query = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(task_id).bind(now);
+            let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
             for alert_id in chunk {
-                query = query.bind(alert_id);
+                query = query.bind(alert_id).bind(task_id).bind(now);
             }
             query.execute(&mut *self).await?;
         }

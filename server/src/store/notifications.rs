@@ -188,12 +188,11 @@ impl WriteNotifications for sqlx::SqliteConnection {
             inserted += query.execute(&mut *self).await?.rows_affected();
             for (kind, ids) in ids_by_kind(chunk) {
                 for (sql, channel) in [(owe_pushes_many_sql(ids.len()), PUSH), (owe_email_many_sql(ids.len()), EMAIL)] {
-                    let mut query =
-                        sqlx::query(sqlx::AssertSqlSafe(sql)).bind(kind).bind(default_enabled(channel, kind));
+                    let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
                     for id in &ids {
                         query = query.bind(*id);
                     }
-                    query.execute(&mut *self).await?;
+                    query.bind(kind).bind(default_enabled(channel, kind)).execute(&mut *self).await?;
                 }
             }
         }
@@ -205,16 +204,9 @@ impl WriteNotifications for sqlx::SqliteConnection {
 const NOTIFICATIONS_PER_STATEMENT: usize = 200;
 
 fn insert_many_sql(rows: usize) -> String {
-    let values: Vec<String> = (0..rows)
-        .map(|row| {
-            let first = row * 8 + 1;
-            let params: Vec<String> = (first..first + 8).map(|n| format!("${n}")).collect();
-            format!("({})", params.join(", "))
-        })
-        .collect();
     format!(
         "insert into notifications (id, user_id, type, title, message, link, is_read, created_at) values {}",
-        values.join(", ")
+        crate::db::sqlite_rows(rows, 8)
     )
 }
 
@@ -247,7 +239,8 @@ const PG_OWE_EMAIL_MANY: &str =
        and coalesce((select p.enabled from notification_preferences p
                      where p.user_id = n.user_id and p.channel = 'email' and p.kind = $1), $2)";
 
-/// `$1` the kind, `$2` the push default for it, `$3…` the notifications' ids.
+/// The notifications' ids, then the kind and the push default for it (anonymous placeholders, in
+/// that order).
 fn owe_pushes_many_sql(ids: usize) -> String {
     format!(
         "insert into push_deliveries (notification_id, subscription_id, next_attempt_at, created_at, updated_at)
@@ -255,8 +248,8 @@ fn owe_pushes_many_sql(ids: usize) -> String {
          from notifications n join push_subscriptions s on s.user_id = n.user_id
          where n.id in ({})
            and coalesce((select p.enabled from notification_preferences p
-                         where p.user_id = n.user_id and p.channel = 'push' and p.kind = $1), $2)",
-        id_params(ids)
+                         where p.user_id = n.user_id and p.channel = 'push' and p.kind = ?), ?)",
+        crate::db::sqlite_list(ids)
     )
 }
 
@@ -268,13 +261,9 @@ fn owe_email_many_sql(ids: usize) -> String {
          from notifications n
          where n.id in ({})
            and coalesce((select p.enabled from notification_preferences p
-                         where p.user_id = n.user_id and p.channel = 'email' and p.kind = $1), $2)",
-        id_params(ids)
+                         where p.user_id = n.user_id and p.channel = 'email' and p.kind = ?), ?)",
+        crate::db::sqlite_list(ids)
     )
-}
-
-fn id_params(ids: usize) -> String {
-    (3..3 + ids).map(|n| format!("${n}")).collect::<Vec<_>>().join(", ")
 }
 
 /// For [`insert_notification!`]: $1 notification, $2 user, $3 kind, $4 the push default for the kind, $5 now.

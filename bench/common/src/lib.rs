@@ -12,7 +12,8 @@ use sqlx::{Connection, Executor, PgConnection};
 
 /// A fresh database and data directory for one benchmark run; [`Scratch::remove`] drops both.
 /// Postgres: `BENCH_DATABASE_URL` (an admin URL), default `postgres://postgres@127.0.0.1:5432/postgres`;
-/// `BENCH_PG_LOG_MS=n` logs the scratch database's statements slower than n ms.
+/// `BENCH_PG_LOG_MS=n` logs the scratch database's statements slower than n ms; `BENCH_KEEP=1`
+/// keeps the database and directory (and says where), to look into them after a run.
 pub struct Scratch {
     data_dir: std::path::PathBuf,
     database: Option<(String, String)>,
@@ -53,6 +54,11 @@ impl Scratch {
     }
 
     pub async fn remove(self) {
+        if std::env::var_os("BENCH_KEEP").is_some() {
+            let database = self.database.as_ref().map_or("none", |(_, name)| name.as_str());
+            eprintln!("kept (BENCH_KEEP): data directory {}, PostgreSQL database {database}", self.data_dir.display());
+            return;
+        }
         if let Some((admin, name)) = self.database
             && let Ok(mut connection) = PgConnection::connect(&admin).await
         {

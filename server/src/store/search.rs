@@ -83,16 +83,20 @@ fn rowid_of(position: &Position, args: &mut Vec<Arg>) -> String {
     )
 }
 
-/// PostgreSQL: the newest `walk` open tasks (down to `floor`, if given) as a subquery named `t`,
-/// read down the newest index: the tasks a Best match window covers.
-fn newest_walk(floor: Option<&Position>, walk: i64, args: &mut Vec<Arg>) -> String {
-    let mut conditions = vec!["t.status = 'open'".to_owned()];
+/// PostgreSQL: the newest `walk` open tasks passing the filters' `conditions` (down to `floor`,
+/// if given), as a subquery named `t` of the columns a window needs: the tasks a Best match window
+/// covers. The filters are inside, so the planner can read an index of theirs (a category's
+/// newest tasks, say) instead of every one of the newest tasks; the limit keeps it from folding
+/// the words in and reading the GIN index (it estimates a prefix at 2% of the table, and a common
+/// word's bitmap costs a hundred times the walk).
+fn newest_walk(mut conditions: Vec<String>, floor: Option<&Position>, walk: i64, args: &mut Vec<Arg>) -> String {
     if let Some(floor) = floor {
         let (key, id) = (arg(Arg::Int(floor.created_at.0), args), arg(Arg::Id(floor.id), args));
         conditions.push(keyset("t.created_at", "t.id", ">=", &key, &id));
     }
     format!(
-        "(select * from tasks t where {} order by t.created_at desc, t.id desc limit {walk}) t",
+        "(select t.id, t.created_at, t.search_vector from tasks t where {}
+          order by t.created_at desc, t.id desc limit {walk}) t",
         conditions.join(" and ")
     )
 }
@@ -151,17 +155,20 @@ fn newest_matches_sql(
     let limit = arg(Arg::Int(limit), &mut args);
     let sql = match db {
         Db::Postgres(_) => {
-            if let Some(after) = after {
+            let after = after.map(|after| {
                 let (key, id) = (arg(Arg::Int(after.created_at.0), &mut args), arg(Arg::Id(after.id), &mut args));
-                conditions.push(keyset("t.created_at", "t.id", "<", &key, &id));
-            }
+                keyset("t.created_at", "t.id", "<", &key, &id)
+            });
             if common {
-                // The open tasks newest first, behind `offset 0` so the planner cannot fold the
-                // words into it and pick the GIN index (it estimates two words at 0.04%): a walk
-                // down the newest index that stops at a page of matches.
+                // The open tasks newest first from `after`, behind `offset 0` so the planner
+                // cannot fold the words into it and pick the GIN index (it estimates two words at
+                // 0.04%): a walk down the newest index that starts at the cursor (outside, nothing
+                // pushes it in, and every later page walked again from the newest task) and stops
+                // at a page of matches.
+                let walk = after.map_or(String::new(), |after| format!("and {after}"));
                 format!(
                     "select {TASK_COLUMNS} from (
-                         select t.* from (select * from tasks t where t.status = 'open'
+                         select t.* from (select * from tasks t where t.status = 'open' {walk}
                                           order by t.created_at desc, t.id desc offset 0) t
                          where {} and {} order by t.created_at desc, t.id desc limit {limit}
                      ) t join profiles p on p.id = t.poster_id
@@ -170,6 +177,7 @@ fn newest_matches_sql(
                     conditions.join(" and ")
                 )
             } else {
+                conditions.extend(after);
                 // `+ 0`: not the newest index's order, so the planner reads the GIN index.
                 format!(
                     "select {TASK_COLUMNS} from tasks t join profiles p on p.id = t.poster_id
@@ -212,12 +220,11 @@ fn window_sql(
     let (limit, walk) = if first { (RANKED_WINDOW, WALK) } else { (4 * RANKED_WINDOW, 2 * WALK) };
     let sql = match db {
         Db::Postgres(_) => format!(
-            "select t.id, t.created_at, {} as search_rank from {} where {} and {}
+            "select t.id, t.created_at, {} as search_rank from {} where {}
              order by t.created_at desc, t.id desc limit {limit}",
             text.rank,
-            newest_walk(floor, walk, &mut args),
-            text.condition,
-            conditions.join(" and ")
+            newest_walk(conditions, floor, walk, &mut args),
+            text.condition
         ),
         Db::Sqlite(_) => {
             if let Some(floor) = floor {
@@ -258,7 +265,7 @@ async fn first_window(
         fetch_position(db, sql, args).await?
     };
     let (sql, args) = window_sql(db, filter, words, true, edge.as_ref());
-    let window = fetch_window(db, sql, args).await?;
+    let window = fetch_window(db, filter, sql, args).await?;
     if window.len() as i64 == RANKED_WINDOW {
         let (id, created_at, _) = *window.last().expect("a full window");
         return Ok((window, Some(Position { created_at: Timestamp(created_at), id })));
@@ -311,7 +318,7 @@ pub(super) async fn best_match_page(
         }
         Some((after, Stage::Ranked { floor })) => {
             let (sql, args) = window_sql(db, filter, words, false, floor.as_ref());
-            (fetch_window(db, sql, args).await?, floor, Some((after.key.int(), after.id)))
+            (fetch_window(db, filter, sql, args).await?, floor, Some((after.key.int(), after.id)))
         }
         Some((after, _)) => {
             return older(Position { created_at: Timestamp(after.key.int()), id: after.id }, limit).await;

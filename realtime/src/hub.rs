@@ -95,20 +95,26 @@ impl Hub {
     /// to the topic's sockets on every node. Never waits on a client; with Redis unreachable it
     /// still delivers to this node's sockets.
     pub async fn publish(&self, topic: &str, event: &str, data: &Value) {
-        if let Err(reason) = protocol::check_topic(topic) {
-            tracing::error!(topic, reason, "event not published: invalid topic");
-            return;
-        }
-        let template = EventTemplate::new(topic, event, data);
+        self.publish_templates(event_templates([(topic, event, data)])).await;
+    }
+
+    /// [`Hub::publish`] for many events, each `(topic, event, data)`: with Redis, one round trip
+    /// for all of them (a task's alerts notify hundreds of taskers). Each topic's events keep the
+    /// order given.
+    pub async fn publish_all(&self, events: &[(&str, &str, Value)]) {
+        self.publish_templates(event_templates(events.iter().map(|(topic, event, data)| (*topic, *event, data)))).await;
+    }
+
+    async fn publish_templates(&self, templates: Vec<(&str, EventTemplate)>) {
         let inner = &self.inner;
-        inner.stats.published();
-        match &inner.bus {
-            Bus::Local => inner.registry.publish_local(topic, &template, false),
-            Bus::Redis(redis) => {
-                if !redis.publish(topic, &template).await {
-                    inner.registry.publish_local(topic, &template, true);
-                }
-            }
+        templates.iter().for_each(|_| inner.stats.published());
+        let only_if_watched = match &inner.bus {
+            Bus::Local => false,
+            Bus::Redis(redis) if redis.publish_all(&templates).await => return,
+            Bus::Redis(_) => true,
+        };
+        for (topic, template) in &templates {
+            inner.registry.publish_local(topic, template, only_if_watched);
         }
     }
 
@@ -337,4 +343,21 @@ impl Drop for PendingSubscription<'_> {
             self.hub.lost_interest(self.topic);
         }
     }
+}
+
+/// Each event serialized once, leaving out (and logging) any whose topic is invalid.
+fn event_templates<'a>(
+    events: impl IntoIterator<Item = (&'a str, &'a str, &'a Value)>,
+) -> Vec<(&'a str, EventTemplate)> {
+    events
+        .into_iter()
+        .filter(|(topic, _, _)| match protocol::check_topic(topic) {
+            Ok(()) => true,
+            Err(reason) => {
+                tracing::error!(topic, reason, "event not published: invalid topic");
+                false
+            }
+        })
+        .map(|(topic, event, data)| (topic, EventTemplate::new(topic, event, data)))
+        .collect()
 }

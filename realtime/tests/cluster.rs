@@ -36,6 +36,45 @@ async fn event_published_on_one_node_reaches_a_socket_on_the_other() {
     assert!(node_a.is_bus_healthy().await);
 }
 
+/// A batch (a task's alerts to many taskers) takes one round trip, but each event is numbered,
+/// kept and delivered as a single publish is: in order per topic, on every node, recoverable.
+#[tokio::test]
+#[cfg_attr(taskhub_skip_redis, ignore = "TASKHUB_SKIP_REDIS is set")]
+async fn a_batch_published_on_one_node_is_numbered_per_topic_and_recoverable_on_the_other() {
+    let url = redis_url();
+    let ((_node_a, addr_a), (node_b, _)) = two_nodes(&url).await;
+    let (first, second) = (unique_topic(), unique_topic());
+    let mut visitor = connect(addr_a, "").await;
+    let first_seq = visitor.subscribe(&first, None).await["seq"].as_u64().unwrap();
+    let mut late = connect(addr_a, "").await;
+    let second_seq = late.subscribe(&second, None).await["seq"].as_u64().unwrap();
+    drop(late);
+
+    let events: Vec<(&str, &str, serde_json::Value)> = (0..6)
+        .map(|n| (if n % 2 == 0 { first.as_str() } else { second.as_str() }, "notification.created", json!({"n": n})))
+        .collect();
+    node_b.publish_all(&events).await;
+    assert_eq!(node_b.stats().published, 6);
+    for (n, seq) in [(0, first_seq + 1), (2, first_seq + 2), (4, first_seq + 3)] {
+        let event = visitor.next_event().await;
+        assert_eq!(
+            (event["topic"].as_str(), event["data"]["n"].as_u64(), event["seq"].as_u64()),
+            (Some(&*first), Some(n), Some(seq))
+        );
+    }
+
+    let mut back = connect(addr_a, "").await;
+    let subscribed = back.subscribe(&second, Some(second_seq)).await;
+    assert_eq!(
+        (subscribed["recovered"].as_bool(), subscribed["seq"].as_u64()),
+        (Some(true), Some(second_seq + 3)),
+        "{subscribed}"
+    );
+    for n in [1, 3, 5] {
+        assert_eq!(back.next_event().await["data"]["n"], n);
+    }
+}
+
 #[tokio::test]
 #[cfg_attr(taskhub_skip_redis, ignore = "TASKHUB_SKIP_REDIS is set")]
 async fn recovery_works_across_nodes() {
@@ -197,6 +236,13 @@ async fn sockets_hear_live_is_degraded_while_the_bus_is_down_and_ok_after_the_re
         newcomer_saw = newcomer.next().await; // its own topic's resync
     }
     assert_eq!(newcomer_saw, json!({"type": "status", "live": "ok"}));
+    // Node B is back on its own time: a publish of its before then is delivered on B only, and
+    // every node resyncs the topic once B is back (the test below).
+    let mut other_saw = other_watcher.next().await;
+    while other_saw["type"] == "subscribed" {
+        other_saw = other_watcher.next().await; // the topic's resync
+    }
+    assert_eq!(other_saw, json!({"type": "status", "live": "ok"}));
 
     node_b.publish(&topic, "offer.created", &json!({"n": 2})).await;
     assert_eq!(watcher.next_event().await["data"]["n"], 2, "cross-node delivery resumed");
@@ -229,6 +275,13 @@ async fn publishing_while_redis_is_down_delivers_locally_without_waiting_on_redi
         assert_eq!(watcher.next_event().await["data"]["n"], n, "delivered on this node while Redis is down");
     }
     assert!(took < std::time::Duration::from_millis(300), "12 publishes took {took:?} with Redis down");
+
+    let batch: Vec<(&str, &str, serde_json::Value)> =
+        (12..15).map(|n| (topic.as_str(), "offer.created", json!({ "n": n }))).collect();
+    node_a.publish_all(&batch).await;
+    for n in 12..15 {
+        assert_eq!(watcher.next_event().await["data"]["n"], n, "a batch, too, is delivered on this node");
+    }
 }
 
 /// Reads past any events until the hub's resync (`subscribed` with recovered:false).

@@ -2,8 +2,6 @@
 //! is published here, after its transaction commits; nothing private goes on a
 //! public topic (`task:{id}`, `tasks`), private data only on `user:{id}`.
 
-use std::collections::BTreeMap;
-
 use serde::Serialize;
 use uuid::Uuid;
 
@@ -98,22 +96,18 @@ pub async fn question_answered(state: &AppState, question: &QuestionRow) {
     publish(state, &task_topic(question.task_id), "question.answered", &QuestionView::from(question)).await;
 }
 
-/// `notification.created` to each recipient's own topic: one recipient's in order, different
-/// recipients' at once. With the Redis bus each publish is a round trip, and a task's alerts can
-/// notify hundreds of taskers: one after the other they held the matching worker for as many
-/// round trips.
+/// `notification.created` to each recipient's own topic, each recipient's in order. A task's
+/// alerts can notify hundreds of taskers: the hub publishes them all in one round trip to Redis.
 pub async fn notifications_created(state: &AppState, notifications: &[NotificationRow]) {
-    let mut per_recipient: BTreeMap<Uuid, Vec<&NotificationRow>> = BTreeMap::new();
-    for notification in notifications {
-        per_recipient.entry(notification.user_id).or_default().push(notification);
-    }
-    let recipients = per_recipient.into_iter().map(|(user_id, theirs)| async move {
-        let topic = user_topic(user_id);
-        for notification in theirs {
-            publish(state, &topic, "notification.created", &Notification::from(notification)).await;
+    let topics: Vec<String> = notifications.iter().map(|notification| user_topic(notification.user_id)).collect();
+    let mut events = Vec::with_capacity(notifications.len());
+    for (topic, notification) in topics.iter().zip(notifications) {
+        match serde_json::to_value(Notification::from(notification)) {
+            Ok(value) => events.push((topic.as_str(), "notification.created", value)),
+            Err(error) => tracing::error!(error = ?error, "could not serialize a live notification"),
         }
-    });
-    futures_util::future::join_all(recipients).await;
+    }
+    state.hub.publish_all(&events).await;
 }
 
 /// `message.created` to both parties' own topics.

@@ -47,25 +47,35 @@ pub(super) const CHANNEL_PREFIX: &str = "taskhub:rt:";
 const RESYNC_PREFIX: &[u8] = b"resync:";
 const EPHEMERAL_PREFIX: &[u8] = b"ephemeral:";
 
-/// KEYS: seq, history, channel. ARGV: sequence base, at_ms, frame prefix, frame suffix,
-/// history length, ttl ms. The sequence number is read back with GET because Lua would print a
-/// large number in exponent form. Entries are `seq:at_ms:frame`.
+/// Publishes a batch of events, in order. KEYS: seq, history and channel of each event's topic.
+/// ARGV: sequence base, history length, ttl ms, then at_ms, frame prefix and frame suffix of each
+/// event. The sequence number is read back with GET because Lua would print a large number in
+/// exponent form. Entries are `seq:at_ms:frame`. A batch is one round trip whatever its size;
+/// in Redis the per-event work stays most of the cost (`INFO commandstats` at 650 events a task:
+/// 9.1 µs an event one call each, 8.1 µs in calls of 100).
 static PUBLISH: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r"
-        redis.call('SET', KEYS[1], ARGV[1], 'NX')
-        redis.call('INCR', KEYS[1])
-        local seq = redis.call('GET', KEYS[1])
-        local entry = seq .. ':' .. ARGV[2] .. ':' .. ARGV[3] .. seq .. ARGV[4]
-        redis.call('RPUSH', KEYS[2], entry)
-        redis.call('LTRIM', KEYS[2], -tonumber(ARGV[5]), -1)
-        redis.call('PEXPIRE', KEYS[1], ARGV[6])
-        redis.call('PEXPIRE', KEYS[2], ARGV[6])
-        redis.call('PUBLISH', KEYS[3], entry)
-        return seq
+        local base, keep, ttl = ARGV[1], -tonumber(ARGV[2]), ARGV[3]
+        for i = 0, #KEYS / 3 - 1 do
+            local seq_key, history_key, channel = KEYS[3 * i + 1], KEYS[3 * i + 2], KEYS[3 * i + 3]
+            redis.call('SET', seq_key, base, 'NX')
+            redis.call('INCR', seq_key)
+            local seq = redis.call('GET', seq_key)
+            local entry = seq .. ':' .. ARGV[3 * i + 4] .. ':' .. ARGV[3 * i + 5] .. seq .. ARGV[3 * i + 6]
+            redis.call('RPUSH', history_key, entry)
+            redis.call('LTRIM', history_key, keep, -1)
+            redis.call('PEXPIRE', seq_key, ttl)
+            redis.call('PEXPIRE', history_key, ttl)
+            redis.call('PUBLISH', channel, entry)
+        end
+        return #KEYS / 3
         ",
     )
 });
+
+/// At most this many events in one [`PUBLISH`] call: Redis runs nothing else meanwhile.
+const PUBLISH_BATCH: usize = 100;
 
 /// Marks a break in a topic's history (events were delivered while Redis was unreachable):
 /// the history is dropped so no `since` from before can claim recovery, and every node tells
@@ -278,31 +288,38 @@ impl RedisBus {
         Ok((bus, vec![task, presence, who_is_online]))
     }
 
-    /// False when Redis did not take the event; the caller then delivers it locally.
-    pub async fn publish(&self, topic: &str, template: &EventTemplate) -> bool {
+    /// Publishes events in order: each numbered, kept and delivered on every node as on its own,
+    /// in one round trip (a task's alerts notify hundreds of taskers). False when Redis did not
+    /// take them; the caller then delivers them all locally.
+    pub async fn publish_all(&self, events: &[(&str, EventTemplate)]) -> bool {
+        if events.is_empty() {
+            return true;
+        }
         if self.unreachable.load(Relaxed) {
-            self.diverge(topic);
+            events.iter().for_each(|(topic, _)| self.diverge(topic));
             return false;
         }
+        let mut pipe = redis::pipe();
+        pipe.load_script(&PUBLISH).ignore();
+        for batch in events.chunks(PUBLISH_BATCH) {
+            let mut invocation = PUBLISH.prepare_invoke();
+            invocation.arg(protocol::sequence_base()).arg(self.keys.history_len).arg(self.keys.ttl_ms);
+            for (topic, template) in batch {
+                invocation.key(seq_key(topic)).key(history_key(topic)).key(channel(topic));
+                invocation.arg(template.at_ms).arg(&template.prefix).arg(&template.suffix);
+            }
+            pipe.invoke_script(&invocation).ignore();
+        }
         let mut conn = self.keys.conn.clone();
-        let mut invocation = PUBLISH.key(seq_key(topic));
-        invocation.key(history_key(topic)).key(channel(topic));
-        invocation
-            .arg(protocol::sequence_base())
-            .arg(template.at_ms)
-            .arg(&template.prefix)
-            .arg(&template.suffix)
-            .arg(self.keys.history_len)
-            .arg(self.keys.ttl_ms);
-        match timeout(OP_TIMEOUT, invocation.invoke_async::<u64>(&mut conn)).await {
-            Ok(Ok(_)) => true,
+        match timeout(OP_TIMEOUT, pipe.query_async::<()>(&mut conn)).await {
+            Ok(Ok(())) => true,
             failure => {
                 let reason = match failure {
                     Ok(Err(error)) => error.to_string(),
                     _ => "timed out".to_owned(),
                 };
-                tracing::warn!(topic, reason, "redis publish failed; delivering on this node only");
-                self.diverge(topic);
+                tracing::warn!(events = events.len(), reason, "redis publish failed; delivering on this node only");
+                events.iter().for_each(|(topic, _)| self.diverge(topic));
                 false
             }
         }

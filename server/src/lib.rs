@@ -163,6 +163,7 @@ pub async fn start(config: Config) -> anyhow::Result<RunningServer> {
         task_views: Default::default(),
         task_pages: Default::default(),
         browse_pages: Default::default(),
+        walk_edge: Default::default(),
     };
 
     let workers = Workers::start(&state);

@@ -47,6 +47,8 @@ pub struct AppState {
     pub task_pages: crate::http::shared_reads::TaskPageReads,
     /// Anonymous browse reads in flight, shared by identical requests.
     pub browse_pages: crate::http::shared_reads::BrowseReads,
+    /// How far back Best match's window reaches, as this node last read it.
+    pub walk_edge: Arc<crate::store::search::WalkEdge>,
 }
 
 impl AppState {

@@ -145,7 +145,7 @@ async fn browse_page(
     limit: i64,
     near: Option<(f64, f64, f64)>,
 ) -> ApiResult<Page<TaskSummary>> {
-    let rows = browse::open_tasks_page(&state.db, &filter, sort, after.as_ref(), limit + 1).await?;
+    let rows = browse::open_tasks_page(&state.db, &state.walk_edge, &filter, sort, after.as_ref(), limit + 1).await?;
     let (rows, next_cursor) = paging::cut(rows, limit, |row| paging::encode_browse(sort, &row.after));
     let mut rows: Vec<TaskRow> = rows.into_iter().map(|row| row.task).collect();
     // The query kept a box around the circle; its corners go here (a page may come out short).

@@ -169,6 +169,7 @@ macro_rules! bind_args {
 #[instrument(skip_all)]
 pub async fn open_tasks_page(
     db: &Db,
+    walk_edge: &super::search::WalkEdge,
     filter: &BrowseFilter,
     sort: BrowseSort,
     after: Option<&After>,
@@ -177,7 +178,9 @@ pub async fn open_tasks_page(
     match (filter.words.as_deref(), sort) {
         // Nothing searchable (only punctuation) finds nothing.
         (Some([]), _) => Ok(Vec::new()),
-        (Some(words), BrowseSort::BestMatch) => super::search::best_match_page(db, filter, words, after, limit).await,
+        (Some(words), BrowseSort::BestMatch) => {
+            super::search::best_match_page(db, walk_edge, filter, words, after, limit).await
+        }
         (Some(words), BrowseSort::Newest) => {
             let after = after.map(|after| Position { created_at: Timestamp(after.key.int()), id: after.id });
             let rows = super::search::newest_matches(db, filter, words, after.as_ref(), limit).await?;

@@ -107,7 +107,7 @@ impl Hub {
 
     async fn publish_templates(&self, templates: Vec<(&str, EventTemplate)>) {
         let inner = &self.inner;
-        templates.iter().for_each(|_| inner.stats.published());
+        inner.stats.published(templates.len() as u64);
         let only_if_watched = match &inner.bus {
             Bus::Local => false,
             Bus::Redis(redis) if redis.publish_all(&templates).await => return,

@@ -93,9 +93,9 @@ impl Stats {
         gauge!("realtime_subscriptions").decrement(1.0);
     }
 
-    pub fn published(&self) {
-        self.published.fetch_add(1, Relaxed);
-        counter!("realtime_events_published_total").increment(1);
+    pub fn published(&self, events: u64) {
+        self.published.fetch_add(events, Relaxed);
+        counter!("realtime_events_published_total").increment(events);
     }
 
     pub fn fanned_out(&self, delivered: u64, dropped: u64) {

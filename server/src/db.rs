@@ -67,7 +67,7 @@ impl Db {
                 .busy_timeout(Duration::from_secs(10))
                 // Reads map the file instead of copying each page through a read(2), and each
                 // connection keeps up to 64 MiB of pages rather than the default 2 MiB, which
-                // alert matching at 100,000 alerts outgrows (its p50 went from 58–61 to 52–54 ms,
+                // alert matching at 100,000 alerts outgrows (its p50 went from 58–61 to 50–54 ms,
                 // bench/browse/README.md).
                 .pragma("mmap_size", (256 * 1024 * 1024).to_string())
                 .pragma("cache_size", (-64 * 1024).to_string());

@@ -34,10 +34,16 @@ pub fn user_topic(user_id: Uuid) -> String {
 
 /// Serializes `data` once and hands it to the hub (which never blocks on slow sockets).
 pub async fn publish(state: &AppState, topic: &str, event: &str, data: &impl Serialize) {
-    match serde_json::to_value(data) {
-        Ok(value) => state.hub.publish(topic, event, &value).await,
-        Err(error) => tracing::error!(error = ?error, event, "could not serialize a live event"),
+    if let Some(value) = event_data(event, data) {
+        state.hub.publish(topic, event, &value).await;
     }
+}
+
+/// An event's data as the hub takes it; None (logged) if it cannot be serialized.
+fn event_data(event: &str, data: &impl Serialize) -> Option<serde_json::Value> {
+    serde_json::to_value(data)
+        .inspect_err(|error| tracing::error!(error = ?error, event, "could not serialize a live event"))
+        .ok()
 }
 
 /// `offer.created` / `offer.updated` / `offer.withdrawn`: the public version
@@ -100,13 +106,14 @@ pub async fn question_answered(state: &AppState, question: &QuestionRow) {
 /// alerts can notify hundreds of taskers: the hub publishes them all in one round trip to Redis.
 pub async fn notifications_created(state: &AppState, notifications: &[NotificationRow]) {
     let topics: Vec<String> = notifications.iter().map(|notification| user_topic(notification.user_id)).collect();
-    let mut events = Vec::with_capacity(notifications.len());
-    for (topic, notification) in topics.iter().zip(notifications) {
-        match serde_json::to_value(Notification::from(notification)) {
-            Ok(value) => events.push((topic.as_str(), "notification.created", value)),
-            Err(error) => tracing::error!(error = ?error, "could not serialize a live notification"),
-        }
-    }
+    let events: Vec<(&str, &str, serde_json::Value)> = topics
+        .iter()
+        .zip(notifications)
+        .filter_map(|(topic, notification)| {
+            let data = event_data("notification.created", &Notification::from(notification))?;
+            Some((topic.as_str(), "notification.created", data))
+        })
+        .collect();
     state.hub.publish_all(&events).await;
 }
 

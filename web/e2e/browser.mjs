@@ -197,6 +197,16 @@ export const inDays = (days) => new Date(Date.now() + days * 86_400_000).toISOSt
 
 /** The axe-core findings on the page as it is now (all rules axe runs by default: WCAG 2.x A/AA and best practices). */
 export async function seriousA11yViolations(page) {
+  // A list item still fading in (framer-motion animates opacity through the Web Animations API)
+  // blends its colours with the page behind: axe would measure the contrast of that moment.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
   const results = await new AxeBuilder({ page }).analyze();
   return results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
 }

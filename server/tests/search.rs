@@ -55,15 +55,25 @@ async fn words_match_by_stem_and_prefix(app: TestApp) -> TestApp {
 
 async fn best_match_ranks_title_matches_first_and_pages_through_every_match(app: TestApp) -> TestApp {
     let token = poster(&app, "ranking.poster@example.com").await;
+    // The oldest, so only its rank can put it first: the word in its title and its description.
+    post_task(&app, &token, json!({ "title": "Fence and gate", "description": "New fence palings, the gate rehung" }))
+        .await;
     post_task(&app, &token, json!({ "title": "Paint the fence", "description": "White, two coats" })).await;
     post_task(&app, &token, json!({ "title": "Garden work", "description": "Weeding, and paint one fence post" }))
         .await;
     post_task(&app, &token, json!({ "title": "Mow the lawn", "description": "Front and back" })).await;
 
     let best = app.get("/api/tasks?q=fence", None).await;
-    assert_eq!(titles(&best), ["Paint the fence", "Garden work"], "Best match is the default with a search");
+    assert_eq!(
+        titles(&best),
+        ["Fence and gate", "Paint the fence", "Garden work"],
+        "Best match is the default with a search; more matches rank higher, a title's above a description's"
+    );
     assert_eq!(titles(&app.get("/api/tasks?q=fence&sort=best_match", None).await), titles(&best));
-    assert_eq!(titles(&app.get("/api/tasks?q=fence&sort=newest", None).await), ["Garden work", "Paint the fence"]);
+    assert_eq!(
+        titles(&app.get("/api/tasks?q=fence&sort=newest", None).await),
+        ["Garden work", "Paint the fence", "Fence and gate"]
+    );
 
     // One at a time: every match once, in rank order, whatever the cursor carries.
     let mut seen = Vec::new();

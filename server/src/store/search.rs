@@ -70,8 +70,13 @@ fn full_text(db: &Db, words: &[String], args: &mut Vec<Arg>) -> FullText {
                 // `cross join` keeps the full-text index as the outer loop, read in rowid order.
                 from: "tasks_fts cross join tasks t on t.rowid = tasks_fts.rowid".into(),
                 condition: format!("tasks_fts match {}", arg(Arg::Text(terms.join(" ")), args)),
-                // bm25 is lower for better matches; a title match weighs four times a description's.
-                rank: "cast(-bm25(tasks_fts, 4.0, 1.0) * 1000000 as integer)".into(),
+                // How often the words occur, a title's match weighing four times a description's
+                // (`highlight` marks each match with one character), as PostgreSQL's `ts_rank`
+                // weighs where and how often they occur. Not `bm25`: it counts, per query, every
+                // task with each word, which at a million tasks cost more than the rest together.
+                rank: "4 * (length(highlight(tasks_fts, 0, char(1), '')) - length(t.title))
+                       + length(highlight(tasks_fts, 1, char(1), '')) - length(t.description)"
+                    .into(),
             }
         }
     }
@@ -169,7 +174,9 @@ fn newest_matches_sql(
                 // cannot fold the words into it and pick the GIN index (it estimates two words at
                 // 0.04%): a walk down the newest index that starts at the cursor (outside, nothing
                 // pushes it in, and every later page walked again from the newest task) and stops
-                // at a page of matches.
+                // at a page of matches. The filters stay outside too: inside, nothing tells the
+                // planner that the walk stops early, and with a category and a budget it read and
+                // sorted all of them (120 ms against 1.3 ms at a million tasks).
                 let walk = after.map_or(String::new(), |after| format!("and {after}"));
                 format!(
                     "select {TASK_COLUMNS} from (

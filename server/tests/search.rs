@@ -62,17 +62,20 @@ async fn best_match_ranks_title_matches_first_and_pages_through_every_match(app:
     post_task(&app, &token, json!({ "title": "Garden work", "description": "Weeding, and paint one fence post" }))
         .await;
     post_task(&app, &token, json!({ "title": "Mow the lawn", "description": "Front and back" })).await;
+    // Saying it often in a description does not outrank saying it in the title.
+    let stuffed = "Fence fence fence: a fence, fences, fencing and more fence";
+    post_task(&app, &token, json!({ "title": "Odd jobs", "description": stuffed })).await;
 
     let best = app.get("/api/tasks?q=fence", None).await;
     assert_eq!(
         titles(&best),
-        ["Fence and gate", "Paint the fence", "Garden work"],
+        ["Fence and gate", "Paint the fence", "Odd jobs", "Garden work"],
         "Best match is the default with a search; more matches rank higher, a title's above a description's"
     );
     assert_eq!(titles(&app.get("/api/tasks?q=fence&sort=best_match", None).await), titles(&best));
     assert_eq!(
         titles(&app.get("/api/tasks?q=fence&sort=newest", None).await),
-        ["Garden work", "Paint the fence", "Fence and gate"]
+        ["Odd jobs", "Garden work", "Paint the fence", "Fence and gate"]
     );
 
     // One at a time: every match once, in rank order, whatever the cursor carries.

@@ -70,12 +70,14 @@ fn full_text(db: &Db, words: &[String], args: &mut Vec<Arg>) -> FullText {
                 // `cross join` keeps the full-text index as the outer loop, read in rowid order.
                 from: "tasks_fts cross join tasks t on t.rowid = tasks_fts.rowid".into(),
                 condition: format!("tasks_fts match {}", arg(Arg::Text(terms.join(" ")), args)),
-                // How often the words occur, a title's match weighing four times a description's
-                // (`highlight` marks each match with one character), as PostgreSQL's `ts_rank`
-                // weighs where and how often they occur. Not `bm25`: it counts, per query, every
-                // task with each word, which at a million tasks cost more than the rest together.
-                rank: "4 * (length(highlight(tasks_fts, 0, char(1), '')) - length(t.title))
-                       + length(highlight(tasks_fts, 1, char(1), '')) - length(t.description)"
+                // How often the words occur (`highlight` marks each match with one character), a
+                // title's match weighing four times a description's, each column counting up to
+                // two or three matches, so that no description outranks a title: like PostgreSQL's
+                // `ts_rank`, which weighs where and how often and levels off. Not `bm25`: it
+                // counts, per query, every task with each word, which at a million tasks cost more
+                // than the rest of the search together.
+                rank: "4 * min(length(highlight(tasks_fts, 0, char(1), '')) - length(t.title), 2)
+                       + min(length(highlight(tasks_fts, 1, char(1), '')) - length(t.description), 3)"
                     .into(),
             }
         }

@@ -9,6 +9,8 @@
 //! loading until the machine's 1-minute load average is below 1 (loading is slow at a million
 //! tasks; measuring beside other work is not measuring), `--only` runs the queries whose name
 //! contains NAME (`--only "best match"`).
+//! `BENCH_KEEP=1` keeps the loaded database and `BENCH_REUSE` runs on it again
+//! (`bench/common`), so two builds can be measured on one database without loading it twice.
 //! Postgres: `BENCH_DATABASE_URL` (an admin URL; a scratch database is created
 //! and dropped), default `postgres://postgres@127.0.0.1:5432/postgres`.
 //! Server and load generator share this machine's cores.
@@ -337,15 +339,19 @@ async fn measure(base: &str, path: &str, clients: usize, seconds: u64, own_reads
 async fn main() -> anyhow::Result<()> {
     let args = args()?;
     let (scratch, config) = Scratch::new("browse", &args.backend).await?;
-    let result = run(&args, config).await;
+    let result = run(&args, config, scratch.reused()).await;
     scratch.remove().await;
     result
 }
 
-async fn run(args: &Args, config: Config) -> anyhow::Result<()> {
+async fn run(args: &Args, config: Config, reused: bool) -> anyhow::Result<()> {
     let running = server::start(config).await?;
     let loading = Instant::now();
-    load(&running.state.db, args.tasks).await?;
+    if reused {
+        println!("on the kept database (BENCH_REUSE): not loading; --tasks only labels the figures");
+    } else {
+        load(&running.state.db, args.tasks).await?;
+    }
     if let Db::Postgres(pool) = &running.state.db {
         sqlx::query("analyze").execute(pool).await?;
     }

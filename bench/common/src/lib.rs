@@ -13,17 +13,24 @@ use sqlx::{Connection, Executor, PgConnection};
 /// A fresh database and data directory for one benchmark run; [`Scratch::remove`] drops both.
 /// Postgres: `BENCH_DATABASE_URL` (an admin URL), default `postgres://postgres@127.0.0.1:5432/postgres`;
 /// `BENCH_PG_LOG_MS=n` logs the scratch database's statements slower than n ms; `BENCH_KEEP=1`
-/// keeps the database and directory (and says where), to look into them after a run.
+/// keeps the database and directory (and says where), to look into them after a run;
+/// `BENCH_REUSE=<directory>` (SQLite) or `BENCH_REUSE=<database>` (PostgreSQL) runs on such a kept
+/// one instead of a fresh one, and keeps it (to measure two builds on one large database).
 pub struct Scratch {
     data_dir: std::path::PathBuf,
     database: Option<(String, String)>,
+    reused: bool,
 }
 
 impl Scratch {
     /// The scratch place and a local server configuration on it (`backend`: sqlite or postgres),
     /// on a free loopback port, without the web app.
     pub async fn new(bench: &str, backend: &str) -> anyhow::Result<(Scratch, Config)> {
-        let data_dir = std::env::temp_dir().join(format!("taskhub-{bench}-bench-{}", uuid::Uuid::now_v7().simple()));
+        let reuse = std::env::var("BENCH_REUSE").ok();
+        let data_dir = match (&reuse, backend) {
+            (Some(kept), "sqlite") => std::path::PathBuf::from(kept),
+            _ => std::env::temp_dir().join(format!("taskhub-{bench}-bench-{}", uuid::Uuid::now_v7().simple())),
+        };
         std::fs::create_dir_all(&data_dir)?;
         let mut config = Config::local(data_dir.clone());
         config.bind_addr = "127.0.0.1:0".into();
@@ -33,9 +40,15 @@ impl Scratch {
         if backend == "postgres" {
             let admin = std::env::var("BENCH_DATABASE_URL")
                 .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into());
-            let name = format!("taskhub_bench_{}", uuid::Uuid::now_v7().simple());
             let mut connection = PgConnection::connect(&admin).await.context("connecting to BENCH_DATABASE_URL")?;
-            connection.execute(sqlx::AssertSqlSafe(format!("create database {name}"))).await?;
+            let name = match &reuse {
+                Some(kept) => kept.clone(),
+                None => {
+                    let name = format!("taskhub_bench_{}", uuid::Uuid::now_v7().simple());
+                    connection.execute(sqlx::AssertSqlSafe(format!("create database {name}"))).await?;
+                    name
+                }
+            };
             // Profiling: statements slower than this many ms go to the server's log.
             if let Ok(ms) = std::env::var("BENCH_PG_LOG_MS") {
                 let ms: u32 = ms.parse().context("BENCH_PG_LOG_MS is a number of milliseconds")?;
@@ -50,11 +63,16 @@ impl Scratch {
         if let Ok(url) = std::env::var("BENCH_REDIS_URL") {
             config.redis_url = Some(Secret::new(url));
         }
-        Ok((Scratch { data_dir, database }, config))
+        Ok((Scratch { data_dir, database, reused: reuse.is_some() }, config))
+    }
+
+    /// Whether this run is on a database kept by an earlier one (`BENCH_REUSE`).
+    pub fn reused(&self) -> bool {
+        self.reused
     }
 
     pub async fn remove(self) {
-        if std::env::var_os("BENCH_KEEP").is_some() {
+        if self.reused || std::env::var_os("BENCH_KEEP").is_some() {
             let database = self.database.as_ref().map_or("none", |(_, name)| name.as_str());
             eprintln!("kept (BENCH_KEEP): data directory {}, PostgreSQL database {database}", self.data_dir.display());
             return;

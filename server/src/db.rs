@@ -40,6 +40,15 @@ macro_rules! on_pool {
     };
 }
 
+/// SQLite: the functions of our own that queries call, on each new connection.
+async fn register_functions(connection: &mut sqlx::SqliteConnection) -> sqlx::Result<()> {
+    let mut handle = connection.lock_handle().await?;
+    // SAFETY: the locked handle is an open connection that no other thread uses meanwhile.
+    unsafe { crate::store::match_rank::register(handle.as_raw_handle()) }
+        .map_err(|error| sqlx::Error::Configuration(error.into()))?;
+    Ok(())
+}
+
 impl Db {
     pub async fn connect(url: &str) -> anyhow::Result<Self> {
         Self::connect_with(url, 20, Duration::from_secs(10)).await
@@ -74,6 +83,7 @@ impl Db {
             let pool = SqlitePoolOptions::new()
                 .max_connections(8)
                 .acquire_timeout(acquire_timeout)
+                .after_connect(|connection, _| Box::pin(register_functions(connection)))
                 .connect_with(options)
                 .await
                 .context("opening the SQLite database")?;

@@ -119,7 +119,7 @@ pub struct BrowseFilter {
 
 impl BrowseFilter {
     /// True when a filter other than the words is set.
-    fn narrows(&self) -> bool {
+    pub(super) fn narrows(&self) -> bool {
         let BrowseFilter { words: _, category_id, location, min_budget_cents, max_budget_cents, within } = self;
         category_id.is_some()
             || location.is_some()
@@ -163,6 +163,7 @@ macro_rules! bind_args {
         query
     }};
 }
+pub(super) use bind_args;
 
 /// One page of the browse list (keyset pagination: rows strictly after `after`
 /// in the sort order, so tasks posted between pages never shift a page).
@@ -218,25 +219,6 @@ impl SortKey {
 
 pub(super) async fn fetch_rows(db: &Db, sql: String, args: Vec<Arg>) -> sqlx::Result<Vec<TaskRow>> {
     on_pool!(db, |pool| bind_args!(sqlx::query_as::<_, TaskRow>(sqlx::AssertSqlSafe(sql.clone())), args)
-        .fetch_all(pool)
-        .await)
-}
-
-/// Rows of (id, created_at, rank): the ranked window of a search. With filters, PostgreSQL plans
-/// it for its values every time (an unnamed statement): which index reads the window best depends
-/// on the filters and on the walk's edge, and after five runs of a prepared statement PostgreSQL
-/// may settle on a generic plan, which at a million tasks read a whole category's budget index and
-/// sorted it (173 ms against 3 ms). Without filters there is one good plan, and planning it again
-/// each time would cost more than it saves.
-pub(super) async fn fetch_window(
-    db: &Db,
-    filter: &BrowseFilter,
-    sql: String,
-    args: Vec<Arg>,
-) -> sqlx::Result<Vec<(Uuid, i64, i64)>> {
-    let prepared = matches!(db, Db::Sqlite(_)) || !filter.narrows();
-    on_pool!(db, |pool| bind_args!(sqlx::query_as::<_, (Uuid, i64, i64)>(sqlx::AssertSqlSafe(sql.clone())), args)
-        .persistent(prepared)
         .fetch_all(pool)
         .await)
 }

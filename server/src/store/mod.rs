@@ -19,6 +19,7 @@ pub mod last_seen;
 pub mod ledger;
 pub mod ledger_audit;
 pub mod ledger_audit_increases;
+pub mod match_rank;
 pub mod messages;
 pub mod moderation;
 pub mod notification_preferences;

@@ -20,12 +20,15 @@ use std::{
 
 use uuid::Uuid;
 
-use crate::db::{Db, Timestamp};
+use crate::{
+    db::{Db, Timestamp},
+    on_pool,
+};
 
 use super::{
     browse::{
-        After, Arg, BrowseFilter, BrowseRow, BrowseSort, Position, SortKey, Stage, arg, explain as plan_of,
-        fetch_count, fetch_position, fetch_rows, fetch_window, filter_conditions, keyset, newest_after,
+        After, Arg, BrowseFilter, BrowseRow, BrowseSort, Position, SortKey, Stage, arg, bind_args, explain as plan_of,
+        fetch_count, fetch_position, fetch_rows, filter_conditions, keyset, newest_after,
     },
     tasks::{TASK_COLUMNS, TaskRow},
 };
@@ -70,15 +73,8 @@ fn full_text(db: &Db, words: &[String], args: &mut Vec<Arg>) -> FullText {
                 // `cross join` keeps the full-text index as the outer loop, read in rowid order.
                 from: "tasks_fts cross join tasks t on t.rowid = tasks_fts.rowid".into(),
                 condition: format!("tasks_fts match {}", arg(Arg::Text(terms.join(" ")), args)),
-                // How often the words occur (`highlight` marks each match with one character), a
-                // title's match weighing four times a description's, each column counting up to
-                // two or three matches, so that no description outranks a title: like PostgreSQL's
-                // `ts_rank`, which weighs where and how often and levels off. Not `bm25`: it
-                // counts, per query, every task with each word, which at a million tasks cost more
-                // than the rest of the search together.
-                rank: "4 * min(length(highlight(tasks_fts, 0, char(1), '')) - length(t.title), 2)
-                       + min(length(highlight(tasks_fts, 1, char(1), '')) - length(t.description), 3)"
-                    .into(),
+                // How often the words occur, where: `store/match_rank.rs`.
+                rank: "match_rank(tasks_fts)".into(),
             }
         }
     }
@@ -217,35 +213,37 @@ fn newest_matches_sql(
     (sql, args)
 }
 
-/// The ranked window: (id, created_at, rank) of the newest `RANKED_WINDOW` matches among the
-/// newest `WALK` open tasks, down to `floor` (the walk's edge on the first page, the first page's
-/// floor on later pages, which then take every match down to it).
+/// The ranked window: (id, created_at, search_rank, place) of the newest `RANKED_WINDOW` matches
+/// among the newest `WALK` open tasks, down to `floor` (the walk's edge on the first page, the
+/// first page's floor on later pages, which then take every match down to it), newest first.
+/// `place` then `id` order it from its oldest: `created_at` on PostgreSQL, the full-text index's
+/// rowid on SQLite (the order its window is read in).
 fn window_sql(
     db: &Db,
     filter: &BrowseFilter,
     words: &[String],
     first: bool,
     floor: Option<&Position>,
-) -> (String, Vec<Arg>) {
-    let mut args = Vec::new();
-    let text = full_text(db, words, &mut args);
-    let mut conditions = filter_conditions(filter, &mut args);
+    args: &mut Vec<Arg>,
+) -> String {
+    let text = full_text(db, words, args);
+    let mut conditions = filter_conditions(filter, args);
     // Later pages may see tasks posted since; room for them, still bounded.
     let (limit, walk) = if first { (RANKED_WINDOW, WALK) } else { (4 * RANKED_WINDOW, 2 * WALK) };
-    let sql = match db {
+    match db {
         Db::Postgres(_) => format!(
-            "select t.id, t.created_at, {} as search_rank from {} where {}
+            "select t.id, t.created_at, {} as search_rank, t.created_at as place from {} where {}
              order by t.created_at desc, t.id desc limit {limit}",
             text.rank,
-            newest_walk(conditions, floor, walk, &mut args),
+            newest_walk(conditions, floor, walk, args),
             text.condition
         ),
         Db::Sqlite(_) => {
             if let Some(floor) = floor {
-                conditions.push(format!("tasks_fts.rowid >= {}", rowid_of(floor, &mut args)));
+                conditions.push(format!("tasks_fts.rowid >= {}", rowid_of(floor, args)));
             }
             format!(
-                "select t.id, t.created_at, {} as search_rank from {} where {} and {}
+                "select t.id, t.created_at, {} as search_rank, tasks_fts.rowid as place from {} where {} and {}
                  order by tasks_fts.rowid desc limit {limit}",
                 text.rank,
                 text.from,
@@ -253,8 +251,7 @@ fn window_sql(
                 conditions.join(" and ")
             )
         }
-    };
-    (sql, args)
+    }
 }
 
 /// The oldest of the newest `WALK` open tasks, when there are that many: how far back a first
@@ -296,43 +293,62 @@ impl WalkEdge {
     }
 }
 
-/// The first page's window and its floor: the oldest task it covers, when older tasks exist.
-async fn first_window(
+/// A task of a Best match page, with what the page's statement read of its window: how many
+/// matches it holds and the oldest of them.
+#[derive(sqlx::FromRow)]
+struct RankedRow {
+    #[sqlx(flatten)]
+    task: TaskRow,
+    window_size: i64,
+    oldest_created_at: i64,
+    oldest_id: Uuid,
+}
+
+/// Up to `limit` tasks of the ranked window (see [`window_sql`]) by rank then id, after `from`:
+/// one statement, so the window's matches stay in the database and only a page of tasks comes
+/// back (handing each of the window's 500 rows from SQLite's thread to the server's was a fifth
+/// of a Best match's time).
+fn ranked_page_sql(
     db: &Db,
-    walk_edge: &WalkEdge,
     filter: &BrowseFilter,
     words: &[String],
-) -> sqlx::Result<(Vec<(Uuid, i64, i64)>, Option<Position>)> {
-    let edge = walk_edge.get(db).await?;
-    let (sql, args) = window_sql(db, filter, words, true, edge.as_ref());
-    let window = fetch_window(db, filter, sql, args).await?;
-    if window.len() as i64 == RANKED_WINDOW {
-        let (id, created_at, _) = *window.last().expect("a full window");
-        return Ok((window, Some(Position { created_at: Timestamp(created_at), id })));
-    }
-    Ok((window, edge))
-}
-
-/// The tasks of `ids`, in that order (a task that closed since the window was read is left out).
-async fn rows_by_id(db: &Db, ids: &[Uuid]) -> sqlx::Result<Vec<TaskRow>> {
-    if ids.is_empty() {
-        return Ok(Vec::new());
-    }
-    let (sql, args) = rows_by_id_sql(ids);
-    let mut rows = fetch_rows(db, sql, args).await?;
-    rows.sort_by_key(|row| ids.iter().position(|id| *id == row.id));
-    Ok(rows)
-}
-
-fn rows_by_id_sql(ids: &[Uuid]) -> (String, Vec<Arg>) {
+    first: bool,
+    floor: Option<&Position>,
+    from: Option<(i64, Uuid)>,
+    limit: i64,
+) -> (String, Vec<Arg>) {
     let mut args = Vec::new();
-    let list: Vec<String> = ids.iter().map(|id| arg(Arg::Id(*id), &mut args)).collect();
+    let window = window_sql(db, filter, words, first, floor, &mut args);
+    let after = from.map_or("true".to_owned(), |(rank, id)| {
+        let (rank, id) = (arg(Arg::Int(rank), &mut args), arg(Arg::Id(id), &mut args));
+        keyset("w.search_rank", "w.id", "<", &rank, &id)
+    });
+    let limit = arg(Arg::Int(limit), &mut args);
     let sql = format!(
-        "select {TASK_COLUMNS} from tasks t join profiles p on p.id = t.poster_id
-         where t.status = 'open' and t.id in ({})",
-        list.join(", ")
+        "with w as ({window})
+         select {TASK_COLUMNS}, r.search_rank, (select count(*) from w) as window_size,
+                o.created_at as oldest_created_at, o.id as oldest_id
+         from (select w.id, w.search_rank from w where {after} order by w.search_rank desc, w.id desc limit {limit}) r
+         join tasks t on t.id = r.id
+         join profiles p on p.id = t.poster_id
+         cross join (select w.created_at, w.id from w order by w.place, w.id limit 1) o
+         order by r.search_rank desc, r.id desc"
     );
     (sql, args)
+}
+
+/// The rows of [`ranked_page_sql`]. With filters, PostgreSQL plans it for its values every time
+/// (an unnamed statement): which index reads the window best depends on the filters and on the
+/// walk's edge, and after five runs of a prepared statement PostgreSQL may settle on a generic
+/// plan, which at a million tasks read a whole category's budget index and sorted it (173 ms
+/// against 3 ms). Without filters there is one good plan, and planning it again each time would
+/// cost more than it saves.
+async fn fetch_ranked(db: &Db, filter: &BrowseFilter, sql: String, args: Vec<Arg>) -> sqlx::Result<Vec<RankedRow>> {
+    let prepared = matches!(db, Db::Sqlite(_)) || !filter.narrows();
+    on_pool!(db, |pool| bind_args!(sqlx::query_as::<_, RankedRow>(sqlx::AssertSqlSafe(sql.clone())), args)
+        .persistent(prepared)
+        .fetch_all(pool)
+        .await)
 }
 
 /// One page of Best match: the ranked window by rank (then id), then the older matches newest first.
@@ -352,39 +368,43 @@ pub(super) async fn best_match_page(
                 .collect::<Vec<_>>(),
         )
     };
-    let (window, floor, from) = match after.map(|after| (after, after.stage)) {
+    let (rows, floor) = match after.map(|after| (after, after.stage)) {
+        // The first page's floor: the oldest task of a full window, else the walk's edge (when
+        // older tasks exist).
         None => {
-            let (window, floor) = first_window(db, walk_edge, filter, words).await?;
-            (window, floor, None)
+            let edge = walk_edge.get(db).await?;
+            let (sql, args) = ranked_page_sql(db, filter, words, true, edge.as_ref(), None, limit);
+            let rows = fetch_ranked(db, filter, sql, args).await?;
+            let floor = match rows.first() {
+                Some(row) if row.window_size == RANKED_WINDOW => {
+                    Some(Position { created_at: Timestamp(row.oldest_created_at), id: row.oldest_id })
+                }
+                _ => edge,
+            };
+            (rows, floor)
         }
         Some((after, Stage::Ranked { floor })) => {
-            let (sql, args) = window_sql(db, filter, words, false, floor.as_ref());
-            (fetch_window(db, filter, sql, args).await?, floor, Some((after.key.int(), after.id)))
+            let from = Some((after.key.int(), after.id));
+            let (sql, args) = ranked_page_sql(db, filter, words, false, floor.as_ref(), from, limit);
+            (fetch_ranked(db, filter, sql, args).await?, floor)
         }
         Some((after, _)) => {
             return older(Position { created_at: Timestamp(after.key.int()), id: after.id }, limit).await;
         }
     };
-    let mut ranked: Vec<(i64, Uuid)> = window.iter().map(|(id, _, rank)| (*rank, *id)).collect();
-    ranked.sort_by(|a, b| b.cmp(a));
-    let ranked: Vec<(i64, Uuid)> =
-        ranked.into_iter().filter(|entry| from.is_none_or(|from| *entry < from)).take(limit as usize).collect();
-    let ids: Vec<Uuid> = ranked.iter().map(|(_, id)| *id).collect();
-    let mut page: Vec<BrowseRow> = rows_by_id(db, &ids)
-        .await?
+    let ranked = rows.len() as i64;
+    let mut page: Vec<BrowseRow> = rows
         .into_iter()
-        .map(|mut task| {
-            let rank = ranked.iter().find(|(_, id)| *id == task.id).map_or(0, |(rank, _)| *rank);
-            task.search_rank = rank;
-            let after = After { key: SortKey::Int(rank), id: task.id, stage: Stage::Ranked { floor } };
+        .map(|RankedRow { task, .. }| {
+            let after = After { key: SortKey::Int(task.search_rank), id: task.id, stage: Stage::Ranked { floor } };
             BrowseRow { task, after }
         })
         .collect();
     // The window is used up within this page: the older matches follow.
-    if (ranked.len() as i64) < limit
+    if ranked < limit
         && let Some(floor) = floor
     {
-        page.extend(older(floor, limit - ranked.len() as i64).await?);
+        page.extend(older(floor, limit - ranked).await?);
     }
     Ok(page)
 }
@@ -404,8 +424,7 @@ pub(super) async fn explain(
     let queries: Vec<(&str, (String, Vec<Arg>))> = match (sort, db) {
         (BrowseSort::BestMatch, _) => vec![
             ("edge of the walk", walk_edge_sql()),
-            ("first window", window_sql(db, filter, words, true, edge.as_ref())),
-            ("the page's tasks", rows_by_id_sql(&[Uuid::nil(); 21])),
+            ("first page", ranked_page_sql(db, filter, words, true, edge.as_ref(), None, limit)),
         ],
         (_, Db::Postgres(_)) => vec![
             ("common words or rare?", probe_sql(db, words)),

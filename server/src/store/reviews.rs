@@ -2,7 +2,7 @@
 //! party has reviewed too, or 14 days have passed since completion, so
 //! neither side can answer the other's review in kind.
 
-use std::{collections::HashMap, time::Duration};
+use std::time::Duration;
 
 use sqlx::FromRow;
 use tracing::instrument;
@@ -29,7 +29,7 @@ pub struct ReviewRow {
     pub created_at: Timestamp,
 }
 
-const VISIBLE: &str = "((select count(*) from reviews other where other.task_id = r.task_id) = 2
+pub(super) const VISIBLE: &str = "((select count(*) from reviews other where other.task_id = r.task_id) = 2
                         or exists (select 1 from tasks t where t.id = r.task_id and t.completed_at <= $2))";
 
 /// Inserts the review and the reviewee's notification together; false when
@@ -106,36 +106,6 @@ pub async fn rating_of(db: &Db, user_id: Uuid, now: Timestamp) -> sqlx::Result<(
         .fetch_one(pool)
         .await
     })
-}
-
-/// Average visible rating of each of `user_ids` that has one, in one query
-/// for a whole list (browse cards, offers).
-#[instrument(skip_all)]
-pub async fn ratings_of(db: &Db, user_ids: &[Uuid], now: Timestamp) -> sqlx::Result<HashMap<Uuid, f64>> {
-    let mut ids: Vec<Uuid> = user_ids.to_vec();
-    ids.sort_unstable();
-    ids.dedup();
-    let Some((first, rest)) = ids.split_first() else {
-        return Ok(HashMap::new());
-    };
-    // $1 is the first id and $2 the visibility cutoff (as in VISIBLE); the other ids follow.
-    let placeholders: Vec<String> =
-        std::iter::once("$1".to_owned()).chain((0..rest.len()).map(|n| format!("${}", n + 3))).collect();
-    let sql = format!(
-        "select r.reviewee_id, cast(avg(r.rating) as double precision) from reviews r
-         where r.reviewee_id in ({}) and {VISIBLE}
-         group by r.reviewee_id",
-        placeholders.join(", ")
-    );
-    let rows = on_pool!(db, |pool| {
-        let mut query =
-            sqlx::query_as::<_, (Uuid, f64)>(sqlx::AssertSqlSafe(sql.clone())).bind(*first).bind(now.minus(HIDDEN_FOR));
-        for id in rest {
-            query = query.bind(*id);
-        }
-        query.fetch_all(pool).await
-    })?;
-    Ok(rows.into_iter().collect())
 }
 
 /// A visible review about someone, with what its author and task are called.

@@ -1,6 +1,6 @@
 //! Phone codes, identity verification sessions and the verification outcomes on profiles.
 
-use std::{collections::HashMap, time::Duration};
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use sqlx::FromRow;
@@ -184,30 +184,6 @@ pub async fn verification(db: &Db, user_id: Uuid) -> sqlx::Result<Option<Verific
         .fetch_optional(pool)
         .await
     })
-}
-
-/// Badges of several people at once: id → (identity verified, phone verified).
-#[instrument(skip_all)]
-pub async fn badges_of(db: &Db, user_ids: &[Uuid]) -> sqlx::Result<HashMap<Uuid, (bool, bool)>> {
-    let mut ids: Vec<Uuid> = user_ids.to_vec();
-    ids.sort_unstable();
-    ids.dedup();
-    if ids.is_empty() {
-        return Ok(HashMap::new());
-    }
-    let placeholders: Vec<String> = (1..=ids.len()).map(|n| format!("${n}")).collect();
-    let sql = format!(
-        "select id, identity_verified_at is not null, phone_verified_at is not null from profiles where id in ({})",
-        placeholders.join(", ")
-    );
-    let rows = on_pool!(db, |pool| {
-        let mut query = sqlx::query_as::<_, (Uuid, bool, bool)>(sqlx::AssertSqlSafe(sql.clone()));
-        for id in &ids {
-            query = query.bind(*id);
-        }
-        query.fetch_all(pool).await
-    })?;
-    Ok(rows.into_iter().map(|(id, identity, phone)| (id, (identity, phone))).collect())
 }
 
 const SESSION_COLUMNS: &str = "id, user_id, provider, provider_ref, status, created_at, decided_at";

@@ -11,7 +11,7 @@ use std::{str::FromStr, time::Duration};
 use anyhow::Context;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use sqlx::{
-    PgPool, Postgres, Sqlite, SqlitePool, Transaction,
+    ConnectOptions, Connection, PgPool, Postgres, Sqlite, SqlitePool, Transaction,
     postgres::PgPoolOptions,
     sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous},
 };
@@ -80,6 +80,11 @@ impl Db {
                 // bench/browse/README.md).
                 .pragma("mmap_size", (256 * 1024 * 1024).to_string())
                 .pragma("cache_size", (-64 * 1024).to_string());
+            // Once on its own first: the pool would only log a connection it could not set up,
+            // and retry until it timed out.
+            let mut first = options.connect().await.context("opening the SQLite database")?;
+            register_functions(&mut first).await.context("registering Taskhub's SQLite functions")?;
+            first.close().await.ok();
             let pool = SqlitePoolOptions::new()
                 .max_connections(8)
                 .acquire_timeout(acquire_timeout)

@@ -338,7 +338,7 @@ async fn measure(base: &str, path: &str, clients: usize, seconds: u64, own_reads
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let args = args()?;
-    let (scratch, config) = Scratch::new("browse", &args.backend).await?;
+    let (scratch, config) = Scratch::kept_or_new("browse", &args.backend).await?;
     let result = run(&args, config, scratch.reused()).await;
     scratch.remove().await;
     result
@@ -347,10 +347,15 @@ async fn main() -> anyhow::Result<()> {
 async fn run(args: &Args, config: Config, reused: bool) -> anyhow::Result<()> {
     let running = server::start(config).await?;
     let loading = Instant::now();
-    if reused {
-        println!("on the kept database (BENCH_REUSE): not loading; --tasks only labels the figures");
-    } else {
+    if !reused {
         load(&running.state.db, args.tasks).await?;
+    }
+    let open_tasks = server::on_pool!(&running.state.db, |pool| {
+        sqlx::query_scalar::<_, i64>("select count(*) from tasks where status = 'open'").fetch_one(pool).await
+    })?;
+    if reused {
+        anyhow::ensure!(open_tasks > 0, "BENCH_REUSE: the kept database holds no open tasks");
+        println!("on the kept database (BENCH_REUSE), not loaded again");
     }
     if let Db::Postgres(pool) = &running.state.db {
         sqlx::query("analyze").execute(pool).await?;
@@ -361,7 +366,7 @@ async fn run(args: &Args, config: Config, reused: bool) -> anyhow::Result<()> {
     println!(
         "backend {} · {} open tasks loaded in {:.1} s · {} clients · {} s per query",
         args.backend,
-        args.tasks,
+        open_tasks,
         loading.elapsed().as_secs_f64(),
         args.clients,
         args.seconds

@@ -14,8 +14,10 @@ use sqlx::{Connection, Executor, PgConnection};
 /// Postgres: `BENCH_DATABASE_URL` (an admin URL), default `postgres://postgres@127.0.0.1:5432/postgres`;
 /// `BENCH_PG_LOG_MS=n` logs the scratch database's statements slower than n ms; `BENCH_KEEP=1`
 /// keeps the database and directory (and says where), to look into them after a run;
-/// `BENCH_REUSE=<directory>` (SQLite) or `BENCH_REUSE=<database>` (PostgreSQL) runs on such a kept
-/// one instead of a fresh one, and keeps it (to measure two builds on one large database).
+/// `BENCH_REUSE=<directory>` (SQLite) or `BENCH_REUSE=<database>` (PostgreSQL) runs a bench that
+/// supports it ([`Scratch::kept_or_new`]) on such a kept one instead, and leaves it as it was (to
+/// measure two builds on one large database). A kept database carries its build's migrations: run
+/// builds on it that know them all.
 pub struct Scratch {
     data_dir: std::path::PathBuf,
     database: Option<(String, String)>,
@@ -26,9 +28,26 @@ impl Scratch {
     /// The scratch place and a local server configuration on it (`backend`: sqlite or postgres),
     /// on a free loopback port, without the web app.
     pub async fn new(bench: &str, backend: &str) -> anyhow::Result<(Scratch, Config)> {
-        let reuse = std::env::var("BENCH_REUSE").ok();
+        Self::create(bench, backend, None).await
+    }
+
+    /// [`Scratch::new`], or the database `BENCH_REUSE` names (kept by an earlier run), which is
+    /// left as it is afterwards: for a bench that can run on a database it did not load.
+    pub async fn kept_or_new(bench: &str, backend: &str) -> anyhow::Result<(Scratch, Config)> {
+        Self::create(bench, backend, std::env::var("BENCH_REUSE").ok()).await
+    }
+
+    async fn create(bench: &str, backend: &str, reuse: Option<String>) -> anyhow::Result<(Scratch, Config)> {
         let data_dir = match (&reuse, backend) {
-            (Some(kept), "sqlite") => std::path::PathBuf::from(kept),
+            (Some(kept), "sqlite") => {
+                let kept = std::path::PathBuf::from(kept);
+                anyhow::ensure!(
+                    kept.join("taskhub.db").is_file(),
+                    "BENCH_REUSE: {} holds no taskhub.db (a data directory BENCH_KEEP kept)",
+                    kept.display()
+                );
+                kept
+            }
             _ => std::env::temp_dir().join(format!("taskhub-{bench}-bench-{}", uuid::Uuid::now_v7().simple())),
         };
         std::fs::create_dir_all(&data_dir)?;
@@ -71,17 +90,23 @@ impl Scratch {
         self.reused
     }
 
+    /// Drops what this run created; a reused database stays.
     pub async fn remove(self) {
-        if self.reused || std::env::var_os("BENCH_KEEP").is_some() {
+        if std::env::var_os("BENCH_KEEP").is_some() {
             let database = self.database.as_ref().map_or("none", |(_, name)| name.as_str());
             eprintln!("kept (BENCH_KEEP): data directory {}, PostgreSQL database {database}", self.data_dir.display());
             return;
         }
-        if let Some((admin, name)) = self.database
-            && let Ok(mut connection) = PgConnection::connect(&admin).await
-        {
-            let drop = format!("drop database if exists {name} with (force)");
-            let _ = connection.execute(sqlx::AssertSqlSafe(drop)).await;
+        match self.database {
+            // A reused SQLite database is its data directory.
+            None if self.reused => return,
+            Some((admin, name)) if !self.reused => {
+                if let Ok(mut connection) = PgConnection::connect(&admin).await {
+                    let drop = format!("drop database if exists {name} with (force)");
+                    let _ = connection.execute(sqlx::AssertSqlSafe(drop)).await;
+                }
+            }
+            _ => {}
         }
         std::fs::remove_dir_all(&self.data_dir).ok();
     }

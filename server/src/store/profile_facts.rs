@@ -98,7 +98,8 @@ pub struct CardFacts {
 }
 
 /// The ratings and verification badges of `user_ids`, in one query for the whole list (every
-/// browse page reads it: a second round trip cost more than either query).
+/// browse page reads it: a second round trip cost more than either query). Read from `profiles`,
+/// which every user has from sign-up to deletion.
 #[instrument(skip_all)]
 pub async fn card_facts(db: &Db, user_ids: impl IntoIterator<Item = Uuid>) -> sqlx::Result<CardFacts> {
     let mut ids: Vec<Uuid> = user_ids.into_iter().collect();

@@ -25,6 +25,11 @@ const INTENDED_DIFFERENCES: &[(&str, &str)] = &[
         "a trigram (pg_trgm) index for the location filter's `like '%…%'`; SQLite has no index that \
          serves it, and its embedded scale does not need one",
     ),
+    (
+        "tasks index tasks_open_category_rowid",
+        "SQLite's Best match in a category reads a category's open tasks in the full-text index's \
+         rowid order; PostgreSQL's window walks the category's newest tasks instead",
+    ),
     ("tasks_fts", "SQLite's full-text search is an FTS5 table (the Porter stemmer) over tasks"),
     ("tasks_fts_config", "one of FTS5's own tables behind tasks_fts"),
     ("tasks_fts_data", "one of FTS5's own tables behind tasks_fts"),

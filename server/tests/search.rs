@@ -16,6 +16,7 @@ on_both_backends!(
     best_match_ranks_title_matches_first_and_pages_through_every_match,
     the_index_follows_edits_and_status_changes,
     best_match_ranks_the_newest_matches_and_pages_through_every_match,
+    best_match_in_a_category_ranks_that_categorys_matches_as_it_ranks_them_all,
 );
 
 fn titles(response: &common::Response) -> Vec<String> {
@@ -201,6 +202,9 @@ async fn best_match_ranks_the_newest_matches_and_pages_through_every_match(app: 
     newest_window.sort();
     assert_eq!(in_window, newest_window, "the ranked part is the newest {window} matches");
     assert_eq!(older, &expected[window..], "older matches follow, newest first");
+    // Every match is in category 1: a category's window, whose later pages read the category's
+    // tasks from the first page's floor up, ranks and pages them alike.
+    assert_eq!(every_page(&app, "q=fence&category=1", 50).await, best, "the same pages within the category");
 
     // Pages read while tasks are posted: no duplicates, nothing that existed is missed.
     let mut seen = Vec::new();
@@ -225,5 +229,37 @@ async fn best_match_ranks_the_newest_matches_and_pages_through_every_match(app: 
     assert_eq!(unique.len(), seen.len(), "no task twice");
     expected.sort();
     assert!(expected.iter().all(|id| unique.contains(id)), "every task that existed is found");
+    app
+}
+
+/// Best match in a category ranks that category's matches as Best match ranks them all: the same
+/// tasks in the same order, none of another category and none no longer open.
+async fn best_match_in_a_category_ranks_that_categorys_matches_as_it_ranks_them_all(app: TestApp) -> TestApp {
+    let token = poster(&app, "category.poster@example.com").await;
+    let mut in_category = Vec::new();
+    for (title, description, category_id) in [
+        ("Fence and gate", "New fence palings, the gate rehung", 1),
+        ("Garden tidy", "Weed along the fence", 1),
+        ("Fence painting", "Two coats", 3),
+        ("Paint a fence", "About twenty metres of pickets", 1),
+        ("Gate latch", "Fix the latch on the fence gate", 3),
+        ("Fence post", "One post has rotted", 1),
+    ] {
+        let task =
+            post_task(&app, &token, json!({ "title": title, "description": description, "category_id": category_id }))
+                .await;
+        if category_id == 1 {
+            in_category.push(id(&task));
+        }
+    }
+    let closed = in_category.pop().unwrap();
+    let cancelled = app.post(&format!("/api/tasks/{closed}/cancel"), Some(&token), json!({})).await;
+    assert_eq!(cancelled.status, StatusCode::OK, "{:?}", cancelled.body);
+
+    let all = every_page(&app, "q=fence", 2).await;
+    assert_eq!(all.len(), 5, "{all:?}");
+    let expected: Vec<String> = all.into_iter().filter(|task| in_category.contains(task)).collect();
+    assert_eq!(expected.len(), 3);
+    assert_eq!(every_page(&app, "q=fence&category=1", 2).await, expected);
     app
 }

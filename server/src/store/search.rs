@@ -239,8 +239,12 @@ fn window_sql(
             text.condition
         ),
         Db::Sqlite(_) => {
-            if let Some(floor) = floor {
-                conditions.push(format!("tasks_fts.rowid >= {}", rowid_of(floor, args)));
+            let lowest = floor.map(|floor| rowid_of(floor, args));
+            if let Some(lowest) = &lowest {
+                conditions.push(format!("tasks_fts.rowid >= {lowest}"));
+            }
+            if let Some(category_id) = filter.category_id {
+                conditions.push(in_category(category_id, lowest.as_deref(), args));
             }
             format!(
                 "select t.id, t.created_at, {} as search_rank, tasks_fts.rowid as place from {} where {} and {}
@@ -252,6 +256,19 @@ fn window_sql(
             )
         }
     }
+}
+
+/// SQLite: the window's matches in a category, as a list of the category's open tasks from
+/// `lowest` up, read from `tasks_open_category_rowid` without visiting a task. Each of the
+/// window's matches is checked against it before its task is read: most matches of a common word
+/// are in other categories, and reading each of their tasks to see so was most of the time of a
+/// Best match with a category (1.4 ms against 0.4 ms for "clean" in one category at a million
+/// tasks). The `+` keeps SQLite from handing the list to FTS5, which would look every rowid in it
+/// up in the full-text index (66 ms).
+fn in_category(category_id: i64, lowest: Option<&str>, args: &mut Vec<Arg>) -> String {
+    let category = arg(Arg::Int(category_id), args);
+    let from = lowest.map_or(String::new(), |lowest| format!("and rowid >= {lowest}"));
+    format!("+tasks_fts.rowid in (select rowid from tasks where status = 'open' and category_id = {category} {from})")
 }
 
 /// The oldest of the newest `WALK` open tasks, when there are that many: how far back a first

@@ -103,7 +103,23 @@ impl Db {
             Self::Sqlite(pool) => SQLITE_MIGRATIONS.run(pool).await,
             Self::Postgres(pool) => POSTGRES_MIGRATIONS.run(pool).await,
         }
-        .context("running database migrations")
+        .context("running database migrations")?;
+        self.refresh_planner_statistics().await
+    }
+
+    /// SQLite: gathers the query planner's statistics where they are missing or stale, as SQLite
+    /// advises for long-lived databases (`PRAGMA optimize`, which bounds its own work: per-index
+    /// counts only, no STAT4 samples, so prepared statements are not planned again for each
+    /// value bound). Without them SQLite plans every query by rules of thumb, not as the plans
+    /// measured in `bench/browse`. Run after migrations and every hour ([`crate::workers`]);
+    /// PostgreSQL's autovacuum does the same on its own.
+    pub async fn refresh_planner_statistics(&self) -> anyhow::Result<()> {
+        if let Self::Sqlite(pool) = self {
+            // 0x10002: analyze what needs it (2), checking every table (0x10000), not only the
+            // tables this connection has read.
+            sqlx::query("pragma optimize = 0x10002").execute(pool).await.context("gathering SQLite's statistics")?;
+        }
+        Ok(())
     }
 
     pub async fn ping(&self) -> bool {

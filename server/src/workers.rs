@@ -14,8 +14,8 @@ use std::time::Duration;
 use tokio_util::{sync::CancellationToken, task::TaskTracker};
 
 use crate::{
-    alerts, delivery, http::realtime::delete_expired_tickets, payments::sweep, rate_limit::Limiter, state::AppState,
-    task_views,
+    alerts, db::Db, delivery, http::realtime::delete_expired_tickets, payments::sweep, rate_limit::Limiter,
+    state::AppState, task_views,
 };
 
 /// The tracker and stop token of one node's background work; cheap to clone.
@@ -31,6 +31,7 @@ impl Workers {
         let workers = Self::default();
         workers.spawn(|stop| forget_ended_windows(state.limiter.clone(), stop));
         workers.spawn(|stop| delete_expired_tickets(state.db.clone(), stop));
+        workers.spawn(|stop| refresh_planner_statistics(state.db.clone(), stop));
         workers.spawn(|stop| delivery::run(state.delivery_handles(), stop));
         workers.spawn(|stop| task_views::run(state.task_views.clone(), state.db.clone(), stop));
         // 0 turns the polling workers off: tests drive them by hand.
@@ -67,6 +68,22 @@ impl Workers {
     /// True once [`Workers::stop`] was called: no worker can be added any more.
     pub fn is_stopping(&self) -> bool {
         self.tracker.is_closed()
+    }
+}
+
+/// Keeps SQLite's planner statistics current as the tables grow, every hour ([`Db::refresh_planner_statistics`]).
+async fn refresh_planner_statistics(db: Db, stop: CancellationToken) {
+    let mut interval = tokio::time::interval(Duration::from_secs(60 * 60));
+    interval.tick().await; // The first tick is now, and start-up has just gathered them.
+    loop {
+        tokio::select! {
+            _ = stop.cancelled() => return,
+            _ = interval.tick() => {
+                if let Err(error) = db.refresh_planner_statistics().await {
+                    tracing::warn!(error = ?error, "could not gather SQLite's planner statistics");
+                }
+            }
+        }
     }
 }
 

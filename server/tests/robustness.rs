@@ -387,7 +387,7 @@ impl HeldWrites {
 }
 
 /// Every background loop of a node (payments sweep, alert matching, delivery, ticket and
-/// rate-limit cleanup, the task-view writer) stops on shutdown, and the pool is closed only after
+/// rate-limit cleanup, the task-view writer, SQLite's planner statistics) stops on shutdown, and the pool is closed only after
 /// the last one.
 async fn shutdown_stops_every_worker_before_closing_the_pool(app: TestApp) -> TestApp {
     let mut config = app.server.state.config.as_ref().clone();
@@ -396,7 +396,11 @@ async fn shutdown_stops_every_worker_before_closing_the_pool(app: TestApp) -> Te
     config.task_alerts_poll_secs = 5;
     let node = server::start(config).await.expect("second node starts");
     let (workers, db) = (node.workers.clone(), node.state.db.clone());
-    assert_eq!(workers.running(), 6, "sweep, alert matching, delivery, ticket and rate-limit cleanup, task views");
+    assert_eq!(
+        workers.running(),
+        7,
+        "sweep, alert matching, delivery, ticket and rate-limit cleanup, task views, planner statistics"
+    );
 
     let stopped = tokio::time::timeout(std::time::Duration::from_secs(5), node.shutdown()).await;
     stopped.expect("shut down within 5 s").expect("shut down cleanly");

@@ -31,10 +31,14 @@ as_postgres() {
 
 port_is_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
+# Ports come from below the kernel's ephemeral range: an outgoing connection (a node's pool,
+# curl polling /readyz) takes its local port from that range and would make a node that binds
+# the same port fail to start.
 free_port() {
-  local port
+  local port ephemeral_low=32768
+  read -r ephemeral_low _ </proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || true
   for _ in $(seq 100); do
-    port=$((20000 + RANDOM % 40000))
+    port=$((10000 + RANDOM % (ephemeral_low - 10000)))
     if port_is_free "$port" && ! grep -qs "=$port\$" "$env_file"; then
       echo "$port"
       return
@@ -106,7 +110,25 @@ start_node() {
     RUST_LOG="${RUST_LOG:-warn,server=info,realtime=info}" \
     setsid "$server_bin" >>"$dir/node-$n.log" 2>&1 </dev/null &
   echo $! >"$dir/node-$n.pid"
-  wait_for "node $n" 60 curl -fsS "http://127.0.0.1:$port/readyz"
+  wait_for_node "$n" "$port"
+}
+
+# Waits up to 60 s for a node's /readyz, giving up at once if the node exits; either way a
+# failure prints the end of the node's log, which says why.
+wait_for_node() {
+  local n=$1 port=$2
+  for _ in $(seq 600); do
+    curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && return 0
+    if ! pid_alive "$dir/node-$n.pid"; then
+      echo "node $n exited while starting; its log ends:" >&2
+      tail -n 20 "$dir/node-$n.log" >&2
+      return 1
+    fi
+    sleep 0.1
+  done
+  echo "node $n did not come up within 60s; its log ends:" >&2
+  tail -n 20 "$dir/node-$n.log" >&2
+  return 1
 }
 
 kill_node() {

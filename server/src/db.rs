@@ -104,20 +104,30 @@ impl Db {
             Self::Postgres(pool) => POSTGRES_MIGRATIONS.run(pool).await,
         }
         .context("running database migrations")?;
-        self.refresh_planner_statistics().await
+        // Statistics only make queries faster: a database that cannot be analyzed now (another
+        // process holding the write lock, a read-only file) still serves, and the hourly
+        // refresh tries again.
+        if let Err(error) = self.refresh_planner_statistics().await {
+            tracing::warn!(error = format!("{error:#}"), "SQLite's planner statistics were not gathered");
+        }
+        Ok(())
     }
 
     /// SQLite: gathers the query planner's statistics where they are missing or stale, as SQLite
-    /// advises for long-lived databases (`PRAGMA optimize`, which bounds its own work: per-index
-    /// counts only, no STAT4 samples, so prepared statements are not planned again for each
-    /// value bound). Without them SQLite plans every query by rules of thumb, not as the plans
-    /// measured in `bench/browse`. Run after migrations and every hour ([`crate::workers`]);
-    /// PostgreSQL's autovacuum does the same on its own.
+    /// advises for long-lived databases (`PRAGMA optimize`). Without them SQLite plans every
+    /// query by rules of thumb, not as the plans measured in `bench/browse`. Run after
+    /// migrations and every hour ([`crate::workers`]); PostgreSQL's autovacuum does the same on
+    /// its own.
+    ///
+    /// The pragma runs on one pooled connection; the others read the new statistics when sqlx
+    /// replaces them (within its 30-minute maximum lifetime) or when the schema changes.
     pub async fn refresh_planner_statistics(&self) -> anyhow::Result<()> {
         if let Self::Sqlite(pool) = self {
-            // 0x10002: analyze what needs it (2), checking every table (0x10000), not only the
-            // tables this connection has read.
-            sqlx::query("pragma optimize = 0x10002").execute(pool).await.context("gathering SQLite's statistics")?;
+            // 0x10012: analyze the tables that need it (0x2), checking every table (0x10000), not
+            // only those this connection has read, with a bounded analysis (0x10). Unbounded, the
+            // analysis reads every row while holding the write lock and stores STAT4 samples,
+            // with which SQLite plans a statement again each time a value is bound to it.
+            sqlx::query("pragma optimize = 0x10012").execute(pool).await.context("gathering SQLite's statistics")?;
         }
         Ok(())
     }

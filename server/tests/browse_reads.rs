@@ -76,19 +76,25 @@ async fn signed_in_browse_reads_are_not_shared_and_answers_stay_fresh(app: TestA
 }
 
 /// SQLite plans by rules of thumb until it has statistics, and read a budget range's newest tasks
-/// at a million tasks by sorting every task in the range: the server gathers them at start-up and
-/// every hour (`Db::refresh_planner_statistics`), as SQLite advises.
+/// at a million tasks by sorting every task in the range: the server gathers them at start-up
+/// (after migrations) and every hour (`Db::refresh_planner_statistics`), as SQLite advises. They
+/// are per-index counts without STAT4 samples: with samples, SQLite plans a statement again each
+/// time a value is bound to it, which is every time sqlx runs it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn sqlite_has_planner_statistics_for_the_task_indexes() {
+async fn sqlite_gathers_planner_statistics_without_samples_at_start_up() {
     common::run(
         common::Backend::Sqlite,
         |_| {},
         |app: TestApp| async move {
             let owner = poster(&app, "stats.poster@example.com").await;
-            post_task(&app, &owner, json!({ "title": "Paint the fence" })).await;
+            for title in ["Paint the fence", "Mow the lawn", "Clean the gutters"] {
+                post_task(&app, &owner, json!({ "title": title })).await;
+            }
             let db = &app.server.state.db;
-            db.refresh_planner_statistics().await.unwrap();
             let server::db::Db::Sqlite(pool) = db else { unreachable!("a SQLite app") };
+            sqlx::query("delete from sqlite_stat1").execute(pool).await.unwrap();
+            // What the server runs when it starts.
+            db.migrate().await.unwrap();
             let indexes: Vec<String> =
                 sqlx::query_scalar("select idx from sqlite_stat1 where tbl = 'tasks' and idx is not null order by idx")
                     .fetch_all(pool)
@@ -96,6 +102,16 @@ async fn sqlite_has_planner_statistics_for_the_task_indexes() {
                     .unwrap();
             assert!(indexes.contains(&"tasks_open_budget".to_owned()), "{indexes:?}");
             assert!(indexes.contains(&"tasks_open_newest".to_owned()), "{indexes:?}");
+            let has_samples_table: bool =
+                sqlx::query_scalar("select exists (select 1 from sqlite_schema where name = 'sqlite_stat4')")
+                    .fetch_one(pool)
+                    .await
+                    .unwrap();
+            if has_samples_table {
+                let samples: i64 =
+                    sqlx::query_scalar("select count(*) from sqlite_stat4").fetch_one(pool).await.unwrap();
+                assert_eq!(samples, 0, "STAT4 samples make every bound statement be planned again");
+            }
             app
         },
     )
@@ -103,19 +119,46 @@ async fn sqlite_has_planner_statistics_for_the_task_indexes() {
 }
 
 /// With the statistics `PRAGMA optimize` gathers at a million tasks (these, read off the browse
-/// bench's database), SQLite took a budget range for a narrow one and read its newest tasks from
-/// the budget index, sorting every task in the range: 5 s a page. The newest list walks the
-/// newest index in order and checks the range on each task; a budget sort still reads the range
-/// from the budget index.
+/// bench's database), SQLite cannot tell a wide budget range from a narrow one. It read a wide
+/// range's newest tasks from the budget index, sorting every task in the range (5 s a page), and
+/// left alone it walks every open task in search of a range that holds none. The server counts
+/// the range's tasks first (`store::browse::budget_read`): a wide range's newest list walks the
+/// newest index in order and checks the range on each task; a narrow one is read from the budget
+/// index and sorted. Either way the pages are the ones the range holds.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn sqlite_reads_a_budget_ranges_newest_tasks_in_order_at_a_million_tasks() {
+async fn sqlite_reads_a_budget_range_by_how_many_tasks_it_holds_at_a_million_tasks() {
     common::run(
         common::Backend::Sqlite,
         |_| {},
         |app: TestApp| async move {
+            let owner = poster(&app, "range.poster@example.com").await;
+            post_task(&app, &owner, json!({ "title": "Mow the lawn", "budget_cents": 10_000 })).await;
             let db = &app.server.state.db;
-            db.refresh_planner_statistics().await.unwrap();
             let server::db::Db::Sqlite(pool) = db else { unreachable!("a SQLite app") };
+            // Copies of that task, each a second older, so the wide range holds more than the
+            // probe counts.
+            let columns: Vec<String> =
+                sqlx::query_scalar("select name from pragma_table_info('tasks')").fetch_all(pool).await.unwrap();
+            let copied: Vec<String> = columns
+                .iter()
+                .map(|column| match column.as_str() {
+                    "id" => "randomblob(16)".to_owned(),
+                    "created_at" => "created_at - copy.n * 1000".to_owned(),
+                    other => other.to_owned(),
+                })
+                .collect();
+            let copies = server::store::browse::NARROW_BUDGET_RANGE + 100;
+            sqlx::query(sqlx::AssertSqlSafe(format!(
+                "with recursive copy (n) as (select 1 union all select n + 1 from copy where n < {copies})
+                 insert into tasks ({}) select {} from tasks, copy",
+                columns.join(", "),
+                copied.join(", ")
+            )))
+            .execute(pool)
+            .await
+            .unwrap();
+            post_task(&app, &owner, json!({ "title": "Fix the tap", "budget_cents": 77_700 })).await;
+
             sqlx::query("delete from sqlite_stat1 where tbl = 'tasks'").execute(pool).await.unwrap();
             for (index, stat) in [
                 ("sqlite_autoindex_tasks_1", "1000000 1"),
@@ -140,14 +183,47 @@ async fn sqlite_reads_a_budget_ranges_newest_tasks_in_order_at_a_million_tasks()
             sqlx::query("create table reload_statistics (x)").execute(pool).await.unwrap();
             sqlx::query("drop table reload_statistics").execute(pool).await.unwrap();
 
-            use server::store::browse::{BrowseFilter, BrowseSort, explain_open_tasks_page};
-            let range =
+            use server::store::browse::{BrowseFilter, BrowseSort, BudgetRead, budget_read, explain_open_tasks_page};
+            let wide =
                 BrowseFilter { min_budget_cents: Some(5_000), max_budget_cents: Some(150_000), ..Default::default() };
-            let newest = explain_open_tasks_page(db, &range, BrowseSort::Newest, None, 21).await.unwrap();
+            assert_eq!(budget_read(db, &wide, BrowseSort::Newest).await.unwrap(), BudgetRead::SortIndex);
+            let newest = explain_open_tasks_page(db, &wide, BrowseSort::Newest, None, 21).await.unwrap();
             assert!(newest.iter().any(|step| step.contains("tasks_open_newest")), "{newest:?}");
             assert!(!newest.iter().any(|step| step.contains("TEMP B-TREE")), "{newest:?}");
-            let by_budget = explain_open_tasks_page(db, &range, BrowseSort::BudgetDesc, None, 21).await.unwrap();
+            let by_budget = explain_open_tasks_page(db, &wide, BrowseSort::BudgetDesc, None, 21).await.unwrap();
             assert!(by_budget.iter().any(|step| step.contains("tasks_open_budget")), "{by_budget:?}");
+
+            for narrow in [
+                BrowseFilter { min_budget_cents: Some(50_000), ..Default::default() },
+                BrowseFilter { min_budget_cents: Some(1_000_000), ..Default::default() },
+                BrowseFilter { category_id: Some(1), max_budget_cents: Some(5_000), ..Default::default() },
+            ] {
+                assert_eq!(budget_read(db, &narrow, BrowseSort::Newest).await.unwrap(), BudgetRead::BudgetIndex);
+                let plan = explain_open_tasks_page(db, &narrow, BrowseSort::DueSoonest, None, 21).await.unwrap();
+                assert!(plan.iter().any(|step| step.contains("_budget")), "{narrow:?}: {plan:?}");
+            }
+
+            // The pages: the wide range holds every task, so it pages as the whole list does.
+            let page = |path: String| {
+                let app = &app;
+                async move {
+                    let response = app.get(&path, None).await;
+                    assert_eq!(response.status, StatusCode::OK, "{path}: {:?}", response.body);
+                    response.body
+                }
+            };
+            let (everything, in_range) =
+                (page("/api/tasks".into()).await, page("/api/tasks?min_budget=50&max_budget=1500".into()).await);
+            assert_eq!(everything["items"], in_range["items"]);
+            let next = |body: &serde_json::Value| body["next_cursor"].as_str().unwrap().to_owned();
+            assert_eq!(
+                page(format!("/api/tasks?cursor={}", next(&everything))).await["items"],
+                page(format!("/api/tasks?min_budget=50&max_budget=1500&cursor={}", next(&in_range))).await["items"],
+            );
+            let narrow = page("/api/tasks?min_budget=500".into()).await;
+            assert_eq!(narrow["items"].as_array().unwrap().len(), 1, "{narrow}");
+            assert_eq!(narrow["items"][0]["title"], "Fix the tap");
+            assert!(page("/api/tasks?min_budget=10000".into()).await["items"].as_array().unwrap().is_empty());
             app
         },
     )

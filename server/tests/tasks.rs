@@ -253,6 +253,7 @@ async fn browse_rejects_bad_parameters_with_the_error_shape(app: TestApp) -> Tes
         ("/api/tasks?limit=ten", "limit"),
         ("/api/tasks?category=garden", "category"),
         ("/api/tasks?min_budget=lots", "min_budget"),
+        ("/api/tasks?min_budget=200&max_budget=100", "max_budget"),
     ] {
         let response = app.get(path, None).await;
         assert_eq!(response.status, StatusCode::UNPROCESSABLE_ENTITY, "{path}");
@@ -263,6 +264,7 @@ async fn browse_rejects_bad_parameters_with_the_error_shape(app: TestApp) -> Tes
     assert_eq!(response.status, StatusCode::BAD_REQUEST);
     assert_eq!(response.error_code(), "bad_request");
     assert_eq!(app.get("/api/tasks?limit=100", None).await.status, StatusCode::OK);
+    assert_eq!(app.get("/api/tasks?min_budget=100&max_budget=100", None).await.status, StatusCode::OK);
     app
 }
 

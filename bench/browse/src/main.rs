@@ -235,6 +235,27 @@ fn queries() -> Vec<Query> {
             BrowseFilter { min_budget_cents: Some(5_000), max_budget_cents: Some(150_000), ..Default::default() },
             BrowseSort::Newest,
         ),
+        // Budgets are whole dollars from 5 to 2,004, so at a million tasks each dollar holds
+        // about 500: these hold about 1,000 (read whole from the budget index), 2,500 (just
+        // above `NARROW_BUDGET_RANGE`: the longest walk of the newest index) and none.
+        query(
+            "narrow budget range",
+            "/api/tasks?min_budget=2003",
+            BrowseFilter { min_budget_cents: Some(200_300), ..Default::default() },
+            BrowseSort::Newest,
+        ),
+        query(
+            "budget range at the probe's edge",
+            "/api/tasks?min_budget=2000",
+            BrowseFilter { min_budget_cents: Some(200_000), ..Default::default() },
+            BrowseSort::Newest,
+        ),
+        query(
+            "empty budget range",
+            "/api/tasks?min_budget=5000",
+            BrowseFilter { min_budget_cents: Some(500_000), ..Default::default() },
+            BrowseSort::Newest,
+        ),
         query("sort due soonest", "/api/tasks?sort=due_soonest", BrowseFilter::default(), BrowseSort::DueSoonest),
         query(
             "filtered+sorted",

@@ -115,13 +115,20 @@ pub async fn browse_tasks(
             rules::dollars_to_cents(&text).map(Some).ok_or_else(|| ApiError::field(field, rules::INVALID_BUDGET))
         }
     };
+    let (min_budget_cents, max_budget_cents) =
+        (budget("min_budget", query.min_budget)?, budget("max_budget", query.max_budget)?);
+    if let (Some(min), Some(max)) = (min_budget_cents, max_budget_cents)
+        && min > max
+    {
+        return Err(ApiError::field("max_budget", "The maximum budget can't be less than the minimum budget"));
+    }
     let near = near_filter(present(query.near), present(query.radius_km))?;
     let filter = BrowseFilter {
         words: q.as_deref().map(crate::store::search::search_words),
         category_id,
         location: present(query.location).map(|location| location.to_lowercase()),
-        min_budget_cents: budget("min_budget", query.min_budget)?,
-        max_budget_cents: budget("max_budget", query.max_budget)?,
+        min_budget_cents,
+        max_budget_cents,
         within: near.map(|(lat, lon, radius_km)| geo::bounding_box(lat, lon, radius_km)),
     };
     let searching = filter.words.as_ref().is_some_and(|words| !words.is_empty());

@@ -189,7 +189,8 @@ pub async fn open_tasks_page(
         }
         _ => {
             let sort = if sort == BrowseSort::BestMatch { BrowseSort::Newest } else { sort };
-            let (sql, args) = sorted_page_sql(db, filter, sort, after, limit);
+            let budget_read = budget_read(db, filter, sort).await?;
+            let (sql, args) = sorted_page_sql(filter, sort, budget_read, after, limit);
             let rows = fetch_rows(db, sql, args).await?;
             Ok(rows
                 .into_iter()
@@ -268,7 +269,8 @@ pub async fn explain_open_tasks_page(
     match filter.words.as_deref() {
         Some(words) if !words.is_empty() => super::search::explain(db, filter, words, sort, limit).await,
         _ => {
-            let (sql, args) = sorted_page_sql(db, filter, sort, after, limit);
+            let budget_read = budget_read(db, filter, sort).await?;
+            let (sql, args) = sorted_page_sql(filter, sort, budget_read, after, limit);
             explain(db, &sql, args).await
         }
     }
@@ -318,23 +320,74 @@ pub(super) fn keyset(column: &str, id_column: &str, op: &str, key: &str, id: &st
     format!("{column} {strict}= {key} and ({column} {strict} {key} or {id_column} {op} {id})")
 }
 
+/// How a list without words reads its budget range.
+///
+/// SQLite's statistics count an index's entries per key, not how many fall in a range, so its
+/// planner cannot tell a narrow budget range from a wide one. With them it read a wide range's
+/// newest tasks by sorting every task in the range (5 s a page at a million tasks); without
+/// them, it would walk every open task in search of a range holding none. On SQLite the server
+/// counts first ([`budget_read`]) and tells the planner which index to read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BudgetRead {
+    /// The planner chooses: PostgreSQL (whose statistics hold the budgets' distribution), no
+    /// budget range, or a list in budget order.
+    Planned,
+    /// Fewer than [`NARROW_BUDGET_RANGE`] open tasks in the range: read them all from the
+    /// budget index and sort them.
+    BudgetIndex,
+    /// A wide range: walk the sort's own index in order and check the range on each task,
+    /// which finds a page after about `limit × open tasks / NARROW_BUDGET_RANGE` tasks at most.
+    SortIndex,
+}
+
+/// A budget range with fewer open tasks than this is read whole from the budget index and sorted.
+pub const NARROW_BUDGET_RANGE: i64 = 2_000;
+
+/// Counts, on SQLite, up to [`NARROW_BUDGET_RANGE`] open tasks in the filter's budget range (and
+/// category) from the budget index, to choose how the list reads the range.
+pub async fn budget_read(db: &Db, filter: &BrowseFilter, sort: BrowseSort) -> sqlx::Result<BudgetRead> {
+    let by_budget = matches!(sort, BrowseSort::BudgetDesc | BrowseSort::BudgetAsc);
+    let has_range = filter.min_budget_cents.is_some() || filter.max_budget_cents.is_some();
+    if by_budget || !has_range || !matches!(db, Db::Sqlite(_)) {
+        return Ok(BudgetRead::Planned);
+    }
+    let mut args = Vec::new();
+    let mut conditions = vec!["status = 'open'".to_owned()];
+    if let Some(category_id) = filter.category_id {
+        conditions.push(format!("category_id = {}", arg(Arg::Int(category_id), &mut args)));
+    }
+    if let Some(min) = filter.min_budget_cents {
+        conditions.push(format!("budget_cents >= {}", arg(Arg::Int(min), &mut args)));
+    }
+    if let Some(max) = filter.max_budget_cents {
+        conditions.push(format!("budget_cents <= {}", arg(Arg::Int(max), &mut args)));
+    }
+    let sql = format!(
+        "select count(*) from (select 1 from tasks where {} limit {NARROW_BUDGET_RANGE})",
+        conditions.join(" and ")
+    );
+    let in_range = fetch_count(db, sql, args).await?;
+    Ok(if in_range < NARROW_BUDGET_RANGE { BudgetRead::BudgetIndex } else { BudgetRead::SortIndex })
+}
+
 /// A list without words: the filters, in `sort`'s order, after `after`.
 fn sorted_page_sql(
-    db: &Db,
     filter: &BrowseFilter,
     sort: BrowseSort,
+    budget_read: BudgetRead,
     after: Option<&After>,
     limit: i64,
 ) -> (String, Vec<Arg>) {
     let mut args = Vec::new();
-    // SQLite's statistics (`PRAGMA optimize`) count an index's entries per key, not how many fall
-    // in a range, so it took a budget range for a narrow one and read the newest tasks in it by
-    // sorting every task in the range (5 s a page at a million tasks). Unless the list is in
-    // budget order, the range is checked on each task the sort's own index reads, in order.
-    let by_budget = matches!(sort, BrowseSort::BudgetDesc | BrowseSort::BudgetAsc);
-    let budget = if matches!(db, Db::Sqlite(_)) && !by_budget { "+t.budget_cents" } else { "t.budget_cents" };
-    let mut conditions = filter_conditions_on(filter, budget, &mut args);
+    // SQLite reads no index for a column written `+column`: the budget range's, or the sort's
+    // (for the order and for the cursor's range on it).
     let (column, direction) = sort.key();
+    let (budget, column) = match budget_read {
+        BudgetRead::Planned => ("t.budget_cents", column.to_owned()),
+        BudgetRead::BudgetIndex => ("t.budget_cents", format!("+{column}")),
+        BudgetRead::SortIndex => ("+t.budget_cents", column.to_owned()),
+    };
+    let mut conditions = filter_conditions_on(filter, budget, &mut args);
     if let Some(after) = after {
         let key = match &after.key {
             SortKey::Int(value) => arg(Arg::Int(*value), &mut args),
@@ -342,7 +395,7 @@ fn sorted_page_sql(
         };
         let id = arg(Arg::Id(after.id), &mut args);
         let op = if direction == "desc" { "<" } else { ">" };
-        conditions.push(keyset(column, "t.id", op, &key, &id));
+        conditions.push(keyset(&column, "t.id", op, &key, &id));
     }
     let limit = arg(Arg::Int(limit), &mut args);
     let sql = format!(

@@ -245,7 +245,7 @@ fn queries() -> Vec<Query> {
             BrowseSort::Newest,
         ),
         query(
-            "budget range at the probe's edge",
+            "budget range at probe's edge",
             "/api/tasks?min_budget=2000",
             BrowseFilter { min_budget_cents: Some(200_000), ..Default::default() },
             BrowseSort::Newest,
@@ -402,6 +402,15 @@ async fn run(args: &Args, config: Config, reused: bool) -> anyhow::Result<()> {
             "" => deep_page(&base, 50).await?,
             path => path.to_owned(),
         };
+        // Before the measurement, so a query too slow to measure still shows its plan.
+        if args.explain {
+            let after = None;
+            let plan = browse::explain_open_tasks_page(&running.state.db, &query.filter, query.sort, after, 21).await?;
+            println!("{}:", query.name);
+            for line in plan {
+                println!("    {line}");
+            }
+        }
         for (own_reads, how) in [(false, "shared"), (true, "own reads")] {
             let figures = measure(&base, &path, args.clients, args.seconds, own_reads).await?;
             println!(
@@ -414,13 +423,6 @@ async fn run(args: &Args, config: Config, reused: bool) -> anyhow::Result<()> {
                 figures.requests,
                 load_average()
             );
-        }
-        if args.explain {
-            let after = None;
-            let plan = browse::explain_open_tasks_page(&running.state.db, &query.filter, query.sort, after, 21).await?;
-            for line in plan {
-                println!("    {line}");
-            }
         }
     }
     running.shutdown().await?;

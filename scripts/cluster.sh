@@ -31,14 +31,17 @@ as_postgres() {
 
 port_is_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
-# Ports come from below the kernel's ephemeral range: an outgoing connection (a node's pool,
+# Ports come from outside the kernel's ephemeral range: an outgoing connection (a node's pool,
 # curl polling /readyz) takes its local port from that range and would make a node that binds
-# the same port fail to start.
+# the same port fail to start. Below it when there is room (Linux's default starts at 32768),
+# else above it.
 free_port() {
-  local port ephemeral_low=32768
-  read -r ephemeral_low _ </proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || true
+  local port low=32768 high=60999 from to
+  [ -r /proc/sys/net/ipv4/ip_local_port_range ] && read -r low high </proc/sys/net/ipv4/ip_local_port_range
+  if [ "$low" -gt 11024 ]; then from=10000 to=$low; else from=$((high + 1)) to=65536; fi
+  [ "$to" -gt $((from + 1000)) ] || { echo "no loopback ports outside the ephemeral range $low-$high" >&2; return 1; }
   for _ in $(seq 100); do
-    port=$((10000 + RANDOM % (ephemeral_low - 10000)))
+    port=$((from + (RANDOM * 32768 + RANDOM) % (to - from)))
     if port_is_free "$port" && ! grep -qs "=$port\$" "$env_file"; then
       echo "$port"
       return
@@ -118,7 +121,7 @@ start_node() {
 wait_for_node() {
   local n=$1 port=$2
   for _ in $(seq 600); do
-    curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && return 0
+    curl -fsS --max-time 2 "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && return 0
     if ! pid_alive "$dir/node-$n.pid"; then
       echo "node $n exited while starting; its log ends:" >&2
       tail -n 20 "$dir/node-$n.log" >&2

@@ -337,8 +337,9 @@ pub enum BudgetRead {
     /// counts a bounded analysis gathers, SQLite chose to read every poster's tasks instead
     /// (1.7 s a page at a million tasks).
     BudgetIndex,
-    /// A wide range: walk the sort's own index in order and check the range on each task,
-    /// which finds a page after about `limit × open tasks / NARROW_BUDGET_RANGE` tasks at most.
+    /// A wide range: walk the sort's own index in order and check the range on each task. A
+    /// page takes about `limit × open tasks / NARROW_BUDGET_RANGE` tasks when budgets do not
+    /// follow the sort (a range whose tasks are all the oldest walks further).
     SortIndex,
 }
 

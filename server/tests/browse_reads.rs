@@ -8,7 +8,7 @@ use crate::common;
 
 use common::{
     TestApp,
-    market::{holding_the_pool, post_task, poster},
+    market::{date_in, holding_the_pool, post_task, poster},
 };
 use reqwest::StatusCode;
 use serde_json::json;
@@ -236,6 +236,30 @@ async fn sqlite_reads_a_budget_range_by_how_many_tasks_it_holds_at_a_million_tas
             assert_eq!(narrow["items"].as_array().unwrap().len(), 1, "{narrow}");
             assert_eq!(narrow["items"][0]["title"], "Fix the tap");
             assert!(page("/api/tasks?min_budget=10000".into()).await["items"].as_array().unwrap().is_empty());
+
+            // A narrow range of more than a page, paged in each order whose column it writes `+`.
+            for (n, days) in [3, 1, 2, 1, 5].into_iter().enumerate() {
+                let task = json!({ "title": format!("Narrow {n}"), "budget_cents": 88_800, "due_date": date_in(days) });
+                post_task(&app, &owner, task).await;
+            }
+            for (query, expected) in [
+                ("min_budget=888&limit=2", ["Narrow 4", "Narrow 3", "Narrow 2", "Narrow 1", "Narrow 0"]),
+                (
+                    "min_budget=888&limit=2&sort=due_soonest",
+                    ["Narrow 1", "Narrow 3", "Narrow 2", "Narrow 0", "Narrow 4"],
+                ),
+            ] {
+                let (mut seen, mut cursor) = (Vec::new(), String::new());
+                loop {
+                    let body = page(format!("/api/tasks?{query}{cursor}")).await;
+                    seen.extend(body["items"].as_array().unwrap().iter().map(|task| task["title"].clone()));
+                    match body["next_cursor"].as_str() {
+                        Some(next) => cursor = format!("&cursor={next}"),
+                        None => break,
+                    }
+                }
+                assert_eq!(seen, expected, "{query}");
+            }
             app
         },
     )

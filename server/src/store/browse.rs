@@ -365,8 +365,9 @@ pub async fn budget_read(db: &Db, filter: &BrowseFilter, sort: BrowseSort) -> sq
     if let Some(max) = filter.max_budget_cents {
         conditions.push(format!("budget_cents <= {}", arg(Arg::Int(max), &mut args)));
     }
+    let index = if filter.category_id.is_some() { "tasks_open_category_budget" } else { "tasks_open_budget" };
     let sql = format!(
-        "select count(*) from (select 1 from tasks where {} limit {NARROW_BUDGET_RANGE})",
+        "select count(*) from (select 1 from tasks indexed by {index} where {} limit {NARROW_BUDGET_RANGE})",
         conditions.join(" and ")
     );
     let in_range = fetch_count(db, sql, args).await?;

@@ -365,13 +365,18 @@ pub async fn budget_read(db: &Db, filter: &BrowseFilter, sort: BrowseSort) -> sq
     if let Some(max) = filter.max_budget_cents {
         conditions.push(format!("budget_cents <= {}", arg(Arg::Int(max), &mut args)));
     }
-    let index = if filter.category_id.is_some() { "tasks_open_category_budget" } else { "tasks_open_budget" };
     let sql = format!(
-        "select count(*) from (select 1 from tasks indexed by {index} where {} limit {NARROW_BUDGET_RANGE})",
+        "select count(*) from (select 1 from tasks indexed by {} where {} limit {NARROW_BUDGET_RANGE})",
+        budget_index(filter),
         conditions.join(" and ")
     );
     let in_range = fetch_count(db, sql, args).await?;
     Ok(if in_range < NARROW_BUDGET_RANGE { BudgetRead::BudgetIndex } else { BudgetRead::SortIndex })
+}
+
+/// SQLite: the index of the open tasks' budgets, the category's when the filter has one.
+fn budget_index(filter: &BrowseFilter) -> &'static str {
+    if filter.category_id.is_some() { "tasks_open_category_budget" } else { "tasks_open_budget" }
 }
 
 /// A list without words: the filters, in `sort`'s order, after `after`.
@@ -390,9 +395,9 @@ fn sorted_page_sql(
     let (tasks, budget, column) = match budget_read {
         BudgetRead::Planned => (plain_tasks, "t.budget_cents", column.to_owned()),
         BudgetRead::BudgetIndex => {
-            let index = if filter.category_id.is_some() { "tasks_open_category_budget" } else { "tasks_open_budget" };
             // `cross join` keeps the tasks as the outer loop.
-            let tasks = format!("tasks t indexed by {index} cross join profiles p on p.id = t.poster_id");
+            let tasks =
+                format!("tasks t indexed by {} cross join profiles p on p.id = t.poster_id", budget_index(filter));
             (tasks, "t.budget_cents", format!("+{column}"))
         }
         BudgetRead::SortIndex => (plain_tasks, "+t.budget_cents", column.to_owned()),

@@ -50,6 +50,12 @@ describe('browse filters in the URL', () => {
     expect(filtersFromSearch(new URLSearchParams('unknown=1'))).toEqual({});
   });
 
+  it('swaps a minimum budget above the maximum, as the filter form does', () => {
+    expect(filtersFromSearch(new URLSearchParams('min_budget=200&max_budget=50'))).toEqual({ min_budget: 50, max_budget: 200 });
+    expect(filtersFromSearch(new URLSearchParams('min_budget=50&max_budget=50'))).toEqual({ min_budget: 50, max_budget: 50 });
+    expect(filtersFromSearch(new URLSearchParams('min_budget=200'))).toEqual({ min_budget: 200 });
+  });
+
   it('writes the filters back to the same query', () => {
     const filters = filtersFromSearch(new URLSearchParams('q=tap&category=4&radius_km=10&near=1.5,2'));
     expect(filtersFromSearch(filtersToSearch(filters))).toEqual(filters);

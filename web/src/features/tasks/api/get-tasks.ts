@@ -68,7 +68,13 @@ export function filtersFromSearch(params: URLSearchParams): TaskFilters {
     near: near !== undefined && NEAR.test(near) ? near : undefined,
     radius_km: numberIn(text('radius_km'), 1, 100, true),
   };
-  return Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== undefined)) as TaskFilters;
+  return withBudgetsInOrder(Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== undefined)) as TaskFilters);
+}
+
+/** The filters with a minimum budget above the maximum swapped: the API refuses such a range. */
+export function withBudgetsInOrder(filters: TaskFilters): TaskFilters {
+  const { min_budget: min, max_budget: max } = filters;
+  return min !== undefined && max !== undefined && min > max ? { ...filters, min_budget: max, max_budget: min } : filters;
 }
 
 export function filtersToSearch(filters: TaskFilters): URLSearchParams {

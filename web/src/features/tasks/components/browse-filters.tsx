@@ -9,6 +9,7 @@ import {
   RADIUS_OPTIONS,
   defaultSort,
   sortOptionsFor,
+  withBudgetsInOrder,
   type TaskFilters,
 } from '@/features/tasks/api/get-tasks';
 
@@ -27,11 +28,7 @@ export function BrowseFilters({ filters, categories, onApply }: {
   const set = <K extends keyof TaskFilters>(key: K, value: TaskFilters[K]) => setDraft((d) => ({ ...d, [key]: value }));
   const submit = (event?: FormEvent) => {
     event?.preventDefault();
-    const clean = { ...draft };
-    if (clean.min_budget !== undefined && clean.max_budget !== undefined && clean.min_budget > clean.max_budget) {
-      [clean.min_budget, clean.max_budget] = [clean.max_budget, clean.min_budget];
-    }
-    onApply(clean);
+    onApply(withBudgetsInOrder(draft));
   };
   const budget = (value: string) => (value === '' ? undefined : Math.max(0, Number(value)));
 

@@ -123,8 +123,8 @@ async fn sqlite_gathers_planner_statistics_without_samples_at_start_up() {
 /// range's newest tasks from the budget index, sorting every task in the range (5 s a page), and
 /// left alone it walks every open task in search of a range that holds none. The server counts
 /// the range's tasks first (`store::browse::budget_read`): a wide range's newest list walks the
-/// newest index in order and checks the range on each task; a narrow one is read from the budget
-/// index and sorted. Either way the pages are the ones the range holds.
+/// newest index in order and checks the range on each entry; a narrow one is read from the budget
+/// index and sorted on its entries. Either way the pages are the ones the range holds.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sqlite_reads_a_budget_range_by_how_many_tasks_it_holds_at_a_million_tasks() {
     common::run(
@@ -247,7 +247,7 @@ async fn sqlite_reads_a_budget_range_by_how_many_tasks_it_holds_at_a_million_tas
             assert_eq!(narrow["items"][0]["title"], "Fix the tap");
             assert!(page("/api/tasks?min_budget=10000".into()).await["items"].as_array().unwrap().is_empty());
 
-            // A narrow range of more than a page, paged in each order whose column it writes `+`.
+            // A narrow range of more than a page, paged in both orders sorted on the budget index's entries.
             for (n, days) in [3, 1, 2, 1, 5].into_iter().enumerate() {
                 let task = json!({ "title": format!("Narrow {n}"), "budget_cents": 88_800, "due_date": date_in(days) });
                 post_task(&app, &owner, task).await;

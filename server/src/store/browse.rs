@@ -393,9 +393,13 @@ fn sorted_page_sql(
 ) -> (String, Vec<Arg>) {
     let mut args = Vec::new();
     let (column, direction) = sort.key();
-    // SQLite reads no index for a column written `+column`: a wide budget range is checked on
-    // each entry the sort's index reads.
-    let budget = if budget_read == BudgetRead::SortIndex { "+t.budget_cents" } else { "t.budget_cents" };
+    // How SQLite reads the range: a narrow one from the index named, a wide one on each entry
+    // of the sort's index (SQLite reads no index for a column written `+column`).
+    let (tasks, budget) = match budget_read {
+        BudgetRead::Planned => ("tasks t".to_owned(), "t.budget_cents"),
+        BudgetRead::BudgetIndex => (format!("tasks t indexed by {}", budget_index(filter)), "t.budget_cents"),
+        BudgetRead::SortIndex => ("tasks t".to_owned(), "+t.budget_cents"),
+    };
     let mut conditions = filter_conditions_on(filter, budget, &mut args);
     if let Some(after) = after {
         let key = match &after.key {
@@ -408,10 +412,6 @@ fn sorted_page_sql(
     }
     let limit = arg(Arg::Int(limit), &mut args);
     let order = format!("order by {column} {direction}, t.id {direction}");
-    let tasks = match budget_read {
-        BudgetRead::BudgetIndex => format!("tasks t indexed by {}", budget_index(filter)),
-        BudgetRead::Planned | BudgetRead::SortIndex => "tasks t".to_owned(),
-    };
     // The page's tasks are chosen first, on what the filters and the order need (index entries
     // alone, when the filters are the budget and the category: they hold the budget, the sort's
     // columns and the poster; on PostgreSQL where vacuum has marked the pages all-visible), and

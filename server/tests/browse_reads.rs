@@ -275,3 +275,87 @@ async fn sqlite_reads_a_budget_range_by_how_many_tasks_it_holds_at_a_million_tas
     )
     .await;
 }
+
+/// On PostgreSQL, too, a list chooses its page on index entries alone (migration 0025): each
+/// browse index holds the budget and the poster (`include` columns), so an index-only scan finds
+/// the page's ids, and only the page's tasks are read. An index-only scan reads a task only where
+/// vacuum has not marked its page all-visible, so the migration also has autovacuum come after
+/// changes to 1% of `tasks`, not a fifth.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(taskhub_skip_postgres, ignore = "TASKHUB_SKIP_POSTGRES is set")]
+async fn postgres_chooses_a_page_on_index_entries_alone() {
+    common::run(
+        common::Backend::Postgres,
+        |_| {},
+        |app: TestApp| async move {
+            let owner = poster(&app, "entries.poster@example.com").await;
+            post_task(&app, &owner, json!({ "title": "Mow the lawn", "budget_cents": 10_000 })).await;
+            let db = &app.server.state.db;
+            let server::db::Db::Postgres(pool) = db else { unreachable!("a PostgreSQL app") };
+            // Copies of that task, each a second older: enough that the planner reads an index.
+            let columns: Vec<String> = sqlx::query_scalar(
+                "select column_name::text from information_schema.columns
+                 where table_schema = current_schema() and table_name = 'tasks' and is_generated = 'NEVER'
+                 order by ordinal_position",
+            )
+            .fetch_all(pool)
+            .await
+            .unwrap();
+            let copied: Vec<String> = columns
+                .iter()
+                .map(|column| match column.as_str() {
+                    "id" => "gen_random_uuid()".to_owned(),
+                    "created_at" => "created_at - copy.n * 1000".to_owned(),
+                    other => other.to_owned(),
+                })
+                .collect();
+            sqlx::query(sqlx::AssertSqlSafe(format!(
+                "insert into tasks ({}) select {} from tasks, generate_series(1, 5000) as copy (n)",
+                columns.join(", "),
+                copied.join(", ")
+            )))
+            .execute(pool)
+            .await
+            .unwrap();
+            post_task(&app, &owner, json!({ "title": "Fix the tap", "budget_cents": 77_700 })).await;
+            // What autovacuum does after the copies: statistics, and every page marked all-visible.
+            sqlx::query("vacuum analyze tasks").execute(pool).await.unwrap();
+
+            use server::store::browse::{BrowseFilter, BrowseSort, explain_open_tasks_page};
+            let wide =
+                BrowseFilter { min_budget_cents: Some(5_000), max_budget_cents: Some(150_000), ..Default::default() };
+            for (filter, sort, index) in [
+                (BrowseFilter::default(), BrowseSort::Newest, "tasks_open_newest"),
+                (wide.clone(), BrowseSort::Newest, "tasks_open_newest"),
+                (wide, BrowseSort::DueSoonest, "tasks_open_due"),
+                (
+                    BrowseFilter { min_budget_cents: Some(50_000), ..Default::default() },
+                    BrowseSort::Newest,
+                    "tasks_open_budget",
+                ),
+                (
+                    BrowseFilter { category_id: Some(1), ..Default::default() },
+                    BrowseSort::Newest,
+                    "tasks_open_category_newest",
+                ),
+            ] {
+                let plan = explain_open_tasks_page(db, &filter, sort, None, 21).await.unwrap();
+                assert!(
+                    plan.iter().any(|step| step.contains(&format!("Index Only Scan using {index} on tasks"))),
+                    "{filter:?} {sort:?}: {plan:#?}"
+                );
+            }
+
+            let options: Vec<String> =
+                sqlx::query_scalar("select unnest(reloptions) from pg_class where relname = 'tasks'")
+                    .fetch_all(pool)
+                    .await
+                    .unwrap();
+            for option in ["autovacuum_vacuum_insert_scale_factor=0.01", "autovacuum_vacuum_scale_factor=0.02"] {
+                assert!(options.contains(&option.to_owned()), "{options:?}");
+            }
+            app
+        },
+    )
+    .await;
+}

@@ -13,7 +13,7 @@ use sqlx::{Connection, Executor, PgConnection};
 /// A fresh database and data directory for one benchmark run; [`Scratch::remove`] drops both.
 /// Postgres: `BENCH_DATABASE_URL` (an admin URL), default `postgres://postgres@127.0.0.1:5432/postgres`;
 /// `BENCH_PG_LOG_MS=n` logs the scratch database's statements slower than n ms; `BENCH_PG_POOL=n`
-/// sets how many connections the server's pool opens; `BENCH_KEEP=1` keeps the database and
+/// caps the server's PostgreSQL pool at n connections; `BENCH_KEEP=1` keeps the database and
 /// directory (and says where), to look into them after a run;
 /// `BENCH_REUSE=<directory>` (SQLite) or `BENCH_REUSE=<database>` (PostgreSQL) runs a bench that
 /// supports it ([`Scratch::kept_or_new`]) on such a kept one instead, and leaves it as it was (to
@@ -56,7 +56,7 @@ impl Scratch {
         config.bind_addr = "127.0.0.1:0".into();
         config.jwt_secret = Some(Secret::new("bench-secret-".repeat(4)));
         config.web_dist = data_dir.join("none");
-        // How many connections the server's PostgreSQL pool opens (the server's default otherwise).
+        // The most connections the server's PostgreSQL pool opens (SQLite's pool is fixed).
         if let Ok(size) = std::env::var("BENCH_PG_POOL") {
             config.database_max_connections = size.parse().context("BENCH_PG_POOL is a number of connections")?;
         }

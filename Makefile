@@ -37,7 +37,7 @@ server:
 ## and authorization code; what survives is explained in docs/mutants.md. Hours on two cores, so not
 ## part of `make test`. `make mutants` runs the whole scope, each group of files against its own
 ## tests (scripts/mutants-scope.sh); MUTANTS_GROUPS="disputes escrow" runs only those groups.
-## Narrow it to files, e.g. `make mutants MUTANTS_FILES=server/src/payments/fees.rs MUTANTS_TESTS=--lib`
+## Narrow it to files, e.g. `make mutants MUTANTS_FILES=model/src/payments/fees.rs MUTANTS_TESTS=--lib`
 ## (MUTANTS_TESTS goes to `cargo test`). MUTANTS_ARGS goes to `cargo mutants`, e.g. `--iterate` to
 ## skip what a previous run caught. scripts/mutants.sh keeps one mutated copy of the tree and its
 ## own target dir, so a second run is incremental; .cargo/mutants.toml skips mutants that never compile.

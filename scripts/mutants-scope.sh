@@ -37,19 +37,19 @@ group() {
 
 group admin "server/src/http/admin.rs server/src/http/disputes.rs" --test api -- disputes::sqlite:: \
   refund_amounts::sqlite:: operator_routes::sqlite:: marketplace_access::sqlite::
-group disputes "server/src/payments/disputes.rs server/src/store/disputes.rs" "${money[@]}"
-group escrow-store "server/src/store/escrow.rs server/src/store/ledger.rs server/src/store/release.rs
-  server/src/store/cancellations.rs" "${money[@]}"
-group provider-calls "server/src/store/provider_calls.rs server/src/payments/calls.rs" "${money[@]}"
+group disputes "server/src/payments/disputes.rs store/src/disputes.rs" "${money[@]}"
+group escrow-store "store/src/escrow.rs store/src/ledger.rs store/src/release.rs
+  store/src/cancellations.rs" "${money[@]}"
+group provider-calls "store/src/provider_calls.rs server/src/payments/calls.rs" "${money[@]}"
 group escrow "server/src/payments/escrow.rs server/src/payments/releases.rs server/src/payments/payment_requests.rs
   server/src/payments/cancellation_requests.rs server/src/payments/tips.rs" "${money[@]}"
-group ledger-audit "server/src/store/ledger_audit.rs server/src/store/ledger_audit_increases.rs" "${money[@]}"
+group ledger-audit "store/src/ledger_audit.rs store/src/ledger_audit/increases.rs" "${money[@]}"
 group increases "server/src/payments/increases.rs" "${money[@]}"
 group payouts "server/src/payments/payouts.rs server/src/payments/sweep.rs" "${money[@]}"
 group stripe "server/src/payments/stripe.rs server/src/payments/webhook.rs server/src/payments/providers.rs" "${money[@]}"
 group sandbox "server/src/payments/sandbox.rs" "${money[@]}"
 
-group rules "server/src/payments/fees.rs server/src/payments/rules.rs" --lib -- payments::
+group rules "model/src/payments/fees.rs model/src/payments/rules.rs" --lib -- payments::
 group extract "server/src/http/extract.rs" --test api -- operator_routes::sqlite:: \
   operators::an_unverified_operator_address_is_no_operator_sqlite moderation_removed::sqlite:: \
   marketplace_access::sqlite:: robustness::behind_a_trusted_proxy robustness::sqlite::malformed \

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs cargo-mutants on the server crate (`make mutants`, docs/mutants.md), cheaply on a second run:
+# Runs cargo-mutants on the server's crates (model, store, server; the tests are the server's) (`make mutants`, docs/mutants.md), cheaply on a second run:
 #
 # - The tree is mirrored into one scratch copy, $TARGET/mutants-work/tree, that every run reuses
 #   (files whose content did not change keep their times), and mutated there in place. cargo-mutants'
@@ -47,5 +47,5 @@ if cargo nextest --version >/dev/null 2>&1; then mutants_args+=(--test-tool=next
 out=${MUTANTS_OUT:-$target}
 mkdir -p "$out"
 cd "$work/tree"
-CARGO_TARGET_DIR=$work/target exec cargo mutants --in-place --package server --output "$out" \
+CARGO_TARGET_DIR=$work/target exec cargo mutants --in-place --package model --package store --package server --test-package server --output "$out" \
   "${mutants_args[@]}" -- -- "$@"

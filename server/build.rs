@@ -1,12 +1,8 @@
 //! Lets `TASKHUB_SKIP_POSTGRES=1` / `TASKHUB_SKIP_REDIS=1` mark the tests that need those
 //! services as ignored (see server/tests/common/services.rs): a test that did not run is never
 //! reported as passed.
-//!
-//! It also rebuilds the server when a migration is added or changed: `sqlx::migrate!` embeds
-//! `migrations/` at compile time, and cargo does not watch that folder (it is outside the crate).
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");
-    println!("cargo::rerun-if-changed=../migrations");
     for (var, cfg) in [("TASKHUB_SKIP_POSTGRES", "taskhub_skip_postgres"), ("TASKHUB_SKIP_REDIS", "taskhub_skip_redis")]
     {
         println!("cargo::rustc-check-cfg=cfg({cfg})");

@@ -7,7 +7,7 @@ use std::path::Path;
 use anyhow::Context;
 use serde::{Serialize, de::DeserializeOwned};
 
-use crate::db::Timestamp;
+use store::db::Timestamp;
 
 /// An item of a dev outbox, named by its id and ordered by when it was made.
 pub trait OutboxItem: Serialize + DeserializeOwned {

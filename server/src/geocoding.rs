@@ -10,7 +10,8 @@ use std::{
     time::{Duration, Instant},
 };
 
-use serde::{Deserialize, Serialize};
+use model::gazetteer::Place;
+use serde::Deserialize;
 
 const DEFAULT_URL: &str = "https://nominatim.openstreetmap.org/search";
 const USER_AGENT: &str =
@@ -22,13 +23,6 @@ const CACHE_TTL: Duration = Duration::from_secs(60 * 60);
 const CACHE_ENTRIES: usize = 10_000;
 const UPSTREAM_INTERVAL: Duration = Duration::from_secs(1);
 const UPSTREAM_TIMEOUT: Duration = Duration::from_secs(5);
-
-#[derive(Clone, Debug, PartialEq, Serialize, utoipa::ToSchema)]
-pub struct Place {
-    pub display_name: String,
-    pub lat: f64,
-    pub lon: f64,
-}
 
 #[derive(Deserialize)]
 struct NominatimPlace {

@@ -5,11 +5,8 @@ pub mod accounts;
 pub mod alerts;
 pub mod auth;
 pub mod config;
-pub mod db;
 pub mod delivery;
 pub mod dev_outbox;
-pub mod gazetteer;
-pub mod geo;
 pub mod geocoding;
 pub mod http;
 pub mod live;
@@ -28,8 +25,6 @@ pub mod seed;
 pub mod signin;
 pub mod sms;
 pub mod state;
-pub mod states;
-pub mod store;
 pub mod task_views;
 pub mod verification;
 pub mod wire;
@@ -42,10 +37,11 @@ use axum::serve::ListenerExt;
 use tokio::{net::TcpListener, task::JoinHandle};
 use tokio_util::sync::CancellationToken;
 
+use store::db::Db;
+
 use crate::{
     auth::access::AccessTokens,
     config::Config,
-    db::Db,
     mail::Mailer,
     media::Media,
     rate_limit::{AuthRateLimits, Limiter},
@@ -102,7 +98,7 @@ pub async fn start(config: Config) -> anyhow::Result<RunningServer> {
     .await?;
     db.migrate().await?;
     store::backfills::fill_missing_location_search(&db).await.context("filling tasks.location_search")?;
-    tracing::debug!(places = gazetteer::load(), "gazetteer loaded");
+    tracing::debug!(places = model::gazetteer::load(), "gazetteer loaded");
     let listener =
         TcpListener::bind(&config.bind_addr).await.with_context(|| format!("binding {}", config.bind_addr))?;
     let addr = listener.local_addr()?;

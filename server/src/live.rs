@@ -5,14 +5,14 @@
 use serde::Serialize;
 use uuid::Uuid;
 
+use model::states::TaskStatus;
+use store::{
+    db::Timestamp, messages::MessageRow, notifications::NotificationRow, offers::OfferRow, profile_facts,
+    questions::QuestionRow, task_photos, tasks::TaskRow,
+};
+
 use crate::{
-    db::Timestamp,
     state::AppState,
-    states::TaskStatus,
-    store::{
-        messages::MessageRow, notifications::NotificationRow, offers::OfferRow, profile_facts, questions::QuestionRow,
-        task_photos, tasks::TaskRow,
-    },
     wire::{
         events::{DisputeOpened, MessageRead, OfferEvent, TaskEdited, TaskUpdated},
         marketplace::{OfferView, QuestionView, TaskPhoto, TaskSummary, fill_ratings},

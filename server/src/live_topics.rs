@@ -7,9 +7,9 @@ use std::sync::Arc;
 use dashmap::DashSet;
 use uuid::Uuid;
 
-use crate::{
+use store::{
     db::{Db, Timestamp},
-    store::{last_seen, receipts, tasks},
+    last_seen, receipts, tasks,
 };
 
 /// Tasks are never deleted, so a task seen once stays known; the set is emptied when full.

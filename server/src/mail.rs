@@ -13,9 +13,10 @@ use lettre::{
 };
 use serde::{Deserialize, Serialize};
 
+use store::db::{Timestamp, new_id};
+
 use crate::{
     config::Config,
-    db::{Timestamp, new_id},
     dev_outbox::{self, OutboxItem},
 };
 

@@ -1,5 +1,6 @@
 use anyhow::Context;
-use server::{config::Config, db::Db};
+use server::config::Config;
+use store::db::Db;
 
 const USAGE: &str = "usage: server [serve | migrate | seed --demo | openapi]";
 

@@ -2,10 +2,11 @@ use std::sync::Arc;
 
 use metrics_exporter_prometheus::PrometheusHandle;
 
+use store::db::Db;
+
 use crate::{
     auth::{access::AccessTokens, revocation::SessionRevocations},
     config::Config,
-    db::Db,
     mail::Mailer,
     media::Media,
     rate_limit::{AuthRateLimits, Limiter},
@@ -48,7 +49,7 @@ pub struct AppState {
     /// Anonymous browse reads in flight, shared by identical requests.
     pub browse_pages: crate::http::shared_reads::BrowseReads,
     /// How far back Best match's window reaches, as this node last read it.
-    pub walk_edge: Arc<crate::store::search::WalkEdge>,
+    pub walk_edge: Arc<store::search::WalkEdge>,
 }
 
 impl AppState {

@@ -17,9 +17,9 @@ use std::{
 
 use tokio_util::sync::CancellationToken;
 
-use crate::{
+use store::{
     db::Db,
-    store::tasks::{self, TaskView},
+    tasks::{self, TaskView},
 };
 
 /// How often the buffer is written: also the most a crash can lose.

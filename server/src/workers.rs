@@ -13,9 +13,11 @@ use std::time::Duration;
 
 use tokio_util::{sync::CancellationToken, task::TaskTracker};
 
+use store::db::Db;
+
 use crate::{
-    alerts, db::Db, delivery, http::realtime::delete_expired_tickets, payments::sweep, rate_limit::Limiter,
-    state::AppState, task_views,
+    alerts, delivery, http::realtime::delete_expired_tickets, payments::sweep, rate_limit::Limiter, state::AppState,
+    task_views,
 };
 
 /// The tracker and stop token of one node's background work; cheap to clone.

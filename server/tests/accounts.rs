@@ -349,7 +349,7 @@ async fn become_tasker_marks_the_profile(app: TestApp) -> TestApp {
         app.post("/api/auth/login", None, json!({ "email": "switch@example.com", "password": "correct horse" })).await;
     assert_eq!(again.body["profile"]["is_tasker"], true, "{:?}", again.body);
     let user_id: uuid::Uuid = session["user"]["id"].as_str().unwrap().parse().unwrap();
-    let stored: bool = server::on_pool!(&app.server.state.db, |pool| {
+    let stored: bool = store::on_pool!(&app.server.state.db, |pool| {
         sqlx::query_scalar("select is_tasker from profiles where id = $1").bind(user_id).fetch_one(pool).await.unwrap()
     });
     assert!(stored, "profiles.is_tasker is saved");

@@ -4,6 +4,8 @@
 //! them, and eight such alerts PATCHed in a loop made another user's writes
 //! fail with "database is locked".
 
+use model::alerts::MAX_CELLS_PER_ALERT;
+
 use crate::common;
 
 use common::{
@@ -13,7 +15,6 @@ use common::{
 use futures_util::future::join_all;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
-use server::alerts::MAX_CELLS_PER_ALERT;
 use uuid::Uuid;
 
 const HOBART: (f64, f64) = (-42.88, 147.33);
@@ -31,7 +32,7 @@ fn widest_alert(name: &str) -> Value {
 }
 
 async fn index_rows(app: &TestApp, alert: Uuid) -> i64 {
-    server::on_pool!(&app.server.state.db, |pool| {
+    store::on_pool!(&app.server.state.db, |pool| {
         sqlx::query_scalar::<_, i64>("select count(*) from task_alert_keys where alert_id = $1")
             .bind(alert)
             .fetch_one(pool)
@@ -41,7 +42,7 @@ async fn index_rows(app: &TestApp, alert: Uuid) -> i64 {
 }
 
 async fn total_rows(app: &TestApp) -> (i64, i64) {
-    server::on_pool!(&app.server.state.db, |pool| {
+    store::on_pool!(&app.server.state.db, |pool| {
         let alerts = sqlx::query_scalar::<_, i64>("select count(*) from task_alerts").fetch_one(pool).await.unwrap();
         let keys = sqlx::query_scalar::<_, i64>("select count(*) from task_alert_keys").fetch_one(pool).await.unwrap();
         (alerts, keys)
@@ -50,7 +51,7 @@ async fn total_rows(app: &TestApp) -> (i64, i64) {
 
 /// A row of our own in the alert's index: any rewrite of the index removes it.
 async fn plant_marker(app: &TestApp, alert: Uuid) {
-    server::on_pool!(&app.server.state.db, |pool| {
+    store::on_pool!(&app.server.state.db, |pool| {
         sqlx::query("insert into task_alert_keys (category_id, cell, alert_id) values (99, 123456789, $1)")
             .bind(alert)
             .execute(pool)
@@ -61,7 +62,7 @@ async fn plant_marker(app: &TestApp, alert: Uuid) {
 }
 
 async fn marker_kept(app: &TestApp, alert: Uuid) -> bool {
-    server::on_pool!(&app.server.state.db, |pool| {
+    store::on_pool!(&app.server.state.db, |pool| {
         sqlx::query_scalar::<_, i64>("select count(*) from task_alert_keys where alert_id = $1 and category_id = 99")
             .bind(alert)
             .fetch_one(pool)

@@ -20,6 +20,7 @@ mod geocode_contact;
 mod growth_limits;
 mod job_changes;
 mod job_changes_stripe;
+mod layers;
 mod ledger_audit;
 mod live_abuse;
 mod marketplace_access;

@@ -91,7 +91,7 @@ async fn sqlite_gathers_planner_statistics_without_samples_at_start_up() {
                 post_task(&app, &owner, json!({ "title": title })).await;
             }
             let db = &app.server.state.db;
-            let server::db::Db::Sqlite(pool) = db else { unreachable!("a SQLite app") };
+            let store::db::Db::Sqlite(pool) = db else { unreachable!("a SQLite app") };
             sqlx::query("delete from sqlite_stat1").execute(pool).await.unwrap();
             // What the server runs when it starts.
             db.migrate().await.unwrap();
@@ -134,7 +134,7 @@ async fn sqlite_reads_a_budget_range_by_how_many_tasks_it_holds_at_a_million_tas
             let owner = poster(&app, "range.poster@example.com").await;
             post_task(&app, &owner, json!({ "title": "Mow the lawn", "budget_cents": 10_000 })).await;
             let db = &app.server.state.db;
-            let server::db::Db::Sqlite(pool) = db else { unreachable!("a SQLite app") };
+            let store::db::Db::Sqlite(pool) = db else { unreachable!("a SQLite app") };
             // Copies of that task, each a second older, so the wide range holds more than the
             // probe counts.
             let columns: Vec<String> =
@@ -147,7 +147,7 @@ async fn sqlite_reads_a_budget_range_by_how_many_tasks_it_holds_at_a_million_tas
                     other => other.to_owned(),
                 })
                 .collect();
-            let copies = server::store::browse::NARROW_BUDGET_RANGE + 100;
+            let copies = store::browse::NARROW_BUDGET_RANGE + 100;
             sqlx::query(sqlx::AssertSqlSafe(format!(
                 "with recursive copy (n) as (select 1 union all select n + 1 from copy where n < {copies})
                  insert into tasks ({}) select {} from tasks, copy",
@@ -190,7 +190,10 @@ async fn sqlite_reads_a_budget_range_by_how_many_tasks_it_holds_at_a_million_tas
             sqlx::query("create table reload_statistics (x)").execute(pool).await.unwrap();
             sqlx::query("drop table reload_statistics").execute(pool).await.unwrap();
 
-            use server::store::browse::{BrowseFilter, BrowseSort, BudgetRead, budget_read, explain_open_tasks_page};
+            use store::{
+                browse::{BrowseFilter, BrowseSort, BudgetRead, budget_read},
+                open_tasks::explain_page as explain_open_tasks_page,
+            };
             let wide =
                 BrowseFilter { min_budget_cents: Some(5_000), max_budget_cents: Some(150_000), ..Default::default() };
             assert_eq!(budget_read(db, &wide, BrowseSort::Newest).await.unwrap(), BudgetRead::SortIndex);
@@ -292,7 +295,7 @@ async fn postgres_chooses_a_page_on_index_entries_alone() {
             let owner = poster(&app, "entries.poster@example.com").await;
             post_task(&app, &owner, json!({ "title": "Mow the lawn", "budget_cents": 10_000 })).await;
             let db = &app.server.state.db;
-            let server::db::Db::Postgres(pool) = db else { unreachable!("a PostgreSQL app") };
+            let store::db::Db::Postgres(pool) = db else { unreachable!("a PostgreSQL app") };
             // Copies of that task, each a second older and spread over the 16 categories: enough
             // that the planner reads an index.
             let columns: Vec<String> = sqlx::query_scalar(
@@ -324,7 +327,10 @@ async fn postgres_chooses_a_page_on_index_entries_alone() {
             // What autovacuum does after the copies: statistics, and every page marked all-visible.
             sqlx::query("vacuum analyze tasks").execute(pool).await.unwrap();
 
-            use server::store::browse::{BrowseFilter, BrowseSort, explain_open_tasks_page};
+            use store::{
+                browse::{BrowseFilter, BrowseSort},
+                open_tasks::explain_page as explain_open_tasks_page,
+            };
             let wide =
                 BrowseFilter { min_budget_cents: Some(5_000), max_budget_cents: Some(150_000), ..Default::default() };
             for (filter, sort, index) in [

@@ -6,6 +6,9 @@
 //! could request payment at once, decline every cancellation and be paid by
 //! auto-release after 7 days.
 
+use model::states::PaymentStatus;
+use store::{db::Timestamp, tasks};
+
 use crate::common;
 
 use std::time::Duration;
@@ -18,16 +21,13 @@ use common::{
 };
 use reqwest::StatusCode;
 use serde_json::{Value, json};
-use server::states::PaymentStatus;
 use server::{
     config::Config,
-    db::Timestamp,
     payments::{
         disputes,
         sweep::{self, AUTO_RELEASE_AFTER, CANCELLATION_ANSWER_WINDOW},
     },
     refusal::DomainError,
-    store::tasks,
 };
 
 const OPERATOR: &str = "operator@example.com";

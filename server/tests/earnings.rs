@@ -3,6 +3,9 @@
 //! paid out, and a transfer refused for want of payout setup waits and goes
 //! out as soon as the setup is finished; a poster sees their receipts.
 
+use model::states::{PaymentStatus, ProviderCallStatus};
+use store::db::Timestamp;
+
 use crate::common;
 
 use common::{
@@ -16,10 +19,6 @@ use server::payments::{
     calls,
     sandbox::{Call, Fault},
     sweep,
-};
-use server::{
-    db::Timestamp,
-    states::{PaymentStatus, ProviderCallStatus},
 };
 
 fn faults(app: &TestApp) -> &server::payments::SandboxFaults {

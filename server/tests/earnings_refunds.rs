@@ -3,6 +3,8 @@
 //! dispute split by an operator earns the part not refunded less the fee on
 //! that part, in the lines and in the totals alike.
 
+use model::payments::fees;
+
 use crate::common;
 
 use common::{
@@ -12,7 +14,7 @@ use common::{
 };
 use reqwest::StatusCode;
 use serde_json::{Value, json};
-use server::{config::Config, payments::fees};
+use server::config::Config;
 
 const OPERATOR: &str = "operator@example.com";
 

@@ -2,6 +2,9 @@
 //! mail's visible link really turns email off, and a digest the mail server
 //! keeps refusing is retried with backoff and then parked, never tried forever.
 
+use model::states::NotificationKind;
+use store::{db::Timestamp, deliveries, notifications::NotificationRow};
+
 use crate::common;
 
 use std::{io::Write, net::TcpListener, time::Duration};
@@ -9,12 +12,9 @@ use std::{io::Write, net::TcpListener, time::Duration};
 use common::{TestApp, access_token};
 use reqwest::StatusCode;
 use serde_json::Value;
-use server::states::NotificationKind;
 use server::{
     config::{Config, Secret},
-    db::Timestamp,
     delivery::digest,
-    store::{deliveries, notifications::NotificationRow},
 };
 use uuid::Uuid;
 
@@ -22,9 +22,9 @@ use uuid::Uuid;
 async fn notify(app: &TestApp, user_id: Uuid, title: &str) -> Uuid {
     let row =
         NotificationRow::new(user_id, NotificationKind::Offer, title, format!("About {title}"), None, Timestamp::now());
-    server::on_pool!(&app.server.state.db, |pool| {
+    store::on_pool!(&app.server.state.db, |pool| {
         let mut tx = pool.begin().await.unwrap();
-        server::insert_notification!(tx, &row).unwrap();
+        store::insert_notification!(tx, &row).unwrap();
         tx.commit().await.unwrap();
     });
     row.id

@@ -5,6 +5,8 @@
 
 use std::time::{Duration, Instant};
 
+use store::db::Db;
+
 use crate::common;
 
 use common::{
@@ -12,7 +14,7 @@ use common::{
     market::{id, post_task, poster},
 };
 use reqwest::{StatusCode, header};
-use server::{config::Config, db::Db};
+use server::config::Config;
 
 fn quick_acquire(config: &mut Config) {
     config.database_acquire_timeout = Duration::from_millis(300);

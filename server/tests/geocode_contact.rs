@@ -166,7 +166,7 @@ async fn contact_form_is_stored_and_mailed_to_support(backend: Backend) {
             .post("/api/contact", None, json!({ "name": "Jo", "email": "jo@example.com", "subject": "Refund", "message": "Where is my refund?" }))
             .await;
         assert_eq!(sent.status, StatusCode::ACCEPTED, "{:?}", sent.body);
-        let stored: Vec<(String, String, String, String)> = server::on_pool!(&app.server.state.db, |pool| {
+        let stored: Vec<(String, String, String, String)> = store::on_pool!(&app.server.state.db, |pool| {
             sqlx::query_as("select name, email, subject, message from contact_messages").fetch_all(pool).await.unwrap()
         });
         let expected = ["Jo", "jo@example.com", "Refund", "Where is my refund?"].map(String::from);

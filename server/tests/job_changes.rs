@@ -5,6 +5,8 @@
 //! and the completion rate those attributions feed. Refusals leave the task's
 //! rows unchanged; the ledger audit runs after every scenario.
 
+use store::db::Timestamp;
+
 use crate::common;
 
 use std::time::Duration;
@@ -21,7 +23,7 @@ use common::{
 };
 use reqwest::StatusCode;
 use serde_json::{Value, json};
-use server::{config::Config, db::Timestamp, payments::sweep};
+use server::{config::Config, payments::sweep};
 
 fn configure(config: &mut Config) {
     config.payments_sweep_secs = 0;
@@ -298,7 +300,7 @@ async fn a_cancellation_request_is_told_to_the_other_party_only(app: TestApp) ->
 
 async fn cancellation_of(app: &TestApp, task: &str) -> (String, String) {
     let task: uuid::Uuid = task.parse().unwrap();
-    server::on_pool!(&app.server.state.db, |pool| {
+    store::on_pool!(&app.server.state.db, |pool| {
         sqlx::query_as::<_, (String, String)>(
             "select cancellation_reason, cancellation_attributed_to from tasks where id = $1",
         )

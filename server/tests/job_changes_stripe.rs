@@ -7,9 +7,12 @@
 //! after the release; an increase paid by direct debit joins the escrow only
 //! when Stripe says the debit cleared. The ledger audit runs after each scenario.
 
-use crate::common;
-use crate::common::stripe_fake;
-use crate::common::stripe_spec;
+use store::{
+    db::Timestamp,
+    payments::{self, PaymentRow},
+};
+
+use crate::common::{self, stripe_fake, stripe_spec};
 
 use std::collections::BTreeMap;
 
@@ -20,11 +23,7 @@ use common::{
 };
 use reqwest::StatusCode;
 use serde_json::{Value, json};
-use server::{
-    config::{Config, Secret},
-    db::Timestamp,
-    store::payments::{self, PaymentRow},
-};
+use server::config::{Config, Secret};
 use stripe_fake::{FakeStripe, checkout_session, event, payment_intent, refund, transfer};
 use wiremock::{
     Mock, Request,

@@ -4,6 +4,9 @@
 //! Every other test only asserts that the audit finds nothing, which an audit that read
 //! nothing, or reported nothing, would pass too.
 
+use model::{payments::fees, states::PaymentStatus};
+use store::{ledger, on_pool};
+
 use crate::common;
 
 use common::{
@@ -13,8 +16,7 @@ use common::{
 };
 use reqwest::StatusCode;
 use serde_json::json;
-use server::states::PaymentStatus;
-use server::{config::Config, on_pool, payments::fees, store::ledger};
+use server::config::Config;
 use uuid::Uuid;
 
 const OPERATOR: &str = "operator@example.com";

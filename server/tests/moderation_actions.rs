@@ -2,6 +2,9 @@
 //! remove / warn / suspend with their effects, suspension and reinstatement, the audit log,
 //! and who may call each admin route. Every refusal leaves the rows as they were.
 
+use model::states::ProviderCallStatus;
+use store::on_pool;
+
 use crate::common;
 
 use common::{
@@ -13,8 +16,7 @@ use common::{
 };
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
-use server::states::ProviderCallStatus;
-use server::{config::Config, on_pool};
+use server::config::Config;
 
 const OPERATOR: &str = "operator@example.com";
 const SUSPENDED_PREFIX: &str = "Your account is suspended";
@@ -594,11 +596,11 @@ async fn held_money_continues_and_a_suspended_taskers_transfer_waits(app: TestAp
     let released = app.post(&format!("/api/tasks/{}/release", assigned.task), Some(&owner), json!({})).await;
     assert_eq!(released.status, StatusCode::OK, "the poster's held payment continues: {:?}", released.body);
     assert!(kept_payment(&app, &assigned.task).await.transfer_ref.is_none(), "no transfer to a suspended tasker");
-    let later = server::db::Timestamp::now().plus(std::time::Duration::from_secs(7 * 86_400));
+    let later = store::db::Timestamp::now().plus(std::time::Duration::from_secs(7 * 86_400));
     server::payments::sweep::sweep(&app.server.state, later).await.expect("sweep");
     let held = kept_payment(&app, &assigned.task).await;
     assert!(held.transfer_ref.is_none(), "the sweep leaves it in the outbox");
-    let calls = server::store::provider_calls::for_payment(&app.server.state.db, held.id).await.unwrap();
+    let calls = store::provider_calls::for_payment(&app.server.state.db, held.id).await.unwrap();
     assert_eq!(calls[0].status, ProviderCallStatus::Pending);
     assert_eq!(calls[0].attempts, 0, "a held transfer spends none of its attempts");
 

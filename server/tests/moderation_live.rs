@@ -1,6 +1,8 @@
 //! The operators' live topic `admin` (API.md "Trust and safety"): an open console hears of new
 //! reports and disputes at once; nobody but an operator may subscribe to it.
 
+use store::db::Timestamp;
+
 use crate::common;
 
 use common::{
@@ -13,7 +15,6 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 use server::{
     config::Config,
-    db::Timestamp,
     payments::sweep::{self, CANCELLATION_ANSWER_WINDOW},
 };
 

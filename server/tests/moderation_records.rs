@@ -3,6 +3,8 @@
 //! a suspended tasker's owed transfer is held by the operator, outlives a suspension that ends by
 //! itself ("On hold: contact support" on Earnings) and goes out once an operator reinstates them.
 
+use store::{db::Timestamp, on_pool};
+
 use crate::common;
 
 use std::time::Duration;
@@ -15,7 +17,7 @@ use common::{
 };
 use reqwest::StatusCode;
 use serde_json::{Value, json};
-use server::{config::Config, db::Timestamp, on_pool, payments::sweep};
+use server::{config::Config, payments::sweep};
 
 const OPERATOR: &str = "operator@example.com";
 
@@ -177,10 +179,9 @@ async fn a_held_transfer_outlives_a_timed_suspension_until_reinstatement(app: Te
     let line = earning_line(&app, &token, &assigned.task).await;
     assert_eq!(line["on_hold"], true, "{line}");
     assert_eq!(line["payout_cents"], 9_000);
-    let calls =
-        server::store::provider_calls::for_payment(&app.server.state.db, kept_payment(&app, &assigned.task).await.id)
-            .await
-            .unwrap();
+    let calls = store::provider_calls::for_payment(&app.server.state.db, kept_payment(&app, &assigned.task).await.id)
+        .await
+        .unwrap();
     assert_eq!((calls[0].status.as_str(), calls[0].attempts), ("pending", 0), "the hold spends no attempts");
 
     // The operator reinstates (the suspension is over, the hold is lifted): the transfer goes out.

@@ -2,6 +2,8 @@
 //! see; the report keeps a snapshot of the text; a repeat while open is the same report;
 //! 20 an hour per user. Refusals add no row.
 
+use store::reports;
+
 use crate::common;
 
 use common::{
@@ -12,7 +14,6 @@ use common::{
 };
 use reqwest::StatusCode;
 use serde_json::{Value, json};
-use server::store::reports;
 use uuid::Uuid;
 
 on_both_backends!(

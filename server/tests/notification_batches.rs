@@ -3,16 +3,17 @@
 //! device when the user's push choice for the kind is on, an email line when their email choice
 //! is on, per kind defaults otherwise. On both backends.
 
+use model::states::NotificationKind;
+use store::{
+    db::Timestamp,
+    notifications::{NotificationRow, WriteNotifications},
+};
+
 use crate::common;
 
 use common::{TestApp, access_token, push_fake::FakeDevice};
 use reqwest::{Method, StatusCode};
 use serde_json::json;
-use server::states::NotificationKind;
-use server::{
-    db::Timestamp,
-    store::notifications::{NotificationRow, WriteNotifications},
-};
 use uuid::Uuid;
 
 on_both_backends!(many_at_once_owe_the_same_pushes_and_emails_as_one_by_one);
@@ -32,7 +33,7 @@ async fn user(app: &TestApp, email: &str, devices: usize, settings: serde_json::
 
 /// (pushes, email lines) owed for one notification.
 async fn owed(app: &TestApp, notification: Uuid) -> (i64, i64) {
-    server::on_pool!(&app.server.state.db, |pool| {
+    store::on_pool!(&app.server.state.db, |pool| {
         let pushes: i64 = sqlx::query_scalar("select count(*) from push_deliveries where notification_id = $1")
             .bind(notification)
             .fetch_one(pool)
@@ -72,10 +73,10 @@ async fn many_at_once_owe_the_same_pushes_and_emails_as_one_by_one(app: TestApp)
         |user: Uuid, kind: NotificationKind| NotificationRow::new(user, kind, "Title", "Message".into(), None, now);
     let one_by_one: Vec<NotificationRow> = cases.iter().map(|(user, kind, _)| row(*user, *kind)).collect();
     let at_once: Vec<NotificationRow> = cases.iter().map(|(user, kind, _)| row(*user, *kind)).collect();
-    server::on_pool!(&app.server.state.db, |pool| {
+    store::on_pool!(&app.server.state.db, |pool| {
         let mut tx = pool.begin().await.unwrap();
         for notification in &one_by_one {
-            server::insert_notification!(tx, notification).unwrap();
+            store::insert_notification!(tx, notification).unwrap();
         }
         assert_eq!(tx.insert_notifications(&at_once).await.unwrap(), cases.len() as u64);
         tx.commit().await.unwrap();

@@ -3,6 +3,9 @@
 //! signed-in user who is not an operator, before it looks at the path or the
 //! body, and changes nothing; an operator gets past the check.
 
+use model::states::ProviderCallStatus;
+use store::db::Timestamp;
+
 use crate::common;
 
 use std::time::Duration;
@@ -10,10 +13,8 @@ use std::time::Duration;
 use common::{TestApp, escrow::calls_of, market::poster};
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
-use server::states::ProviderCallStatus;
 use server::{
     config::Config,
-    db::Timestamp,
     http::openapi::ApiDoc,
     payments::{
         calls,

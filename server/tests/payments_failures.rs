@@ -6,6 +6,9 @@
 //! auto-release and the 48-hour lapse. Every payment's ledger rows are
 //! audited one by one after each scenario.
 
+use model::states::{PaymentStatus, ProviderCallStatus};
+use store::{cancellations, db::Timestamp, provider_calls};
+
 use crate::common;
 
 use std::time::Duration;
@@ -21,16 +24,10 @@ use common::{
 use futures_util::future::join_all;
 use reqwest::StatusCode;
 use serde_json::json;
-use server::states::ProviderCallStatus;
-use server::{
-    db::Timestamp,
-    payments::{
-        PaymentProvider, calls,
-        sandbox::{Call, Fault},
-        sweep::{self, AUTO_RELEASE_AFTER, CANCELLATION_ANSWER_WINDOW},
-    },
-    states::PaymentStatus,
-    store::{cancellations, provider_calls},
+use server::payments::{
+    PaymentProvider, calls,
+    sandbox::{Call, Fault},
+    sweep::{self, AUTO_RELEASE_AFTER, CANCELLATION_ANSWER_WINDOW},
 };
 
 const WEBHOOK_SECRET: &str = "whsec_failures_test";
@@ -208,7 +205,7 @@ async fn a_webhook_arriving_while_the_provider_is_down_is_not_recorded_so_stripe
     faults(&app).inject(Call::CheckoutStatus, Fault::Down);
     let refused = send_webhook(&app, WEBHOOK_SECRET, &event).await;
     assert_eq!(refused.status, StatusCode::SERVICE_UNAVAILABLE, "{:?}", refused.body);
-    assert!(!server::store::payments::stripe_event_seen(&app.server.state.db, "evt_down_1").await.unwrap());
+    assert!(!store::payments::stripe_event_seen(&app.server.state.db, "evt_down_1").await.unwrap());
     assert_eq!(payments_of(&app, &task).await[0].status, PaymentStatus::Pending);
 
     faults(&app).clear();
@@ -298,7 +295,7 @@ async fn a_declined_cancellation_leaves_the_payment_held_with_only_its_charge(ap
     assert_eq!(declined.status, StatusCode::OK);
     let payment = kept_payment(&app, &assigned.task).await;
     assert_eq!(payment.status, PaymentStatus::Held);
-    let rows = server::store::ledger::entries_for_task(&app.server.state.db, uuid(&assigned.task)).await.unwrap();
+    let rows = store::ledger::entries_for_task(&app.server.state.db, uuid(&assigned.task)).await.unwrap();
     assert_eq!(rows.iter().map(|r| (r.kind.as_str(), r.amount_cents)).collect::<Vec<_>>(), [("charge", 5_400)]);
     assert!(calls_of(&app, payment.id).await.is_empty());
     assert_ledger_audits(&app).await;
@@ -376,10 +373,10 @@ async fn old_sandbox_payments_are_swept_by_the_sandbox_after_switching_to_stripe
     let tasker_token = tasker(&app, "switch-tasker@example.com").await;
     let task = id(&post_task(&app, &poster_token, json!({})).await);
     let offer = id(&make_offer(&app, &tasker_token, &task, 5_100).await);
-    let task_row = server::store::tasks::task(&app.server.state.db, uuid(&task)).await.unwrap().unwrap();
-    let offer_row = server::store::offers::offer(&app.server.state.db, uuid(&offer)).await.unwrap().unwrap();
+    let task_row = store::tasks::task(&app.server.state.db, uuid(&task)).await.unwrap().unwrap();
+    let offer_row = store::offers::offer(&app.server.state.db, uuid(&offer)).await.unwrap().unwrap();
     let sandbox = app.server.state.payments.sandbox();
-    let payment_id = server::db::new_id();
+    let payment_id = store::db::new_id();
     let request = server::payments::CheckoutRequest {
         payment_id,
         description: task_row.title.clone(),
@@ -393,7 +390,7 @@ async fn old_sandbox_payments_are_swept_by_the_sandbox_after_switching_to_stripe
         expires_at: later(Duration::from_secs(31 * 60)).0,
     };
     let session = sandbox.create_checkout(&request).await.unwrap();
-    let payment = server::store::escrow::NewPayment {
+    let payment = store::escrow::NewPayment {
         id: payment_id,
         task_id: task_row.id,
         offer_id: offer_row.id,
@@ -407,7 +404,7 @@ async fn old_sandbox_payments_are_swept_by_the_sandbox_after_switching_to_stripe
         currency: "aud",
         expires_at: later(Duration::from_secs(30 * 60)),
     };
-    assert!(server::store::escrow::start_checkout(&app.server.state.db, &payment, Timestamp::now()).await.unwrap());
+    assert!(store::escrow::start_checkout(&app.server.state.db, &payment, Timestamp::now()).await.unwrap());
     let report = sweep_at(&app, later(Duration::from_secs(31 * 60))).await;
     assert_eq!((report.checkouts_checked, report.checks_failed), (1, 0), "{report:?}");
     assert_eq!(payments_of(&app, &task).await[0].status, PaymentStatus::Expired);
@@ -425,7 +422,7 @@ async fn the_background_sweep_closes_a_checkout_due_for_its_check(app: TestApp) 
     checkout(&app, &poster, &task, &offer).await;
     assert_eq!(task_status(&app, &task).await, "pending_payment");
     // Due now rather than in 30 minutes.
-    server::on_pool!(&app.server.state.db, |pool| {
+    store::on_pool!(&app.server.state.db, |pool| {
         sqlx::query("update payments set next_check_at = 0 where task_id = $1")
             .bind(uuid(&task))
             .execute(pool)

@@ -3,6 +3,9 @@
 //! auto-release, abandoned checkouts, cancellation with refund, and the
 //! ledger check after every step.
 
+use model::states::PaymentStatus;
+use store::{db::Timestamp, ledger, payments};
+
 use crate::common;
 
 use std::time::Duration;
@@ -18,12 +21,7 @@ use common::{
 };
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
-use server::states::PaymentStatus;
-use server::{
-    db::Timestamp,
-    payments::{sweep, webhook},
-    store::{ledger, payments},
-};
+use server::payments::{sweep, webhook};
 use uuid::Uuid;
 
 const WEBHOOK_SECRET: &str = "whsec_lifecycle_test";
@@ -605,11 +603,8 @@ async fn reviews_go_both_ways_after_completion_and_stay_hidden_until_both_are_in
     let task_id: Uuid = task.parse().unwrap();
     let soon = Timestamp::now().plus(Duration::from_secs(13 * 24 * 3600));
     let later = Timestamp::now().plus(Duration::from_secs(14 * 24 * 3600 + 60));
-    assert!(server::store::reviews::visible_reviews_for_task(db, task_id, None, false, soon).await.unwrap().is_empty());
-    assert_eq!(
-        server::store::reviews::visible_reviews_for_task(db, task_id, None, false, later).await.unwrap().len(),
-        1
-    );
+    assert!(store::reviews::visible_reviews_for_task(db, task_id, None, false, soon).await.unwrap().is_empty());
+    assert_eq!(store::reviews::visible_reviews_for_task(db, task_id, None, false, later).await.unwrap().len(), 1);
     app
 }
 

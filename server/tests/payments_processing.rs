@@ -7,8 +7,10 @@
 //! Before `processing` existed such a session read as open, the sweep expired
 //! it after 30 minutes and reopened the task, and the later success was lost.
 
-use crate::common;
-use crate::common::stripe_fake;
+use model::states::PaymentStatus;
+use store::{db::Timestamp, ledger, payments};
+
+use crate::common::{self, stripe_fake};
 
 use std::time::Duration;
 
@@ -19,12 +21,9 @@ use common::{
 };
 use reqwest::StatusCode;
 use serde_json::{Value, json};
-use server::states::PaymentStatus;
 use server::{
     config::{Config, Secret},
-    db::Timestamp,
     payments::sweep,
-    store::{ledger, payments},
 };
 use stripe_fake::{FakeStripe, checkout_session, error, event, payment_intent};
 

@@ -4,6 +4,8 @@
 //! does not see a concurrent commit, so these ran both ways before the offer
 //! was frozen by its own row in the checkout's transaction.
 
+use store::{offers, payments};
+
 use crate::common;
 
 use common::{
@@ -15,7 +17,6 @@ use std::{collections::BTreeMap, future::Future, time::Duration};
 
 use reqwest::StatusCode;
 use serde_json::json;
-use server::store::{offers, payments};
 
 const ROUNDS: usize = 25;
 /// Rounds per tasker, to stay under the offer churn limit (make + withdraw per minute).

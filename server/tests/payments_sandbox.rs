@@ -1,13 +1,14 @@
 //! The sandbox provider's hosted checkout page, on both backends.
 
+use model::{payments::fees, states::PaymentStatus};
+
 use crate::common;
 
 use std::{collections::BTreeMap, time::Duration};
 
 use common::TestApp;
 use reqwest::{StatusCode, header};
-use server::payments::{CheckoutRequest, CheckoutStatus, fees};
-use server::states::PaymentStatus;
+use server::payments::{CheckoutRequest, CheckoutStatus};
 use uuid::Uuid;
 
 fn request(app: &TestApp, expires_at: i64) -> CheckoutRequest {
@@ -29,7 +30,7 @@ fn request(app: &TestApp, expires_at: i64) -> CheckoutRequest {
 }
 
 fn in_thirty_minutes() -> i64 {
-    server::db::Timestamp::now().plus(std::time::Duration::from_secs(1800)).0
+    store::db::Timestamp::now().plus(std::time::Duration::from_secs(1800)).0
 }
 
 async fn submit(app: &TestApp, url: &str, fields: &[(&str, &str)]) -> reqwest::Response {
@@ -98,7 +99,7 @@ async fn cancel_returns_to_the_task_and_expired_sessions_cannot_be_paid(app: Tes
     assert_eq!(payments.checkout_status(&session.id).await.unwrap(), CheckoutStatus::Expired);
 
     // A session past its expiry time is expired even before anyone expires it.
-    let stale = payments.create_checkout(&request(&app, server::db::Timestamp::now().0 - 1)).await.unwrap();
+    let stale = payments.create_checkout(&request(&app, store::db::Timestamp::now().0 - 1)).await.unwrap();
     assert_eq!(payments.checkout_status(&stale.id).await.unwrap(), CheckoutStatus::Expired);
     assert_eq!(
         app.client.get(app.url("/sandbox/checkout/cs_sandbox_nope")).send().await.unwrap().status(),
@@ -116,14 +117,12 @@ async fn a_bank_debit_processes_then_settles_or_fails(app: TestApp) -> TestApp {
         market::{id, make_offer, post_task, poster, tasker},
     };
     use serde_json::json;
-    use server::{
-        db::Timestamp,
-        payments::{
-            sandbox::{DEBIT_ACCOUNT_FAILS, DEBIT_ACCOUNT_SETTLES},
-            sweep,
-        },
+    use server::payments::{
+        sandbox::{DEBIT_ACCOUNT_FAILS, DEBIT_ACCOUNT_SETTLES},
+        sweep,
     };
     use std::time::Duration;
+    use store::db::Timestamp;
 
     let poster = poster(&app, "debit-poster@example.com").await;
     let tasker = tasker(&app, "debit-tasker@example.com").await;
@@ -141,7 +140,7 @@ async fn a_bank_debit_processes_then_settles_or_fails(app: TestApp) -> TestApp {
         assert_eq!(verified.body["payment_status"], "processing", "{:?}", verified.body);
         assert_eq!(task_status(&app, &task).await, "pending_payment");
         // The sandbox's bank takes two minutes (the page says so).
-        let settles_at: Option<i64> = server::on_pool!(&app.server.state.db, |pool| {
+        let settles_at: Option<i64> = store::on_pool!(&app.server.state.db, |pool| {
             sqlx::query_scalar("select settles_at from sandbox_sessions where id = $1")
                 .bind(&session)
                 .fetch_one(pool)
@@ -158,7 +157,7 @@ async fn a_bank_debit_processes_then_settles_or_fails(app: TestApp) -> TestApp {
         );
 
         // The bank's days pass in an instant: the debit is due now.
-        server::on_pool!(&app.server.state.db, |pool| {
+        store::on_pool!(&app.server.state.db, |pool| {
             sqlx::query("update sandbox_sessions set settles_at = 0 where id = $1")
                 .bind(&session)
                 .execute(pool)
@@ -186,7 +185,7 @@ fn without_the_background_sweep(config: &mut server::config::Config) {
 }
 
 /// How many checkouts a sweep as of `at` asked the provider about.
-async fn checks_at(app: &TestApp, at: server::db::Timestamp) -> usize {
+async fn checks_at(app: &TestApp, at: store::db::Timestamp) -> usize {
     server::payments::sweep::sweep(&app.server.state, at).await.expect("sweep").checkouts_checked
 }
 
@@ -199,7 +198,8 @@ async fn a_processing_payment_is_checked_again_after_a_growing_wait(app: TestApp
         market::{id, make_offer, post_task, poster, tasker},
     };
     use serde_json::json;
-    use server::{db::Timestamp, payments::sandbox::DEBIT_ACCOUNT_SETTLES};
+    use server::payments::sandbox::DEBIT_ACCOUNT_SETTLES;
+    use store::db::Timestamp;
 
     let poster = poster(&app, "recheck-poster@example.com").await;
     let tasker = tasker(&app, "recheck-tasker@example.com").await;
@@ -210,7 +210,7 @@ async fn a_processing_payment_is_checked_again_after_a_growing_wait(app: TestApp
     assert_eq!(debit.status(), StatusCode::SEE_OTHER);
     // Its bank takes a day: every check below finds it still processing.
     let tomorrow = Timestamp::now().plus(Duration::from_secs(24 * 3600));
-    server::on_pool!(&app.server.state.db, |pool| {
+    store::on_pool!(&app.server.state.db, |pool| {
         sqlx::query("update sandbox_sessions set settles_at = $2 where id = $1")
             .bind(&session)
             .bind(tomorrow)
@@ -244,7 +244,7 @@ async fn a_processing_payment_is_checked_again_after_a_growing_wait(app: TestApp
 async fn every_provider_session_outlives_its_checkout_by_a_minute(app: TestApp) -> TestApp {
     use common::escrow::{assigned_task, payments_of};
     use serde_json::json;
-    use server::store::sandbox_sessions;
+    use store::sandbox_sessions;
 
     let assigned = assigned_task(&app, 10_000).await;
     let asked = app

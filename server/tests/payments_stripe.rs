@@ -4,8 +4,9 @@
 //! spec (`common/stripe_fake.rs`). Webhook signatures are checked against
 //! vectors made by independent implementations (OpenSSL, Python's hmac).
 
-use crate::common::stripe_fake;
-use crate::common::stripe_spec;
+use model::payments::fees;
+
+use crate::common::{stripe_fake, stripe_spec};
 
 use std::collections::BTreeMap;
 
@@ -14,7 +15,7 @@ use server::{
     config::Secret,
     payments::{
         CheckoutRequest, CheckoutStatus, OnboardingRequest, PaymentError, PaymentProvider, RefundRequest, Stripe,
-        TransferRequest, fees,
+        TransferRequest,
         webhook::{self, SignatureError, TOLERANCE_SECS},
     },
 };

@@ -5,9 +5,10 @@
 //! Stripe reports the account able to receive transfers (`account.updated`),
 //! the waiting transfer goes out to it at once.
 
-use crate::common;
-use crate::common::stripe_fake;
-use crate::common::stripe_spec;
+use model::states::ProviderCallStatus;
+use store::{ledger, payments, provider_calls};
+
+use crate::common::{self, stripe_fake, stripe_spec};
 
 use common::{
     TestApp,
@@ -16,11 +17,7 @@ use common::{
 };
 use reqwest::StatusCode;
 use serde_json::{Value, json};
-use server::states::ProviderCallStatus;
-use server::{
-    config::{Config, Secret},
-    store::{ledger, payments, provider_calls},
-};
+use server::config::{Config, Secret};
 use stripe_fake::{FakeStripe, account, account_link, checkout_session, event, payment_intent, transfer};
 
 const WEBHOOK_SECRET: &str = "whsec_payouts_test";

@@ -5,6 +5,8 @@
 //! split with it by a dispute. Every refusal leaves the task's rows unchanged,
 //! races have one winner, and the ledger audit runs after every scenario.
 
+use store::{db::Timestamp, payments::PaymentRow, price_increases};
+
 use crate::common;
 
 use std::{collections::BTreeMap, time::Duration};
@@ -18,12 +20,7 @@ use common::{
 };
 use reqwest::{StatusCode, header};
 use serde_json::{Value, json};
-use server::{
-    config::Config,
-    db::Timestamp,
-    payments::sweep,
-    store::{payments::PaymentRow, price_increases},
-};
+use server::{config::Config, payments::sweep};
 
 const OPERATOR: &str = "increase-operator@example.com";
 
@@ -327,7 +324,7 @@ async fn a_checkout_left_open_at_the_release_can_no_longer_be_paid(app: TestApp)
 
 /// The bank's days pass in an instant: the sandbox debit of `session` is due now.
 async fn settle_debit_now(app: &TestApp, session: &str) {
-    server::on_pool!(&app.server.state.db, |pool| {
+    store::on_pool!(&app.server.state.db, |pool| {
         sqlx::query("update sandbox_sessions set settles_at = 0 where id = $1")
             .bind(session)
             .execute(pool)

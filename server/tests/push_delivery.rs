@@ -1,6 +1,9 @@
 //! Web Push and email digests through the delivery outbox (docs/architecture.md, decision
 //! 9), against a fake push service that decrypts what it receives.
 
+use model::states::NotificationKind;
+use store::{db::Timestamp, deliveries, notifications::NotificationRow};
+
 use crate::common;
 
 use std::time::Duration;
@@ -13,12 +16,7 @@ use common::{
 };
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
-use server::states::NotificationKind;
-use server::{
-    config::Config,
-    db::Timestamp,
-    store::{deliveries, notifications::NotificationRow},
-};
+use server::config::Config;
 use uuid::Uuid;
 
 /// Workers look for due rows every 20 ms instead of 500; devices may also be on push.example.com
@@ -74,9 +72,9 @@ async fn subscribe(app: &TestApp, token: &str, device: &FakeDevice) -> Value {
 async fn notify(app: &TestApp, user_id: Uuid, kind: NotificationKind, title: &str) -> Uuid {
     let row =
         NotificationRow::new(user_id, kind, title, format!("About {title}"), Some("/tasks/x".into()), Timestamp::now());
-    server::on_pool!(&app.server.state.db, |pool| {
+    store::on_pool!(&app.server.state.db, |pool| {
         let mut tx = pool.begin().await.unwrap();
-        server::insert_notification!(tx, &row).unwrap();
+        store::insert_notification!(tx, &row).unwrap();
         tx.commit().await.unwrap();
     });
     row.id

@@ -3,6 +3,13 @@
 //! endpoints that never answer; a victim's unrelated push then took 72 s
 //! instead of 0.2 s, with every hung push retried 12 times.
 
+use model::states::NotificationKind;
+use store::{
+    db::{Timestamp, new_id},
+    deliveries,
+    notifications::NotificationRow,
+};
+
 use crate::common;
 
 use std::{
@@ -20,13 +27,10 @@ use common::{
 };
 use reqwest::StatusCode;
 use serde_json::{Value, json};
-use server::states::NotificationKind;
 use server::{
     alerts::matching,
     config::Config,
-    db::{Timestamp, new_id},
     delivery::{hosts::PER_HOST_IN_FLIGHT, push::HIGH_URGENCY_KINDS},
-    store::{deliveries, notifications::NotificationRow},
 };
 use uuid::Uuid;
 
@@ -72,7 +76,7 @@ fn plumbing_task(n: usize) -> Value {
 }
 
 async fn task_count(app: &TestApp) -> i64 {
-    server::on_pool!(&app.server.state.db, |pool| {
+    store::on_pool!(&app.server.state.db, |pool| {
         sqlx::query_scalar::<_, i64>("select count(*) from tasks").fetch_one(pool).await.unwrap()
     })
 }
@@ -157,10 +161,10 @@ async fn notify(app: &TestApp, user_id: Uuid, kind: NotificationKind, count: usi
             )
         })
         .collect();
-    server::on_pool!(&app.server.state.db, |pool| {
+    store::on_pool!(&app.server.state.db, |pool| {
         let mut tx = pool.begin().await.unwrap();
         for row in &rows {
-            server::insert_notification!(tx, row).unwrap();
+            store::insert_notification!(tx, row).unwrap();
         }
         tx.commit().await.unwrap();
     });

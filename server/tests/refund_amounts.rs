@@ -4,6 +4,9 @@
 //! the tasker exactly the rest less the fee), and the sandbox provider moves
 //! exactly that. A refund of nothing, or of more than the charge, is refused.
 
+use model::payments::fees;
+use store::{db::Timestamp, payments::PaymentRow, sandbox_sessions};
+
 use crate::common;
 
 use std::time::Duration;
@@ -18,9 +21,7 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 use server::{
     config::Config,
-    db::Timestamp,
-    payments::{PaymentError, RefundRequest, TransferRequest, fees, sweep},
-    store::{payments::PaymentRow, sandbox_sessions},
+    payments::{PaymentError, RefundRequest, TransferRequest, sweep},
 };
 
 const OPERATOR: &str = "operator@example.com";

@@ -367,12 +367,12 @@ enum HeldWrites {
 
 async fn hold_writes(app: &TestApp) -> HeldWrites {
     match &app.server.state.db {
-        server::db::Db::Sqlite(pool) => {
+        store::db::Db::Sqlite(pool) => {
             let mut conn = pool.acquire().await.unwrap();
             sqlx::query("begin immediate").execute(&mut *conn).await.unwrap();
             HeldWrites::Sqlite(conn)
         }
-        server::db::Db::Postgres(pool) => {
+        store::db::Db::Postgres(pool) => {
             let mut tx = pool.begin().await.unwrap();
             sqlx::query("lock table offers in exclusive mode").execute(&mut *tx).await.unwrap();
             HeldWrites::Postgres(tx)

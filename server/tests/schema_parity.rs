@@ -2,7 +2,9 @@
 //! backend, for one SQL text in the store: migrate both and compare their tables, columns
 //! (with nullability) and indexes (with uniqueness and columns), so one cannot drift from the
 //! other unnoticed. Column types are not compared: they differ by design (`blob` ids and integer
-//! milliseconds in SQLite, `uuid` and `bigint` in PostgreSQL; see `server/src/db.rs`).
+//! milliseconds in SQLite, `uuid` and `bigint` in PostgreSQL; see `store/src/db.rs`).
+
+use store::db::Db;
 
 use crate::common;
 
@@ -12,7 +14,6 @@ use std::{
 };
 
 use common::{Backend, TestApp};
-use server::db::Db;
 use sqlx::Row;
 
 /// Differences between the schemas that are meant to be, each with its reason (each must still

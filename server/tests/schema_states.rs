@@ -1,6 +1,12 @@
-//! The states the code knows (`server/src/states.rs`) are the values the schema allows: each
+//! The states the code knows (`model/src/states.rs`) are the values the schema allows: each
 //! enum's values equal its column's CHECK constraint, on both backends. A value added to one side
 //! only would otherwise fail at the first write (the constraint) or the first read (the enum).
+
+use model::states::{
+    CancellationStatus, DisputeStatus, NotificationKind, OfferStatus, PaymentStatus, PriceIncreaseStatus,
+    ProviderCallStatus, RescheduleStatus, TaskStatus,
+};
+use store::db::Db;
 
 use crate::common;
 
@@ -10,13 +16,6 @@ use std::{
 };
 
 use common::{Backend, TestApp};
-use server::{
-    db::Db,
-    states::{
-        CancellationStatus, DisputeStatus, NotificationKind, OfferStatus, PaymentStatus, PriceIncreaseStatus,
-        ProviderCallStatus, RescheduleStatus, TaskStatus,
-    },
-};
 
 /// Each enum's values, as `(table, column, values)`.
 fn known_states() -> Vec<(&'static str, &'static str, BTreeSet<String>)> {

@@ -125,10 +125,10 @@ async fn the_index_follows_edits_and_status_changes(app: TestApp) -> TestApp {
 /// hour), one second apart from `first_at`, in that order.
 async fn store_tasks(app: &TestApp, email: &str, titles: &[(String, String)], first_at: i64) -> Vec<String> {
     let db = &app.server.state.db;
-    let poster = server::store::users::user_by_email(db, email).await.unwrap().unwrap().id;
+    let poster = store::users::user_by_email(db, email).await.unwrap().unwrap().id;
     let mut ids = Vec::new();
     for (i, (title, description)) in titles.iter().enumerate() {
-        let draft = server::marketplace::rules::TaskDraft {
+        let draft = model::marketplace::rules::TaskDraft {
             title: title.clone(),
             description: description.clone(),
             category_id: 1,
@@ -138,8 +138,8 @@ async fn store_tasks(app: &TestApp, email: &str, titles: &[(String, String)], fi
             coordinates: None,
             remote: false,
         };
-        let at = server::db::Timestamp(first_at + 1_000 * i as i64);
-        ids.push(server::store::tasks::create_task(db, poster, &draft, at).await.unwrap().to_string());
+        let at = store::db::Timestamp(first_at + 1_000 * i as i64);
+        ids.push(store::tasks::create_task(db, poster, &draft, at).await.unwrap().to_string());
     }
     ids
 }
@@ -169,8 +169,8 @@ async fn every_page(app: &TestApp, query: &str, limit: usize) -> Vec<String> {
 async fn best_match_ranks_the_newest_matches_and_pages_through_every_match(app: TestApp) -> TestApp {
     let email = "window.poster@example.com";
     poster(&app, email).await;
-    let window = server::store::search::RANKED_WINDOW as usize;
-    let start = server::db::Timestamp::now().0 - 86_400_000;
+    let window = store::search::RANKED_WINDOW as usize;
+    let start = store::db::Timestamp::now().0 - 86_400_000;
     // The best match of all (the word in its title), posted before the window's matches.
     let old_titles: Vec<(String, String)> = vec![
         ("Paint the fence".into(), "Old pickets".into()),
@@ -218,7 +218,7 @@ async fn best_match_ranks_the_newest_matches_and_pages_through_every_match(app: 
         let page = app.get(&path, None).await;
         seen.extend(page.body["items"].as_array().unwrap().iter().map(|t| t["id"].as_str().unwrap().to_owned()));
         posted += 1;
-        let now = server::db::Timestamp::now().0;
+        let now = store::db::Timestamp::now().0;
         store_tasks(&app, email, &[(format!("Fence repair {posted}"), "Posted between pages".into())], now).await;
         match page.body["next_cursor"].as_str() {
             Some(next) => cursor = Some(next.to_owned()),

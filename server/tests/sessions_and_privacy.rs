@@ -121,12 +121,12 @@ async fn tasks_written_before_the_location_column_are_filled_in_at_start(app: Te
         post_task(&app, &token, json!({ "title": format!("Old task {n}"), "location": "ÉVORA" })).await;
     }
     let db = &app.server.state.db;
-    server::on_pool!(db, |pool| {
+    store::on_pool!(db, |pool| {
         sqlx::query("update tasks set location_search = null").execute(pool).await.map(|_| ())
     })
     .unwrap();
-    assert_eq!(server::store::backfills::fill_missing_location_search(db).await.unwrap(), 3);
-    assert_eq!(server::store::backfills::fill_missing_location_search(db).await.unwrap(), 0, "nothing left");
+    assert_eq!(store::backfills::fill_missing_location_search(db).await.unwrap(), 3);
+    assert_eq!(store::backfills::fill_missing_location_search(db).await.unwrap(), 0, "nothing left");
     let page = app.get("/api/tasks?location=%C3%A9vora", None).await;
     assert_eq!(page.body["items"].as_array().unwrap().len(), 3);
     app

@@ -5,6 +5,9 @@
 //! not open a dispute; and with both clocks due, auto-release and the lapse
 //! gave opposite outcomes depending on which the sweep reached first.
 
+use model::states::PaymentStatus;
+use store::db::{Db, Timestamp};
+
 use crate::common;
 
 use std::time::Duration;
@@ -15,10 +18,8 @@ use common::{
 };
 use reqwest::StatusCode;
 use serde_json::{Value, json};
-use server::states::PaymentStatus;
 use server::{
     config::Config,
-    db::{Db, Timestamp},
     payments::sweep::{self, AUTO_RELEASE_AFTER, CANCELLATION_ANSWER_WINDOW, SweepReport},
 };
 

@@ -2,6 +2,8 @@
 //! once per viewer per day, none lost on a graceful stop; identical anonymous reads made at once
 //! share one database read, and never serve a task after its removal. On both backends.
 
+use store::on_pool;
+
 use crate::common;
 
 use common::{
@@ -10,7 +12,6 @@ use common::{
 };
 use reqwest::StatusCode;
 use serde_json::json;
-use server::on_pool;
 
 on_both_backends!(
     reading_a_task_page_does_not_wait_for_its_view_to_be_written,
@@ -21,7 +22,7 @@ on_both_backends!(
 );
 
 async fn stored_views(app: &TestApp, task: &str) -> i64 {
-    server::store::tasks::view_count(&app.server.state.db, task.parse().unwrap()).await.unwrap()
+    store::tasks::view_count(&app.server.state.db, task.parse().unwrap()).await.unwrap()
 }
 
 /// Every page read used to write its view in a transaction of its own before answering, so a

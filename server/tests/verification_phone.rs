@@ -3,6 +3,8 @@
 //! numbers only by default; at most 1 code a minute, 5 an hour, 10 a day per account and per
 //! number, and a daily ceiling per country. Refusals leave the profile and the codes as they were.
 
+use store::{db::Db, on_pool};
+
 use crate::common;
 
 use common::{
@@ -12,7 +14,6 @@ use common::{
 };
 use reqwest::StatusCode;
 use serde_json::{Value, json};
-use server::{db::Db, on_pool};
 
 on_both_backends!(
     a_number_is_verified_with_the_code_texted_to_it,

@@ -8,11 +8,12 @@ use std::time::Instant;
 
 use anyhow::Context;
 use futures_util::{SinkExt, StreamExt};
-use serde_json::{Value, json};
-use server::{db::Timestamp, marketplace::rules::TaskDraft, store::tasks};
-use tokio_tungstenite::tungstenite::Message;
+use model::marketplace::rules::TaskDraft;
+use store::{db::Timestamp, tasks};
 
 use crate::{Bench, memory};
+use serde_json::{Value, json};
+use tokio_tungstenite::tungstenite::Message;
 
 const SOCKETS: usize = 8;
 const REAL_TASKS: usize = 4;

@@ -9,14 +9,11 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, ensure};
 use reqwest::{Client, StatusCode, header};
 use serde_json::{Value, json};
-use server::{
-    db::Timestamp,
-    payments::{
-        sandbox::{Call, Fault},
-        sweep,
-    },
-    store::payments,
+use server::payments::{
+    sandbox::{Call, Fault},
+    sweep,
 };
+use store::{db::Timestamp, payments};
 
 use crate::Bench;
 
@@ -133,7 +130,7 @@ pub async fn run(backend: &str, transfers: usize) -> anyhow::Result<()> {
 
     let refund_made = || async {
         let all = payments::payments_for_task(&state.db, task.parse().expect("task id")).await?;
-        anyhow::Ok(all.iter().any(|p| p.status == server::states::PaymentStatus::Refunded && p.refund_ref.is_some()))
+        anyhow::Ok(all.iter().any(|p| p.status == model::states::PaymentStatus::Refunded && p.refund_ref.is_some()))
     };
     ensure!(!refund_made().await?, "the refund's first attempt was meant to fail");
     let mut at = Timestamp::now();

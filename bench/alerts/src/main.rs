@@ -20,13 +20,16 @@ use std::{
 
 use anyhow::{Context, bail};
 use bench_common::{Rng, Scratch, account};
-use server::{
+use model::{
     alerts::{self, AlertInput, AlertPlace},
-    config::Config,
-    db::{Db, Timestamp},
     gazetteer::{self, Locality},
     marketplace::rules::TaskDraft,
-    store::{alerts as alert_store, tasks},
+};
+use server::config::Config;
+use store::{
+    alerts as alert_store,
+    db::{Db, Timestamp},
+    tasks,
 };
 
 const KEYWORDS: [&str; 16] = [

@@ -19,11 +19,12 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use bench_common::{Rng, Scratch, load_average};
-use server::{
-    config::Config,
+use model::marketplace::rules::TaskDraft;
+use server::config::Config;
+use store::{
+    browse,
     db::{Db, Timestamp},
-    marketplace::rules::TaskDraft,
-    store::{browse, tasks},
+    tasks,
 };
 
 const WORDS: [&str; 16] = [
@@ -158,12 +159,12 @@ async fn insert_open_tasks(db: &Db, rows: &[(uuid::Uuid, TaskDraft, Timestamp)])
          values {}",
         values.join(", ")
     );
-    server::on_pool!(db, |pool| {
+    store::on_pool!(db, |pool| {
         let mut query = sqlx::query(sqlx::AssertSqlSafe(sql.clone()));
         for (poster_id, draft, created_at) in rows {
             let (lat, lon) = draft.coordinates.unzip();
             query = query
-                .bind(server::db::new_id())
+                .bind(store::db::new_id())
                 .bind(*poster_id)
                 .bind(&draft.title)
                 .bind(&draft.description)
@@ -194,7 +195,7 @@ struct Query {
 
 fn queries() -> Vec<Query> {
     use browse::{BrowseFilter, BrowseSort};
-    let words = |q: &str| Some(server::store::search::search_words(q));
+    let words = |q: &str| Some(store::search::search_words(q));
     let nsw = || Some("nsw".to_owned());
     let query = |name, path, filter, sort| Query { name, path, filter, sort };
     vec![
@@ -371,7 +372,7 @@ async fn run(args: &Args, config: Config, reused: bool) -> anyhow::Result<()> {
     if !reused {
         load(&running.state.db, args.tasks).await?;
     }
-    let open_tasks = server::on_pool!(&running.state.db, |pool| {
+    let open_tasks = store::on_pool!(&running.state.db, |pool| {
         sqlx::query_scalar::<_, i64>("select count(*) from tasks where status = 'open'").fetch_one(pool).await
     })?;
     if reused {
@@ -405,7 +406,7 @@ async fn run(args: &Args, config: Config, reused: bool) -> anyhow::Result<()> {
         // Before the measurement, so a query too slow to measure still shows its plan.
         if args.explain {
             let after = None;
-            let plan = browse::explain_open_tasks_page(&running.state.db, &query.filter, query.sort, after, 21).await?;
+            let plan = store::open_tasks::explain_page(&running.state.db, &query.filter, query.sort, after, 21).await?;
             println!("{}:", query.name);
             for line in plan {
                 println!("    {line}");

@@ -3,12 +3,12 @@
 //! generator, an account to post or receive with, and the machine's load average.
 
 use anyhow::Context;
-use server::{
-    config::{Config, Secret},
-    db::{Db, Timestamp},
-    store::users,
-};
+use server::config::{Config, Secret};
 use sqlx::{Connection, Executor, PgConnection};
+use store::{
+    db::{Db, Timestamp},
+    users,
+};
 
 /// A fresh database and data directory for one benchmark run; [`Scratch::remove`] drops both.
 /// Postgres: `BENCH_DATABASE_URL` (an admin URL), default `postgres://postgres@127.0.0.1:5432/postgres`;
@@ -140,7 +140,7 @@ impl Rng {
 /// A verified account named Bench `last_name` (a tasker's when `is_tasker`); its id.
 pub async fn account(db: &Db, email: String, last_name: &str, is_tasker: bool) -> anyhow::Result<uuid::Uuid> {
     let account = users::NewAccount {
-        id: server::db::new_id(),
+        id: store::db::new_id(),
         email,
         password_hash: "not-a-real-hash".into(),
         email_verified: true,

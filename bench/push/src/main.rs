@@ -22,13 +22,11 @@ use anyhow::{Context, bail};
 use axum::{Router, http::StatusCode, routing::post};
 use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
 use p256::{SecretKey, elliptic_curve::sec1::ToEncodedPoint};
-use server::{
-    config::Config,
+use server::config::Config;
+use store::{
     db::{Db, Timestamp},
-    store::{
-        notifications::NotificationRow,
-        push_subscriptions::{self, NewSubscription},
-    },
+    notifications::NotificationRow,
+    push_subscriptions::{self, NewSubscription},
 };
 
 struct Args {
@@ -92,19 +90,19 @@ async fn load(db: &Db, origin: &str, args: &Args) -> anyhow::Result<usize> {
     }
     let notifications = args.pushes.div_ceil(args.devices);
     for chunk in (0..notifications).collect::<Vec<_>>().chunks(500) {
-        server::on_pool!(db, |pool| {
+        store::on_pool!(db, |pool| {
             async {
                 let mut tx = pool.begin().await?;
                 for n in chunk {
                     let row = NotificationRow::new(
                         user_id,
-                        server::states::NotificationKind::Offer,
+                        model::states::NotificationKind::Offer,
                         "New offer",
                         format!("Offer number {n} on your task"),
                         Some("/my-tasks".into()),
                         Timestamp::now(),
                     );
-                    server::insert_notification!(tx, &row)?;
+                    store::insert_notification!(tx, &row)?;
                 }
                 tx.commit().await
             }

@@ -5,8 +5,8 @@
 
 use std::{collections::HashMap, sync::atomic::Ordering::Relaxed, time::Duration};
 
-use server::{db::Db, store::ledger};
 use sqlx::PgPool;
+use store::{db::Db, ledger};
 
 use crate::world::{Path, World, WriteKind};
 
@@ -250,8 +250,8 @@ async fn outboxes(world: &World, pool: &PgPool, now_ms: i64, fail: &mut impl FnM
     // counted apart, never as overdue (the soak's taskers pass the check when they sign up).
     let held = format!(
         "({} or {})",
-        server::store::provider_calls::transfer_on_hold_of("c", "$3"),
-        server::store::provider_calls::transfer_awaiting_identity_of("c", "true")
+        store::provider_calls::transfer_on_hold_of("c", "$3"),
+        store::provider_calls::transfer_awaiting_identity_of("c", "true")
     );
     let calls: Vec<(String, i64, i64, i64)> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "select c.status, count(*),

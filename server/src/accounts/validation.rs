@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::refusal::{FieldErrors, Invalid};
+use model::refusal::{FieldErrors, Invalid};
 
 pub const PASSWORD_MIN_CHARS: usize = 6;
 /// Argon2 work grows with input; an upper bound keeps a login from being a denial of service.

@@ -11,18 +11,17 @@ use std::{collections::BTreeMap, time::Duration};
 use tokio_util::sync::CancellationToken;
 use uuid::Uuid;
 
-use crate::{
+use model::{
     alerts::{keywords_match, task_cells, within_radius},
-    db::Timestamp,
-    live, notices,
-    state::AppState,
     states::TaskStatus,
-    store::{
-        self,
-        alerts::{Candidate, TaskToMatch},
-        notifications::NotificationRow,
-    },
 };
+use store::{
+    alerts::{Candidate, TaskToMatch},
+    db::Timestamp,
+    notifications::NotificationRow,
+};
+
+use crate::{live, notices, state::AppState};
 
 const BATCH: i64 = 50;
 

@@ -9,7 +9,9 @@ use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation, deco
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use crate::{db::Timestamp, secret::Secret};
+use store::db::Timestamp;
+
+use crate::secret::Secret;
 
 pub const ACCESS_TOKEN_TTL: Duration = Duration::from_secs(15 * 60);
 /// HS256 needs a key at least as long as its hash (256 bits).

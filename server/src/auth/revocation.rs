@@ -11,7 +11,7 @@ use std::{
 use dashmap::DashMap;
 use uuid::Uuid;
 
-use crate::{db::Db, store::refresh_tokens};
+use store::{db::Db, refresh_tokens};
 
 /// The longest an ended session's access token keeps working on another node.
 pub const CACHE_FOR: Duration = Duration::from_secs(5);

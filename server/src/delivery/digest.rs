@@ -9,18 +9,19 @@ use hmac::{Hmac, Mac};
 use sha2::Sha256;
 use uuid::Uuid;
 
-use super::{
-    Handles,
-    preferences::{self, EMAIL},
-    retry_delay,
-};
-use crate::{
+use store::{
     db::Timestamp,
-    mail::Email,
-    store::{
-        deliveries::{self, DueEmailLine},
-        profiles, users,
+    deliveries::{self, DueEmailLine},
+    profiles, users,
+};
+
+use crate::{
+    delivery::{
+        Handles,
+        preferences::{self, EMAIL},
+        retry_delay,
     },
+    mail::Email,
 };
 
 pub const DIGEST_EVERY: Duration = Duration::from_secs(3600);

@@ -23,15 +23,13 @@ use self::{
     hosts::{Admission, Health, HostGates},
     push::{DeviceKeys, HIGH_URGENCY_KINDS, PushPayload, PushSender, Sent},
 };
-use crate::{
-    config::Config,
+use store::{
     db::{Db, Timestamp, new_id},
-    mail::Mailer,
-    store::{
-        deliveries::{self, ClaimedPush, PushOutcome},
-        push_subscriptions,
-    },
+    deliveries::{self, ClaimedPush, PushOutcome},
+    push_subscriptions,
 };
+
+use crate::{config::Config, mail::Mailer};
 
 /// Pushes in flight on this node at once (each host gets at most [`hosts::PER_HOST_IN_FLIGHT`]).
 pub const PUSHES_IN_FLIGHT: usize = 64;

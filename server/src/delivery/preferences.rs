@@ -7,8 +7,9 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-pub use crate::store::notifications::{CHANNELS, EMAIL, PUSH, default_enabled};
-use crate::{db::Db, states::NotificationKind, store::notification_preferences};
+use model::states::NotificationKind;
+pub use store::notifications::{CHANNELS, EMAIL, PUSH, default_enabled};
+use store::{db::Db, notification_preferences};
 
 /// A user's choices over the defaults.
 pub async fn settings(db: &Db, user_id: Uuid) -> sqlx::Result<NotificationSettings> {

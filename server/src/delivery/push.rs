@@ -11,8 +11,10 @@ use sha2::{Digest, Sha256};
 use uuid::Uuid;
 use web_push_native::{Auth, p256::PublicKey};
 
-use super::{endpoint, vapid::VapidKey};
-use crate::{db::Timestamp, states::NotificationKind};
+use model::states::NotificationKind;
+use store::db::Timestamp;
+
+use crate::delivery::{endpoint, vapid::VapidKey};
 
 /// Push services answer in well under a second; one that does not is no
 /// reason to hold a worker slot long (the host's breaker counts these).

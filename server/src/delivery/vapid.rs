@@ -11,7 +11,9 @@ use jsonwebtoken::{Algorithm, EncodingKey, Header};
 use p256::{SecretKey, elliptic_curve::sec1::ToEncodedPoint, pkcs8::EncodePrivateKey};
 use serde::Serialize;
 
-use crate::{db::Timestamp, secret::Secret};
+use store::db::Timestamp;
+
+use crate::secret::Secret;
 
 /// How long one VAPID token is valid (RFC 8292 allows at most 24 h; push services ask for ≤ 12 h).
 pub const TOKEN_LIFETIME: Duration = Duration::from_secs(12 * 3600);

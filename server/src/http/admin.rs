@@ -9,15 +9,20 @@ use axum::{
 use serde::Deserialize;
 use uuid::Uuid;
 
+use model::{
+    moderation::{AuditAction, AuditTarget},
+    states::DisputeStatus,
+};
+use store::{audit_log::AuditEntry, disputes::outcome, profiles, provider_calls};
+
 use crate::{
     accounts::names::public_name,
-    http::error::{ApiError, ApiResult},
-    http::extract::{ApiJson, ApiPath, ApiQuery, Operator, task_or_404},
-    moderation::{AuditAction, AuditTarget},
+    http::{
+        error::{ApiError, ApiResult},
+        extract::{ApiJson, ApiPath, ApiQuery, Operator, task_or_404},
+    },
     payments::disputes::{self, MAX_NOTE_CHARS, Resolution},
     state::AppState,
-    states::DisputeStatus,
-    store::{self, audit_log::AuditEntry, disputes::outcome, profiles, provider_calls},
     wire::{
         assigned_tasks::Dispute,
         dispute_cases::{DisputeCase, DisputeQueue, PartyBrief, PaymentBrief, TaskBrief},

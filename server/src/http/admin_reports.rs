@@ -9,20 +9,23 @@ use axum::{
 use serde::Deserialize;
 use uuid::Uuid;
 
-use crate::{
+use model::moderation::{ModerationAction, ReportStatus};
+use store::{
+    Position,
     db::Timestamp,
-    http::error::{ApiError, ApiResult},
-    http::extract::{ApiJson, ApiPath, ApiQuery, Operator},
+    reports::{self, QueueRow},
+};
+
+use crate::{
+    http::{
+        error::{ApiError, ApiResult},
+        extract::{ApiJson, ApiPath, ApiQuery, Operator},
+    },
     moderation::{
-        ModerationAction, ReportStatus,
         actions::{self, Decision},
         reports::snapshot,
     },
     state::AppState,
-    store::{
-        Position,
-        reports::{self, QueueRow},
-    },
     wire::{
         moderation::{AuthorSummary, CurrentState, QueueItem, ReportView, ReportedTarget},
         paging::{self, Page, PageQuery},

@@ -9,13 +9,15 @@ use axum::{
 use serde::Deserialize;
 use uuid::Uuid;
 
+use store::{Position, audit_log, db::Timestamp, reports, user_record};
+
 use crate::{
-    db::Timestamp,
-    http::error::{ApiError, ApiResult},
-    http::extract::{ApiJson, ApiPath, ApiQuery, Operator},
+    http::{
+        error::{ApiError, ApiResult},
+        extract::{ApiJson, ApiPath, ApiQuery, Operator},
+    },
     moderation::actions,
     state::AppState,
-    store::{Position, audit_log, reports, user_record},
     wire::{
         moderation::{AuditItem, AuthorSummary},
         paging::{self, Page, PageQuery},
@@ -72,7 +74,7 @@ pub async fn user_record(
 ) -> ApiResult<ApiJson<UserRecord>> {
     let facts = reports::author_facts(&state.db, id).await?.ok_or_else(|| ApiError::not_found("User"))?;
     let now = Timestamp::now();
-    let suspension = crate::store::moderation::suspension_of(&state.db, id, now).await?;
+    let suspension = store::moderation::suspension_of(&state.db, id, now).await?;
     Ok(ApiJson(UserRecord {
         user: AuthorSummary::new(facts, now),
         suspension_reason: suspension.and_then(|s| s.suspension_reason),

@@ -14,14 +14,16 @@ use axum::{
 use serde_json::Value;
 use uuid::Uuid;
 
+use model::alerts::{self, AlertDraft, AlertInput, TOO_MANY_ALERTS, index_keys};
+use store::db::Timestamp;
+
 use crate::{
-    alerts::{self, AlertDraft, AlertInput, TOO_MANY_ALERTS, index_keys},
-    db::Timestamp,
-    http::error::{ApiError, ApiResult},
-    http::extract::{ApiJson, ApiPath, AuthUser},
+    http::{
+        error::{ApiError, ApiResult},
+        extract::{ApiJson, ApiPath, AuthUser},
+    },
     rate_limit::ALERT_WRITES_PER_ACCOUNT,
     state::AppState,
-    store,
     wire::{alerts::AlertView, paging::Items},
 };
 

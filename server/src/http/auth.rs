@@ -7,21 +7,24 @@ use realtime::{CLOSE_UNAUTHORIZED, Disconnect};
 use serde::Deserialize;
 use uuid::Uuid;
 
+use store::{
+    db::{Timestamp, new_id},
+    email_tokens::{self, Purpose},
+    moderation, profiles,
+    refresh_tokens::{self, NewRefreshToken, Rotation},
+    users::{self, CreateAccountError, NewAccount, UserRow},
+};
+
 use crate::{
     accounts::validation::{self, AccountType, Skill},
     auth::{access::ACCESS_TOKEN_TTL, password, secrets},
-    db::{Timestamp, new_id},
-    http::error::{ApiError, ApiResult, FieldErrors},
-    http::extract::{ApiJson, ClientIp, Operator, RawBody},
+    http::{
+        error::{ApiError, ApiResult, FieldErrors},
+        extract::{ApiJson, ClientIp, Operator, RawBody},
+    },
     mail::Email,
     moderation::actions::suspended_message,
     state::AppState,
-    store::{
-        email_tokens::{self, Purpose},
-        moderation, profiles,
-        refresh_tokens::{self, NewRefreshToken, Rotation},
-        users::{self, CreateAccountError, NewAccount, UserRow},
-    },
     wire::{
         accounts::{ProfileView, UserView},
         sessions::{MessageResponse, SessionResponse, SignupResponse, UserResponse},

@@ -10,12 +10,16 @@ use axum::{
 use serde::Deserialize;
 use uuid::Uuid;
 
+use model::payments::rules::Party;
+use store::cancellations::{self, Answer};
+
 use crate::{
-    http::error::{ApiError, ApiResult},
-    http::extract::{ApiJson, ApiPath, AuthUser, TaskFromPath},
-    payments::{cancellation_requests, rules::Party},
+    http::{
+        error::{ApiError, ApiResult},
+        extract::{ApiJson, ApiPath, AuthUser, TaskFromPath},
+    },
+    payments::cancellation_requests,
     state::AppState,
-    store::cancellations::{self, Answer},
     wire::assigned_tasks::{Cancellation, TaskStatusView},
 };
 

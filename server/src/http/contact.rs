@@ -3,14 +3,19 @@
 use axum::{Router, extract::State, http::StatusCode, routing::post};
 use serde::Deserialize;
 
+use store::{
+    contact::{self, ContactMessage},
+    db::Timestamp,
+};
+
 use crate::{
     accounts::validation,
-    db::Timestamp,
-    http::error::{ApiError, ApiResult, FieldErrors},
-    http::extract::{ApiJson, AuthUser, ClientIp},
+    http::{
+        error::{ApiError, ApiResult, FieldErrors},
+        extract::{ApiJson, AuthUser, ClientIp},
+    },
     mail::Email,
     state::AppState,
-    store::contact::{self, ContactMessage},
     wire::site::ContactAccepted,
 };
 

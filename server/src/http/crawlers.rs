@@ -9,7 +9,12 @@ use axum::{
     routing::get,
 };
 
-use crate::{http::error::ApiResult, http::web::escape, state::AppState, store::tasks};
+use store::tasks;
+
+use crate::{
+    http::{error::ApiResult, web::escape},
+    state::AppState,
+};
 
 /// Screens that are personal, transient or behind sign-in: never worth indexing.
 const PRIVATE_PATHS: &[&str] = &[

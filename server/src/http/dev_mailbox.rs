@@ -9,8 +9,7 @@ use axum::{
 };
 
 use crate::{
-    http::error::ApiResult,
-    http::{extract::ApiJson, web::escape},
+    http::{error::ApiResult, extract::ApiJson, web::escape},
     mail::{MailboxEntry, mailbox_dir, read_mailbox},
     sms::outbox::{OutboxEntry, outbox_dir, read_outbox},
     state::AppState,

@@ -4,12 +4,15 @@
 use axum::{Router, extract::State, http::StatusCode, routing::get};
 use serde::Deserialize;
 
+use model::payments::rules::Party;
+
 use crate::{
-    http::error::{ApiError, ApiResult},
-    http::extract::{ApiJson, AuthUser, Operator, TaskFromPath},
-    payments::{disputes, rules::Party},
+    http::{
+        error::{ApiError, ApiResult},
+        extract::{ApiJson, AuthUser, Operator, TaskFromPath},
+    },
+    payments::disputes,
     state::AppState,
-    store,
     wire::assigned_tasks::Dispute,
 };
 

@@ -4,18 +4,21 @@
 use axum::{Router, extract::State, routing::get};
 use uuid::Uuid;
 
-use crate::{
+use store::{
+    Position,
     db::Timestamp,
-    http::error::ApiResult,
-    http::extract::{ApiJson, ApiQuery, AuthUser},
+    earnings::{self, EarningRow},
+    payments, verification,
+};
+
+use crate::{
+    http::{
+        error::ApiResult,
+        extract::{ApiJson, ApiQuery, AuthUser},
+    },
     payments::payouts::{self, EarningState},
     rate_limit::{PAYOUT_ACCOUNT_LOOKUPS, Verdict},
     state::AppState,
-    store::{
-        Position,
-        earnings::{self, EarningRow},
-        payments, verification,
-    },
     wire::{
         earnings::{EarningLine, EarningTotals, Earnings, PayoutAccountView},
         paging::{self, Page, PageQuery},

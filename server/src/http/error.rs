@@ -12,7 +12,7 @@ use axum::{
 };
 use serde::Serialize;
 
-pub use crate::refusal::FieldErrors;
+pub use model::refusal::FieldErrors;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {

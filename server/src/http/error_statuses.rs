@@ -1,12 +1,9 @@
 //! The status and error body of each domain refusal (`crate::refusal`): the
 //! domain says what went wrong, only HTTP says how it is answered.
 
-use crate::{
-    http::error::ApiError,
-    payments::PaymentError,
-    refusal::{Denial, DomainError, Invalid, RateLimited},
-    wire::paging::BadPage,
-};
+use model::refusal::{Denial, Invalid, RateLimited};
+
+use crate::{http::error::ApiError, payments::PaymentError, refusal::DomainError, wire::paging::BadPage};
 
 impl From<BadPage> for ApiError {
     fn from(bad: BadPage) -> Self {

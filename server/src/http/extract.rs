@@ -12,11 +12,12 @@ use axum::{
 use serde::Serialize;
 use uuid::Uuid;
 
+use store::tasks::TaskRow;
+
 use crate::{
     http::error::{ApiError, ApiResult},
     marketplace,
     state::AppState,
-    store::tasks::TaskRow,
 };
 
 #[derive(Debug, Clone, Copy, Default, FromRequest)]
@@ -120,7 +121,7 @@ impl FromRequestParts<AppState> for Operator {
 impl Operator {
     /// Whether `user_id` is an operator (for routes that also let other callers in).
     pub async fn is(state: &AppState, user_id: Uuid) -> Result<bool, ApiError> {
-        let user = crate::store::users::user_by_id(&state.db, user_id).await?;
+        let user = store::users::user_by_id(&state.db, user_id).await?;
         Ok(user.is_some_and(|user| Operator::user_is(&state.config, &user)))
     }
 
@@ -134,7 +135,7 @@ impl Operator {
 
     /// Operator status needs the address proven: with `REQUIRE_EMAIL_VERIFICATION` off, anyone
     /// could otherwise sign up as an `ADMIN_EMAILS` address nobody had registered yet.
-    pub fn user_is(config: &crate::config::Config, user: &crate::store::users::UserRow) -> bool {
+    pub fn user_is(config: &crate::config::Config, user: &store::users::UserRow) -> bool {
         user.email_verified && config.is_operator(&user.email)
     }
 }
@@ -150,7 +151,7 @@ impl FromRequestParts<AppState> for VerifiedUser {
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
         let caller = <AuthUser as FromRequestParts<AppState>>::from_request_parts(parts, state).await?;
-        let user = crate::store::users::user_by_id(&state.db, caller.id)
+        let user = store::users::user_by_id(&state.db, caller.id)
             .await?
             .ok_or_else(|| ApiError::Unauthorized("Authentication error. Please log in again.".into()))?;
         if state.config.require_email_verification && !user.email_verified {

@@ -8,12 +8,15 @@ use std::sync::Arc;
 use axum::{Extension, Router, extract::State, routing::get};
 use serde::Deserialize;
 
+use model::gazetteer::{self, Place};
+
 use crate::{
     config::Config,
-    gazetteer,
-    geocoding::{Geocoder, Lookup, MIN_QUERY_CHARS, Place},
-    http::error::ApiResult,
-    http::extract::{ApiJson, ApiQuery, ClientIp},
+    geocoding::{Geocoder, Lookup, MIN_QUERY_CHARS},
+    http::{
+        error::ApiResult,
+        extract::{ApiJson, ApiQuery, ClientIp},
+    },
     rate_limit::{Limit, client_key},
     state::AppState,
 };

@@ -10,8 +10,10 @@ use axum::{
 use serde_json::json;
 
 use crate::{
-    http::error::{ApiError, ApiResult},
-    http::extract::ApiJson,
+    http::{
+        error::{ApiError, ApiResult},
+        extract::ApiJson,
+    },
     state::AppState,
 };
 

@@ -3,12 +3,15 @@
 
 use axum::{Router, extract::State, http::StatusCode, routing::get};
 
+use store::identities::{self, Unlink};
+
 use crate::{
-    http::error::{ApiError, ApiResult},
-    http::extract::{ApiJson, ApiPath, AuthUser},
+    http::{
+        error::{ApiError, ApiResult},
+        extract::{ApiJson, ApiPath, AuthUser},
+    },
     signin::ProviderId,
     state::AppState,
-    store::identities::{self, Unlink},
     wire::signin::{IdentitiesResponse, IdentityView},
 };
 

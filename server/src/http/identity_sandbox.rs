@@ -12,11 +12,15 @@ use axum::{
 };
 use serde::Deserialize;
 
+use store::verification::{self, IdentitySessionRow, IdentityStatus};
+
 use crate::{
-    http::error::{ApiError, ApiResult},
-    http::{extract::ApiPath, security_headers},
+    http::{
+        error::{ApiError, ApiResult},
+        extract::ApiPath,
+        security_headers,
+    },
     state::AppState,
-    store::verification::{self, IdentitySessionRow, IdentityStatus},
     verification::identity::{self, RETURN_PATH},
 };
 

@@ -7,8 +7,10 @@ use serde::Deserialize;
 use uuid::Uuid;
 
 use crate::{
-    http::error::ApiResult,
-    http::extract::{ApiJson, ApiPath, VerifiedUser},
+    http::{
+        error::ApiResult,
+        extract::{ApiJson, ApiPath, VerifiedUser},
+    },
     marketplace,
     state::AppState,
     wire::marketplace::Invitation,

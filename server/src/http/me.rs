@@ -8,17 +8,20 @@ use axum::{
 };
 use serde::{Deserialize, Deserializer};
 
+use store::{
+    db::Timestamp,
+    profiles::{self, ProfileChanges},
+    users,
+};
+
 use crate::{
     accounts::validation::{self, Skill},
-    db::Timestamp,
-    http::error::{ApiError, ApiResult, FieldErrors},
-    http::extract::{ApiJson, ApiMultipart, AuthUser, ClientIp, Operator},
+    http::{
+        error::{ApiError, ApiResult, FieldErrors},
+        extract::{ApiJson, ApiMultipart, AuthUser, ClientIp, Operator},
+    },
     media::{AvatarError, MAX_AVATAR_BYTES},
     state::AppState,
-    store::{
-        profiles::{self, ProfileChanges},
-        users,
-    },
     wire::accounts::{AvatarResponse, MeResponse, ProfileView, UserView},
 };
 

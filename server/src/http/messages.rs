@@ -10,18 +10,18 @@ use axum::{
 use serde::Deserialize;
 use uuid::Uuid;
 
+use model::payments::rules::{self, Party};
+use store::{db::new_id, messages, receipts as read_marks};
+
 use crate::{
-    db::new_id,
-    http::error::{ApiError, ApiResult},
     http::{
+        error::{ApiError, ApiResult},
         extract::{ApiJson, ApiMultipart, ApiPath, AuthUser, Operator, task_or_404},
         uploads::{self, PHOTO_BODY_LIMIT, PhotoForm},
     },
     marketplace,
     media::photos::PhotoKey,
-    payments::rules::{self, Party},
     state::AppState,
-    store::{messages, receipts as read_marks},
     wire::messages::{Conversation, Message},
 };
 

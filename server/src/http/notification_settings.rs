@@ -5,13 +5,16 @@ use std::collections::BTreeMap;
 use axum::{Router, extract::State, routing::get};
 use serde::Deserialize;
 
+use model::states::NotificationKind;
+use store::notification_preferences;
+
 use crate::{
     delivery::preferences::{self, EMAIL, NotificationSettings, PUSH},
-    http::error::{ApiError, ApiResult, FieldErrors},
-    http::extract::{ApiJson, AuthUser},
+    http::{
+        error::{ApiError, ApiResult, FieldErrors},
+        extract::{ApiJson, AuthUser},
+    },
     state::AppState,
-    states::NotificationKind,
-    store::notification_preferences,
 };
 
 pub fn router() -> Router<AppState> {

@@ -9,11 +9,14 @@ use axum::{
 use serde::Deserialize;
 use uuid::Uuid;
 
+use store::notifications;
+
 use crate::{
-    http::error::{ApiError, ApiResult},
-    http::extract::{ApiJson, ApiPath, ApiQuery, AuthUser},
+    http::{
+        error::{ApiError, ApiResult},
+        extract::{ApiJson, ApiPath, ApiQuery, AuthUser},
+    },
     state::AppState,
-    store::notifications,
     wire::{
         notifications::{Notification, NotificationsPage},
         paging::{self, Page},

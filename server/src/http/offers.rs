@@ -10,12 +10,15 @@ use serde::Deserialize;
 use serde_json::Value;
 use uuid::Uuid;
 
+use store::{Position, offers, profile_facts, tasks};
+
 use crate::{
-    http::error::ApiResult,
-    http::extract::{ApiJson, ApiPath, ApiQuery, AuthUser, Operator, TaskFromPath, VerifiedUser},
+    http::{
+        error::ApiResult,
+        extract::{ApiJson, ApiPath, ApiQuery, AuthUser, Operator, TaskFromPath, VerifiedUser},
+    },
     marketplace,
     state::AppState,
-    store::{Position, offers, profile_facts, tasks},
     wire::{
         marketplace::{MyOfferView, OfferView, TaskSummary, fill_ratings},
         paging::{self, Items, Page, PageQuery},

@@ -12,13 +12,18 @@ use axum::{
 use serde::Deserialize;
 use url::form_urlencoded;
 
+use store::{
+    db::{Timestamp, new_id},
+    identities::{self, NewLogin, NewSignup, SignupError},
+    users::{self, NewAccount},
+};
+
 use crate::{
     accounts::validation::{self, AccountType, Skill},
     auth::{password, secrets},
-    db::{Timestamp, new_id},
-    http::error::{ApiError, ApiResult, FieldErrors},
     http::{
         auth::{refuse_suspended, send_verification_email, start_session},
+        error::{ApiError, ApiResult, FieldErrors},
         extract::{ApiJson, ApiPath, ApiQuery, ClientIp, RawBody},
     },
     signin::{
@@ -26,10 +31,6 @@ use crate::{
         may_link, names_for, safe_redirect,
     },
     state::AppState,
-    store::{
-        identities::{self, NewLogin, NewSignup, SignupError},
-        users::{self, NewAccount},
-    },
     wire::{sessions::SessionResponse, signin::ProviderView},
 };
 

@@ -11,27 +11,26 @@ use axum::{
 use serde::Deserialize;
 use uuid::Uuid;
 
+use model::{
+    payments::rules::{self, Party},
+    states::PaymentStatus,
+};
+use store::{db::Timestamp, payments, users, verification};
+
 use crate::{
-    db::Timestamp,
-    http::error::{ApiError, ApiResult},
     http::{
         earnings::{PAYOUTS_REFRESH_PATH, PAYOUTS_RETURN_PATH},
+        error::{ApiError, ApiResult},
         extract::{ApiJson, AuthUser, RawBody, TaskFromPath, task_or_404},
     },
     payments::{
         OnboardingRequest,
         escrow::{self, CheckoutStarted},
         payouts,
-        rules::{self, Party},
         webhook::{self, Action},
     },
     rate_limit::{PAYMENT_VERIFICATIONS, PAYOUT_ONBOARDINGS},
     state::AppState,
-    states::PaymentStatus,
-    store::{
-        payments::{self},
-        users, verification,
-    },
     verification::identity,
     wire::escrow::{PaymentInfo, PaymentView, PayoutOnboarding, VerifyResult, WebhookReceipt},
 };

@@ -15,16 +15,21 @@ use axum::{
 };
 use serde::Deserialize;
 
-use crate::{
+use model::payments::fees::{FEE_PERCENT, display_amount};
+use store::{
     db::{Timestamp, new_id},
-    http::error::{ApiError, ApiResult},
-    http::{extract::ApiPath, security_headers, web::escape},
-    payments::{
-        fees::{FEE_PERCENT, display_amount},
-        sandbox::{DEBIT_ACCOUNT_FAILS, DEBIT_ACCOUNT_SETTLES, DEBIT_SETTLES_AFTER, DECLINED_CARD},
+    sandbox_sessions::{self, SandboxSession},
+};
+
+use crate::{
+    http::{
+        error::{ApiError, ApiResult},
+        extract::ApiPath,
+        security_headers,
+        web::escape,
     },
+    payments::sandbox::{DEBIT_ACCOUNT_FAILS, DEBIT_ACCOUNT_SETTLES, DEBIT_SETTLES_AFTER, DECLINED_CARD},
     state::AppState,
-    store::sandbox_sessions::{self, SandboxSession},
 };
 
 pub fn router() -> Router<AppState> {

@@ -13,15 +13,17 @@ use axum::{
 };
 use serde::Deserialize;
 
+use model::payments::fees::FEE_PERCENT;
+use store::payments;
+
 use crate::{
-    http::error::{ApiError, ApiResult},
-    http::{earnings::PAYOUTS_RETURN_PATH, extract::ApiPath},
-    payments::{
-        fees::FEE_PERCENT,
-        payouts::{self, PAYOUT_TIME},
+    http::{
+        earnings::PAYOUTS_RETURN_PATH,
+        error::{ApiError, ApiResult},
+        extract::ApiPath,
     },
+    payments::payouts::{self, PAYOUT_TIME},
     state::AppState,
-    store::payments,
 };
 
 pub fn router() -> Router<AppState> {

@@ -10,19 +10,20 @@ use axum::{
 use serde::{Deserialize, Deserializer};
 use uuid::Uuid;
 
-use crate::{
+use store::{
     db::{Timestamp, new_id},
-    http::error::{ApiError, ApiResult, FieldErrors},
+    portfolio::{self, ItemChanges, PortfolioRow},
+    profiles,
+};
+
+use crate::{
     http::{
+        error::{ApiError, ApiResult, FieldErrors},
         extract::{ApiJson, ApiMultipart, ApiPath, AuthUser},
         uploads::{self, PHOTO_BODY_LIMIT, PhotoForm},
     },
     media::photos::PhotoKey,
     state::AppState,
-    store::{
-        portfolio::{self, ItemChanges, PortfolioRow},
-        profiles,
-    },
     wire::accounts::PortfolioItemView,
 };
 

@@ -10,12 +10,15 @@ use axum::{
 use serde::Deserialize;
 use uuid::Uuid;
 
+use model::payments::rules::Party;
+
 use crate::{
-    http::error::{ApiError, ApiResult},
-    http::extract::{ApiJson, ApiPath, AuthUser, TaskFromPath},
-    payments::{escrow::CheckoutStarted, increases, rules::Party},
+    http::{
+        error::{ApiError, ApiResult},
+        extract::{ApiJson, ApiPath, AuthUser, TaskFromPath},
+    },
+    payments::{escrow::CheckoutStarted, increases},
     state::AppState,
-    store,
     wire::assigned_tasks::{IncreaseList, PriceIncrease},
 };
 

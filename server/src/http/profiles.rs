@@ -1,13 +1,16 @@
 use axum::{Router, extract::State, routing::get};
 use uuid::Uuid;
 
+use model::marketplace::cancellations;
+use store::{Position, db::Timestamp, portfolio, profile_facts, profiles, reviews, track_record};
+
 use crate::{
-    db::Timestamp,
-    http::error::{ApiError, ApiResult},
-    http::extract::{ApiJson, ApiPath, ApiQuery, AuthUser, Operator},
-    marketplace::{cancellations, responsiveness::responsiveness},
+    http::{
+        error::{ApiError, ApiResult},
+        extract::{ApiJson, ApiPath, ApiQuery, AuthUser, Operator},
+    },
+    marketplace::responsiveness::responsiveness,
     state::AppState,
-    store::{Position, portfolio, profile_facts, profiles, reviews, track_record},
     wire::{
         accounts::{PortfolioItemView, ProfileFacts, ProfileReview, PublicProfileView},
         paging::{self, Page, PageQuery},

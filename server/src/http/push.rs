@@ -10,21 +10,24 @@ use axum::{
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use crate::{
+use store::{
     db::{Timestamp, new_id},
+    push_subscriptions::{self, NewSubscription, PushSubscriptionRow, Saved},
+    users,
+};
+
+use crate::{
     delivery::{
         endpoint,
         push::{self, DeviceKeys, PushPayload, Sent},
     },
-    http::error::{ApiError, ApiResult, FieldErrors},
-    http::extract::{ApiJson, AuthUser},
+    http::{
+        error::{ApiError, ApiResult, FieldErrors},
+        extract::{ApiJson, AuthUser},
+    },
     mail::Email,
     rate_limit::Limit,
     state::AppState,
-    store::{
-        push_subscriptions::{self, NewSubscription, PushSubscriptionRow, Saved},
-        users,
-    },
     wire::push::{Device, Devices, PublicKey, TestResult},
 };
 

@@ -9,12 +9,15 @@ use axum::{
 use serde::Deserialize;
 use uuid::Uuid;
 
+use store::{Position, questions};
+
 use crate::{
-    http::error::ApiResult,
-    http::extract::{ApiJson, ApiPath, ApiQuery, AuthUser, Operator, TaskFromPath, VerifiedUser},
+    http::{
+        error::ApiResult,
+        extract::{ApiJson, ApiPath, ApiQuery, AuthUser, Operator, TaskFromPath, VerifiedUser},
+    },
     marketplace,
     state::AppState,
-    store::{Position, questions},
     wire::{
         marketplace::QuestionView,
         paging::{self, Page, PageQuery},

@@ -12,16 +12,19 @@ use realtime::SocketOwner;
 use serde::Deserialize;
 use tokio_util::sync::CancellationToken;
 
+use store::{
+    db::{Db, Timestamp},
+    realtime_tickets::{self, TicketHolder},
+    refresh_tokens,
+};
+
 use crate::{
     auth::secrets,
-    db::{Db, Timestamp},
-    http::error::ApiResult,
-    http::extract::{ApiJson, ApiQuery, AuthUser, ClientIp, Operator},
-    state::AppState,
-    store::{
-        realtime_tickets::{self, TicketHolder},
-        refresh_tokens,
+    http::{
+        error::ApiResult,
+        extract::{ApiJson, ApiQuery, AuthUser, ClientIp, Operator},
     },
+    state::AppState,
     wire::sessions::TicketResponse,
 };
 

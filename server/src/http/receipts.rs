@@ -11,13 +11,18 @@ use axum::{
 use serde::Deserialize;
 use uuid::Uuid;
 
-use crate::{
+use store::{
     db::Timestamp,
-    http::error::ApiResult,
-    http::extract::{ApiJson, ApiPath, AuthUser},
+    receipts::{self, Privacy},
+};
+
+use crate::{
+    http::{
+        error::ApiResult,
+        extract::{ApiJson, ApiPath, AuthUser},
+    },
     marketplace,
     state::AppState,
-    store::receipts::{self, Privacy},
 };
 
 pub fn router() -> Router<AppState> {

@@ -6,8 +6,10 @@ use axum::{Router, extract::State, routing::post};
 use serde::Deserialize;
 
 use crate::{
-    http::error::{ApiError, ApiResult},
-    http::extract::{ApiJson, AuthUser, RawBody, TaskFromPath},
+    http::{
+        error::{ApiError, ApiResult},
+        extract::{ApiJson, AuthUser, RawBody, TaskFromPath},
+    },
     payments::{payment_requests, releases},
     state::AppState,
     wire::assigned_tasks::{Released, TaskStatusView},

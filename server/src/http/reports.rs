@@ -4,13 +4,14 @@
 use axum::{Router, extract::State, http::StatusCode, routing::post};
 use serde::Deserialize;
 
+use model::moderation::ReportReason;
+
 use crate::{
-    http::error::ApiResult,
-    http::extract::{ApiJson, AuthUser},
-    moderation::{
-        ReportReason,
-        reports::{self, Filing},
+    http::{
+        error::ApiResult,
+        extract::{ApiJson, AuthUser},
     },
+    moderation::reports::{self, Filing},
     state::AppState,
     wire::moderation::{ReportView, TargetRef},
 };

@@ -10,14 +10,15 @@ use axum::{
 use serde::Deserialize;
 use uuid::Uuid;
 
+use model::{payments::rules::Party, states::RescheduleStatus};
+
 use crate::{
-    http::error::{ApiError, ApiResult},
-    http::extract::{ApiJson, ApiPath, AuthUser, TaskFromPath},
+    http::{
+        error::{ApiError, ApiResult},
+        extract::{ApiJson, ApiPath, AuthUser, TaskFromPath},
+    },
     marketplace::reschedules::{self, Proposal},
-    payments::rules::Party,
     state::AppState,
-    states::RescheduleStatus,
-    store,
     wire::assigned_tasks::{Reschedule, RescheduleList, TaskChanges, TaskChangesList},
 };
 

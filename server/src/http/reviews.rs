@@ -4,13 +4,15 @@
 use axum::{Router, extract::State, http::StatusCode, routing::get};
 use serde::Deserialize;
 
+use store::{db::Timestamp, reviews};
+
 use crate::{
-    db::Timestamp,
-    http::error::ApiResult,
-    http::extract::{ApiJson, AuthUser, Operator, TaskFromPath},
+    http::{
+        error::ApiResult,
+        extract::{ApiJson, AuthUser, Operator, TaskFromPath},
+    },
     marketplace,
     state::AppState,
-    store::reviews,
     wire::reviews::Review,
 };
 

@@ -14,16 +14,17 @@ use axum::{
 use serde_json::json;
 use url::form_urlencoded;
 
+use store::identities;
+
 use crate::{
-    http::error::{ApiError, ApiResult},
     http::{
+        error::{ApiError, ApiResult},
         extract::{ApiQuery, RawBody},
         security_headers,
         web::escape,
     },
     signin::sandbox::{AuthorizeParams, SandboxIssuer, SandboxPerson, TokenForm},
     state::AppState,
-    store::identities,
 };
 
 pub fn router() -> Router<AppState> {

@@ -8,10 +8,11 @@ use axum::{
 };
 use uuid::Uuid;
 
+use store::db::new_id;
+
 use crate::{
-    db::new_id,
-    http::error::ApiResult,
     http::{
+        error::ApiResult,
         extract::{ApiJson, ApiMultipart, ApiPath, AuthUser},
         uploads::{self, PHOTO_BODY_LIMIT, PhotoForm},
     },

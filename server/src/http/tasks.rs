@@ -10,24 +10,29 @@ use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
-use crate::{
-    db::Timestamp,
+use model::{
     geo,
-    http::error::{ApiError, ApiResult},
-    http::extract::{ApiJson, ApiPath, ApiQuery, AuthUser, ClientIp, Operator, VerifiedUser, task_or_404},
     marketplace::{
-        self,
         categories::{CATEGORIES, Category},
         rules::{self, TASK_REMOVED, TaskInput},
     },
-    state::AppState,
     states::TaskStatus,
-    store::{
-        Position,
-        browse::{self, After, BrowseFilter, BrowseSort},
-        profile_facts, profiles, questions, task_photos,
-        tasks::{self, TaskRow, TaskView},
+};
+use store::{
+    Position,
+    browse::{self, After, BrowseFilter, BrowseSort},
+    db::Timestamp,
+    profile_facts, profiles, questions, task_photos,
+    tasks::{self, TaskRow, TaskView},
+};
+
+use crate::{
+    http::{
+        error::{ApiError, ApiResult},
+        extract::{ApiJson, ApiPath, ApiQuery, AuthUser, ClientIp, Operator, VerifiedUser, task_or_404},
     },
+    marketplace,
+    state::AppState,
     wire::{
         marketplace::{
             Badges, PersonSummary, PosterStats, QuestionView, TaskDetail, TaskPhoto, TaskSummary, fill_ratings,
@@ -124,7 +129,7 @@ pub async fn browse_tasks(
     }
     let near = near_filter(present(query.near), present(query.radius_km))?;
     let filter = BrowseFilter {
-        words: q.as_deref().map(crate::store::search::search_words),
+        words: q.as_deref().map(store::search::search_words),
         category_id,
         location: present(query.location).map(|location| location.to_lowercase()),
         min_budget_cents,
@@ -152,7 +157,7 @@ async fn browse_page(
     limit: i64,
     near: Option<(f64, f64, f64)>,
 ) -> ApiResult<Page<TaskSummary>> {
-    let rows = browse::open_tasks_page(&state.db, &state.walk_edge, &filter, sort, after.as_ref(), limit + 1).await?;
+    let rows = store::open_tasks::page(&state.db, &state.walk_edge, &filter, sort, after.as_ref(), limit + 1).await?;
     let (rows, next_cursor) = paging::cut(rows, limit, |row| paging::encode_browse(sort, &row.after));
     let mut rows: Vec<TaskRow> = rows.into_iter().map(|row| row.task).collect();
     // The query kept a box around the circle; its corners go here (a page may come out short).

@@ -12,12 +12,14 @@ use axum::{
 use serde::Deserialize;
 use uuid::Uuid;
 
+use store::{db::Timestamp, notification_preferences};
+
 use crate::{
-    db::Timestamp,
-    http::error::{ApiError, ApiResult},
-    http::extract::{ApiJson, ApiQuery},
+    http::{
+        error::{ApiError, ApiResult},
+        extract::{ApiJson, ApiQuery},
+    },
     state::AppState,
-    store::notification_preferences,
     wire::notifications::Unsubscribed,
 };
 

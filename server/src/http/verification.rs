@@ -11,17 +11,20 @@ use axum::{
 };
 use serde::Deserialize;
 
-use crate::{
+use store::{
     db::{Timestamp, new_id},
-    http::error::{ApiError, ApiResult},
-    http::extract::{ApiJson, AuthUser, VerifiedUser},
+    profile_facts, profiles,
+    verification::{self, IdentityStatus, PhoneCodeRow},
+};
+
+use crate::{
+    http::{
+        error::{ApiError, ApiResult},
+        extract::{ApiJson, AuthUser, VerifiedUser},
+    },
     rate_limit::{Limit, Verdict},
     sms::{SmsError, TextMessage},
     state::AppState,
-    store::{
-        profile_facts, profiles,
-        verification::{self, IdentityStatus, PhoneCodeRow},
-    },
     verification::{
         identity,
         phone::{self, CODE_LIFETIME},
@@ -66,7 +69,8 @@ pub async fn start_phone_verification(
         .map_err(|error| ApiError::field("phone", &error.to_string()))?;
     let now = Timestamp::now();
     let counts = verification::send_counts(&state.db, caller.id, &number.e164, &number.country, now).await?;
-    if let Some(retry_after_secs) = phone::retry_after(&counts, state.config.sms_daily_limit_per_country) {
+    if let Some(retry_after_secs) = model::verification::retry_after(&counts, state.config.sms_daily_limit_per_country)
+    {
         return Err(ApiError::RateLimited { retry_after_secs });
     }
     let code = phone::new_code();

@@ -18,16 +18,20 @@ use tower_http::{
 };
 use uuid::Uuid;
 
+use model::payments::fees::display_amount;
+use store::tasks::{self, TaskRow};
+
 use crate::{
-    http::error::{ApiError, ApiResult},
-    http::{extract::ApiPath, tasks::detail_as_shown},
+    http::{
+        error::{ApiError, ApiResult},
+        extract::ApiPath,
+        tasks::detail_as_shown,
+    },
     media::{
         content_type_for,
         photos::{PhotoKey, is_public_key},
     },
-    payments::fees::display_amount,
     state::AppState,
-    store::tasks::{self, TaskRow},
     wire::marketplace::TaskDetail,
 };
 
@@ -120,7 +124,7 @@ async fn task_page(
         Err(_) => None,
     };
     let html = match task {
-        Some(task) if task.status != crate::states::TaskStatus::Removed => {
+        Some(task) if task.status != model::states::TaskStatus::Removed => {
             let image = task.first_photo_id.map(|id| state.link(&PhotoKey::Task(id).public_url()));
             let html = with_task_preview(&index, &state.link(&format!("/task/{}", task.id)), &task, image.as_deref());
             with_embedded_task(&html, &detail_as_shown(&state, task, false).await?)?

@@ -3,16 +3,17 @@
 
 use uuid::Uuid;
 
-use super::tasks::task_or_not_found;
+use model::{refusal::Invalid, states::TaskStatus};
+use store::{db::Timestamp, invitations, profiles};
+
 use crate::{
     accounts::names,
-    db::Timestamp,
-    live, notices,
+    live,
+    marketplace::tasks::task_or_not_found,
+    notices,
     rate_limit::INVITATIONS_PER_POSTER,
-    refusal::{DomainError, DomainResult, Invalid},
+    refusal::{DomainError, DomainResult},
     state::AppState,
-    states::TaskStatus,
-    store::{invitations, profiles},
 };
 
 /// An invitation as sent.

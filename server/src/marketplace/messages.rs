@@ -4,20 +4,20 @@
 
 use uuid::Uuid;
 
-use super::tasks::task_or_not_found;
-use crate::{
-    db::{Timestamp, new_id},
-    live,
-    media::photos::PhotoKey,
-    notices,
+use model::{
     payments::rules::{self, Party},
-    refusal::{DomainResult, Invalid},
+    refusal::Invalid,
+};
+use store::{
+    db::{Timestamp, new_id},
+    messages::{self, MessageRow},
+    receipts,
+    tasks::TaskRow,
+};
+
+use crate::{
+    live, marketplace::tasks::task_or_not_found, media::photos::PhotoKey, notices, refusal::DomainResult,
     state::AppState,
-    store::{
-        messages::{self, MessageRow},
-        receipts,
-        tasks::TaskRow,
-    },
 };
 
 pub const MAX_MESSAGE_CHARS: usize = 2000;

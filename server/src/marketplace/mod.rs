@@ -2,8 +2,6 @@
 //! what to a task or an offer, in plain functions, and one service function
 //! per transition (load → authorize → change → notify → publish) the handlers call.
 
-pub mod cancellations;
-pub mod categories;
 pub mod invitations;
 pub mod messages;
 pub mod offers;
@@ -11,6 +9,5 @@ pub mod questions;
 pub mod reschedules;
 pub mod responsiveness;
 pub mod reviews;
-pub mod rules;
 pub mod task_photos;
 pub mod tasks;

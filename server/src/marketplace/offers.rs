@@ -5,16 +5,20 @@
 use serde_json::Value;
 use uuid::Uuid;
 
-use super::{rules, tasks::task_or_not_found};
-use crate::{
+use model::marketplace::rules;
+use store::{
     db::Timestamp,
+    offers::{self, CreateOfferError, NewOffer, OfferRow},
+};
+
+use crate::{
     live,
+    marketplace::tasks::task_or_not_found,
     moderation::guard,
     notices,
     rate_limit::Limit,
     refusal::{DomainError, DomainResult},
     state::AppState,
-    store::offers::{self, CreateOfferError, NewOffer, OfferRow},
 };
 
 /// Offers made plus offers withdrawn, per tasker.

@@ -4,18 +4,20 @@
 
 use uuid::Uuid;
 
-use super::{rules, tasks::task_or_not_found};
-use crate::{
+use model::marketplace::rules;
+use store::{
     db::Timestamp,
+    questions::{self, QuestionRow},
+    tasks::TaskRow,
+};
+
+use crate::{
     live,
+    marketplace::tasks::task_or_not_found,
     moderation::guard,
     notices,
     refusal::{DomainError, DomainResult},
     state::AppState,
-    store::{
-        questions::{self, QuestionRow},
-        tasks::TaskRow,
-    },
 };
 
 /// Asks a public question on an open task; the poster answers rather than asks.

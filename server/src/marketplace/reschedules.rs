@@ -8,19 +8,22 @@ use std::time::Duration;
 use time::Date;
 use uuid::Uuid;
 
-use super::rules::{format_date, parse_date};
-use crate::{
-    db::{Timestamp, new_id},
-    live, notices,
+use model::{
+    marketplace::rules::{format_date, parse_date},
     payments::rules::Party,
-    refusal::{Denial, DomainError, DomainResult, Invalid},
-    state::AppState,
+    refusal::{Denial, Invalid},
     states::{RescheduleStatus, TaskStatus},
-    store::{
-        self,
-        reschedules::{NewReschedule, RescheduleError, RescheduleRow},
-        tasks::{self, TaskRow},
-    },
+};
+use store::{
+    db::{Timestamp, new_id},
+    reschedules::{NewReschedule, RescheduleError, RescheduleRow},
+    tasks::{self, TaskRow},
+};
+
+use crate::{
+    live, notices,
+    refusal::{DomainError, DomainResult},
+    state::AppState,
     wire::assigned_tasks::Reschedule,
 };
 

@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::{db::Timestamp, store::profile_facts::Conversation};
+use store::{db::Timestamp, profile_facts::Conversation};
 
 pub const ANSWER_WITHIN: Duration = Duration::from_secs(24 * 3600);
 

@@ -3,16 +3,20 @@
 
 use uuid::Uuid;
 
-use crate::{
-    db::{Timestamp, new_id},
-    live, notices,
+use model::{
     payments::rules::{self, Party},
-    refusal::{DomainError, DomainResult, FieldErrors, Invalid},
+    refusal::{FieldErrors, Invalid},
+};
+use store::{
+    db::{Timestamp, new_id},
+    reviews::{self, ReviewRow},
+    tasks::TaskRow,
+};
+
+use crate::{
+    live, notices,
+    refusal::{DomainError, DomainResult},
     state::AppState,
-    store::{
-        reviews::{self, ReviewRow},
-        tasks::TaskRow,
-    },
 };
 
 pub const MAX_REVIEW_CHARS: usize = 2000;

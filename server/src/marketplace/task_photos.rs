@@ -4,18 +4,19 @@
 
 use uuid::Uuid;
 
-use super::tasks::{posters_task, task_or_not_found};
-use crate::{
+use model::{refusal::Invalid, states::TaskStatus};
+use store::{
     db::Timestamp,
+    task_photos::{self, PhotoChange},
+    tasks::TaskRow,
+};
+
+use crate::{
     live,
+    marketplace::tasks::{posters_task, task_or_not_found},
     media::photos::PhotoKey,
-    refusal::{DomainError, DomainResult, Invalid},
+    refusal::{DomainError, DomainResult},
     state::AppState,
-    states::TaskStatus,
-    store::{
-        task_photos::{self, PhotoChange},
-        tasks::TaskRow,
-    },
 };
 
 /// The most photos one task carries.

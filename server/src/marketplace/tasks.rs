@@ -7,20 +7,22 @@ use std::{net::IpAddr, time::Duration};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use super::{
+use model::marketplace::{
     cancellations,
     rules::{self, TaskInput},
 };
-use crate::{
-    alerts,
+use store::{
     db::Timestamp,
-    live,
+    tasks::{self, TaskRow},
+};
+
+use crate::{
+    alerts, live,
     moderation::guard,
     notices,
     rate_limit::{Limit, client_key},
     refusal::{DomainError, DomainResult},
     state::AppState,
-    store::tasks::{self, TaskRow},
 };
 
 /// The task named by a request or a row; unknown is not found.

@@ -10,7 +10,7 @@ use bytes::Bytes;
 use image::{DynamicImage, RgbaImage, imageops::FilterType};
 use uuid::Uuid;
 
-use super::{AvatarError, Media, decode_upright, to_jpeg};
+use crate::media::{AvatarError, Media, decode_upright, to_jpeg};
 
 pub const MAX_PHOTO_BYTES: usize = 10 * 1024 * 1024;
 const FULL_SIDE: u32 = 1600;

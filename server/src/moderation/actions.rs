@@ -7,19 +7,23 @@
 use time::{Duration, macros::format_description};
 use uuid::Uuid;
 
-use super::{AuditAction, AuditTarget, ModerationAction, TargetType};
-use crate::{
+use model::{
+    moderation::{AuditAction, AuditTarget, ModerationAction, TargetType},
+    refusal::Invalid,
+};
+use store::{
+    audit_log::AuditEntry,
     db::Timestamp,
+    moderation::{self, Effect, Resolution, Resolved, Suspended, Suspension},
+    notifications::NotificationRow,
+    offers,
+    reports::{self, ReportRow},
+};
+
+use crate::{
     live, notices,
-    refusal::{DomainError, DomainResult, Invalid},
+    refusal::{DomainError, DomainResult},
     state::AppState,
-    store::{
-        audit_log::AuditEntry,
-        moderation::{self, Effect, Resolution, Resolved, Suspended, Suspension},
-        notifications::NotificationRow,
-        offers,
-        reports::{self, ReportRow},
-    },
 };
 
 pub const MAX_NOTE_CHARS: usize = 2000;
@@ -47,7 +51,7 @@ pub struct Decision<'a> {
 pub async fn resolve(state: &AppState, decision: &Decision<'_>) -> DomainResult<ReportRow> {
     let note = checked_note(decision.note)?;
     let report = reports::report_by_id(&state.db, decision.report_id).await?.ok_or_else(report_not_found)?;
-    if report.status == super::ReportStatus::Resolved {
+    if report.status == model::moderation::ReportStatus::Resolved {
         return Err(already_resolved());
     }
     let now = Timestamp::now();
@@ -91,7 +95,7 @@ pub async fn resolve(state: &AppState, decision: &Decision<'_>) -> DomainResult<
         Resolved::Done { notifications, suspended, .. } => {
             if decision.action == ModerationAction::Remove
                 && report.target_type == TargetType::Task
-                && let Some(task) = crate::store::tasks::task(&state.db, report.target_id).await?
+                && let Some(task) = store::tasks::task(&state.db, report.target_id).await?
             {
                 live::task_updated(state, task.id, task.status, task.offer_count).await;
             }
@@ -113,7 +117,7 @@ pub async fn suspend(
     days: Option<i64>,
 ) -> DomainResult<()> {
     let reason = checked_note(reason)?;
-    crate::store::users::user_by_id(&state.db, user_id).await?.ok_or_else(|| DomainError::not_found("User"))?;
+    store::users::user_by_id(&state.db, user_id).await?.ok_or_else(|| DomainError::not_found("User"))?;
     let now = Timestamp::now();
     let suspension = Suspension { user_id, until: suspension_end(days, now)?, reason };
     let notice = notices::account_suspended(user_id, suspension.until, reason, now);
@@ -127,7 +131,7 @@ pub async fn suspend(
 /// Ends `user_id`'s suspension and lifts the holds on their transfers; a conflict when there is
 /// neither.
 pub async fn reinstate(state: &AppState, operator_id: Uuid, user_id: Uuid, note: &str) -> DomainResult<()> {
-    crate::store::users::user_by_id(&state.db, user_id).await?.ok_or_else(|| DomainError::not_found("User"))?;
+    store::users::user_by_id(&state.db, user_id).await?.ok_or_else(|| DomainError::not_found("User"))?;
     let note = note.trim();
     let notice = notices::account_reinstated(user_id, Timestamp::now());
     let audit = AuditEntry::new(operator_id, AuditAction::Reinstate, (AuditTarget::User, user_id), note);
@@ -152,7 +156,7 @@ async fn after_suspension(state: &AppState, user_id: Uuid, suspended: Suspended)
             Ok(None) => {}
             Err(error) => tracing::warn!(%error, "withdrawn offer not published"),
         }
-        if let Ok(Some(task)) = crate::store::tasks::task(&state.db, withdrawn.task_id).await {
+        if let Ok(Some(task)) = store::tasks::task(&state.db, withdrawn.task_id).await {
             live::task_updated(state, task.id, task.status, withdrawn.offer_count).await;
         }
     }

@@ -10,7 +10,7 @@ use std::sync::LazyLock;
 use phonenumber::country;
 use regex::Regex;
 
-use crate::refusal::{FieldErrors, Invalid};
+use model::refusal::{FieldErrors, Invalid};
 
 /// What the guard found; the caller decides what to tell the user.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -4,14 +4,20 @@
 
 use uuid::Uuid;
 
-use super::{ReportReason, TargetType};
-use crate::{
+use model::{
+    moderation::{ReportReason, TargetType},
+    refusal::Invalid,
+};
+use store::{
     db::{Timestamp, new_id},
+    reports::{self, ContentRow, NewReport, ReportRow},
+};
+
+use crate::{
     live,
     rate_limit::REPORTS_PER_USER,
-    refusal::{DomainError, DomainResult, Invalid},
+    refusal::{DomainError, DomainResult},
     state::AppState,
-    store::reports::{self, ContentRow, NewReport, ReportRow},
     wire::moderation::ReportView,
 };
 

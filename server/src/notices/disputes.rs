@@ -3,15 +3,15 @@
 
 use uuid::Uuid;
 
-use super::{NotificationRow, span, task_link};
-use crate::{
-    db::Timestamp,
-    payments::{
-        fees::{FEE_PERCENT, display_amount, payout_cents},
-        sweep::CANCELLATION_ANSWER_WINDOW,
-    },
+use model::{
+    payments::fees::{FEE_PERCENT, display_amount, payout_cents},
     states::NotificationKind,
-    store::payments::PaymentRow,
+};
+use store::{db::Timestamp, payments::PaymentRow};
+
+use crate::{
+    notices::{NotificationRow, span, task_link},
+    payments::sweep::CANCELLATION_ANSWER_WINDOW,
 };
 
 /// The opener and the other party (`other_party` names the opener to them: "The tasker").

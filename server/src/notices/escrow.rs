@@ -4,17 +4,21 @@
 
 use uuid::Uuid;
 
-use super::{Notice, NotificationRow, span, task_link};
-use crate::{
-    db::Timestamp,
+use model::{
     payments::{
         fees::{FEE_PERCENT, display_amount},
-        increases, payouts,
         rules::Party,
-        sweep::{AUTO_RELEASE_AFTER, CANCELLATION_ANSWER_WINDOW},
     },
     states::NotificationKind,
-    store::payments::PaymentRow,
+};
+use store::{db::Timestamp, payments::PaymentRow};
+
+use crate::{
+    notices::{Notice, NotificationRow, span, task_link},
+    payments::{
+        increases, payouts,
+        sweep::{AUTO_RELEASE_AFTER, CANCELLATION_ANSWER_WINDOW},
+    },
 };
 
 /// The tasker whose offer a paid checkout bought.

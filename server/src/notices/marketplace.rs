@@ -3,12 +3,12 @@
 
 use uuid::Uuid;
 
-use super::{Notice, NotificationRow, span, task_link};
+use model::states::{NotificationKind, RescheduleStatus};
+use store::{db::Timestamp, reviews::HIDDEN_FOR};
+
 use crate::{
-    db::Timestamp,
     marketplace::reschedules,
-    states::{NotificationKind, RescheduleStatus},
-    store::reviews::HIDDEN_FOR,
+    notices::{Notice, NotificationRow, span, task_link},
 };
 
 /// The poster, of a new offer.

@@ -20,7 +20,7 @@ use std::time::Duration;
 use uuid::Uuid;
 
 pub use self::{disputes::*, escrow::*, marketplace::*, moderation::*};
-pub use crate::store::notifications::{Notice, NotificationRow};
+pub use store::notifications::{Notice, NotificationRow};
 
 /// The task page, where nearly every notice leads.
 fn task_link(task_id: Uuid) -> Option<String> {
@@ -37,11 +37,9 @@ pub fn span(window: Duration) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{
-        db::Timestamp,
-        payments::{fees::FEE_PERCENT, increases, rules::Party, sweep},
-        store::payments::PaymentRow,
-    };
+    use crate::payments::{increases, sweep};
+    use model::payments::{fees::FEE_PERCENT, rules::Party};
+    use store::{db::Timestamp, payments::PaymentRow};
 
     fn payment(amount_cents: i64) -> PaymentRow {
         let now = Timestamp(1_700_000_000_000);
@@ -55,9 +53,9 @@ mod tests {
             session_id: String::new(),
             checkout_url: String::new(),
             amount_cents,
-            fee_cents: crate::payments::fees::fee_cents(amount_cents),
+            fee_cents: model::payments::fees::fee_cents(amount_cents),
             currency: "aud".into(),
-            status: crate::states::PaymentStatus::Held,
+            status: model::states::PaymentStatus::Held,
             charge_ref: None,
             payment_intent: None,
             transfer_ref: None,

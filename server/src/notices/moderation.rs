@@ -3,11 +3,12 @@
 
 use uuid::Uuid;
 
-use super::{Notice, NotificationRow, task_link};
+use model::{moderation::TargetType, states::NotificationKind};
+use store::db::Timestamp;
+
 use crate::{
-    db::Timestamp,
-    moderation::{TargetType, actions::end_date_text},
-    states::NotificationKind,
+    moderation::actions::end_date_text,
+    notices::{Notice, NotificationRow, task_link},
 };
 
 /// Everyone whose open report on a target an operator resolved.

@@ -6,15 +6,16 @@
 
 use std::time::Duration;
 
-use super::{RefundRequest, TransferRequest};
-use crate::{
+use model::states::ProviderCallStatus;
+use store::{
     db::Timestamp,
+    payments,
+    provider_calls::{self, ProviderCallRow, kind},
+};
+
+use crate::{
+    payments::{RefundRequest, TransferRequest},
     state::AppState,
-    states::ProviderCallStatus,
-    store::{
-        payments,
-        provider_calls::{self, ProviderCallRow, kind},
-    },
 };
 
 /// Attempts before a call is parked: with [`retry_delay`] that is about two

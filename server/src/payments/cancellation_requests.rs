@@ -4,16 +4,20 @@
 
 use uuid::Uuid;
 
-use super::rules::{self, Party};
-use crate::{
+use model::{
+    payments::rules::{self, Party},
+    refusal::Invalid,
+};
+use store::{
+    cancellations::{self, Answer, CancellationError, CancellationRow},
     db::Timestamp,
+    tasks::TaskRow,
+};
+
+use crate::{
     live, marketplace, notices,
-    refusal::{DomainError, DomainResult, Invalid},
+    refusal::{DomainError, DomainResult},
     state::AppState,
-    store::{
-        cancellations::{self, Answer, CancellationError, CancellationRow},
-        tasks::TaskRow,
-    },
 };
 
 pub const MAX_REASON_CHARS: usize = 1000;
@@ -35,7 +39,7 @@ pub async fn request(
     if reason.is_empty() || reason.chars().count() > MAX_REASON_CHARS {
         return Err(Invalid::field("reason", "Please give a reason for cancelling").into());
     }
-    let reason_code = marketplace::cancellations::reason(reason_code)?;
+    let reason_code = model::marketplace::cancellations::reason(reason_code)?;
     rules::poster_asks_once(party, cancellations::poster_asked_to_cancel(&state.db, task.id).await?)?;
     let other = if party == Party::Poster { task.assigned_tasker_id.unwrap_or_default() } else { task.poster_id };
     let notification = notices::cancellation_requested(other, party, task.id, &task.title, reason, Timestamp::now());

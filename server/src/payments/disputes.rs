@@ -8,22 +8,24 @@
 
 use uuid::Uuid;
 
-use super::{
-    calls, escrow,
-    rules::{self, Party},
+use model::{
+    payments::rules::{self, Party},
+    refusal::Invalid,
 };
-use crate::{
+use store::{
+    cancellations::CancellationRow,
     db::{Timestamp, new_id},
+    disputes::{self, DisputeRow, NewDispute},
+    payments::{self, PaymentRow},
+    release::Decision,
+    tasks::TaskRow,
+};
+
+use crate::{
     live, notices,
-    refusal::{DomainError, DomainResult, Invalid},
+    payments::{calls, escrow},
+    refusal::{DomainError, DomainResult},
     state::AppState,
-    store::{
-        cancellations::CancellationRow,
-        disputes::{self, DisputeRow, NewDispute},
-        payments::{self, PaymentRow},
-        release::Decision,
-        tasks::TaskRow,
-    },
 };
 
 pub const MAX_MESSAGE_CHARS: usize = 2000;

@@ -7,26 +7,29 @@ use std::{collections::BTreeMap, time::Duration};
 use serde::Serialize;
 use uuid::Uuid;
 
-use super::{
-    CheckoutRequest, CheckoutStatus, PaymentError, PaymentProvider, SESSION_ID_PLACEHOLDER, calls, fees,
-    rules::{self, Party},
+use model::{
+    payments::{
+        fees,
+        rules::{self, Party},
+    },
+    states::{OfferStatus, PaymentStatus, TaskStatus},
 };
-use crate::{
+use store::{
+    cancellations::{Answer, CancellationRow},
     db::{Timestamp, new_id},
+    escrow::{Confirmation, ConfirmationNotices, NewPayment},
+    notifications::NotificationRow,
+    payments::{self, PaymentRow},
+    tasks,
+};
+
+use crate::{
     live,
     notices::{self, ReleasedBy},
+    payments::{CheckoutRequest, CheckoutStatus, PaymentError, PaymentProvider, SESSION_ID_PLACEHOLDER, calls},
     rate_limit::CHECKOUT_SESSIONS_PER_TASK,
     refusal::{DomainError, DomainResult},
     state::AppState,
-    states::{OfferStatus, PaymentStatus, TaskStatus},
-    store::{
-        self,
-        cancellations::{Answer, CancellationRow},
-        escrow::{Confirmation, ConfirmationNotices, NewPayment},
-        notifications::NotificationRow,
-        payments::{self, PaymentRow},
-        tasks,
-    },
     wire::events::PaymentUpdated,
 };
 
@@ -306,7 +309,7 @@ pub async fn answer_cancellation(
     let Some(tasker_id) = task.assigned_tasker_id else { return Ok(false) };
     let requester = Party::of(request.requested_by, task.poster_id, task.assigned_tasker_id);
     let attributed_to =
-        crate::marketplace::cancellations::attribution(requester, request.reason_code.as_deref().unwrap_or("other"));
+        model::marketplace::cancellations::attribution(requester, request.reason_code.as_deref().unwrap_or("other"));
     let now = Timestamp::now();
     let told = |refunded: Option<(i64, &str)>| match answer {
         Answer::Decline => vec![notices::cancellation_declined(request.requested_by, task.id, &task.title, now)],

@@ -10,25 +10,30 @@ use std::{collections::BTreeMap, time::Duration};
 
 use uuid::Uuid;
 
-use super::{
-    CheckoutRequest, CheckoutStatus, SESSION_ID_PLACEHOLDER, calls,
-    escrow::{self, CheckoutStarted},
-    fees,
-    rules::{Denial, Party},
-};
-use crate::{
-    db::{Timestamp, new_id},
-    live, notices,
-    refusal::{DomainError, DomainResult, Invalid},
-    state::AppState,
-    states::{PaymentStatus, PriceIncreaseStatus, TaskStatus},
-    store::{
-        self,
-        escrow::NewPayment,
-        payments::{self, PaymentRow, purpose},
-        price_increases::{IncreaseConfirmation, IncreaseError, NewIncrease, PriceIncreaseRow},
-        tasks::TaskRow,
+use model::{
+    payments::{
+        fees,
+        rules::{Denial, Party},
     },
+    refusal::Invalid,
+    states::{PaymentStatus, PriceIncreaseStatus, TaskStatus},
+};
+use store::{
+    db::{Timestamp, new_id},
+    escrow::NewPayment,
+    payments::{self, PaymentRow, purpose},
+    price_increases::{IncreaseConfirmation, IncreaseError, NewIncrease, PriceIncreaseRow},
+    tasks::TaskRow,
+};
+
+use crate::{
+    live, notices,
+    payments::{
+        CheckoutRequest, CheckoutStatus, SESSION_ID_PLACEHOLDER, calls,
+        escrow::{self, CheckoutStarted},
+    },
+    refusal::{DomainError, DomainResult},
+    state::AppState,
     wire::assigned_tasks::PriceIncrease,
 };
 
@@ -224,7 +229,7 @@ pub async fn decline(
 /// Records what the provider says of an increase's checkout (from
 /// `escrow::record`, so verify, the webhook and the sweep all come here).
 pub async fn record(state: &AppState, payment: &PaymentRow, status: CheckoutStatus) -> DomainResult<()> {
-    let Some(task) = crate::store::tasks::task(&state.db, payment.task_id).await? else { return Ok(()) };
+    let Some(task) = store::tasks::task(&state.db, payment.task_id).await? else { return Ok(()) };
     // Read now: a checkout that ends unpaid detaches its increase from the payment.
     let increase = store::price_increases::by_payment(&state.db, payment.id).await?;
     let now = Timestamp::now();
@@ -326,7 +331,7 @@ pub async fn after_increases_closed(state: &AppState, task: &TaskRow) {
 pub async fn lapse_due(state: &AppState, now: Timestamp, limit: i64) -> anyhow::Result<usize> {
     let mut lapsed = 0;
     for increase in store::price_increases::lapsed(&state.db, now, limit).await? {
-        let Some(task) = crate::store::tasks::task(&state.db, increase.task_id).await? else { continue };
+        let Some(task) = store::tasks::task(&state.db, increase.task_id).await? else { continue };
         let amount = (increase.amount_cents, task.currency.as_str());
         let notification = notices::increase_lapsed(increase.tasker_id, task.id, &task.title, amount, now);
         if let Some(row) = store::price_increases::lapse(&state.db, &increase, &notification, now).await? {

@@ -3,17 +3,10 @@
 
 use uuid::Uuid;
 
-use super::{
-    escrow,
-    rules::{self, Party},
-};
-use crate::{
-    db::Timestamp,
-    live, marketplace, notices,
-    refusal::DomainResult,
-    state::AppState,
-    store::{release, tasks::TaskRow},
-};
+use model::payments::rules::{self, Party};
+use store::{db::Timestamp, release, tasks::TaskRow};
+
+use crate::{live, marketplace, notices, payments::escrow, refusal::DomainResult, state::AppState};
 
 /// `tasker_id` asks to be paid for the task; answers the task as it is afterwards.
 pub async fn request(state: &AppState, task: &TaskRow, tasker_id: Uuid) -> DomainResult<TaskRow> {

@@ -10,13 +10,10 @@
 use serde::Serialize;
 use uuid::Uuid;
 
-use super::calls;
-use crate::{
-    db::Timestamp,
-    state::AppState,
-    states::{PaymentStatus, ProviderCallStatus},
-    store::{earnings::EarningRow, payments, provider_calls},
-};
+use model::states::{PaymentStatus, ProviderCallStatus};
+use store::{db::Timestamp, earnings::EarningRow, payments, provider_calls};
+
+use crate::{payments::calls, state::AppState};
 
 /// How long a transfer takes to reach a tasker's bank, as they are told.
 pub const PAYOUT_TIME: &str = "3-5 business days";
@@ -52,7 +49,7 @@ pub fn payout_of(status: PaymentStatus, amount_cents: i64, refunded_cents: i64, 
 }
 
 pub fn earning_state(row: &EarningRow, payout_account_ready: bool) -> EarningState {
-    match (row.status, row.transfer_status) {
+    match (row.status, row.transfer_status()) {
         (PaymentStatus::Refunded, _) => EarningState::Refunded,
         (PaymentStatus::Released, Some(ProviderCallStatus::Done)) => EarningState::PaidOut,
         (PaymentStatus::Released, _) if !payout_account_ready => EarningState::WaitingForPayoutSetup,
@@ -97,7 +94,7 @@ mod tests {
             completion_requested_at: requested.then_some(Timestamp(1)),
             held_at: Some(Timestamp(1)),
             released_at: None,
-            transfer_status: transfer,
+            transfer_status_text: transfer.map(|status| status.as_str().to_owned()),
             transfer_updated_at: None,
             transfer_on_hold: false,
             purpose: "task".into(),

@@ -6,8 +6,12 @@
 
 use std::sync::Arc;
 
-use super::{PaymentError, PaymentProvider, Sandbox, Stripe};
-use crate::{config::Config, db::Db};
+use store::db::Db;
+
+use crate::{
+    config::Config,
+    payments::{PaymentError, PaymentProvider, Sandbox, Stripe},
+};
 
 #[derive(Clone)]
 pub struct Providers {

@@ -3,16 +3,20 @@
 
 use uuid::Uuid;
 
-use super::{
-    escrow::{self, CheckoutStarted},
-    rules::{self, Party},
-    tips,
+use model::{
+    payments::rules::{self, Party},
+    refusal::Invalid,
 };
+use store::tasks::TaskRow;
+
 use crate::{
     marketplace,
-    refusal::{DomainResult, Invalid},
+    payments::{
+        escrow::{self, CheckoutStarted},
+        tips,
+    },
+    refusal::DomainResult,
     state::AppState,
-    store::tasks::TaskRow,
 };
 
 /// What the poster is told when the release went ahead but the tip's checkout did not open.

@@ -17,16 +17,15 @@ use std::{
 use async_trait::async_trait;
 use uuid::Uuid;
 
-use super::{
+use store::{
+    db::{Db, Timestamp},
+    payments,
+    sandbox_sessions::{self, SandboxSession},
+};
+
+use crate::payments::{
     CheckoutRequest, CheckoutSession, CheckoutStatus, Onboarding, OnboardingRequest, PaymentError, PaymentProvider,
     RefundRequest, SESSION_ID_PLACEHOLDER, TransferRequest,
-};
-use crate::{
-    db::{Db, Timestamp},
-    store::{
-        payments,
-        sandbox_sessions::{self, SandboxSession},
-    },
 };
 
 /// The test card that is always declined (as in Stripe's test mode).

@@ -13,11 +13,13 @@ use reqwest::{Method, StatusCode};
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::{
-    CheckoutRequest, CheckoutSession, CheckoutStatus, Onboarding, OnboardingRequest, PaymentError, PaymentProvider,
-    RefundRequest, TransferRequest,
+use crate::{
+    payments::{
+        CheckoutRequest, CheckoutSession, CheckoutStatus, Onboarding, OnboardingRequest, PaymentError, PaymentProvider,
+        RefundRequest, TransferRequest,
+    },
+    secret::Secret,
 };
-use crate::secret::Secret;
 
 pub const DEFAULT_API_BASE: &str = "https://api.stripe.com";
 const API_VERSION: &str = "2025-08-27.basil";

@@ -16,15 +16,15 @@ use std::time::Duration;
 use serde::Serialize;
 use tokio_util::sync::CancellationToken;
 
-use super::{
-    calls,
-    escrow::{self, Lapsed},
-};
+use model::states::PaymentStatus;
+use store::{cancellations, db::Timestamp, payments, provider_calls, tasks};
+
 use crate::{
-    db::Timestamp,
+    payments::{
+        calls,
+        escrow::{self, Lapsed},
+    },
     state::AppState,
-    states::PaymentStatus,
-    store::{cancellations, payments, provider_calls, tasks},
 };
 
 pub const AUTO_RELEASE_AFTER: Duration = Duration::from_secs(7 * 24 * 3600);

@@ -5,22 +5,22 @@
 
 use std::{collections::BTreeMap, time::Duration};
 
-use super::{
-    CheckoutRequest, CheckoutStatus, SESSION_ID_PLACEHOLDER, calls,
-    escrow::{self, CheckoutStarted},
-};
-use crate::{
+use model::states::PaymentStatus;
+use store::{
     db::{Timestamp, new_id},
+    escrow::NewPayment,
+    payments::{self, PaymentRow},
+    price_increases, tasks, tips,
+};
+
+use crate::{
     live, notices,
+    payments::{
+        CheckoutRequest, CheckoutStatus, SESSION_ID_PLACEHOLDER, calls,
+        escrow::{self, CheckoutStarted},
+    },
     refusal::{DomainError, DomainResult},
     state::AppState,
-    states::PaymentStatus,
-    store::{
-        self,
-        escrow::NewPayment,
-        payments::{self, PaymentRow},
-        price_increases, tasks, tips,
-    },
 };
 
 /// The smallest and largest tip: A$1 to A$500.

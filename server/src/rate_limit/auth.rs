@@ -4,8 +4,12 @@
 
 use std::{net::IpAddr, time::Duration};
 
-use super::{Limit, Limiter, Verdict, client_key};
-use crate::{accounts::validation, refusal::RateLimited};
+use model::refusal::RateLimited;
+
+use crate::{
+    accounts::validation,
+    rate_limit::{Limit, Limiter, Verdict, client_key},
+};
 
 /// How many addresses' worth of attempts one email takes before logins for it are slowed.
 const EMAIL_CEILING_FACTOR: u32 = 10;

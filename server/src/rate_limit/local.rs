@@ -4,7 +4,7 @@ use std::time::{Duration, Instant};
 
 use dashmap::DashMap;
 
-use super::{Limit, Verdict};
+use crate::rate_limit::{Limit, Verdict};
 
 #[derive(Default)]
 pub struct LocalWindows {

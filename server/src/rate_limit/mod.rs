@@ -15,7 +15,7 @@ pub use self::{
     client::{client_key, client_prefix},
 };
 use self::{local::LocalWindows, redis::RedisWindows};
-use crate::refusal::RateLimited;
+use model::refusal::RateLimited;
 
 /// Checkout sessions one task may open: each is a call to the payment provider and a row.
 pub const CHECKOUT_SESSIONS_PER_TASK: Limit = Limit::new(10, Duration::from_secs(600));

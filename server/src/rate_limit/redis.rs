@@ -14,7 +14,7 @@ use redis::{
 };
 use sha2::{Digest, Sha256};
 
-use super::{Limit, Verdict};
+use crate::rate_limit::{Limit, Verdict};
 
 /// Longest a limit check waits on Redis before counting locally instead.
 const OP_TIMEOUT: Duration = Duration::from_millis(250);

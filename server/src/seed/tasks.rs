@@ -3,15 +3,14 @@
 
 use anyhow::Context;
 
-use super::DEMO_PEOPLE;
-use crate::{
+use model::marketplace::rules::TaskDraft;
+use store::{
     db::{Db, Timestamp},
-    marketplace::rules::TaskDraft,
-    store::{
-        offers::{self, NewOffer},
-        tasks, users,
-    },
+    offers::{self, NewOffer},
+    tasks, users,
 };
+
+use crate::seed::DEMO_PEOPLE;
 
 /// (category id, title, description, budget in dollars, poster index into DEMO_PEOPLE, due in days)
 type DemoTask = (i64, &'static str, &'static str, i64, usize, i64);
@@ -308,7 +307,7 @@ pub async fn seed(db: &Db) -> anyhow::Result<(usize, usize)> {
             location: poster_person.location.into(),
             budget_cents: budget_dollars * 100,
             due_date: today + time::Duration::days(due_in_days),
-            coordinates: crate::gazetteer::resolve(poster_person.location).map(|place| (place.lat, place.lon)),
+            coordinates: model::gazetteer::resolve(poster_person.location).map(|place| (place.lat, place.lon)),
             remote: false,
         };
         // Posted over the last few days, newest last.
@@ -316,7 +315,7 @@ pub async fn seed(db: &Db) -> anyhow::Result<(usize, usize)> {
             Timestamp::now().minus(std::time::Duration::from_secs(3_600 * (DEMO_TASKS.len() - index) as u64 * 3));
         let task_id = tasks::create_task(db, poster_id, &draft, posted_at).await?;
         tasks_created += 1;
-        let category = crate::marketplace::categories::by_id(category_id).map_or("", |category| category.name);
+        let category = model::marketplace::categories::by_id(category_id).map_or("", |category| category.name);
         let offerers = people.iter().filter(|(person, id)| {
             *id != poster_id
                 && person.skills.iter().any(|(skill, _)| category.contains(skill) || skill.contains(category))
@@ -332,7 +331,7 @@ pub async fn seed(db: &Db) -> anyhow::Result<(usize, usize)> {
                 notification: crate::notices::new_offer(poster_id, task_id, title, offered_at),
                 created_at: offered_at,
             };
-            offers::create_offer(db, &offer, crate::marketplace::rules::MAX_OFFERS_PER_TASKER_PER_TASK)
+            offers::create_offer(db, &offer, model::marketplace::rules::MAX_OFFERS_PER_TASKER_PER_TASK)
                 .await
                 .map_err(|error| anyhow::anyhow!("demo offer: {error}"))?;
             offers_created += 1;

@@ -9,14 +9,15 @@ use bytes::Bytes;
 use image::{ImageFormat, Rgb, RgbImage};
 use uuid::Uuid;
 
-use crate::{
+use store::{
     db::{Db, Timestamp, new_id},
+    portfolio::{self, PortfolioRow},
+    verification::{self, IdentitySessionRow, IdentityStatus, PhoneCodeRow},
+};
+
+use crate::{
     http::portfolio::MAX_PORTFOLIO_ITEMS,
     media::{Media, photos::PhotoKey},
-    store::{
-        portfolio::{self, PortfolioRow},
-        verification::{self, IdentitySessionRow, IdentityStatus, PhoneCodeRow},
-    },
     verification::phone,
 };
 

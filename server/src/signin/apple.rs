@@ -9,7 +9,7 @@ use jsonwebtoken::{Algorithm, EncodingKey, Header};
 use p256::pkcs8::{DecodePrivateKey, EncodePrivateKey};
 use serde::Serialize;
 
-use super::settings::AppleCredentials;
+use crate::signin::settings::AppleCredentials;
 
 const AUDIENCE: &str = "https://appleid.apple.com";
 const LIFETIME: Duration = Duration::from_secs(10 * 60);

@@ -17,7 +17,7 @@ use oauth2::{
 use serde::{Deserialize, Serialize};
 use sha2::Sha256;
 
-use super::{
+use crate::signin::{
     AuthorizationRequest, IdentityProvider, ProviderId, ProviderIdentity, SignInError, callback_url,
     settings::{ClientCredentials, ProviderEndpoints},
 };

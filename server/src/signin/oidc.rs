@@ -13,9 +13,12 @@ use openidconnect::{
 };
 use tokio::sync::Mutex;
 
-use super::{
-    AuthorizationRequest, IdentityProvider, ProviderId, ProviderIdentity, SignInError, apple::AppleClientSecret,
-    callback_url, sandbox::SandboxIssuer, settings::AppleCredentials, settings::ClientCredentials,
+use crate::signin::{
+    AuthorizationRequest, IdentityProvider, ProviderId, ProviderIdentity, SignInError,
+    apple::AppleClientSecret,
+    callback_url,
+    sandbox::SandboxIssuer,
+    settings::{AppleCredentials, ClientCredentials},
 };
 
 /// Providers rotate their signing keys; fetch the discovery document and keys again this often.

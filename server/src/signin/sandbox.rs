@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
-use super::{ProviderId, callback_url};
+use crate::signin::{ProviderId, callback_url};
 
 const CLIENT_ID: &str = "taskhub-sandbox";
 const KEY_ID: &str = "sandbox-1";

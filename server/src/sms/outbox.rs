@@ -5,10 +5,11 @@ use std::path::{Path, PathBuf};
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 
-use super::{SmsError, SmsProvider, TextMessage};
+use store::db::{Timestamp, new_id};
+
 use crate::{
-    db::{Timestamp, new_id},
     dev_outbox::{self, OutboxItem},
+    sms::{SmsError, SmsProvider, TextMessage},
 };
 
 pub struct Outbox {

@@ -10,8 +10,10 @@ use async_trait::async_trait;
 use reqwest::StatusCode;
 use serde_json::Value;
 
-use super::{SmsError, SmsProvider, TextMessage};
-use crate::secret::Secret;
+use crate::{
+    secret::Secret,
+    sms::{SmsError, SmsProvider, TextMessage},
+};
 
 pub const DEFAULT_API_BASE: &str = "https://api.twilio.com";
 

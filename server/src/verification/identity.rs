@@ -12,18 +12,19 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use uuid::Uuid;
 
-use super::stripe_identity::StripeIdentity;
+use model::states::ProviderCallStatus;
+use store::{
+    db::{Timestamp, new_id},
+    provider_calls,
+    verification::{self, IdentitySessionRow, IdentityStatus},
+};
+
 use crate::{
     config::Config,
-    db::{Timestamp, new_id},
     payments::{PaymentError, calls},
     refusal::DomainResult,
     state::AppState,
-    states::ProviderCallStatus,
-    store::{
-        provider_calls,
-        verification::{self, IdentitySessionRow, IdentityStatus},
-    },
+    verification::stripe_identity::StripeIdentity,
 };
 
 /// Where the provider sends the person back (the settings page shows the outcome).
@@ -54,7 +55,7 @@ pub trait IdentityProvider: Send + Sync {
 
 /// The sandbox: its page decides, and our row is its record.
 pub struct SandboxIdentity {
-    db: crate::db::Db,
+    db: store::db::Db,
     public_url: String,
 }
 
@@ -84,7 +85,7 @@ pub struct IdentityProviders {
 }
 
 impl IdentityProviders {
-    pub fn from_config(config: &Config, db: &crate::db::Db, public_url: &str) -> Self {
+    pub fn from_config(config: &Config, db: &store::db::Db, public_url: &str) -> Self {
         let stripe = config
             .stripe_secret_key
             .as_ref()

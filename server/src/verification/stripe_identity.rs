@@ -4,11 +4,12 @@
 use async_trait::async_trait;
 use reqwest::Method;
 
-use super::identity::{IdentityProvider, IdentityRequest, StartedSession};
+use store::verification::IdentityStatus;
+
 use crate::{
     payments::{PaymentError, Stripe},
     secret::Secret,
-    store::verification::IdentityStatus,
+    verification::identity::{IdentityProvider, IdentityRequest, StartedSession},
 };
 
 pub struct StripeIdentity {

@@ -3,17 +3,18 @@
 use serde::Serialize;
 use uuid::Uuid;
 
+use store::{
+    db::Timestamp,
+    portfolio::PortfolioRow,
+    profiles::{ProfileRow, ProfileStats},
+    reviews::ProfileReviewRow,
+    users::UserRow,
+};
+
 use crate::{
     accounts::{names, validation::Skill},
-    db::Timestamp,
     marketplace::responsiveness::Responsiveness,
     media::photos::PhotoKey,
-    store::{
-        portfolio::PortfolioRow,
-        profiles::{ProfileRow, ProfileStats},
-        reviews::ProfileReviewRow,
-        users::UserRow,
-    },
 };
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]

@@ -3,7 +3,8 @@
 use serde::Serialize;
 use uuid::Uuid;
 
-use crate::{alerts::AlertPlace, db::Timestamp, store::alerts::AlertRow};
+use model::alerts::AlertPlace;
+use store::{alerts::AlertRow, db::Timestamp};
 
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct AlertView {

@@ -4,15 +4,13 @@
 use serde::Serialize;
 use uuid::Uuid;
 
-use crate::{
-    db::Timestamp,
-    payments::escrow::CheckoutStarted,
-    states::{CancellationStatus, DisputeStatus, PriceIncreaseStatus, RescheduleStatus, TaskStatus},
-    store::{
-        cancellations::CancellationRow, disputes::DisputeRow, price_increases::PriceIncreaseRow,
-        reschedules::RescheduleRow,
-    },
+use model::states::{CancellationStatus, DisputeStatus, PriceIncreaseStatus, RescheduleStatus, TaskStatus};
+use store::{
+    cancellations::CancellationRow, db::Timestamp, disputes::DisputeRow, price_increases::PriceIncreaseRow,
+    reschedules::RescheduleRow,
 };
+
+use crate::payments::escrow::CheckoutStarted;
 
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 #[schema(as = CancellationRow)]

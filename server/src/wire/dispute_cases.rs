@@ -3,10 +3,9 @@
 use serde::Serialize;
 use uuid::Uuid;
 
-use crate::{
-    states::{PaymentStatus, TaskStatus},
-    wire::assigned_tasks::Dispute,
-};
+use model::states::{PaymentStatus, TaskStatus};
+
+use crate::wire::assigned_tasks::Dispute;
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct TaskBrief {

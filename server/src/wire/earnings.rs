@@ -3,11 +3,9 @@
 use serde::Serialize;
 use uuid::Uuid;
 
-use crate::{
-    db::Timestamp,
-    payments::payouts::{self, EarningState},
-    store::earnings::EarningRow,
-};
+use store::{db::Timestamp, earnings::EarningRow};
+
+use crate::payments::payouts::{self, EarningState};
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct PayoutAccountView {

@@ -4,12 +4,10 @@
 use serde::Serialize;
 use uuid::Uuid;
 
-use crate::{
-    db::Timestamp,
-    payments::payouts,
-    states::{PaymentStatus, TaskStatus},
-    store::payments::PaymentRow,
-};
+use model::states::{PaymentStatus, TaskStatus};
+use store::{db::Timestamp, payments::PaymentRow};
+
+use crate::payments::payouts;
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct PaymentInfo {

@@ -3,13 +3,13 @@
 use serde::Serialize;
 use uuid::Uuid;
 
-use crate::{
-    db::Timestamp,
+use model::{
     marketplace::categories,
     states::{PaymentStatus, TaskStatus},
-    store::{payments::PaymentRow, tasks::TaskRow},
-    wire::marketplace::{OfferView, TaskPhoto},
 };
+use store::{db::Timestamp, payments::PaymentRow, tasks::TaskRow};
+
+use crate::wire::marketplace::{OfferView, TaskPhoto};
 
 /// `{...offer, offer_count}`: the shape of every offer event.
 #[derive(Serialize)]

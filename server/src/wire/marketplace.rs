@@ -3,14 +3,16 @@
 use serde::Serialize;
 use uuid::Uuid;
 
-use crate::{
-    accounts::names,
-    db::Timestamp,
+use model::{
     marketplace::categories,
-    media::photos::PhotoKey,
     states::{OfferStatus, TaskStatus},
-    store::{offers::OfferRow, profile_facts::CardFacts, profiles::ProfileRow, questions::QuestionRow, tasks::TaskRow},
 };
+use store::{
+    db::Timestamp, offers::OfferRow, profile_facts::CardFacts, profiles::ProfileRow, questions::QuestionRow,
+    tasks::TaskRow,
+};
+
+use crate::{accounts::names, media::photos::PhotoKey};
 
 /// A person as task cards show them: "First L." or "Anonymous User".
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
@@ -52,7 +54,7 @@ impl PersonSummary {
 }
 
 /// Fills in the ratings and verification badges of everyone a list shows
-/// (read with [`crate::store::profile_facts::card_facts`]).
+/// (read with [`store::profile_facts::card_facts`]).
 pub fn fill_ratings<'a>(people: impl IntoIterator<Item = &'a mut PersonSummary>, facts: &CardFacts) {
     for person in people {
         person.rating = facts.ratings.get(&person.id).copied();

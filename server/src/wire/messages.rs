@@ -3,7 +3,7 @@
 use serde::Serialize;
 use uuid::Uuid;
 
-use crate::{db::Timestamp, store::messages::MessageRow};
+use store::{db::Timestamp, messages::MessageRow};
 
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 #[schema(as = MessageRow)]

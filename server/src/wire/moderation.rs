@@ -3,15 +3,14 @@
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use crate::{
-    accounts::names::public_name,
+use model::moderation::{AuditAction, AuditTarget, ReportReason, ReportStatus, TargetType};
+use store::{
+    audit_log::AuditRow,
     db::Timestamp,
-    moderation::{AuditAction, AuditTarget, ReportReason, ReportStatus, TargetType},
-    store::{
-        audit_log::AuditRow,
-        reports::{AuthorFacts, ReportRow},
-    },
+    reports::{AuthorFacts, ReportRow},
 };
+
+use crate::accounts::names::public_name;
 
 #[derive(Debug, Clone, Copy, Deserialize, Serialize, utoipa::ToSchema)]
 pub struct TargetRef {

@@ -3,7 +3,10 @@
 use serde::Serialize;
 use uuid::Uuid;
 
-use crate::{db::Timestamp, states::NotificationKind, store::notifications::NotificationRow, wire::paging::Page};
+use model::states::NotificationKind;
+use store::{db::Timestamp, notifications::NotificationRow};
+
+use crate::wire::paging::Page;
 
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 #[schema(as = NotificationRow)]

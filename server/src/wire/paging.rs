@@ -7,12 +7,10 @@ use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 use uuid::Uuid;
 
-use crate::{
+use store::{
+    Position,
+    browse::{After, BrowseSort, SortKey, Stage},
     db::Timestamp,
-    store::{
-        Position,
-        browse::{After, BrowseSort, SortKey, Stage},
-    },
 };
 
 pub const DEFAULT_LIMIT: i64 = 50;

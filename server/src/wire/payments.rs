@@ -4,11 +4,8 @@
 use serde::Serialize;
 use uuid::Uuid;
 
-use crate::{
-    db::Timestamp,
-    states::{PaymentStatus, ProviderCallStatus},
-    store::{earnings::ReceiptRow, provider_calls::ProviderCallRow},
-};
+use model::states::{PaymentStatus, ProviderCallStatus};
+use store::{db::Timestamp, earnings::ReceiptRow, provider_calls::ProviderCallRow};
 
 /// A charge the poster made for a task, and what became of it.
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema)]

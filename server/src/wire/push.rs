@@ -4,7 +4,7 @@
 use serde::Serialize;
 use uuid::Uuid;
 
-use crate::{db::Timestamp, store::push_subscriptions::PushSubscriptionRow};
+use store::{db::Timestamp, push_subscriptions::PushSubscriptionRow};
 
 /// What the device list shows: never the keys.
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema)]

@@ -3,7 +3,7 @@
 use serde::Serialize;
 use uuid::Uuid;
 
-use crate::{db::Timestamp, store::reviews::ReviewRow};
+use store::{db::Timestamp, reviews::ReviewRow};
 
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 #[schema(as = ReviewRow)]

@@ -3,10 +3,9 @@
 
 use serde::Serialize;
 
-use crate::{
-    db::Timestamp,
-    wire::accounts::{ProfileView, UserView},
-};
+use store::db::Timestamp;
+
+use crate::wire::accounts::{ProfileView, UserView};
 
 #[derive(Serialize, utoipa::ToSchema)]
 pub struct SignupResponse {

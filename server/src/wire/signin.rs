@@ -2,7 +2,9 @@
 
 use serde::Serialize;
 
-use crate::{db::Timestamp, signin::ProviderId};
+use store::db::Timestamp;
+
+use crate::signin::ProviderId;
 
 #[derive(Serialize, utoipa::ToSchema)]
 pub struct ProviderView {

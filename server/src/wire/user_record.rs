@@ -3,13 +3,13 @@
 use serde::Serialize;
 use uuid::Uuid;
 
-use crate::{
-    db::Timestamp,
+use model::{
     moderation::{ModerationAction, ReportReason, ReportStatus, TargetType},
     states::{DisputeStatus, OfferStatus, PaymentStatus, ProviderCallStatus, TaskStatus},
-    store::{reports::ReportRow, user_record as rows},
-    wire::moderation::{AuditItem, AuthorSummary},
 };
+use store::{db::Timestamp, reports::ReportRow, user_record as rows};
+
+use crate::wire::moderation::{AuditItem, AuthorSummary};
 
 /// A task the person posted or was assigned, with its text as written (removed ones too).
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
@@ -124,7 +124,7 @@ impl From<&rows::RecordPayment> for RecordPayment {
             fee_cents: row.fee_cents,
             refunded_cents: row.refunded_cents,
             currency: row.currency.clone(),
-            transfer_status: row.transfer_status,
+            transfer_status: row.transfer_status(),
             transfer_on_hold: row.transfer_on_hold,
             created_at: row.created_at,
         }
@@ -150,6 +150,7 @@ pub struct ReportRecord {
 
 impl From<ReportRow> for ReportRecord {
     fn from(row: ReportRow) -> Self {
+        let action = row.action();
         Self {
             id: row.id,
             target_type: row.target_type,
@@ -160,7 +161,7 @@ impl From<ReportRow> for ReportRecord {
             details: row.details,
             snapshot: row.snapshot,
             status: row.status,
-            action: row.action,
+            action,
             created_at: row.created_at,
             resolved_at: row.resolved_at,
         }

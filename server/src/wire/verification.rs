@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use crate::db::Timestamp;
+use store::db::Timestamp;
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct CodeSent {

@@ -4,11 +4,8 @@
 
 use reqwest::{StatusCode, header};
 use serde_json::{Value, json};
-use server::{
-    db::Timestamp,
-    payments::webhook,
-    store::{ledger, payments, provider_calls},
-};
+use server::payments::webhook;
+use store::{db::Timestamp, ledger, payments, provider_calls};
 use uuid::Uuid;
 
 use super::{

@@ -61,7 +61,7 @@ pub fn id(value: &Value) -> String {
 
 /// Holds every pooled connection while `during` runs, so requests queue for the database.
 pub async fn holding_the_pool<T>(app: &TestApp, during: impl std::future::Future<Output = T>) -> T {
-    server::on_pool!(&app.server.state.db, |pool| {
+    store::on_pool!(&app.server.state.db, |pool| {
         let mut held = Vec::new();
         for _ in 0..pool.options().get_max_connections() {
             held.push(pool.acquire().await.unwrap());

@@ -3,8 +3,8 @@
 
 use std::collections::BTreeMap;
 
-use server::db::Db;
 use sqlx::Row;
+use store::db::Db;
 use uuid::Uuid;
 
 use super::TestApp;

@@ -2740,6 +2740,7 @@ export interface components {
             /** @description A mobile number, national (`0412 345 678`) or international (`+61 412 345 678`). */
             phone: string;
         };
+        /** @description A place a location field may name: what it is called and where it is. */
         Place: {
             display_name: string;
             /** Format: double */

@@ -1,5 +1,5 @@
 /**
- * The states and kinds the server's enums carry (`server/src/states.rs`), as the OpenAPI document
+ * The states and kinds the server's enums carry (`model/src/states.rs`), as the OpenAPI document
  * lists them: unions, so a misspelt status is a type error rather than a silent mismatch.
  */
 import type { components } from '@/lib/api-schema';

@@ -37,17 +37,17 @@ group() {
 
 group admin "server/src/http/admin.rs server/src/http/disputes.rs" --test api -- disputes::sqlite:: \
   refund_amounts::sqlite:: operator_routes::sqlite:: marketplace_access::sqlite::
-group disputes "server/src/payments/disputes.rs store/src/disputes.rs" "${money[@]}"
+group disputes "domain/src/payments/disputes.rs store/src/disputes.rs" "${money[@]}"
 group escrow-store "store/src/escrow.rs store/src/ledger.rs store/src/release.rs
   store/src/cancellations.rs" "${money[@]}"
-group provider-calls "store/src/provider_calls.rs server/src/payments/calls.rs" "${money[@]}"
-group escrow "server/src/payments/escrow.rs server/src/payments/releases.rs server/src/payments/payment_requests.rs
-  server/src/payments/cancellation_requests.rs server/src/payments/tips.rs" "${money[@]}"
+group provider-calls "store/src/provider_calls.rs domain/src/payments/calls.rs" "${money[@]}"
+group escrow "domain/src/payments/escrow.rs domain/src/payments/releases.rs domain/src/payments/payment_requests.rs
+  domain/src/payments/cancellation_requests.rs domain/src/payments/tips.rs" "${money[@]}"
 group ledger-audit "store/src/ledger_audit.rs store/src/ledger_audit/increases.rs" "${money[@]}"
-group increases "server/src/payments/increases.rs" "${money[@]}"
-group payouts "server/src/payments/payouts.rs server/src/payments/sweep.rs" "${money[@]}"
-group stripe "server/src/payments/stripe.rs server/src/payments/webhook.rs server/src/payments/providers.rs" "${money[@]}"
-group sandbox "server/src/payments/sandbox.rs" "${money[@]}"
+group increases "domain/src/payments/increases.rs" "${money[@]}"
+group payouts "domain/src/payments/payouts.rs domain/src/payments/sweep.rs" "${money[@]}"
+group stripe "domain/src/payments/stripe.rs domain/src/payments/webhook.rs domain/src/payments/providers.rs" "${money[@]}"
+group sandbox "domain/src/payments/sandbox.rs" "${money[@]}"
 
 group rules "model/src/payments/fees.rs model/src/payments/rules.rs" --lib -- payments::
 group extract "server/src/http/extract.rs" --test api -- operator_routes::sqlite:: \

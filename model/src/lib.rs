@@ -14,4 +14,5 @@ pub mod moderation;
 pub mod payments;
 pub mod refusal;
 pub mod states;
+pub mod text;
 pub mod verification;

@@ -61,6 +61,19 @@ crate::text_enum! {
 }
 
 crate::text_enum! {
+    /// The kind of a charge held in escrow (`payments.purpose`): the checkout that bought the task,
+    /// a price increase the poster approved (its parent is the task's payment, held and settled
+    /// with it), or a tip paid on release (to the tasker in full, no fee). Every step of the money
+    /// (settling a checkout, releasing, refunding, transferring) matches on it exhaustively, so a
+    /// new kind is a compile error wherever it must be handled.
+    pub enum PaymentPurpose {
+        Task = "task",
+        Increase = "increase",
+        Tip = "tip",
+    }
+}
+
+crate::text_enum! {
     pub enum DisputeStatus {
         Open = "open",
         Resolved = "resolved",
@@ -151,6 +164,7 @@ mod tests {
         assert_json_is_the_stored_text(TaskStatus::ALL, TaskStatus::as_str);
         assert_json_is_the_stored_text(OfferStatus::ALL, OfferStatus::as_str);
         assert_json_is_the_stored_text(PaymentStatus::ALL, PaymentStatus::as_str);
+        assert_json_is_the_stored_text(PaymentPurpose::ALL, PaymentPurpose::as_str);
         assert_json_is_the_stored_text(DisputeStatus::ALL, DisputeStatus::as_str);
         assert_json_is_the_stored_text(CancellationStatus::ALL, CancellationStatus::as_str);
         assert_json_is_the_stored_text(NotificationKind::ALL, NotificationKind::as_str);

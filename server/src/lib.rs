@@ -1,33 +1,11 @@
-//! Taskhub's server: REST API, static web app, realtime hub wiring.
+//! Taskhub's server: the HTTP API, the static web app, the configuration's wiring, the workers
+//! and the seed, over the `domain` crate's transitions.
 //! `main.rs` is a thin CLI over [`start`], which tests call too.
 
-pub mod accounts;
-pub mod alerts;
-pub mod auth;
-pub mod config;
-pub mod delivery;
-pub mod dev_outbox;
-pub mod geocoding;
 pub mod http;
-pub mod live;
-pub mod live_topics;
-pub mod mail;
-pub mod marketplace;
-pub mod media;
-pub mod moderation;
-pub mod notices;
 pub mod observability;
-pub mod payments;
-pub mod rate_limit;
-pub mod refusal;
-pub mod secret;
 pub mod seed;
-pub mod signin;
-pub mod sms;
-pub mod state;
 pub mod task_views;
-pub mod verification;
-pub mod wire;
 pub mod workers;
 
 use std::{net::SocketAddr, sync::Arc};
@@ -37,17 +15,20 @@ use axum::serve::ListenerExt;
 use tokio::{net::TcpListener, task::JoinHandle};
 use tokio_util::sync::CancellationToken;
 
-use store::db::Db;
-
-use crate::{
+use domain::{
     auth::access::AccessTokens,
     config::Config,
+    delivery, live_topics,
     mail::Mailer,
     media::Media,
+    payments,
     rate_limit::{AuthRateLimits, Limiter},
-    state::AppState,
-    workers::Workers,
+    services::Services,
+    signin, sms, verification,
 };
+use store::db::Db;
+
+use crate::{http::state::AppState, workers::Workers};
 
 /// A server accepting connections; dropping it does not stop it, [`RunningServer::shutdown`] does.
 pub struct RunningServer {
@@ -137,29 +118,32 @@ pub async fn start(config: Config) -> anyhow::Result<RunningServer> {
         )?,
         delivery::digest::UnsubscribeTokens::new(jwt_secret.expose()),
     );
-    let state = AppState {
+    let services = Services {
         hub,
         delivery: Arc::new(delivery),
         payments: payments::Providers::from_config(&config, &db, &public_url),
         identity: verification::identity::IdentityProviders::from_config(&config, &db, &public_url),
-        sms: sms::from_config(&config)?,
-        signin: Arc::new(signin::Providers::from_config(&config, &public_url, jwt_secret.expose())?),
-        access_tokens: Arc::new(AccessTokens::new(&jwt_secret)),
         sessions: Default::default(),
         mailer: Mailer::from_config(&config)?,
         media: Media::from_config(&config)?,
-        auth_limits,
         limiter,
-        public_url,
-        metrics: observability::prometheus(),
+        public_url: public_url.clone(),
         db,
         config: Arc::new(config),
         alert_jobs: Default::default(),
+    };
+    let state = AppState {
+        sms: sms::from_config(&services.config)?,
+        signin: Arc::new(signin::Providers::from_config(&services.config, &public_url, jwt_secret.expose())?),
+        access_tokens: Arc::new(AccessTokens::new(&jwt_secret)),
+        auth_limits,
+        metrics: observability::prometheus(),
         operator_sockets,
         task_views: Default::default(),
         task_pages: Default::default(),
         browse_pages: Default::default(),
         walk_edge: Default::default(),
+        services,
     };
 
     let workers = Workers::start(&state);

@@ -1,5 +1,5 @@
 use anyhow::Context;
-use server::config::Config;
+use domain::config::Config;
 use store::db::Db;
 
 const USAGE: &str = "usage: server [serve | migrate | seed --demo | openapi]";
@@ -26,7 +26,7 @@ async fn main() -> anyhow::Result<()> {
         ["seed", "--demo"] => {
             let db = Db::connect(config.database_url.expose()).await?;
             db.migrate().await?;
-            let media = server::media::Media::from_config(&config)?;
+            let media = domain::media::Media::from_config(&config)?;
             let report = server::seed::seed_demo(&db, &media).await?;
             println!("{report}");
             Ok(())

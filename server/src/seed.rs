@@ -12,12 +12,11 @@ use anyhow::Context;
 use image::{ImageFormat, Rgb, RgbImage};
 use sha2::{Digest, Sha256};
 
+use domain::{accounts::validation::Skill, auth::password, media::Media};
 use store::{
     db::{Db, Timestamp, new_id},
     users::{self, NewAccount},
 };
-
-use crate::{accounts::validation::Skill, auth::password, media::Media};
 
 /// Every demo account signs in with this password (README says so).
 pub const DEMO_PASSWORD: &str = "taskhub-demo";

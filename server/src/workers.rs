@@ -13,10 +13,11 @@ use std::time::Duration;
 
 use tokio_util::{sync::CancellationToken, task::TaskTracker};
 
+use domain::{alerts, delivery, payments::sweep, rate_limit::Limiter};
 use store::db::Db;
 
 use crate::{
-    alerts, delivery, http::realtime::delete_expired_tickets, payments::sweep, rate_limit::Limiter, state::AppState,
+    http::{realtime::delete_expired_tickets, state::AppState},
     task_views,
 };
 
@@ -39,11 +40,11 @@ impl Workers {
         // 0 turns the polling workers off: tests drive them by hand.
         if state.config.payments_sweep_secs > 0 {
             let every = Duration::from_secs(state.config.payments_sweep_secs);
-            workers.spawn(|stop| sweep::run(state.clone(), every, stop));
+            workers.spawn(|stop| sweep::run(state.services.clone(), every, stop));
         }
         if state.config.task_alerts_poll_secs > 0 {
             let every = Duration::from_secs(state.config.task_alerts_poll_secs);
-            workers.spawn(|stop| alerts::matching::run(state.clone(), every, stop));
+            workers.spawn(|stop| alerts::matching::run(state.services.clone(), every, stop));
         }
         workers
     }

@@ -2,6 +2,8 @@
 //! (exactly one `task_alert` per matching tasker), durability of matching
 //! across a restart, and the live notification; on both backends.
 
+use domain::{alerts::matching, config::Config};
+
 use crate::common;
 
 use std::time::{Duration, Instant};
@@ -13,7 +15,6 @@ use common::{
 };
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
-use server::{alerts::matching, config::Config};
 
 const NEWTOWN: (f64, f64) = (-33.89781, 151.17850);
 /// About one kilometre of latitude, in degrees.

@@ -9,6 +9,7 @@ mod alert_writes;
 mod alerts;
 mod browse_reads;
 mod cluster;
+mod control_characters;
 mod database_sockets;
 mod deployment;
 mod disputes;

@@ -37,7 +37,7 @@ async fn offers_reach_other_nodes_and_survive_a_redis_outage() {
     let redis_url = redis.url();
     common::run(
         Backend::Postgres,
-        |config| config.redis_url = Some(server::config::Secret::new(redis_url)),
+        |config| config.redis_url = Some(domain::config::Secret::new(redis_url)),
         |node_a| async move {
             let mut config_b = node_a.server.state.config.as_ref().clone();
             config_b.bind_addr = "127.0.0.1:0".into();

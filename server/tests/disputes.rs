@@ -6,6 +6,14 @@
 //! could request payment at once, decline every cancellation and be paid by
 //! auto-release after 7 days.
 
+use domain::{
+    config::Config,
+    payments::{
+        disputes,
+        sweep::{self, AUTO_RELEASE_AFTER, CANCELLATION_ANSWER_WINDOW},
+    },
+    refusal::DomainError,
+};
 use model::states::PaymentStatus;
 use store::{db::Timestamp, tasks};
 
@@ -21,14 +29,6 @@ use common::{
 };
 use reqwest::StatusCode;
 use serde_json::{Value, json};
-use server::{
-    config::Config,
-    payments::{
-        disputes,
-        sweep::{self, AUTO_RELEASE_AFTER, CANCELLATION_ANSWER_WINDOW},
-    },
-    refusal::DomainError,
-};
 
 const OPERATOR: &str = "operator@example.com";
 

@@ -3,6 +3,11 @@
 //! paid out, and a transfer refused for want of payout setup waits and goes
 //! out as soon as the setup is finished; a poster sees their receipts.
 
+use domain::payments::{
+    calls,
+    sandbox::{Call, Fault},
+    sweep,
+};
 use model::states::{PaymentStatus, ProviderCallStatus};
 use store::db::Timestamp;
 
@@ -15,13 +20,8 @@ use common::{
 };
 use reqwest::{StatusCode, header};
 use serde_json::{Value, json};
-use server::payments::{
-    calls,
-    sandbox::{Call, Fault},
-    sweep,
-};
 
-fn faults(app: &TestApp) -> &server::payments::SandboxFaults {
+fn faults(app: &TestApp) -> &domain::payments::SandboxFaults {
     app.server.state.payments.sandbox().faults()
 }
 
@@ -194,7 +194,7 @@ async fn a_parked_transfer_goes_out_once_payout_setup_is_done(app: TestApp) -> T
     app
 }
 
-fn without_the_background_sweep(config: &mut server::config::Config) {
+fn without_the_background_sweep(config: &mut domain::config::Config) {
     config.payments_sweep_secs = 0;
 }
 

@@ -3,6 +3,7 @@
 //! dispute split by an operator earns the part not refunded less the fee on
 //! that part, in the lines and in the totals alike.
 
+use domain::config::Config;
 use model::payments::fees;
 
 use crate::common;
@@ -14,7 +15,6 @@ use common::{
 };
 use reqwest::StatusCode;
 use serde_json::{Value, json};
-use server::config::Config;
 
 const OPERATOR: &str = "operator@example.com";
 

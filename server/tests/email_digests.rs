@@ -2,6 +2,10 @@
 //! mail's visible link really turns email off, and a digest the mail server
 //! keeps refusing is retried with backoff and then parked, never tried forever.
 
+use domain::{
+    config::{Config, Secret},
+    delivery::digest,
+};
 use model::states::NotificationKind;
 use store::{db::Timestamp, deliveries, notifications::NotificationRow};
 
@@ -12,10 +16,6 @@ use std::{io::Write, net::TcpListener, time::Duration};
 use common::{TestApp, access_token};
 use reqwest::StatusCode;
 use serde_json::Value;
-use server::{
-    config::{Config, Secret},
-    delivery::digest,
-};
 use uuid::Uuid;
 
 /// Writes a notification the way every cause does: through `insert_notification!` in a transaction.

@@ -5,6 +5,7 @@
 
 use std::time::{Duration, Instant};
 
+use domain::config::Config;
 use store::db::Db;
 
 use crate::common;
@@ -14,7 +15,6 @@ use common::{
     market::{id, post_task, poster},
 };
 use reqwest::{StatusCode, header};
-use server::config::Config;
 
 fn quick_acquire(config: &mut Config) {
     config.database_acquire_timeout = Duration::from_millis(300);

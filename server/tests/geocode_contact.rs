@@ -206,11 +206,11 @@ async fn site_shows_the_configured_contacts_and_hides_what_is_unset(backend: Bac
         },
     )
     .await;
-    let configure = |config: &mut server::config::Config| {
+    let configure = |config: &mut domain::config::Config| {
         config.support_email = "help@taskhub.com.au".into();
         config.business_email = Some("partners@taskhub.com.au".into());
         config.support_phone = Some("+61 2 9000 0000".into());
-        config.social_links = server::config::parse_social_links("Facebook=https://facebook.com/taskhub").unwrap();
+        config.social_links = domain::config::parse_social_links("Facebook=https://facebook.com/taskhub").unwrap();
     };
     common::run(backend, configure, |app| async move {
         let site = app.get("/api/site", None).await;

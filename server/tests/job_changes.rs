@@ -5,6 +5,7 @@
 //! and the completion rate those attributions feed. Refusals leave the task's
 //! rows unchanged; the ledger audit runs after every scenario.
 
+use domain::{config::Config, payments::sweep};
 use store::db::Timestamp;
 
 use crate::common;
@@ -23,7 +24,6 @@ use common::{
 };
 use reqwest::StatusCode;
 use serde_json::{Value, json};
-use server::{config::Config, payments::sweep};
 
 fn configure(config: &mut Config) {
     config.payments_sweep_secs = 0;
@@ -38,7 +38,7 @@ async fn payments(app: &TestApp, task: &str) -> Vec<(String, String, i64, i64)> 
     payments_of(app, task)
         .await
         .into_iter()
-        .map(|p| (p.purpose, p.status.to_string(), p.amount_cents, p.fee_cents))
+        .map(|p| (p.purpose.to_string(), p.status.to_string(), p.amount_cents, p.fee_cents))
         .collect()
 }
 
@@ -259,6 +259,41 @@ async fn cancellations_record_a_reason_and_whom_they_are_attributed_to(app: Test
     app
 }
 
+/// Silence is nobody's confession: a request left unanswered for 48 hours lapses into a
+/// cancellation attributed to the one who asked, or to nobody, never to the party who did not
+/// answer (security review 3: a poster citing `tasker_no_show` and waiting counted against the
+/// tasker). One row per requester and kind of reason.
+async fn a_lapsed_cancellation_never_blames_the_party_who_did_not_answer(app: TestApp) -> TestApp {
+    for (asker_is_poster, reason_code, expected) in [
+        (true, "tasker_no_show", "none"),
+        (true, "tasker_unavailable", "none"),
+        (true, "no_longer_needed", "poster"),
+        (true, "other", "poster"),
+        (true, "mutual_agreement", "none"),
+        (false, "poster_unresponsive", "none"),
+        (false, "tasker_unavailable", "tasker"),
+        (false, "other", "tasker"),
+    ] {
+        let assigned = assigned_task(&app, 7_000).await;
+        let asker = if asker_is_poster { &assigned.poster } else { &assigned.tasker };
+        let path = format!("/api/tasks/{}/cancellation", assigned.task);
+        let asked =
+            app.post(&path, Some(asker), json!({ "reason": "Plans changed", "reason_code": reason_code })).await;
+        assert_eq!(asked.status, StatusCode::CREATED, "{:?}", asked.body);
+        let swept =
+            sweep::sweep(&app.server.state, Timestamp::now().plus(Duration::from_secs(49 * 3600))).await.unwrap();
+        assert_eq!(swept.cancellations_lapsed, 1, "{reason_code}");
+        assert_eq!(
+            cancellation_of(&app, &assigned.task).await,
+            (reason_code.to_owned(), expected.to_owned()),
+            "asked by the {}, {reason_code}",
+            if asker_is_poster { "poster" } else { "tasker" }
+        );
+    }
+    assert_ledger_audits(&app).await;
+    app
+}
+
 /// A reason of 1,000 characters (two bytes each) is taken; one more is refused and changes nothing.
 async fn a_cancellation_reason_may_be_1000_characters_and_no_more(app: TestApp) -> TestApp {
     let assigned = assigned_task(&app, 7_000).await;
@@ -354,6 +389,7 @@ on_both_backends!(config = configure;
     an_unpaid_tip_leaves_the_release_alone_and_the_poster_is_told,
     either_party_proposes_a_date_and_the_other_answers,
     cancellations_record_a_reason_and_whom_they_are_attributed_to,
+    a_lapsed_cancellation_never_blames_the_party_who_did_not_answer,
     the_completion_rate_counts_only_the_taskers_cancellations,
     a_paid_tip_is_transferred_at_once_and_both_parties_see_it_live,
     a_cancellation_reason_may_be_1000_characters_and_no_more,

@@ -7,6 +7,7 @@
 //! after the release; an increase paid by direct debit joins the escrow only
 //! when Stripe says the debit cleared. The ledger audit runs after each scenario.
 
+use domain::config::{Config, Secret};
 use store::{
     db::Timestamp,
     payments::{self, PaymentRow},
@@ -23,7 +24,6 @@ use common::{
 };
 use reqwest::StatusCode;
 use serde_json::{Value, json};
-use server::config::{Config, Secret};
 use stripe_fake::{FakeStripe, checkout_session, event, payment_intent, refund, transfer};
 use wiremock::{
     Mock, Request,
@@ -209,7 +209,9 @@ async fn escrow_of(app: &TestApp, task: &str) -> Vec<(String, String, i64, i64, 
     payments_of(app, task)
         .await
         .into_iter()
-        .map(|p: PaymentRow| (p.purpose, p.status.to_string(), p.amount_cents, p.fee_cents, p.refunded_cents))
+        .map(|p: PaymentRow| {
+            (p.purpose.to_string(), p.status.to_string(), p.amount_cents, p.fee_cents, p.refunded_cents)
+        })
         .collect()
 }
 
@@ -220,7 +222,10 @@ fn row(purpose: &str, status: &str, amount: i64, fee: i64, refunded: i64) -> (St
 /// The id of the task's payment for `purpose` (`task`, `increase`, `tip`).
 async fn payment_id(app: &TestApp, task: &str, purpose: &str) -> String {
     let all = payments_of(app, task).await;
-    all.into_iter().find(|p| p.purpose == purpose).map(|p| p.id.to_string()).expect("a payment for the purpose")
+    all.into_iter()
+        .find(|p| p.purpose.as_str() == purpose)
+        .map(|p| p.id.to_string())
+        .expect("a payment for the purpose")
 }
 
 /// The requests Stripe received at `route` (POSTs), oldest first.

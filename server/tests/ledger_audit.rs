@@ -4,6 +4,7 @@
 //! Every other test only asserts that the audit finds nothing, which an audit that read
 //! nothing, or reported nothing, would pass too.
 
+use domain::config::Config;
 use model::{payments::fees, states::PaymentStatus};
 use store::{ledger, on_pool};
 
@@ -16,7 +17,6 @@ use common::{
 };
 use reqwest::StatusCode;
 use serde_json::json;
-use server::config::Config;
 use uuid::Uuid;
 
 const OPERATOR: &str = "operator@example.com";

@@ -87,7 +87,7 @@ async fn churn_from_one_socket(app: TestApp) -> TestApp {
     app
 }
 
-fn unlimited_subscribes(config: &mut server::config::Config) {
+fn unlimited_subscribes(config: &mut domain::config::Config) {
     config.ws_subscribes_per_second = 1e9;
 }
 

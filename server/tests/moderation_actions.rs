@@ -2,6 +2,7 @@
 //! remove / warn / suspend with their effects, suspension and reinstatement, the audit log,
 //! and who may call each admin route. Every refusal leaves the rows as they were.
 
+use domain::config::Config;
 use model::states::ProviderCallStatus;
 use store::on_pool;
 
@@ -16,7 +17,6 @@ use common::{
 };
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
-use server::config::Config;
 
 const OPERATOR: &str = "operator@example.com";
 const SUSPENDED_PREFIX: &str = "Your account is suspended";
@@ -597,7 +597,7 @@ async fn held_money_continues_and_a_suspended_taskers_transfer_waits(app: TestAp
     assert_eq!(released.status, StatusCode::OK, "the poster's held payment continues: {:?}", released.body);
     assert!(kept_payment(&app, &assigned.task).await.transfer_ref.is_none(), "no transfer to a suspended tasker");
     let later = store::db::Timestamp::now().plus(std::time::Duration::from_secs(7 * 86_400));
-    server::payments::sweep::sweep(&app.server.state, later).await.expect("sweep");
+    domain::payments::sweep::sweep(&app.server.state, later).await.expect("sweep");
     let held = kept_payment(&app, &assigned.task).await;
     assert!(held.transfer_ref.is_none(), "the sweep leaves it in the outbox");
     let calls = store::provider_calls::for_payment(&app.server.state.db, held.id).await.unwrap();
@@ -606,7 +606,7 @@ async fn held_money_continues_and_a_suspended_taskers_transfer_waits(app: TestAp
 
     let reinstated = app.post(&format!("{path}/reinstate"), Some(&operator), json!({})).await;
     assert_eq!(reinstated.status, StatusCode::NO_CONTENT);
-    server::payments::sweep::sweep(&app.server.state, later).await.expect("sweep");
+    domain::payments::sweep::sweep(&app.server.state, later).await.expect("sweep");
     assert!(kept_payment(&app, &assigned.task).await.transfer_ref.is_some(), "paid once reinstated");
     app
 }

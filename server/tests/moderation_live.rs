@@ -1,6 +1,10 @@
 //! The operators' live topic `admin` (API.md "Trust and safety"): an open console hears of new
 //! reports and disputes at once; nobody but an operator may subscribe to it.
 
+use domain::{
+    config::Config,
+    payments::sweep::{self, CANCELLATION_ANSWER_WINDOW},
+};
 use store::db::Timestamp;
 
 use crate::common;
@@ -13,10 +17,6 @@ use common::{
 };
 use reqwest::StatusCode;
 use serde_json::{Value, json};
-use server::{
-    config::Config,
-    payments::sweep::{self, CANCELLATION_ANSWER_WINDOW},
-};
 
 const OPERATOR: &str = "operator@example.com";
 

@@ -3,6 +3,7 @@
 //! a suspended tasker's owed transfer is held by the operator, outlives a suspension that ends by
 //! itself ("On hold: contact support" on Earnings) and goes out once an operator reinstates them.
 
+use domain::{config::Config, payments::sweep};
 use store::{db::Timestamp, on_pool};
 
 use crate::common;
@@ -17,7 +18,6 @@ use common::{
 };
 use reqwest::StatusCode;
 use serde_json::{Value, json};
-use server::{config::Config, payments::sweep};
 
 const OPERATOR: &str = "operator@example.com";
 

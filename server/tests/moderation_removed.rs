@@ -3,6 +3,8 @@
 //! page; a removed question, answer, offer message, message or review answers
 //! `{removed: true, body: null}` to all but operators, who read the text marked removed.
 
+use domain::config::Config;
+
 use crate::common;
 
 use common::{
@@ -12,7 +14,6 @@ use common::{
 };
 use reqwest::StatusCode;
 use serde_json::{Value, json};
-use server::config::Config;
 
 const OPERATOR: &str = "operator@example.com";
 const TITLE: &str = "Send a deposit to my bank first";

@@ -3,6 +3,14 @@
 //! signed-in user who is not an operator, before it looks at the path or the
 //! body, and changes nothing; an operator gets past the check.
 
+use domain::{
+    config::Config,
+    payments::{
+        calls,
+        sandbox::{Call, Fault},
+        sweep,
+    },
+};
 use model::states::ProviderCallStatus;
 use store::db::Timestamp;
 
@@ -13,15 +21,7 @@ use std::time::Duration;
 use common::{TestApp, escrow::calls_of, market::poster};
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
-use server::{
-    config::Config,
-    http::openapi::ApiDoc,
-    payments::{
-        calls,
-        sandbox::{Call, Fault},
-        sweep,
-    },
-};
+use server::http::openapi::ApiDoc;
 
 const OPERATOR: &str = "operator@example.com";
 

@@ -2,12 +2,13 @@
 //! verification not required at sign-in, whoever signs up first as an operator's address
 //! must not decide disputes.
 
+use domain::config::Config;
+
 use crate::common;
 
 use common::{TestApp, access_token, signup_body};
 use reqwest::StatusCode;
 use serde_json::json;
-use server::config::Config;
 
 const OPERATOR: &str = "ops@taskhub.example";
 

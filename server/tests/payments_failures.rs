@@ -6,6 +6,11 @@
 //! auto-release and the 48-hour lapse. Every payment's ledger rows are
 //! audited one by one after each scenario.
 
+use domain::payments::{
+    PaymentProvider, calls,
+    sandbox::{Call, Fault},
+    sweep::{self, AUTO_RELEASE_AFTER, CANCELLATION_ANSWER_WINDOW},
+};
 use model::states::{PaymentStatus, ProviderCallStatus};
 use store::{cancellations, db::Timestamp, provider_calls};
 
@@ -24,15 +29,10 @@ use common::{
 use futures_util::future::join_all;
 use reqwest::StatusCode;
 use serde_json::json;
-use server::payments::{
-    PaymentProvider, calls,
-    sandbox::{Call, Fault},
-    sweep::{self, AUTO_RELEASE_AFTER, CANCELLATION_ANSWER_WINDOW},
-};
 
 const WEBHOOK_SECRET: &str = "whsec_failures_test";
 
-fn faults(app: &TestApp) -> &server::payments::SandboxFaults {
+fn faults(app: &TestApp) -> &domain::payments::SandboxFaults {
     app.server.state.payments.sandbox().faults()
 }
 
@@ -377,7 +377,7 @@ async fn old_sandbox_payments_are_swept_by_the_sandbox_after_switching_to_stripe
     let offer_row = store::offers::offer(&app.server.state.db, uuid(&offer)).await.unwrap().unwrap();
     let sandbox = app.server.state.payments.sandbox();
     let payment_id = store::db::new_id();
-    let request = server::payments::CheckoutRequest {
+    let request = domain::payments::CheckoutRequest {
         payment_id,
         description: task_row.title.clone(),
         amount_cents: 5_100,
@@ -439,18 +439,18 @@ async fn the_background_sweep_closes_a_checkout_due_for_its_check(app: TestApp) 
     app
 }
 
-fn with_a_sweep_every_second(config: &mut server::config::Config) {
+fn with_a_sweep_every_second(config: &mut domain::config::Config) {
     config.payments_sweep_secs = 1;
 }
 
-fn with_webhooks(config: &mut server::config::Config) {
+fn with_webhooks(config: &mut domain::config::Config) {
     config.payments_sweep_secs = 0;
-    config.stripe_webhook_secret = Some(server::config::Secret::new(WEBHOOK_SECRET));
+    config.stripe_webhook_secret = Some(domain::config::Secret::new(WEBHOOK_SECRET));
 }
 
-fn with_stripe_unreachable(config: &mut server::config::Config) {
+fn with_stripe_unreachable(config: &mut domain::config::Config) {
     config.payments_sweep_secs = 0;
-    config.stripe_secret_key = Some(server::config::Secret::new("sk_test_unreachable"));
+    config.stripe_secret_key = Some(domain::config::Secret::new("sk_test_unreachable"));
     config.stripe_api_base = "http://127.0.0.1:9".into();
 }
 

@@ -3,6 +3,7 @@
 //! auto-release, abandoned checkouts, cancellation with refund, and the
 //! ledger check after every step.
 
+use domain::payments::{sweep, webhook};
 use model::states::PaymentStatus;
 use store::{db::Timestamp, ledger, payments};
 
@@ -21,7 +22,6 @@ use common::{
 };
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
-use server::payments::{sweep, webhook};
 use uuid::Uuid;
 
 const WEBHOOK_SECRET: &str = "whsec_lifecycle_test";
@@ -608,8 +608,8 @@ async fn reviews_go_both_ways_after_completion_and_stay_hidden_until_both_are_in
     app
 }
 
-fn with_webhook_secret(config: &mut server::config::Config) {
-    config.stripe_webhook_secret = Some(server::config::Secret::new(WEBHOOK_SECRET));
+fn with_webhook_secret(config: &mut domain::config::Config) {
+    config.stripe_webhook_secret = Some(domain::config::Secret::new(WEBHOOK_SECRET));
 }
 
 on_both_backends!(config = with_webhook_secret;

@@ -7,6 +7,10 @@
 //! Before `processing` existed such a session read as open, the sweep expired
 //! it after 30 minutes and reopened the task, and the later success was lost.
 
+use domain::{
+    config::{Config, Secret},
+    payments::sweep,
+};
 use model::states::PaymentStatus;
 use store::{db::Timestamp, ledger, payments};
 
@@ -21,10 +25,6 @@ use common::{
 };
 use reqwest::StatusCode;
 use serde_json::{Value, json};
-use server::{
-    config::{Config, Secret},
-    payments::sweep,
-};
 use stripe_fake::{FakeStripe, checkout_session, error, event, payment_intent};
 
 const WEBHOOK_SECRET: &str = "whsec_processing_test";

@@ -1,5 +1,6 @@
 //! The sandbox provider's hosted checkout page, on both backends.
 
+use domain::payments::{CheckoutRequest, CheckoutStatus};
 use model::{payments::fees, states::PaymentStatus};
 
 use crate::common;
@@ -8,7 +9,6 @@ use std::{collections::BTreeMap, time::Duration};
 
 use common::TestApp;
 use reqwest::{StatusCode, header};
-use server::payments::{CheckoutRequest, CheckoutStatus};
 use uuid::Uuid;
 
 fn request(app: &TestApp, expires_at: i64) -> CheckoutRequest {
@@ -116,11 +116,11 @@ async fn a_bank_debit_processes_then_settles_or_fails(app: TestApp) -> TestApp {
         escrow::{assert_ledger_audits, checkout, payments_of, task_status, verify},
         market::{id, make_offer, post_task, poster, tasker},
     };
-    use serde_json::json;
-    use server::payments::{
+    use domain::payments::{
         sandbox::{DEBIT_ACCOUNT_FAILS, DEBIT_ACCOUNT_SETTLES},
         sweep,
     };
+    use serde_json::json;
     use std::time::Duration;
     use store::db::Timestamp;
 
@@ -180,13 +180,13 @@ async fn a_bank_debit_processes_then_settles_or_fails(app: TestApp) -> TestApp {
     app
 }
 
-fn without_the_background_sweep(config: &mut server::config::Config) {
+fn without_the_background_sweep(config: &mut domain::config::Config) {
     config.payments_sweep_secs = 0;
 }
 
 /// How many checkouts a sweep as of `at` asked the provider about.
 async fn checks_at(app: &TestApp, at: store::db::Timestamp) -> usize {
-    server::payments::sweep::sweep(&app.server.state, at).await.expect("sweep").checkouts_checked
+    domain::payments::sweep::sweep(&app.server.state, at).await.expect("sweep").checkouts_checked
 }
 
 /// A processing payment is asked about again while it waits for its bank: never before its next
@@ -197,8 +197,8 @@ async fn a_processing_payment_is_checked_again_after_a_growing_wait(app: TestApp
         escrow::{checkout, payments_of, task_status, verify},
         market::{id, make_offer, post_task, poster, tasker},
     };
+    use domain::payments::sandbox::DEBIT_ACCOUNT_SETTLES;
     use serde_json::json;
-    use server::payments::sandbox::DEBIT_ACCOUNT_SETTLES;
     use store::db::Timestamp;
 
     let poster = poster(&app, "recheck-poster@example.com").await;
@@ -266,7 +266,7 @@ async fn every_provider_session_outlives_its_checkout_by_a_minute(app: TestApp) 
     let mut lives = Vec::new();
     for payment in payments_of(&app, &assigned.task).await {
         let session = sandbox_sessions::session(&app.server.state.db, &payment.session_id).await.unwrap().unwrap();
-        lives.push((payment.purpose, session.expires_at.0 - payment.expires_at.0));
+        lives.push((payment.purpose.to_string(), session.expires_at.0 - payment.expires_at.0));
     }
     let a_minute = |purpose: &str| (purpose.to_owned(), 60_000_i64);
     assert_eq!(lives, [a_minute("task"), a_minute("increase"), a_minute("tip")]);

@@ -4,14 +4,7 @@
 //! spec (`common/stripe_fake.rs`). Webhook signatures are checked against
 //! vectors made by independent implementations (OpenSSL, Python's hmac).
 
-use model::payments::fees;
-
-use crate::common::{stripe_fake, stripe_spec};
-
-use std::collections::BTreeMap;
-
-use serde_json::{Value, json};
-use server::{
+use domain::{
     config::Secret,
     payments::{
         CheckoutRequest, CheckoutStatus, OnboardingRequest, PaymentError, PaymentProvider, RefundRequest, Stripe,
@@ -19,6 +12,13 @@ use server::{
         webhook::{self, SignatureError, TOLERANCE_SECS},
     },
 };
+use model::payments::fees;
+
+use crate::common::{stripe_fake, stripe_spec};
+
+use std::collections::BTreeMap;
+
+use serde_json::{Value, json};
 use stripe_fake::FakeStripe;
 use uuid::Uuid;
 use wiremock::{

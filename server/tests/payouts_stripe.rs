@@ -5,6 +5,7 @@
 //! Stripe reports the account able to receive transfers (`account.updated`),
 //! the waiting transfer goes out to it at once.
 
+use domain::config::{Config, Secret};
 use model::states::ProviderCallStatus;
 use store::{ledger, payments, provider_calls};
 
@@ -17,7 +18,6 @@ use common::{
 };
 use reqwest::StatusCode;
 use serde_json::{Value, json};
-use server::config::{Config, Secret};
 use stripe_fake::{FakeStripe, account, account_link, checkout_session, event, payment_intent, transfer};
 
 const WEBHOOK_SECRET: &str = "whsec_payouts_test";

@@ -5,6 +5,7 @@
 //! split with it by a dispute. Every refusal leaves the task's rows unchanged,
 //! races have one winner, and the ledger audit runs after every scenario.
 
+use domain::{config::Config, payments::sweep};
 use store::{db::Timestamp, payments::PaymentRow, price_increases};
 
 use crate::common;
@@ -20,7 +21,6 @@ use common::{
 };
 use reqwest::{StatusCode, header};
 use serde_json::{Value, json};
-use server::{config::Config, payments::sweep};
 
 const OPERATOR: &str = "increase-operator@example.com";
 
@@ -84,7 +84,7 @@ async fn escrow_of(app: &TestApp, task: &str) -> Vec<(String, String, i64, i64)>
     payments_of(app, task)
         .await
         .into_iter()
-        .map(|p: PaymentRow| (p.purpose, p.status.to_string(), p.amount_cents, p.refunded_cents))
+        .map(|p: PaymentRow| (p.purpose.to_string(), p.status.to_string(), p.amount_cents, p.refunded_cents))
         .collect()
 }
 
@@ -97,7 +97,7 @@ async fn calls_for(app: &TestApp, task: &str) -> Vec<(String, String, i64)> {
     let mut calls = Vec::new();
     for payment in payments_of(app, task).await {
         for call in calls_of(app, payment.id).await {
-            calls.push((payment.purpose.clone(), call.kind, call.amount_cents));
+            calls.push((payment.purpose.to_string(), call.kind, call.amount_cents));
         }
     }
     calls.sort();
@@ -528,7 +528,7 @@ async fn accepting_a_cancellation_refunds_a_paid_increase_at_once(app: TestApp) 
     let mut made = Vec::new();
     for payment in payments_of(&app, &assigned.task).await {
         for call in calls_of(&app, payment.id).await {
-            made.push((payment.purpose.clone(), call.kind, call.amount_cents, call.status.to_string()));
+            made.push((payment.purpose.to_string(), call.kind, call.amount_cents, call.status.to_string()));
         }
         assert_eq!(payment.refund_ref, Some(format!("re_sandbox_{}", payment.id.simple())), "{}", payment.purpose);
     }

@@ -4,6 +4,8 @@
 //! addresses are refused when saved and never resolved when sent, and the
 //! sandbox's pages show nothing for sessions and accounts that do not exist.
 
+use domain::{config::Config, delivery::endpoint::PublicOnlyResolver, mail};
+
 use crate::common;
 
 use std::str::FromStr;
@@ -11,7 +13,6 @@ use std::str::FromStr;
 use common::{TestApp, access_token, push_fake::FakePushService};
 use reqwest::{StatusCode, dns::Resolve};
 use serde_json::json;
-use server::{config::Config, delivery::endpoint::PublicOnlyResolver, mail};
 
 /// What `make run` does not set: dev mode off; a built web app, so unknown paths get the app
 /// page as they do in production (a missing mailbox route must not hide behind a 404 page).

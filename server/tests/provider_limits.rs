@@ -3,13 +3,13 @@
 //! an unfinished payout account is looked up at most once every 30 s (pending
 //! in between), onboarding links and payment verifications are counted.
 
-use crate::common;
-use crate::common::stripe_fake;
+use domain::config::{Config, Secret};
+
+use crate::common::{self, stripe_fake};
 
 use common::{TestApp, market::tasker};
 use reqwest::StatusCode;
 use serde_json::json;
-use server::config::{Config, Secret};
 use stripe_fake::{FakeStripe, account, account_link};
 use uuid::Uuid;
 

@@ -1,6 +1,7 @@
 //! Web Push and email digests through the delivery outbox (docs/architecture.md, decision
 //! 9), against a fake push service that decrypts what it receives.
 
+use domain::config::Config;
 use model::states::NotificationKind;
 use store::{db::Timestamp, deliveries, notifications::NotificationRow};
 
@@ -16,7 +17,6 @@ use common::{
 };
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
-use server::config::Config;
 use uuid::Uuid;
 
 /// Workers look for due rows every 20 ms instead of 500; devices may also be on push.example.com
@@ -275,7 +275,7 @@ async fn a_claimed_push_whose_node_died_is_sent_when_the_lease_ends(app: TestApp
     // A node claims it for two seconds and dies before sending.
     let claimed_at = std::time::Instant::now();
     let now = Timestamp::now();
-    let (lease, urgent) = (now.plus(Duration::from_secs(2)), &server::delivery::push::HIGH_URGENCY_KINDS);
+    let (lease, urgent) = (now.plus(Duration::from_secs(2)), &domain::delivery::push::HIGH_URGENCY_KINDS);
     let claimed = deliveries::claim_pushes(&app.server.state.db, Uuid::now_v7(), now, lease, 10, urgent).await.unwrap();
     assert_eq!(claimed.len(), 1);
 
@@ -430,12 +430,12 @@ async fn digests_to(app: &TestApp, to: &str) -> Vec<Value> {
 }
 
 fn eml(app: &TestApp, id: &str) -> String {
-    let path = server::mail::mailbox_dir(&app.server.state.config.data_dir).join(format!("{id}.eml"));
+    let path = domain::mail::mailbox_dir(&app.server.state.config.data_dir).join(format!("{id}.eml"));
     std::fs::read_to_string(path).unwrap()
 }
 
 async fn digest_pass(app: &TestApp, at: Timestamp) -> usize {
-    server::delivery::digest::pass(&app.server.state.delivery_handles(), at).await.unwrap()
+    domain::delivery::digest::pass(&app.server.state.delivery_handles(), at).await.unwrap()
 }
 
 async fn unread_notifications_are_mailed_in_one_hourly_digest(app: TestApp) -> TestApp {

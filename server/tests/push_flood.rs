@@ -3,6 +3,11 @@
 //! endpoints that never answer; a victim's unrelated push then took 72 s
 //! instead of 0.2 s, with every hung push retried 12 times.
 
+use domain::{
+    alerts::matching,
+    config::Config,
+    delivery::{hosts::PER_HOST_IN_FLIGHT, push::HIGH_URGENCY_KINDS},
+};
 use model::states::NotificationKind;
 use store::{
     db::{Timestamp, new_id},
@@ -27,11 +32,6 @@ use common::{
 };
 use reqwest::StatusCode;
 use serde_json::{Value, json};
-use server::{
-    alerts::matching,
-    config::Config,
-    delivery::{hosts::PER_HOST_IN_FLIGHT, push::HIGH_URGENCY_KINDS},
-};
 use uuid::Uuid;
 
 fn small_posting_limits(config: &mut Config) {

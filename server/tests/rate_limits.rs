@@ -3,6 +3,8 @@
 //! nodes of a cluster share one budget through Redis (falling back to their
 //! own counters while it is down).
 
+use domain::config::Config;
+
 use crate::common;
 
 use std::time::{Duration, Instant};
@@ -10,7 +12,6 @@ use std::time::{Duration, Instant};
 use common::{Backend, TestApp, services::RedisServer};
 use reqwest::StatusCode;
 use serde_json::json;
-use server::config::Config;
 
 fn behind_one_proxy(config: &mut Config) {
     config.auth_rate_limit_per_minute = 1;
@@ -108,7 +109,7 @@ async fn nodes_share_limits_through_redis_and_fall_back_to_their_own_when_it_is_
         |config| {
             behind_one_proxy(config);
             config.auth_rate_limit_per_minute = 2;
-            config.redis_url = Some(server::config::Secret::new(redis_url));
+            config.redis_url = Some(domain::config::Secret::new(redis_url));
         },
         |node_a| async move {
             let mut config_b = node_a.server.state.config.as_ref().clone();

@@ -72,7 +72,7 @@ async fn events_cross_nodes_through_redis() {
     let redis_url = common::redis_url();
     common::run(
         Backend::Postgres,
-        |config| config.redis_url = Some(server::config::Secret::new(redis_url.clone())),
+        |config| config.redis_url = Some(domain::config::Secret::new(redis_url.clone())),
         |node_a| async move {
             let mut node_b_config = node_a.server.state.config.as_ref().clone();
             node_b_config.bind_addr = "127.0.0.1:0".into();

@@ -4,6 +4,10 @@
 //! the tasker exactly the rest less the fee), and the sandbox provider moves
 //! exactly that. A refund of nothing, or of more than the charge, is refused.
 
+use domain::{
+    config::Config,
+    payments::{PaymentError, RefundRequest, TransferRequest, sweep},
+};
 use model::payments::fees;
 use store::{db::Timestamp, payments::PaymentRow, sandbox_sessions};
 
@@ -19,10 +23,6 @@ use common::{
 };
 use reqwest::StatusCode;
 use serde_json::{Value, json};
-use server::{
-    config::Config,
-    payments::{PaymentError, RefundRequest, TransferRequest, sweep},
-};
 
 const OPERATOR: &str = "operator@example.com";
 

@@ -186,7 +186,7 @@ async fn avatars_are_checked_by_content_and_reencoded(app: TestApp) -> TestApp {
     // (hyper does not drain an unread body); 16 KiB fit in the kernel's buffers, so this client
     // has written all of it by then and reads the 413.
     let mut oversized = png(32, 32);
-    oversized.resize(server::media::MAX_AVATAR_BYTES + 80 * 1024, 0);
+    oversized.resize(domain::media::MAX_AVATAR_BYTES + 80 * 1024, 0);
     let too_big = upload(&app, Some(&token), "/api/me/avatar", oversized, "big.png").await;
     assert_eq!(too_big.status, StatusCode::PAYLOAD_TOO_LARGE);
     assert_eq!(too_big.error_code(), "payload_too_large");

@@ -3,8 +3,8 @@
 //! only would otherwise fail at the first write (the constraint) or the first read (the enum).
 
 use model::states::{
-    CancellationStatus, DisputeStatus, NotificationKind, OfferStatus, PaymentStatus, PriceIncreaseStatus,
-    ProviderCallStatus, RescheduleStatus, TaskStatus,
+    CancellationStatus, DisputeStatus, NotificationKind, OfferStatus, PaymentPurpose, PaymentStatus,
+    PriceIncreaseStatus, ProviderCallStatus, RescheduleStatus, TaskStatus,
 };
 use store::db::Db;
 
@@ -26,6 +26,7 @@ fn known_states() -> Vec<(&'static str, &'static str, BTreeSet<String>)> {
         ("tasks", "status", texts(TaskStatus::ALL, TaskStatus::as_str)),
         ("offers", "status", texts(OfferStatus::ALL, OfferStatus::as_str)),
         ("payments", "status", texts(PaymentStatus::ALL, PaymentStatus::as_str)),
+        ("payments", "purpose", texts(PaymentPurpose::ALL, PaymentPurpose::as_str)),
         ("disputes", "status", texts(DisputeStatus::ALL, DisputeStatus::as_str)),
         ("cancellation_requests", "status", texts(CancellationStatus::ALL, CancellationStatus::as_str)),
         ("notifications", "type", texts(NotificationKind::ALL, NotificationKind::as_str)),

@@ -136,9 +136,9 @@ async fn tasks_written_before_the_location_column_are_filled_in_at_start(app: Te
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_jwt_secret_shorter_than_32_bytes_stops_the_server_at_start() {
     let data_dir = std::env::temp_dir().join(format!("taskhub-test-{}", uuid::Uuid::now_v7().simple()));
-    let mut config = server::config::Config::local(data_dir.clone());
+    let mut config = domain::config::Config::local(data_dir.clone());
     config.bind_addr = "127.0.0.1:0".into();
-    config.jwt_secret = Some(server::config::Secret::new("short-secret"));
+    config.jwt_secret = Some(domain::config::Secret::new("short-secret"));
     let error = server::start(config).await.err().expect("a short JWT_SECRET is refused");
     assert!(error.to_string().contains("JWT_SECRET must be at least 32 bytes"), "{error:#}");
     std::fs::remove_dir_all(data_dir).ok();

@@ -2,6 +2,8 @@
 //! invites at most 30 taskers an hour (the 31st is a 429 that notifies nobody),
 //! and a user sends at most 5 test pushes a minute.
 
+use domain::rate_limit::INVITATIONS_PER_POSTER;
+
 use crate::common;
 
 use common::{
@@ -10,7 +12,6 @@ use common::{
 };
 use reqwest::StatusCode;
 use serde_json::json;
-use server::rate_limit::INVITATIONS_PER_POSTER;
 
 async fn notification_count(app: &TestApp, token: &str) -> usize {
     app.get("/api/notifications?limit=100", Some(token)).await.body["items"].as_array().unwrap().len()

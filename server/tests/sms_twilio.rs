@@ -3,13 +3,13 @@
 //! verifies the number; a number Twilio refuses is 422 and a Twilio outage 503, neither leaving a
 //! code behind (nor counting against the send limits).
 
-use crate::common;
-use crate::common::twilio_fake;
+use domain::config::{Config, Secret};
+
+use crate::common::{self, twilio_fake};
 
 use common::{market::tasker, rows::snapshot_table};
 use reqwest::StatusCode;
 use serde_json::json;
-use server::config::{Config, Secret};
 use twilio_fake::{ACCOUNT_SID, AUTH_TOKEN, FROM, FakeTwilio, error, message};
 
 fn configure(config: &mut Config, fake: &FakeTwilio) {

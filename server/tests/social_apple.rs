@@ -6,6 +6,11 @@
 //! forged `state`, another sign-in's nonce, an ID token signed with a key Apple never published,
 //! linking to an unconfirmed account) leave the accounts, identities and sessions as they were.
 
+use domain::{
+    config::{Config, Secret},
+    signin::settings::AppleCredentials,
+};
+
 use crate::common;
 
 use common::{
@@ -18,10 +23,6 @@ use common::{
     },
 };
 use reqwest::StatusCode;
-use server::{
-    config::{Config, Secret},
-    signin::settings::AppleCredentials,
-};
 
 on_both_backends!(given_backend;
     apple_signs_up_a_new_person_by_form_post_then_signs_them_in_again,

@@ -5,6 +5,11 @@
 //! intercepted code replayed, a person who declined the email permission, linking to an
 //! unconfirmed account) leave the accounts, identities and sessions as they were.
 
+use domain::{
+    config::{Config, Secret},
+    signin::settings::ClientCredentials,
+};
+
 use crate::common;
 
 use common::{
@@ -17,10 +22,6 @@ use common::{
     },
 };
 use reqwest::StatusCode;
-use server::{
-    config::{Config, Secret},
-    signin::settings::ClientCredentials,
-};
 
 on_both_backends!(given_backend;
     facebook_signs_up_a_new_person_then_signs_them_in_again,

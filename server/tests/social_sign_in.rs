@@ -4,6 +4,8 @@
 //! replayed `state`, a wrong nonce, linking to an unverified address, unlinking the last way
 //! in) leave the accounts, identities and sessions exactly as they were.
 
+use domain::config::Config;
+
 use crate::common;
 
 use common::{
@@ -12,7 +14,6 @@ use common::{
 };
 use reqwest::{StatusCode, header};
 use serde_json::json;
-use server::config::Config;
 use url::Url;
 
 on_both_backends!(

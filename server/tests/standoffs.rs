@@ -5,6 +5,10 @@
 //! not open a dispute; and with both clocks due, auto-release and the lapse
 //! gave opposite outcomes depending on which the sweep reached first.
 
+use domain::{
+    config::Config,
+    payments::sweep::{self, AUTO_RELEASE_AFTER, CANCELLATION_ANSWER_WINDOW, SweepReport},
+};
 use model::states::PaymentStatus;
 use store::db::{Db, Timestamp};
 
@@ -18,10 +22,6 @@ use common::{
 };
 use reqwest::StatusCode;
 use serde_json::{Value, json};
-use server::{
-    config::Config,
-    payments::sweep::{self, AUTO_RELEASE_AFTER, CANCELLATION_ANSWER_WINDOW, SweepReport},
-};
 
 fn without_sweep(config: &mut Config) {
     config.payments_sweep_secs = 0;

@@ -2,6 +2,8 @@
 //! on task cards (the first) and in the task page's link preview; every stored copy has lost its
 //! metadata. Refusals leave the task's rows as they were.
 
+use domain::config::Config;
+
 use crate::common;
 
 use common::{
@@ -17,7 +19,6 @@ use common::{
 };
 use reqwest::{Method, StatusCode};
 use serde_json::json;
-use server::config::Config;
 
 on_both_backends!(
     a_posters_photos_show_on_the_task_and_its_card_without_metadata,

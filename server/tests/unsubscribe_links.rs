@@ -2,6 +2,7 @@
 //! stop working after 60 days (issue 21); within that window one click works
 //! without signing in.
 
+use domain::delivery::digest::UNSUBSCRIBE_LINK_TTL;
 use store::db::Timestamp;
 
 use crate::common;
@@ -11,7 +12,6 @@ use std::time::Duration;
 use common::{TestApp, access_token};
 use reqwest::StatusCode;
 use serde_json::json;
-use server::delivery::digest::UNSUBSCRIBE_LINK_TTL;
 use uuid::Uuid;
 
 on_both_backends!(an_unsubscribe_link_works_for_sixty_days_then_no_more);

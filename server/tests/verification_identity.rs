@@ -3,6 +3,7 @@
 //! webhooks); only the outcome and its date are stored. A tasker's transfers wait in the outbox
 //! until their identity is verified (`PAYOUTS_REQUIRE_IDENTITY`), and go out when it is.
 
+use domain::config::{Config, Secret};
 use model::states::ProviderCallStatus;
 
 use crate::common::{self, stripe_fake, stripe_spec};
@@ -15,7 +16,6 @@ use common::{
 };
 use reqwest::{StatusCode, header};
 use serde_json::{Value, json};
-use server::config::{Config, Secret};
 use stripe_fake::{FakeStripe, event};
 
 on_both_backends!(
@@ -168,7 +168,7 @@ async fn a_released_transfer_waits_for_identity_and_goes_out_when_verified(app: 
     assert_eq!(earnings["identity_needed"], true);
     assert_eq!(earnings["items"][0]["state"], "waiting_for_identity");
     let a_day_later = store::db::Timestamp::now().plus(std::time::Duration::from_secs(86_400));
-    let swept = server::payments::sweep::sweep(&app.server.state, a_day_later).await.unwrap();
+    let swept = domain::payments::sweep::sweep(&app.server.state, a_day_later).await.unwrap();
     assert_eq!(swept.provider_calls_retried, 0, "the sweep leaves a held transfer alone");
     let [still] = calls_of(&app, payment.id).await.try_into().unwrap();
     assert_eq!((still.status.as_str(), still.attempts), ("pending", 0));

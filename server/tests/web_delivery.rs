@@ -3,6 +3,8 @@
 //! The server serves a small web build made here (a hashed bundle with `.br`/`.gz` siblings), so
 //! these tests do not depend on `npm run build`.
 
+use domain::config::Config;
+
 use crate::common;
 
 use std::io::Read;
@@ -14,7 +16,6 @@ use common::{
 };
 use reqwest::{StatusCode, header};
 use serde_json::{Value, json};
-use server::config::Config;
 
 const BUNDLE: &str = "/assets/index-C0ffee42.js";
 const INDEX_HTML: &str = r#"<!doctype html>

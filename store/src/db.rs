@@ -77,7 +77,7 @@ impl Db {
                 // Reads map the file instead of copying each page through a read(2), and each
                 // connection keeps up to 64 MiB of pages rather than the default 2 MiB, which
                 // alert matching at 100,000 alerts outgrows (its p50 went from 58–61 to 50–54 ms,
-                // bench/browse/README.md).
+                // bench/browse/HISTORY.md, stop 39).
                 .pragma("mmap_size", (256 * 1024 * 1024).to_string())
                 .pragma("cache_size", (-64 * 1024).to_string());
             // Once on its own first: the pool would only log a connection it could not set up,

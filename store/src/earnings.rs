@@ -5,7 +5,7 @@ use sqlx::FromRow;
 use tracing::instrument;
 use uuid::Uuid;
 
-use model::states::{PaymentStatus, ProviderCallStatus};
+use model::states::{PaymentPurpose, PaymentStatus, ProviderCallStatus};
 
 use crate::{
     Position,
@@ -36,7 +36,8 @@ pub struct EarningRow {
     /// The pending transfer waits on an operator's hold (the tasker is or was suspended).
     pub transfer_on_hold: bool,
     /// `task` (the amount that bought the task) or `increase` (a price increase paid later).
-    pub purpose: String,
+    #[sqlx(try_from = "String")]
+    pub purpose: PaymentPurpose,
 }
 
 impl EarningRow {
@@ -87,7 +88,8 @@ pub struct ReceiptRow {
     pub released_at: Option<Timestamp>,
     pub refunded_at: Option<Timestamp>,
     /// `task` (the amount that bought the task) or `increase` (a price increase paid later).
-    pub purpose: String,
+    #[sqlx(try_from = "String")]
+    pub purpose: PaymentPurpose,
     /// When the checkout began: the order of the list.
     pub created_at: Timestamp,
 }

@@ -7,13 +7,15 @@
 use tracing::instrument;
 use uuid::Uuid;
 
+use model::states::PaymentPurpose;
+
 use crate::{
     db::{BeginWrite, Db, Timestamp},
     insert_ledger_entry, insert_notification, insert_provider_call,
     ledger::LedgerEntry,
     notifications::{Notice, NotificationRow},
     on_pool,
-    payments::{PaymentRow, purpose},
+    payments::PaymentRow,
     provider_calls::NewProviderCall,
 };
 
@@ -85,7 +87,7 @@ macro_rules! insert_pending_payment {
         .bind(payment.currency)
         .bind(payment.expires_at)
         .bind($now)
-        .bind($purpose)
+        .bind($purpose.as_str())
         .bind(parent_payment_id)
         .execute(&mut *$tx)
         .await
@@ -153,7 +155,7 @@ pub async fn start_checkout(db: &Db, payment: &NewPayment<'_>, now: Timestamp) -
             if frozen == 0 {
                 return Ok(false);
             }
-            insert_pending_payment!(tx, payment, purpose::TASK, None, now)?;
+            insert_pending_payment!(tx, payment, PaymentPurpose::Task, None, now)?;
             tx.commit().await?;
             Ok(true)
         }

@@ -9,7 +9,7 @@
 //! of the search together. Nor SQL over `highlight`, which counted the same matches by reading
 //! each of the window's matching tasks again and stemming its text: with it, "fence" by Best
 //! match ran at 549–678 requests/s at a million tasks, and 786–851 with this
-//! (bench/browse/README.md, stop 42).
+//! (bench/browse/HISTORY.md, stop 42).
 
 use std::{
     ffi::{c_int, c_void},

@@ -5,7 +5,7 @@ use sqlx::FromRow;
 use tracing::instrument;
 use uuid::Uuid;
 
-use model::states::PaymentStatus;
+use model::states::{PaymentPurpose, PaymentStatus};
 
 use crate::{
     db::{Db, Timestamp},
@@ -42,8 +42,8 @@ pub struct PaymentRow {
     pub refunded_cents: i64,
     pub next_check_at: Option<Timestamp>,
     pub check_attempts: i32,
-    /// `task` (the checkout that bought the task), `increase` (a price increase) or `tip`.
-    pub purpose: String,
+    #[sqlx(try_from = "String")]
+    pub purpose: PaymentPurpose,
     /// The task's own payment, for an increase or a tip.
     pub parent_payment_id: Option<Uuid>,
 }
@@ -52,13 +52,6 @@ pub const PAYMENT_COLUMNS: &str = "id, task_id, offer_id, poster_id, tasker_id, 
     amount_cents, fee_cents, currency, status, charge_ref, payment_intent, transfer_ref, refund_ref, refund_reason,
     completion_requested_at, expires_at, created_at, updated_at, held_at, released_at, refunded_at, refunded_cents,
     next_check_at, check_attempts, purpose, parent_payment_id";
-
-/// What a payment is for (`payments.purpose`).
-pub mod purpose {
-    pub const TASK: &str = "task";
-    pub const INCREASE: &str = "increase";
-    pub const TIP: &str = "tip";
-}
 
 #[instrument(skip_all)]
 pub async fn payment_by_session(db: &Db, session_id: &str) -> sqlx::Result<Option<PaymentRow>> {

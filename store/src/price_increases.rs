@@ -9,7 +9,7 @@ use sqlx::FromRow;
 use tracing::instrument;
 use uuid::Uuid;
 
-use model::states::{PaymentStatus, PriceIncreaseStatus};
+use model::states::{PaymentPurpose, PaymentStatus, PriceIncreaseStatus};
 
 use crate::{
     db::{BeginWrite, Db, Timestamp},
@@ -18,7 +18,7 @@ use crate::{
     ledger::LedgerEntry,
     notifications::NotificationRow,
     on_pool,
-    payments::{PaymentRow, purpose},
+    payments::PaymentRow,
     provider_calls::NewProviderCall,
 };
 
@@ -192,7 +192,7 @@ pub async fn approve(
             if live == 0 {
                 return Ok(false);
             }
-            insert_pending_payment!(tx, payment, purpose::INCREASE, Some(parent_payment_id), now)?;
+            insert_pending_payment!(tx, payment, PaymentPurpose::Increase, Some(parent_payment_id), now)?;
             let approved = sqlx::query(
                 "update price_increases set status = 'approved', payment_id = $2, answered_at = $3
                  where id = $1 and task_id = $4 and status = 'pending' and expires_at > $3 and amount_cents = $5",

@@ -6,6 +6,8 @@
 use tracing::instrument;
 use uuid::Uuid;
 
+use model::states::PaymentPurpose;
+
 use crate::{
     db::{BeginWrite, Db, Timestamp},
     escrow::{NewPayment, lock_task},
@@ -13,7 +15,7 @@ use crate::{
     ledger::{LedgerEntry, kind as ledger_kind},
     notifications::NotificationRow,
     on_pool,
-    payments::{PaymentRow, purpose},
+    payments::PaymentRow,
     provider_calls::{NewProviderCall, kind as call_kind},
 };
 
@@ -57,7 +59,7 @@ pub async fn open(db: &Db, payment: &NewPayment<'_>, parent_payment_id: Uuid, no
             .bind(payment.currency)
             .bind(payment.expires_at)
             .bind(now)
-            .bind(purpose::TIP)
+            .bind(PaymentPurpose::Tip.as_str())
             .bind(parent_payment_id)
             .execute(&mut *tx)
             .await?

@@ -12,6 +12,7 @@ use model::marketplace::rules::TaskDraft;
 use store::{db::Timestamp, tasks};
 
 use crate::{Bench, memory};
+
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
 

@@ -15,7 +15,8 @@ mod refunds;
 
 use anyhow::{Context, bail};
 use bench_common::Scratch;
-use server::{RunningServer, config::Config};
+use domain::config::Config;
+use server::RunningServer;
 
 struct Args {
     backend: String,

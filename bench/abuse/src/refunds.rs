@@ -7,12 +7,12 @@
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, ensure};
-use reqwest::{Client, StatusCode, header};
-use serde_json::{Value, json};
-use server::payments::{
+use domain::payments::{
     sandbox::{Call, Fault},
     sweep,
 };
+use reqwest::{Client, StatusCode, header};
+use serde_json::{Value, json};
 use store::{db::Timestamp, payments};
 
 use crate::Bench;

@@ -20,12 +20,12 @@ use std::{
 
 use anyhow::{Context, bail};
 use bench_common::{Rng, Scratch, account};
+use domain::config::Config;
 use model::{
     alerts::{self, AlertInput, AlertPlace},
     gazetteer::{self, Locality},
     marketplace::rules::TaskDraft,
 };
-use server::config::Config;
 use store::{
     alerts as alert_store,
     db::{Db, Timestamp},
@@ -171,7 +171,7 @@ async fn run(args: &Args, config: Config) -> anyhow::Result<()> {
         candidates += found.len();
         lookups.push(committed.elapsed());
         let committed = Instant::now();
-        let written = server::alerts::matching::run_pending(&state).await?;
+        let written = domain::alerts::matching::run_pending(&state).await?;
         timings.push(committed.elapsed());
         notified += written;
     }

@@ -19,8 +19,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use bench_common::{Rng, Scratch, load_average};
+use domain::config::Config;
 use model::marketplace::rules::TaskDraft;
-use server::config::Config;
 use store::{
     browse,
     db::{Db, Timestamp},

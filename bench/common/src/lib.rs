@@ -3,7 +3,7 @@
 //! generator, an account to post or receive with, and the machine's load average.
 
 use anyhow::Context;
-use server::config::{Config, Secret};
+use domain::config::{Config, Secret};
 use sqlx::{Connection, Executor, PgConnection};
 use store::{
     db::{Db, Timestamp},

@@ -21,8 +21,8 @@ use std::{
 use anyhow::{Context, bail};
 use axum::{Router, http::StatusCode, routing::post};
 use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
+use domain::config::Config;
 use p256::{SecretKey, elliptic_curve::sec1::ToEncodedPoint};
-use server::config::Config;
 use store::{
     db::{Db, Timestamp},
     notifications::NotificationRow,

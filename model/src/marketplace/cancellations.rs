@@ -51,6 +51,22 @@ pub fn attribution(requester: Party, reason: &str) -> &'static str {
     }
 }
 
+/// Whom a request nobody answered is attributed to when it lapses into a cancellation: the one
+/// who asked, or nobody, never the party who stayed silent. The asker's reason alone is no
+/// evidence against the other party (a poster citing `tasker_no_show` and waiting out the 48 hours
+/// must not count against the tasker), so a reason that blames the other party counts as nobody's.
+pub fn lapse_attribution(requester: Party, reason: &str) -> &'static str {
+    let asker = match requester {
+        Party::Poster => attributed::POSTER,
+        Party::AssignedTasker => attributed::TASKER,
+        Party::Other => attributed::NONE,
+    };
+    match attribution(requester, reason) {
+        blamed if blamed == asker => asker,
+        _ => attributed::NONE,
+    }
+}
+
 /// An operator's full refund of a dispute: a tasker who did not come or did
 /// not do the work is answerable for it; anything else is nobody's fault on record.
 pub fn dispute_attribution(dispute_reason: &str) -> &'static str {
@@ -92,6 +108,12 @@ mod tests {
         assert_eq!(attribution(Party::AssignedTasker, "other"), "tasker");
         assert_eq!(attribution(Party::Poster, "other"), "poster");
         assert_eq!(dispute_attribution("no_show"), "tasker");
+        assert_eq!(lapse_attribution(Party::Poster, "tasker_no_show"), "none");
+        assert_eq!(lapse_attribution(Party::Poster, "no_longer_needed"), "poster");
+        assert_eq!(lapse_attribution(Party::Poster, "other"), "poster");
+        assert_eq!(lapse_attribution(Party::AssignedTasker, "poster_unresponsive"), "none");
+        assert_eq!(lapse_attribution(Party::AssignedTasker, "tasker_unavailable"), "tasker");
+        assert_eq!(lapse_attribution(Party::AssignedTasker, "mutual_agreement"), "none");
         assert_eq!(dispute_attribution("poor_quality"), "none");
     }
 

@@ -9,25 +9,25 @@ use axum::{
 use serde::Deserialize;
 use uuid::Uuid;
 
+use domain::{
+    accounts::names::public_name,
+    payments::disputes::{self, MAX_NOTE_CHARS, Resolution},
+    wire::{
+        assigned_tasks::Dispute,
+        dispute_cases::{DisputeCase, DisputeQueue, PartyBrief, PaymentBrief, TaskBrief},
+        payments::ParkedCalls,
+    },
+};
 use model::{
     moderation::{AuditAction, AuditTarget},
     states::DisputeStatus,
 };
 use store::{audit_log::AuditEntry, disputes::outcome, profiles, provider_calls};
 
-use crate::{
-    accounts::names::public_name,
-    http::{
-        error::{ApiError, ApiResult},
-        extract::{ApiJson, ApiPath, ApiQuery, Operator, task_or_404},
-    },
-    payments::disputes::{self, MAX_NOTE_CHARS, Resolution},
+use crate::http::{
+    error::{ApiError, ApiResult},
+    extract::{ApiJson, ApiPath, ApiQuery, Operator, task_or_404},
     state::AppState,
-    wire::{
-        assigned_tasks::Dispute,
-        dispute_cases::{DisputeCase, DisputeQueue, PartyBrief, PaymentBrief, TaskBrief},
-        payments::ParkedCalls,
-    },
 };
 
 const QUEUE_LIMIT: i64 = 100;

@@ -9,6 +9,16 @@ use axum::{
 use serde::Deserialize;
 use uuid::Uuid;
 
+use domain::{
+    moderation::{
+        actions::{self, Decision},
+        reports::snapshot,
+    },
+    wire::{
+        moderation::{AuthorSummary, CurrentState, QueueItem, ReportView, ReportedTarget},
+        paging::{self, Page, PageQuery},
+    },
+};
 use model::moderation::{ModerationAction, ReportStatus};
 use store::{
     Position,
@@ -16,20 +26,10 @@ use store::{
     reports::{self, QueueRow},
 };
 
-use crate::{
-    http::{
-        error::{ApiError, ApiResult},
-        extract::{ApiJson, ApiPath, ApiQuery, Operator},
-    },
-    moderation::{
-        actions::{self, Decision},
-        reports::snapshot,
-    },
+use crate::http::{
+    error::{ApiError, ApiResult},
+    extract::{ApiJson, ApiPath, ApiQuery, Operator},
     state::AppState,
-    wire::{
-        moderation::{AuthorSummary, CurrentState, QueueItem, ReportView, ReportedTarget},
-        paging::{self, Page, PageQuery},
-    },
 };
 
 pub fn router() -> Router<AppState> {

@@ -9,20 +9,20 @@ use axum::{
 use serde::Deserialize;
 use uuid::Uuid;
 
-use store::{Position, audit_log, db::Timestamp, reports, user_record};
-
-use crate::{
-    http::{
-        error::{ApiError, ApiResult},
-        extract::{ApiJson, ApiPath, ApiQuery, Operator},
-    },
+use domain::{
     moderation::actions,
-    state::AppState,
     wire::{
         moderation::{AuditItem, AuthorSummary},
         paging::{self, Page, PageQuery},
         user_record::{ReportRecord, UserRecord},
     },
+};
+use store::{Position, audit_log, db::Timestamp, reports, user_record};
+
+use crate::http::{
+    error::{ApiError, ApiResult},
+    extract::{ApiJson, ApiPath, ApiQuery, Operator},
+    state::AppState,
 };
 
 const HISTORY_LIMIT: i64 = 100;

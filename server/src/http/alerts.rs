@@ -14,17 +14,17 @@ use axum::{
 use serde_json::Value;
 use uuid::Uuid;
 
+use domain::{
+    rate_limit::ALERT_WRITES_PER_ACCOUNT,
+    wire::{alerts::AlertView, paging::Items},
+};
 use model::alerts::{self, AlertDraft, AlertInput, TOO_MANY_ALERTS, index_keys};
 use store::db::Timestamp;
 
-use crate::{
-    http::{
-        error::{ApiError, ApiResult},
-        extract::{ApiJson, ApiPath, AuthUser},
-    },
-    rate_limit::ALERT_WRITES_PER_ACCOUNT,
+use crate::http::{
+    error::{ApiError, ApiResult},
+    extract::{ApiJson, ApiPath, AuthUser},
     state::AppState,
-    wire::{alerts::AlertView, paging::Items},
 };
 
 async fn count_write(state: &AppState, caller: AuthUser) -> ApiResult<()> {

@@ -7,6 +7,16 @@ use realtime::{CLOSE_UNAUTHORIZED, Disconnect};
 use serde::Deserialize;
 use uuid::Uuid;
 
+use domain::{
+    accounts::validation::{self, AccountType, Skill},
+    auth::{access::ACCESS_TOKEN_TTL, password, secrets},
+    mail::Email,
+    moderation::actions::suspended_message,
+    wire::{
+        accounts::{ProfileView, UserView},
+        sessions::{MessageResponse, SessionResponse, SignupResponse, UserResponse},
+    },
+};
 use store::{
     db::{Timestamp, new_id},
     email_tokens::{self, Purpose},
@@ -15,20 +25,10 @@ use store::{
     users::{self, CreateAccountError, NewAccount, UserRow},
 };
 
-use crate::{
-    accounts::validation::{self, AccountType, Skill},
-    auth::{access::ACCESS_TOKEN_TTL, password, secrets},
-    http::{
-        error::{ApiError, ApiResult, FieldErrors},
-        extract::{ApiJson, ClientIp, Operator, RawBody},
-    },
-    mail::Email,
-    moderation::actions::suspended_message,
+use crate::http::{
+    error::{ApiError, ApiResult, FieldErrors},
+    extract::{ApiJson, ClientIp, Operator, RawBody},
     state::AppState,
-    wire::{
-        accounts::{ProfileView, UserView},
-        sessions::{MessageResponse, SessionResponse, SignupResponse, UserResponse},
-    },
 };
 
 const REFRESH_TOKEN_TTL: Duration = Duration::from_secs(30 * 24 * 3600);

@@ -10,17 +10,17 @@ use axum::{
 use serde::Deserialize;
 use uuid::Uuid;
 
+use domain::{
+    payments::cancellation_requests,
+    wire::assigned_tasks::{Cancellation, TaskStatusView},
+};
 use model::payments::rules::Party;
 use store::cancellations::{self, Answer};
 
-use crate::{
-    http::{
-        error::{ApiError, ApiResult},
-        extract::{ApiJson, ApiPath, AuthUser, TaskFromPath},
-    },
-    payments::cancellation_requests,
+use crate::http::{
+    error::{ApiError, ApiResult},
+    extract::{ApiJson, ApiPath, AuthUser, TaskFromPath},
     state::AppState,
-    wire::assigned_tasks::{Cancellation, TaskStatusView},
 };
 
 pub fn router() -> Router<AppState> {

@@ -3,20 +3,16 @@
 use axum::{Router, extract::State, http::StatusCode, routing::post};
 use serde::Deserialize;
 
+use domain::{accounts::validation, mail::Email, wire::site::ContactAccepted};
 use store::{
     contact::{self, ContactMessage},
     db::Timestamp,
 };
 
-use crate::{
-    accounts::validation,
-    http::{
-        error::{ApiError, ApiResult, FieldErrors},
-        extract::{ApiJson, AuthUser, ClientIp},
-    },
-    mail::Email,
+use crate::http::{
+    error::{ApiError, ApiResult, FieldErrors},
+    extract::{ApiJson, AuthUser, ClientIp},
     state::AppState,
-    wire::site::ContactAccepted,
 };
 
 const MAX_SHORT_CHARS: usize = 200;

@@ -11,10 +11,7 @@ use axum::{
 
 use store::tasks;
 
-use crate::{
-    http::{error::ApiResult, web::escape},
-    state::AppState,
-};
+use crate::http::{error::ApiResult, state::AppState, web::escape};
 
 /// Screens that are personal, transient or behind sign-in: never worth indexing.
 const PRIVATE_PATHS: &[&str] = &[

@@ -8,12 +8,12 @@ use axum::{
     routing::get,
 };
 
-use crate::{
-    http::{error::ApiResult, extract::ApiJson, web::escape},
+use domain::{
     mail::{MailboxEntry, mailbox_dir, read_mailbox},
     sms::outbox::{OutboxEntry, outbox_dir, read_outbox},
-    state::AppState,
 };
+
+use crate::http::{error::ApiResult, extract::ApiJson, state::AppState, web::escape};
 
 pub fn router() -> Router<AppState> {
     Router::new()

@@ -4,16 +4,13 @@
 use axum::{Router, extract::State, http::StatusCode, routing::get};
 use serde::Deserialize;
 
+use domain::{payments::disputes, wire::assigned_tasks::Dispute};
 use model::payments::rules::Party;
 
-use crate::{
-    http::{
-        error::{ApiError, ApiResult},
-        extract::{ApiJson, AuthUser, Operator, TaskFromPath},
-    },
-    payments::disputes,
+use crate::http::{
+    error::{ApiError, ApiResult},
+    extract::{ApiJson, AuthUser, Operator, TaskFromPath},
     state::AppState,
-    wire::assigned_tasks::Dispute,
 };
 
 pub fn router() -> Router<AppState> {

@@ -4,6 +4,15 @@
 use axum::{Router, extract::State, routing::get};
 use uuid::Uuid;
 
+use domain::{
+    payments::payouts::{self, EarningState},
+    rate_limit::{PAYOUT_ACCOUNT_LOOKUPS, Verdict},
+    wire::{
+        earnings::{EarningLine, EarningTotals, Earnings, PayoutAccountView},
+        paging::{self, Page, PageQuery},
+        payments::Receipt,
+    },
+};
 use store::{
     Position,
     db::Timestamp,
@@ -11,19 +20,10 @@ use store::{
     payments, verification,
 };
 
-use crate::{
-    http::{
-        error::ApiResult,
-        extract::{ApiJson, ApiQuery, AuthUser},
-    },
-    payments::payouts::{self, EarningState},
-    rate_limit::{PAYOUT_ACCOUNT_LOOKUPS, Verdict},
+use crate::http::{
+    error::ApiResult,
+    extract::{ApiJson, ApiQuery, AuthUser},
     state::AppState,
-    wire::{
-        earnings::{EarningLine, EarningTotals, Earnings, PayoutAccountView},
-        paging::{self, Page, PageQuery},
-        payments::Receipt,
-    },
 };
 
 /// Where the provider's onboarding returns the tasker (Stripe's `return_url`, the sandbox page's Save).

@@ -165,15 +165,15 @@ fn database_went_away(error: &sqlx::Error) -> bool {
     }
 }
 
+pub const MISSING_JSON_CONTENT_TYPE: &str = "Expected a JSON body with Content-Type: application/json";
+
 impl From<JsonRejection> for ApiError {
     fn from(rejection: JsonRejection) -> Self {
         match rejection {
             JsonRejection::JsonDataError(error) => {
                 Self::Validation { message: error.body_text(), fields: FieldErrors::new() }
             }
-            JsonRejection::MissingJsonContentType(_) => {
-                Self::BadRequest("Expected a JSON body with Content-Type: application/json".into())
-            }
+            JsonRejection::MissingJsonContentType(_) => Self::BadRequest(MISSING_JSON_CONTENT_TYPE.into()),
             JsonRejection::BytesRejection(error) if error.status() == StatusCode::PAYLOAD_TOO_LARGE => {
                 Self::PayloadTooLarge("The request body is too large".into())
             }

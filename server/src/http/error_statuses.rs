@@ -1,9 +1,10 @@
-//! The status and error body of each domain refusal (`crate::refusal`): the
+//! The status and error body of each domain refusal (`domain::refusal`): the
 //! domain says what went wrong, only HTTP says how it is answered.
 
+use domain::{payments::PaymentError, refusal::DomainError, wire::paging::BadPage};
 use model::refusal::{Denial, Invalid, RateLimited};
 
-use crate::{http::error::ApiError, payments::PaymentError, refusal::DomainError, wire::paging::BadPage};
+use crate::http::error::ApiError;
 
 impl From<BadPage> for ApiError {
     fn from(bad: BadPage) -> Self {

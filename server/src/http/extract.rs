@@ -9,20 +9,82 @@ use axum::{
     http::{HeaderMap, header, request::Parts},
     response::{IntoResponse, Response},
 };
-use serde::Serialize;
+use serde::{Serialize, de::DeserializeOwned};
 use uuid::Uuid;
 
+use domain::marketplace;
 use store::tasks::TaskRow;
 
-use crate::{
-    http::error::{ApiError, ApiResult},
-    marketplace,
+use crate::http::{
+    error::{ApiError, ApiResult, MISSING_JSON_CONTENT_TYPE},
     state::AppState,
 };
 
-#[derive(Debug, Clone, Copy, Default, FromRequest)]
-#[from_request(via(axum::Json), rejection(ApiError))]
+/// A JSON body (`Content-Type: application/json`), as axum's `Json` reads it, except that a
+/// string anywhere in it holding a control character (`model::text`) is refused with 422 on the
+/// top-level field it is under, before the handler sees it.
+#[derive(Debug, Clone, Copy, Default)]
 pub struct ApiJson<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
+        if !is_json(request.headers()) {
+            return Err(ApiError::BadRequest(MISSING_JSON_CONTENT_TYPE.into()));
+        }
+        let bytes = Bytes::from_request(request, state).await?;
+        refuse_control_characters(&bytes)?;
+        let axum::Json(value) = axum::Json::<T>::from_bytes(&bytes)?;
+        Ok(ApiJson(value))
+    }
+}
+
+/// A JSON body holding a refused control character in any string: 422 on its top-level field.
+/// `ApiJson` checks every body it reads; a route that parses its JSON body itself (`RawBody`)
+/// calls this first.
+pub fn refuse_control_characters(body: &[u8]) -> Result<(), ApiError> {
+    match field_with_control_character(body) {
+        Some(field) => Err(ApiError::field(&field, model::text::CONTROL_CHARACTERS)),
+        None => Ok(()),
+    }
+}
+
+/// `application/json` or a `+json` type, as axum's `Json` accepts.
+fn is_json(headers: &HeaderMap) -> bool {
+    let Some(content_type) = headers.get(header::CONTENT_TYPE).and_then(|value| value.to_str().ok()) else {
+        return false;
+    };
+    let essence = content_type.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+    essence == "application/json" || (essence.starts_with("application/") && essence.ends_with("+json"))
+}
+
+/// The top-level field (`body` when the JSON is no object) of the first string holding a refused
+/// control character. JSON carries one only as an escape (`\u0000`) or, for DEL and the C1
+/// controls, as itself, so a body without a backslash, 0x7F or 0xC2 is passed over unparsed.
+fn field_with_control_character(bytes: &[u8]) -> Option<String> {
+    if !bytes.iter().any(|&byte| matches!(byte, b'\\' | 0x7f | 0xc2)) {
+        return None;
+    }
+    fn holds(value: &serde_json::Value) -> bool {
+        match value {
+            serde_json::Value::String(text) => model::text::has_refused_control(text),
+            serde_json::Value::Array(items) => items.iter().any(holds),
+            serde_json::Value::Object(fields) => {
+                fields.iter().any(|(name, value)| model::text::has_refused_control(name) || holds(value))
+            }
+            _ => false,
+        }
+    }
+    // A body that does not parse is left to the usual rejection.
+    match serde_json::from_slice::<serde_json::Value>(bytes).ok()? {
+        serde_json::Value::Object(fields) => fields
+            .iter()
+            .find(|(name, value)| model::text::has_refused_control(name) || holds(value))
+            .map(|(name, _)| name.clone()),
+        other => holds(&other).then(|| "body".to_owned()),
+    }
+}
 
 impl<T: Serialize> IntoResponse for ApiJson<T> {
     fn into_response(self) -> Response {
@@ -135,7 +197,7 @@ impl Operator {
 
     /// Operator status needs the address proven: with `REQUIRE_EMAIL_VERIFICATION` off, anyone
     /// could otherwise sign up as an `ADMIN_EMAILS` address nobody had registered yet.
-    pub fn user_is(config: &crate::config::Config, user: &store::users::UserRow) -> bool {
+    pub fn user_is(config: &domain::config::Config, user: &store::users::UserRow) -> bool {
         user.email_verified && config.is_operator(&user.email)
     }
 }

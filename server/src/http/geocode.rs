@@ -8,16 +8,16 @@ use std::sync::Arc;
 use axum::{Extension, Router, extract::State, routing::get};
 use serde::Deserialize;
 
-use model::gazetteer::{self, Place};
-
-use crate::{
+use domain::{
     config::Config,
     geocoding::{Geocoder, Lookup, MIN_QUERY_CHARS},
-    http::{
-        error::ApiResult,
-        extract::{ApiJson, ApiQuery, ClientIp},
-    },
     rate_limit::{Limit, client_key},
+};
+use model::gazetteer::{self, Place};
+
+use crate::http::{
+    error::ApiResult,
+    extract::{ApiJson, ApiQuery, ClientIp},
     state::AppState,
 };
 

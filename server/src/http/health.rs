@@ -9,11 +9,9 @@ use axum::{
 };
 use serde_json::json;
 
-use crate::{
-    http::{
-        error::{ApiError, ApiResult},
-        extract::ApiJson,
-    },
+use crate::http::{
+    error::{ApiError, ApiResult},
+    extract::ApiJson,
     state::AppState,
 };
 

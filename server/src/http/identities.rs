@@ -3,16 +3,16 @@
 
 use axum::{Router, extract::State, http::StatusCode, routing::get};
 
+use domain::{
+    signin::ProviderId,
+    wire::signin::{IdentitiesResponse, IdentityView},
+};
 use store::identities::{self, Unlink};
 
-use crate::{
-    http::{
-        error::{ApiError, ApiResult},
-        extract::{ApiJson, ApiPath, AuthUser},
-    },
-    signin::ProviderId,
+use crate::http::{
+    error::{ApiError, ApiResult},
+    extract::{ApiJson, ApiPath, AuthUser},
     state::AppState,
-    wire::signin::{IdentitiesResponse, IdentityView},
 };
 
 pub fn router() -> Router<AppState> {

@@ -12,16 +12,14 @@ use axum::{
 };
 use serde::Deserialize;
 
+use domain::verification::identity::{self, RETURN_PATH};
 use store::verification::{self, IdentitySessionRow, IdentityStatus};
 
-use crate::{
-    http::{
-        error::{ApiError, ApiResult},
-        extract::ApiPath,
-        security_headers,
-    },
+use crate::http::{
+    error::{ApiError, ApiResult},
+    extract::ApiPath,
+    security_headers,
     state::AppState,
-    verification::identity::{self, RETURN_PATH},
 };
 
 pub fn router() -> Router<AppState> {

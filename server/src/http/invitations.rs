@@ -6,14 +6,12 @@ use axum::{Router, extract::State, http::StatusCode, routing::post};
 use serde::Deserialize;
 use uuid::Uuid;
 
-use crate::{
-    http::{
-        error::ApiResult,
-        extract::{ApiJson, ApiPath, VerifiedUser},
-    },
-    marketplace,
+use domain::{marketplace, wire::marketplace::Invitation};
+
+use crate::http::{
+    error::ApiResult,
+    extract::{ApiJson, ApiPath, VerifiedUser},
     state::AppState,
-    wire::marketplace::Invitation,
 };
 
 pub fn router() -> Router<AppState> {

@@ -8,21 +8,21 @@ use axum::{
 };
 use serde::{Deserialize, Deserializer};
 
+use domain::{
+    accounts::validation::{self, Skill},
+    media::{AvatarError, MAX_AVATAR_BYTES},
+    wire::accounts::{AvatarResponse, MeResponse, ProfileView, UserView},
+};
 use store::{
     db::Timestamp,
     profiles::{self, ProfileChanges},
     users,
 };
 
-use crate::{
-    accounts::validation::{self, Skill},
-    http::{
-        error::{ApiError, ApiResult, FieldErrors},
-        extract::{ApiJson, ApiMultipart, AuthUser, ClientIp, Operator},
-    },
-    media::{AvatarError, MAX_AVATAR_BYTES},
+use crate::http::{
+    error::{ApiError, ApiResult, FieldErrors},
+    extract::{ApiJson, ApiMultipart, AuthUser, ClientIp, Operator},
     state::AppState,
-    wire::accounts::{AvatarResponse, MeResponse, ProfileView, UserView},
 };
 
 pub fn router() -> Router<AppState> {
@@ -64,7 +64,7 @@ fn same_verified_number(state: &AppState, current: &ProfileView, phone: Option<S
     let verified = current.phone.as_deref().filter(|_| current.phone_verified);
     match (phone, verified) {
         (Some(text), Some(verified))
-            if crate::verification::phone::parse_phone(&text, &state.config.sms_allowed_countries)
+            if domain::verification::phone::parse_phone(&text, &state.config.sms_allowed_countries)
                 .is_ok_and(|parsed| parsed.e164 == verified) =>
         {
             Some(verified.to_owned())

@@ -10,19 +10,19 @@ use axum::{
 use serde::Deserialize;
 use uuid::Uuid;
 
+use domain::{
+    marketplace,
+    media::photos::PhotoKey,
+    wire::messages::{Conversation, Message},
+};
 use model::payments::rules::{self, Party};
 use store::{db::new_id, messages, receipts as read_marks};
 
-use crate::{
-    http::{
-        error::{ApiError, ApiResult},
-        extract::{ApiJson, ApiMultipart, ApiPath, AuthUser, Operator, task_or_404},
-        uploads::{self, PHOTO_BODY_LIMIT, PhotoForm},
-    },
-    marketplace,
-    media::photos::PhotoKey,
+use crate::http::{
+    error::{ApiError, ApiResult},
+    extract::{ApiJson, ApiMultipart, ApiPath, AuthUser, Operator, task_or_404},
     state::AppState,
-    wire::messages::{Conversation, Message},
+    uploads::{self, PHOTO_BODY_LIMIT, PhotoForm},
 };
 
 const CONVERSATION_LIMIT: i64 = 500;

@@ -46,6 +46,7 @@ pub mod security_headers;
 pub mod shared_reads;
 pub mod site;
 mod stale_reads;
+pub mod state;
 pub mod task_photos;
 pub mod tasks;
 pub mod unsubscribe;
@@ -65,7 +66,10 @@ use tower_http::{
     trace::TraceLayer,
 };
 
-use crate::{http::error::ApiError, observability, state::AppState};
+use crate::{
+    http::{error::ApiError, state::AppState},
+    observability,
+};
 
 const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 /// Default cap on request bodies; upload routes raise it for themselves.

@@ -5,15 +5,13 @@ use std::collections::BTreeMap;
 use axum::{Router, extract::State, routing::get};
 use serde::Deserialize;
 
+use domain::delivery::preferences::{self, EMAIL, NotificationSettings, PUSH};
 use model::states::NotificationKind;
 use store::notification_preferences;
 
-use crate::{
-    delivery::preferences::{self, EMAIL, NotificationSettings, PUSH},
-    http::{
-        error::{ApiError, ApiResult, FieldErrors},
-        extract::{ApiJson, AuthUser},
-    },
+use crate::http::{
+    error::{ApiError, ApiResult, FieldErrors},
+    extract::{ApiJson, AuthUser},
     state::AppState,
 };
 

@@ -9,18 +9,16 @@ use axum::{
 use serde::Deserialize;
 use uuid::Uuid;
 
+use domain::wire::{
+    notifications::{Notification, NotificationsPage},
+    paging::{self, Page},
+};
 use store::notifications;
 
-use crate::{
-    http::{
-        error::{ApiError, ApiResult},
-        extract::{ApiJson, ApiPath, ApiQuery, AuthUser},
-    },
+use crate::http::{
+    error::{ApiError, ApiResult},
+    extract::{ApiJson, ApiPath, ApiQuery, AuthUser},
     state::AppState,
-    wire::{
-        notifications::{Notification, NotificationsPage},
-        paging::{self, Page},
-    },
 };
 
 const DEFAULT_PAGE: i64 = 20;

@@ -10,19 +10,19 @@ use serde::Deserialize;
 use serde_json::Value;
 use uuid::Uuid;
 
-use store::{Position, offers, profile_facts, tasks};
-
-use crate::{
-    http::{
-        error::ApiResult,
-        extract::{ApiJson, ApiPath, ApiQuery, AuthUser, Operator, TaskFromPath, VerifiedUser},
-    },
+use domain::{
     marketplace,
-    state::AppState,
     wire::{
         marketplace::{MyOfferView, OfferView, TaskSummary, fill_ratings},
         paging::{self, Items, Page, PageQuery},
     },
+};
+use store::{Position, offers, profile_facts, tasks};
+
+use crate::http::{
+    error::ApiResult,
+    extract::{ApiJson, ApiPath, ApiQuery, AuthUser, Operator, TaskFromPath, VerifiedUser},
+    state::AppState,
 };
 
 const MY_OFFERS_LIMIT: i64 = 200;

@@ -12,26 +12,26 @@ use axum::{
 use serde::Deserialize;
 use url::form_urlencoded;
 
+use domain::{
+    accounts::validation::{self, AccountType, Skill},
+    auth::{password, secrets},
+    signin::{
+        AuthorizationRequest, IdentityProvider, LOGIN_TTL, ProviderId, ProviderIdentity, SIGNUP_TTL, SignInError,
+        may_link, names_for, safe_redirect,
+    },
+    wire::{sessions::SessionResponse, signin::ProviderView},
+};
 use store::{
     db::{Timestamp, new_id},
     identities::{self, NewLogin, NewSignup, SignupError},
     users::{self, NewAccount},
 };
 
-use crate::{
-    accounts::validation::{self, AccountType, Skill},
-    auth::{password, secrets},
-    http::{
-        auth::{refuse_suspended, send_verification_email, start_session},
-        error::{ApiError, ApiResult, FieldErrors},
-        extract::{ApiJson, ApiPath, ApiQuery, ClientIp, RawBody},
-    },
-    signin::{
-        AuthorizationRequest, IdentityProvider, LOGIN_TTL, ProviderId, ProviderIdentity, SIGNUP_TTL, SignInError,
-        may_link, names_for, safe_redirect,
-    },
+use crate::http::{
+    auth::{refuse_suspended, send_verification_email, start_session},
+    error::{ApiError, ApiResult, FieldErrors},
+    extract::{ApiJson, ApiPath, ApiQuery, ClientIp, RawBody},
     state::AppState,
-    wire::{sessions::SessionResponse, signin::ProviderView},
 };
 
 pub fn router() -> Router<AppState> {

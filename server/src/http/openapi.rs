@@ -39,14 +39,11 @@ use utoipa::{
     },
 };
 
-use crate::{
-    http::{
-        admin, admin_reports, admin_users, alerts, auth, cancellations, contact, disputes, earnings, error::ErrorBody,
-        extract::ApiJson, geocode, identities, invitations, me, messages, notification_settings, notifications, offers,
-        oidc, payments, portfolio, price_increases, profiles, push, questions, realtime, receipts, release, reports,
-        reschedules, reviews, security_headers, site, task_photos, tasks, unsubscribe, verification,
-    },
-    state::AppState,
+use crate::http::{
+    admin, admin_reports, admin_users, alerts, auth, cancellations, contact, disputes, earnings, error::ErrorBody,
+    extract::ApiJson, geocode, identities, invitations, me, messages, notification_settings, notifications, offers,
+    oidc, payments, portfolio, price_increases, profiles, push, questions, realtime, receipts, release, reports,
+    reschedules, reviews, security_headers, site, state::AppState, task_photos, tasks, unsubscribe, verification,
 };
 
 #[derive(OpenApi)]

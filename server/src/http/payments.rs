@@ -11,18 +11,7 @@ use axum::{
 use serde::Deserialize;
 use uuid::Uuid;
 
-use model::{
-    payments::rules::{self, Party},
-    states::PaymentStatus,
-};
-use store::{db::Timestamp, payments, users, verification};
-
-use crate::{
-    http::{
-        earnings::{PAYOUTS_REFRESH_PATH, PAYOUTS_RETURN_PATH},
-        error::{ApiError, ApiResult},
-        extract::{ApiJson, AuthUser, RawBody, TaskFromPath, task_or_404},
-    },
+use domain::{
     payments::{
         OnboardingRequest,
         escrow::{self, CheckoutStarted},
@@ -30,9 +19,20 @@ use crate::{
         webhook::{self, Action},
     },
     rate_limit::{PAYMENT_VERIFICATIONS, PAYOUT_ONBOARDINGS},
-    state::AppState,
     verification::identity,
     wire::escrow::{PaymentInfo, PaymentView, PayoutOnboarding, VerifyResult, WebhookReceipt},
+};
+use model::{
+    payments::rules::{self, Party},
+    states::{PaymentPurpose, PaymentStatus},
+};
+use store::{db::Timestamp, payments, users, verification};
+
+use crate::http::{
+    earnings::{PAYOUTS_REFRESH_PATH, PAYOUTS_RETURN_PATH},
+    error::{ApiError, ApiResult},
+    extract::{ApiJson, AuthUser, RawBody, TaskFromPath, task_or_404},
+    state::AppState,
 };
 
 pub fn router() -> Router<AppState> {
@@ -91,8 +91,8 @@ pub async fn verify_payment(
     rules::may_verify(if caller.id == payment.poster_id { Party::Poster } else { Party::Other })?;
     let payment = escrow::settle(&state, payment).await?;
     let task = task_or_404(&state, payment.task_id).await?;
-    let increase = payment.purpose == payments::purpose::INCREASE;
-    let tip = payment.purpose == payments::purpose::TIP;
+    let increase = payment.purpose == PaymentPurpose::Increase;
+    let tip = payment.purpose == PaymentPurpose::Tip;
     let (success, message) = match payment.status {
         PaymentStatus::Released if tip => (true, "Your tip was paid to your tasker in full"),
         PaymentStatus::Held | PaymentStatus::Released if increase => {
@@ -205,7 +205,7 @@ pub async fn task_payment(
     let shown = all
         .iter()
         .rev()
-        .filter(|p| p.purpose == payments::purpose::TASK)
+        .filter(|p| p.purpose == PaymentPurpose::Task)
         .find(|p| {
             matches!(p.status, PaymentStatus::Held | PaymentStatus::Released | PaymentStatus::Processing)
                 || (p.status == PaymentStatus::Refunded && p.held_at.is_some())
@@ -214,7 +214,7 @@ pub async fn task_payment(
     let mut view = PaymentView::from(shown);
     view.increases_cents = all
         .iter()
-        .filter(|p| p.purpose == payments::purpose::INCREASE && p.parent_payment_id == Some(shown.id))
+        .filter(|p| p.purpose == PaymentPurpose::Increase && p.parent_payment_id == Some(shown.id))
         .filter(|p| p.status == shown.status)
         .map(|p| p.amount_cents)
         .sum();

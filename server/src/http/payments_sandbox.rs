@@ -15,21 +15,19 @@ use axum::{
 };
 use serde::Deserialize;
 
+use domain::payments::sandbox::{DEBIT_ACCOUNT_FAILS, DEBIT_ACCOUNT_SETTLES, DEBIT_SETTLES_AFTER, DECLINED_CARD};
 use model::payments::fees::{FEE_PERCENT, display_amount};
 use store::{
     db::{Timestamp, new_id},
     sandbox_sessions::{self, SandboxSession},
 };
 
-use crate::{
-    http::{
-        error::{ApiError, ApiResult},
-        extract::ApiPath,
-        security_headers,
-        web::escape,
-    },
-    payments::sandbox::{DEBIT_ACCOUNT_FAILS, DEBIT_ACCOUNT_SETTLES, DEBIT_SETTLES_AFTER, DECLINED_CARD},
+use crate::http::{
+    error::{ApiError, ApiResult},
+    extract::ApiPath,
+    security_headers,
     state::AppState,
+    web::escape,
 };
 
 pub fn router() -> Router<AppState> {

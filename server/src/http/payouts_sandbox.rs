@@ -13,16 +13,14 @@ use axum::{
 };
 use serde::Deserialize;
 
+use domain::payments::payouts::{self, PAYOUT_TIME};
 use model::payments::fees::FEE_PERCENT;
 use store::payments;
 
-use crate::{
-    http::{
-        earnings::PAYOUTS_RETURN_PATH,
-        error::{ApiError, ApiResult},
-        extract::ApiPath,
-    },
-    payments::payouts::{self, PAYOUT_TIME},
+use crate::http::{
+    earnings::PAYOUTS_RETURN_PATH,
+    error::{ApiError, ApiResult},
+    extract::ApiPath,
     state::AppState,
 };
 

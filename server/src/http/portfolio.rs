@@ -10,21 +10,18 @@ use axum::{
 use serde::{Deserialize, Deserializer};
 use uuid::Uuid;
 
+use domain::{media::photos::PhotoKey, wire::accounts::PortfolioItemView};
 use store::{
     db::{Timestamp, new_id},
     portfolio::{self, ItemChanges, PortfolioRow},
     profiles,
 };
 
-use crate::{
-    http::{
-        error::{ApiError, ApiResult, FieldErrors},
-        extract::{ApiJson, ApiMultipart, ApiPath, AuthUser},
-        uploads::{self, PHOTO_BODY_LIMIT, PhotoForm},
-    },
-    media::photos::PhotoKey,
+use crate::http::{
+    error::{ApiError, ApiResult, FieldErrors},
+    extract::{ApiJson, ApiMultipart, ApiPath, AuthUser},
     state::AppState,
-    wire::accounts::PortfolioItemView,
+    uploads::{self, PHOTO_BODY_LIMIT, PhotoForm},
 };
 
 /// The most items one portfolio holds.

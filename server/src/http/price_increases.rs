@@ -10,16 +10,16 @@ use axum::{
 use serde::Deserialize;
 use uuid::Uuid;
 
+use domain::{
+    payments::{escrow::CheckoutStarted, increases},
+    wire::assigned_tasks::{IncreaseList, PriceIncrease},
+};
 use model::payments::rules::Party;
 
-use crate::{
-    http::{
-        error::{ApiError, ApiResult},
-        extract::{ApiJson, ApiPath, AuthUser, TaskFromPath},
-    },
-    payments::{escrow::CheckoutStarted, increases},
+use crate::http::{
+    error::{ApiError, ApiResult},
+    extract::{ApiJson, ApiPath, AuthUser, TaskFromPath},
     state::AppState,
-    wire::assigned_tasks::{IncreaseList, PriceIncrease},
 };
 
 pub fn router() -> Router<AppState> {

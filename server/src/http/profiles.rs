@@ -1,20 +1,20 @@
 use axum::{Router, extract::State, routing::get};
 use uuid::Uuid;
 
-use model::marketplace::cancellations;
-use store::{Position, db::Timestamp, portfolio, profile_facts, profiles, reviews, track_record};
-
-use crate::{
-    http::{
-        error::{ApiError, ApiResult},
-        extract::{ApiJson, ApiPath, ApiQuery, AuthUser, Operator},
-    },
+use domain::{
     marketplace::responsiveness::responsiveness,
-    state::AppState,
     wire::{
         accounts::{PortfolioItemView, ProfileFacts, ProfileReview, PublicProfileView},
         paging::{self, Page, PageQuery},
     },
+};
+use model::marketplace::cancellations;
+use store::{Position, db::Timestamp, portfolio, profile_facts, profiles, reviews, track_record};
+
+use crate::http::{
+    error::{ApiError, ApiResult},
+    extract::{ApiJson, ApiPath, ApiQuery, AuthUser, Operator},
+    state::AppState,
 };
 
 const LATEST_REVIEWS: i64 = 20;

@@ -10,25 +10,25 @@ use axum::{
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
+use domain::{
+    delivery::{
+        endpoint,
+        push::{self, DeviceKeys, PushPayload, Sent},
+    },
+    mail::Email,
+    rate_limit::Limit,
+    wire::push::{Device, Devices, PublicKey, TestResult},
+};
 use store::{
     db::{Timestamp, new_id},
     push_subscriptions::{self, NewSubscription, PushSubscriptionRow, Saved},
     users,
 };
 
-use crate::{
-    delivery::{
-        endpoint,
-        push::{self, DeviceKeys, PushPayload, Sent},
-    },
-    http::{
-        error::{ApiError, ApiResult, FieldErrors},
-        extract::{ApiJson, AuthUser},
-    },
-    mail::Email,
-    rate_limit::Limit,
+use crate::http::{
+    error::{ApiError, ApiResult, FieldErrors},
+    extract::{ApiJson, AuthUser},
     state::AppState,
-    wire::push::{Device, Devices, PublicKey, TestResult},
 };
 
 const MAX_LABEL_CHARS: usize = 100;

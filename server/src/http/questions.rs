@@ -9,19 +9,19 @@ use axum::{
 use serde::Deserialize;
 use uuid::Uuid;
 
-use store::{Position, questions};
-
-use crate::{
-    http::{
-        error::ApiResult,
-        extract::{ApiJson, ApiPath, ApiQuery, AuthUser, Operator, TaskFromPath, VerifiedUser},
-    },
+use domain::{
     marketplace,
-    state::AppState,
     wire::{
         marketplace::QuestionView,
         paging::{self, Page, PageQuery},
     },
+};
+use store::{Position, questions};
+
+use crate::http::{
+    error::ApiResult,
+    extract::{ApiJson, ApiPath, ApiQuery, AuthUser, Operator, TaskFromPath, VerifiedUser},
+    state::AppState,
 };
 
 pub fn router() -> Router<AppState> {

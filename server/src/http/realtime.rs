@@ -12,20 +12,17 @@ use realtime::SocketOwner;
 use serde::Deserialize;
 use tokio_util::sync::CancellationToken;
 
+use domain::{auth::secrets, wire::sessions::TicketResponse};
 use store::{
     db::{Db, Timestamp},
     realtime_tickets::{self, TicketHolder},
     refresh_tokens,
 };
 
-use crate::{
-    auth::secrets,
-    http::{
-        error::ApiResult,
-        extract::{ApiJson, ApiQuery, AuthUser, ClientIp, Operator},
-    },
+use crate::http::{
+    error::ApiResult,
+    extract::{ApiJson, ApiQuery, AuthUser, ClientIp, Operator},
     state::AppState,
-    wire::sessions::TicketResponse,
 };
 
 const TICKET_TTL: Duration = Duration::from_secs(30);
@@ -64,7 +61,7 @@ async fn connect(
     ApiQuery(query): ApiQuery<ConnectQuery>,
     ws: WebSocketUpgrade,
 ) -> ApiResult<Response> {
-    let client = crate::rate_limit::client_prefix(client);
+    let client = domain::rate_limit::client_prefix(client);
     let Some(ticket) = query.ticket.filter(|ticket| !ticket.is_empty()) else {
         return Ok(state.hub.accept_from(ws, None, client));
     };

@@ -11,17 +11,15 @@ use axum::{
 use serde::Deserialize;
 use uuid::Uuid;
 
+use domain::marketplace;
 use store::{
     db::Timestamp,
     receipts::{self, Privacy},
 };
 
-use crate::{
-    http::{
-        error::ApiResult,
-        extract::{ApiJson, ApiPath, AuthUser},
-    },
-    marketplace,
+use crate::http::{
+    error::ApiResult,
+    extract::{ApiJson, ApiPath, AuthUser},
     state::AppState,
 };
 

@@ -5,14 +5,15 @@
 use axum::{Router, extract::State, routing::post};
 use serde::Deserialize;
 
-use crate::{
-    http::{
-        error::{ApiError, ApiResult},
-        extract::{ApiJson, AuthUser, RawBody, TaskFromPath},
-    },
+use domain::{
     payments::{payment_requests, releases},
-    state::AppState,
     wire::assigned_tasks::{Released, TaskStatusView},
+};
+
+use crate::http::{
+    error::{ApiError, ApiResult},
+    extract::{ApiJson, AuthUser, RawBody, TaskFromPath},
+    state::AppState,
 };
 
 pub fn router() -> Router<AppState> {

@@ -4,16 +4,16 @@
 use axum::{Router, extract::State, http::StatusCode, routing::post};
 use serde::Deserialize;
 
+use domain::{
+    moderation::reports::{self, Filing},
+    wire::moderation::{ReportView, TargetRef},
+};
 use model::moderation::ReportReason;
 
-use crate::{
-    http::{
-        error::ApiResult,
-        extract::{ApiJson, AuthUser},
-    },
-    moderation::reports::{self, Filing},
+use crate::http::{
+    error::ApiResult,
+    extract::{ApiJson, AuthUser},
     state::AppState,
-    wire::moderation::{ReportView, TargetRef},
 };
 
 pub fn router() -> Router<AppState> {

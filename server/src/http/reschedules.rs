@@ -10,16 +10,16 @@ use axum::{
 use serde::Deserialize;
 use uuid::Uuid;
 
+use domain::{
+    marketplace::reschedules::{self, Proposal},
+    wire::assigned_tasks::{Reschedule, RescheduleList, TaskChanges, TaskChangesList},
+};
 use model::{payments::rules::Party, states::RescheduleStatus};
 
-use crate::{
-    http::{
-        error::{ApiError, ApiResult},
-        extract::{ApiJson, ApiPath, AuthUser, TaskFromPath},
-    },
-    marketplace::reschedules::{self, Proposal},
+use crate::http::{
+    error::{ApiError, ApiResult},
+    extract::{ApiJson, ApiPath, AuthUser, TaskFromPath},
     state::AppState,
-    wire::assigned_tasks::{Reschedule, RescheduleList, TaskChanges, TaskChangesList},
 };
 
 pub fn router() -> Router<AppState> {

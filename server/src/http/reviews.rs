@@ -4,16 +4,13 @@
 use axum::{Router, extract::State, http::StatusCode, routing::get};
 use serde::Deserialize;
 
+use domain::{marketplace, wire::reviews::Review};
 use store::{db::Timestamp, reviews};
 
-use crate::{
-    http::{
-        error::ApiResult,
-        extract::{ApiJson, AuthUser, Operator, TaskFromPath},
-    },
-    marketplace,
+use crate::http::{
+    error::ApiResult,
+    extract::{ApiJson, AuthUser, Operator, TaskFromPath},
     state::AppState,
-    wire::reviews::Review,
 };
 
 pub fn router() -> Router<AppState> {

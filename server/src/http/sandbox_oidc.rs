@@ -14,17 +14,15 @@ use axum::{
 use serde_json::json;
 use url::form_urlencoded;
 
+use domain::signin::sandbox::{AuthorizeParams, SandboxIssuer, SandboxPerson, TokenForm};
 use store::identities;
 
-use crate::{
-    http::{
-        error::{ApiError, ApiResult},
-        extract::{ApiQuery, RawBody},
-        security_headers,
-        web::escape,
-    },
-    signin::sandbox::{AuthorizeParams, SandboxIssuer, SandboxPerson, TokenForm},
+use crate::http::{
+    error::{ApiError, ApiResult},
+    extract::{ApiQuery, RawBody},
+    security_headers,
     state::AppState,
+    web::escape,
 };
 
 pub fn router() -> Router<AppState> {

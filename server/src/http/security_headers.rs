@@ -11,7 +11,7 @@ use base64::{Engine, engine::general_purpose::STANDARD};
 use sha2::{Digest, Sha256};
 use tower_http::set_header::SetResponseHeaderLayer;
 
-use crate::config::Config;
+use domain::config::Config;
 
 /// Adds the security headers to every response of `app` that does not set them itself.
 pub fn apply<S: Clone + Send + Sync + 'static>(app: Router<S>, config: &Config) -> Router<S> {

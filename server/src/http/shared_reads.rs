@@ -22,13 +22,12 @@ use std::{
 
 use uuid::Uuid;
 
-use crate::{
-    http::error::{ApiError, ApiResult},
-    wire::{
-        marketplace::{TaskDetail, TaskSummary},
-        paging::Page,
-    },
+use domain::wire::{
+    marketplace::{TaskDetail, TaskSummary},
+    paging::Page,
 };
+
+use crate::http::error::{ApiError, ApiResult};
 
 /// Anonymous task pages, by task.
 pub type TaskPageReads = SharedReads<Uuid, TaskDetail>;

@@ -2,7 +2,9 @@
 
 use axum::{Router, extract::State, routing::get};
 
-use crate::{http::extract::ApiJson, state::AppState, wire::site::Site};
+use domain::wire::site::Site;
+
+use crate::http::{extract::ApiJson, state::AppState};
 
 /// Spec §9: support hours.
 const SUPPORT_HOURS: &str = "Monday-Friday 9am-6pm EST";

@@ -8,18 +8,14 @@ use axum::{
 };
 use uuid::Uuid;
 
+use domain::{marketplace, media::photos::PhotoKey, wire::marketplace::TaskPhoto};
 use store::db::new_id;
 
-use crate::{
-    http::{
-        error::ApiResult,
-        extract::{ApiJson, ApiMultipart, ApiPath, AuthUser},
-        uploads::{self, PHOTO_BODY_LIMIT, PhotoForm},
-    },
-    marketplace,
-    media::photos::PhotoKey,
+use crate::http::{
+    error::ApiResult,
+    extract::{ApiJson, ApiMultipart, ApiPath, AuthUser},
     state::AppState,
-    wire::marketplace::TaskPhoto,
+    uploads::{self, PHOTO_BODY_LIMIT, PhotoForm},
 };
 
 /// Task photo uploads per poster per hour.

@@ -10,6 +10,15 @@ use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
+use domain::{
+    marketplace,
+    wire::{
+        marketplace::{
+            Badges, PersonSummary, PosterStats, QuestionView, TaskDetail, TaskPhoto, TaskSummary, fill_ratings,
+        },
+        paging::{self, Items, Page},
+    },
+};
 use model::{
     geo,
     marketplace::{
@@ -20,25 +29,16 @@ use model::{
 };
 use store::{
     Position,
-    browse::{self, After, BrowseFilter, BrowseSort},
+    browse::{After, BrowseFilter, BrowseSort},
     db::Timestamp,
     profile_facts, profiles, questions, task_photos,
     tasks::{self, TaskRow, TaskView},
 };
 
-use crate::{
-    http::{
-        error::{ApiError, ApiResult},
-        extract::{ApiJson, ApiPath, ApiQuery, AuthUser, ClientIp, Operator, VerifiedUser, task_or_404},
-    },
-    marketplace,
+use crate::http::{
+    error::{ApiError, ApiResult},
+    extract::{ApiJson, ApiPath, ApiQuery, AuthUser, ClientIp, Operator, VerifiedUser, task_or_404},
     state::AppState,
-    wire::{
-        marketplace::{
-            Badges, PersonSummary, PosterStats, QuestionView, TaskDetail, TaskPhoto, TaskSummary, fill_ratings,
-        },
-        paging::{self, Items, Page},
-    },
 };
 
 const DEFAULT_PAGE: i64 = 20;
@@ -363,6 +363,7 @@ pub async fn cancel_task(
     ApiPath(id): ApiPath<Uuid>,
     crate::http::extract::RawBody(body): crate::http::extract::RawBody,
 ) -> ApiResult<ApiJson<TaskSummary>> {
+    crate::http::extract::refuse_control_characters(&body)?;
     let input: CancelInput = if body.iter().all(u8::is_ascii_whitespace) {
         CancelInput::default()
     } else {

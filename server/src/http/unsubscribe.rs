@@ -12,15 +12,13 @@ use axum::{
 use serde::Deserialize;
 use uuid::Uuid;
 
+use domain::wire::notifications::Unsubscribed;
 use store::{db::Timestamp, notification_preferences};
 
-use crate::{
-    http::{
-        error::{ApiError, ApiResult},
-        extract::{ApiJson, ApiQuery},
-    },
+use crate::http::{
+    error::{ApiError, ApiResult},
+    extract::{ApiJson, ApiQuery},
     state::AppState,
-    wire::notifications::Unsubscribed,
 };
 
 const INVALID_LINK: &str = "This unsubscribe link is not valid or has expired (links work for 60 days). \

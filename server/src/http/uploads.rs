@@ -10,15 +10,15 @@ use axum::{
 use bytes::Bytes;
 use uuid::Uuid;
 
-use crate::{
-    http::error::ApiError,
+use domain::{
     media::{
         AvatarError,
         photos::{MAX_PHOTO_BYTES, PhotoKey},
     },
     rate_limit::Limit,
-    state::AppState,
 };
+
+use crate::http::{error::ApiError, state::AppState};
 
 /// Room for the largest photo plus the form's text fields and framing.
 pub const PHOTO_BODY_LIMIT: usize = MAX_PHOTO_BYTES + 64 * 1024;
@@ -47,6 +47,9 @@ impl PhotoForm {
                 let text = field.text().await.map_err(multipart_error)?;
                 if text.len() > MAX_TEXT_FIELD {
                     return Err(ApiError::field(&name, "This field is too long"));
+                }
+                if model::text::has_refused_control(&text) {
+                    return Err(ApiError::field(&name, model::text::CONTROL_CHARACTERS));
                 }
                 form.text.insert(name, text);
             }

@@ -11,20 +11,9 @@ use axum::{
 };
 use serde::Deserialize;
 
-use store::{
-    db::{Timestamp, new_id},
-    profile_facts, profiles,
-    verification::{self, IdentityStatus, PhoneCodeRow},
-};
-
-use crate::{
-    http::{
-        error::{ApiError, ApiResult},
-        extract::{ApiJson, AuthUser, VerifiedUser},
-    },
+use domain::{
     rate_limit::{Limit, Verdict},
     sms::{SmsError, TextMessage},
-    state::AppState,
     verification::{
         identity,
         phone::{self, CODE_LIFETIME},
@@ -33,6 +22,17 @@ use crate::{
         accounts::ProfileView,
         verification::{CodeSent, IdentitySessionStarted, MyVerification},
     },
+};
+use store::{
+    db::{Timestamp, new_id},
+    profile_facts, profiles,
+    verification::{self, IdentityStatus, PhoneCodeRow},
+};
+
+use crate::http::{
+    error::{ApiError, ApiResult},
+    extract::{ApiJson, AuthUser, VerifiedUser},
+    state::AppState,
 };
 
 /// Identity sessions one account may open an hour (each one costs us at Stripe).

@@ -18,21 +18,21 @@ use tower_http::{
 };
 use uuid::Uuid;
 
-use model::payments::fees::display_amount;
-use store::tasks::{self, TaskRow};
-
-use crate::{
-    http::{
-        error::{ApiError, ApiResult},
-        extract::ApiPath,
-        tasks::detail_as_shown,
-    },
+use domain::{
     media::{
         content_type_for,
         photos::{PhotoKey, is_public_key},
     },
-    state::AppState,
     wire::marketplace::TaskDetail,
+};
+use model::payments::fees::display_amount;
+use store::tasks::{self, TaskRow};
+
+use crate::http::{
+    error::{ApiError, ApiResult},
+    extract::ApiPath,
+    state::AppState,
+    tasks::detail_as_shown,
 };
 
 pub fn media_router() -> Router<AppState> {

@@ -328,7 +328,7 @@ pub async fn seed(db: &Db) -> anyhow::Result<(usize, usize)> {
                 tasker_id: *tasker_id,
                 amount_cents,
                 message: OFFER_MESSAGES[(index + rank) % OFFER_MESSAGES.len()],
-                notification: crate::notices::new_offer(poster_id, task_id, title, offered_at),
+                notification: domain::notices::new_offer(poster_id, task_id, title, offered_at),
                 created_at: offered_at,
             };
             offers::create_offer(db, &offer, model::marketplace::rules::MAX_OFFERS_PER_TASKER_PER_TASK)
@@ -343,7 +343,7 @@ pub async fn seed(db: &Db) -> anyhow::Result<(usize, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::moderation::guard;
+    use domain::moderation::guard;
 
     #[test]
     fn demo_texts_pass_the_contact_guard() {

@@ -9,17 +9,17 @@ use bytes::Bytes;
 use image::{ImageFormat, Rgb, RgbImage};
 use uuid::Uuid;
 
+use domain::{
+    media::{Media, photos::PhotoKey},
+    verification::phone,
+};
 use store::{
     db::{Db, Timestamp, new_id},
     portfolio::{self, PortfolioRow},
     verification::{self, IdentitySessionRow, IdentityStatus, PhoneCodeRow},
 };
 
-use crate::{
-    http::portfolio::MAX_PORTFOLIO_ITEMS,
-    media::{Media, photos::PhotoKey},
-    verification::phone,
-};
+use crate::http::portfolio::MAX_PORTFOLIO_ITEMS;
 
 /// Index into `DEMO_PEOPLE` of the verified tasker (Jack Thompson, the carpenter).
 pub const VERIFIED_TASKER: usize = 1;

@@ -2,9 +2,9 @@
 //! and provider calls straight from the store, and audit the ledger payment
 //! by payment.
 
+use domain::payments::webhook;
 use reqwest::{StatusCode, header};
 use serde_json::{Value, json};
-use server::payments::webhook;
 use store::{db::Timestamp, ledger, payments, provider_calls};
 use uuid::Uuid;
 

@@ -21,13 +21,11 @@ pub mod twilio_fake;
 
 use std::{future::Future, panic::AssertUnwindSafe, path::PathBuf};
 
+use domain::config::{Config, Secret};
 use futures_util::FutureExt;
 use reqwest::{Method, StatusCode, header};
 use serde_json::{Value, json};
-use server::{
-    RunningServer,
-    config::{Config, Secret},
-};
+use server::RunningServer;
 use sqlx::{Connection, Executor, PgConnection};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -191,7 +189,7 @@ macro_rules! on_redis_bus {
 #[macro_export]
 macro_rules! test_config {
     () => {
-        |_: &mut server::config::Config| {}
+        |_: &mut domain::config::Config| {}
     };
     ($config:expr) => {
         $config

@@ -2123,7 +2123,7 @@ export interface components {
              */
             payout_cents: number;
             /** @description `task` (the amount that bought the task) or `increase` (a price increase paid later). */
-            purpose: string;
+            purpose: components["schemas"]["PaymentPurpose"];
             released_at: null | components["schemas"]["Timestamp"];
             state: components["schemas"]["EarningState"];
             /** Format: uuid */
@@ -2595,7 +2595,7 @@ export interface components {
                 /** Format: uuid */
                 payment_id: string;
                 /** @description `task` (the amount that bought the task) or `increase` (a price increase paid later). */
-                purpose: string;
+                purpose: components["schemas"]["PaymentPurpose"];
                 refunded_at: null | components["schemas"]["Timestamp"];
                 /** Format: int64 */
                 refunded_cents: number;
@@ -2669,6 +2669,15 @@ export interface components {
             amount_cents: number;
             currency: string;
         };
+        /**
+         * @description The kind of a charge held in escrow (`payments.purpose`): the checkout that bought the task,
+         *     a price increase the poster approved (its parent is the task's payment, held and settled
+         *     with it), or a tip paid on release (to the tasker in full, no fee). Every step of the money
+         *     (settling a checkout, releasing, refunding, transferring) matches on it exhaustively, so a
+         *     new kind is a compile error wherever it must be handled.
+         * @enum {string}
+         */
+        PaymentPurpose: "task" | "increase" | "tip";
         /**
          * @description A charge held in escrow: pending → (processing →) held → released | refunded;
          *     a checkout that was never paid ends `expired`, a processing payment that
@@ -3014,7 +3023,7 @@ export interface components {
             /** Format: uuid */
             payment_id: string;
             /** @description `task` (the amount that bought the task) or `increase` (a price increase paid later). */
-            purpose: string;
+            purpose: components["schemas"]["PaymentPurpose"];
             refunded_at?: null | components["schemas"]["Timestamp"];
             /** Format: int64 */
             refunded_cents: number;

@@ -15,3 +15,4 @@ export type NotificationKind = Schemas['NotificationKind'];
 export type PriceIncreaseStatus = Schemas['PriceIncreaseStatus'];
 export type RescheduleStatus = Schemas['RescheduleStatus'];
 export type ProviderCallStatus = Schemas['ProviderCallStatus'];
+export type PaymentPurpose = Schemas['PaymentPurpose'];

@@ -3,6 +3,7 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { authorizedRequest } from '@/lib/auth/session';
 import type { PayoutAccountStatus } from '@/features/earnings/api/get-payout-account';
 import { queryKeys } from '@/lib/query-keys';
+import type { PaymentPurpose } from '@/lib/states';
 
 export type EarningState =
   | 'held'
@@ -17,7 +18,7 @@ export type EarningLine = {
   payment_id: string;
   task_id: string;
   /** `task` (the amount that bought the task), `increase` (a price increase) or `tip` (no fee). */
-  purpose: string;
+  purpose: PaymentPurpose;
   task_title: string;
   state: EarningState;
   amount_cents: number;

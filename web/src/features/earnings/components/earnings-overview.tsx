@@ -8,6 +8,7 @@ import { type EarningLine, type EarningState, useEarnings } from '@/features/ear
 import { PayoutSetupCard } from '@/features/earnings/components/payout-setup-card';
 import { formatDate } from '@/lib/format';
 import { formatMoney } from '@/lib/marketplace';
+import type { PaymentPurpose } from '@/lib/states';
 
 const stateLabels: Record<EarningState, { label: string; tone: string }> = {
   held: { label: 'Held in escrow', tone: 'bg-sky-50 text-sky-800' },
@@ -32,7 +33,7 @@ function lineDate(line: EarningLine) {
 }
 
 /** Lines beside the task's own payment: a price increase (fee applies) or a tip (no fee). */
-const purposeLabels: Record<string, string> = { increase: 'Price increase', tip: 'Tip' };
+const purposeLabels: Record<PaymentPurpose, string | null> = { task: null, increase: 'Price increase', tip: 'Tip' };
 
 /**
  * The tasker's Earnings: payout setup, totals by stage, and one line per task. `identityAction`

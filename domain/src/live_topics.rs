@@ -122,11 +122,11 @@ pub fn online_access(db: Db) -> realtime::OnlineAccess {
 }
 
 /// Stores when a user's last socket on this node closed, off the socket's path.
-pub fn record_last_seen(db: Db) -> realtime::RecordLastSeen {
+pub fn record_last_seen(db: Db, background: tokio_util::task::TaskTracker) -> realtime::RecordLastSeen {
     Arc::new(move |user, at_ms| {
         let Ok(user) = Uuid::parse_str(user) else { return };
         let db = db.clone();
-        tokio::spawn(async move {
+        background.spawn(async move {
             if let Err(error) = last_seen::record(&db, user, Timestamp(at_ms as i64)).await {
                 tracing::warn!(error = ?error, "could not store when a user was last seen");
             }

@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use store::db::Db;
+use tokio_util::task::TaskTracker;
 
 use crate::{
     auth::revocation::SessionRevocations, config::Config, delivery, mail::Mailer, media::Media, payments,
@@ -31,6 +32,9 @@ pub struct Services {
     pub alert_jobs: Arc<tokio::sync::Notify>,
     /// Identity verification: Stripe Identity, or the sandbox page.
     pub identity: IdentityProviders,
+    /// Work a request or a socket starts and does not wait for (a mail, a push device's notice,
+    /// a last-seen time): shutdown waits for it, with the workers, before the pool closes.
+    pub background: TaskTracker,
 }
 
 impl Services {
@@ -46,6 +50,7 @@ impl Services {
             mailer: self.mailer.clone(),
             config: self.config.clone(),
             public_url: self.public_url.clone(),
+            background: self.background.clone(),
         }
     }
 }

@@ -95,6 +95,7 @@ pub async fn start(config: Config) -> anyhow::Result<RunningServer> {
         None => realtime::BusConfig::Local,
     };
     let operator_sockets = live_topics::OperatorSockets::default();
+    let background = tokio_util::task::TaskTracker::new();
     let hub_config = realtime::HubConfig {
         max_connections_per_client: config.ws_max_connections_per_client,
         subscribes_per_second: config.ws_subscribes_per_second,
@@ -102,7 +103,7 @@ pub async fn start(config: Config) -> anyhow::Result<RunningServer> {
         topic_exists: live_topics::topic_exists(db.clone()),
         typing_peer: live_topics::typing_peer(db.clone()),
         online_access: live_topics::online_access(db.clone()),
-        record_last_seen: live_topics::record_last_seen(db.clone()),
+        record_last_seen: live_topics::record_last_seen(db.clone(), background.clone()),
         authorize: operator_sockets.authorize(),
         ..realtime::HubConfig::default()
     };
@@ -131,6 +132,7 @@ pub async fn start(config: Config) -> anyhow::Result<RunningServer> {
         db,
         config: Arc::new(config),
         alert_jobs: Default::default(),
+        background,
     };
     let state = AppState {
         sms: sms::from_config(&services.config)?,

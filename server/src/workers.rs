@@ -21,17 +21,19 @@ use crate::{
     task_views,
 };
 
-/// The tracker and stop token of one node's background work; cheap to clone.
+/// The tracker and stop token of one node's loops, and the tracker of the work requests and
+/// sockets leave behind (`Services::background`); cheap to clone.
 #[derive(Clone, Default)]
 pub struct Workers {
     tracker: TaskTracker,
     stop: CancellationToken,
+    background: TaskTracker,
 }
 
 impl Workers {
     /// Starts every worker the configuration turns on.
     pub fn start(state: &AppState) -> Self {
-        let workers = Self::default();
+        let workers = Self { background: state.background.clone(), ..Self::default() };
         workers.spawn(|stop| forget_ended_windows(state.limiter.clone(), stop));
         workers.spawn(|stop| delete_expired_tickets(state.db.clone(), stop));
         workers.spawn(|stop| refresh_planner_statistics(state.db.clone(), stop));
@@ -56,16 +58,24 @@ impl Workers {
         self.tracker.spawn(worker(self.stop.clone()));
     }
 
-    /// Asks every worker to stop, and waits until they all have.
+    /// Asks every worker to stop, and waits until they all have and the work left behind by
+    /// requests (a mail being sent) is done.
     pub async fn stop(&self) {
         self.stop.cancel();
         self.tracker.close();
+        self.background.close();
         self.tracker.wait().await;
+        self.background.wait().await;
     }
 
     /// Workers still running.
     pub fn running(&self) -> usize {
         self.tracker.len()
+    }
+
+    /// Work left behind by requests and sockets that is still running.
+    pub fn background_running(&self) -> usize {
+        self.background.len()
     }
 
     /// True once [`Workers::stop`] was called: no worker can be added any more.

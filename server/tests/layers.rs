@@ -114,6 +114,44 @@ fn the_checker_sees_a_cycle_through_super_and_crate_paths() {
     fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Every task a node starts runs in a tracker that shutdown waits for (`Workers`, or
+/// `Services::background` for what a request or a socket leaves behind), so no mail, push or
+/// write is cut off by a closed pool. The only `tokio::spawn`s are awaited where they start.
+#[test]
+fn every_spawn_runs_in_a_tracker() {
+    // (file, why its spawn is awaited)
+    let awaited = [
+        ("server/src/lib.rs", "the server task, awaited by RunningServer::wait"),
+        ("server/src/main.rs", "the signal watcher, which only starts the shutdown"),
+        ("server/src/http/completion.rs", "a write, awaited by its request"),
+    ];
+    let mut untracked = Vec::new();
+    for crate_name in ["domain", "server"] {
+        for file in rust_files(&workspace().join(crate_name).join("src")) {
+            let relative = file.strip_prefix(workspace()).unwrap().to_string_lossy().into_owned();
+            let code = without_tests_and_comments(&fs::read_to_string(&file).unwrap());
+            let spawns = code.matches("tokio::spawn(").count() + code.matches("task::spawn(").count();
+            if spawns > 0 && !awaited.iter().any(|(allowed, _)| *allowed == relative) {
+                untracked.push(format!("{relative}: {spawns}"));
+            }
+        }
+    }
+    assert!(untracked.is_empty(), "spawned outside a tracker: {untracked:?}");
+}
+
+fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files.extend(rust_files(&path));
+        } else if path.extension().is_some_and(|extension| extension == "rs") {
+            files.push(path);
+        }
+    }
+    files
+}
+
 /// The names in a manifest's `[dependencies]` table.
 fn dependencies(crate_name: &str) -> BTreeSet<String> {
     let manifest = fs::read_to_string(workspace().join(crate_name).join("Cargo.toml")).unwrap();

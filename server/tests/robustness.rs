@@ -407,10 +407,30 @@ async fn shutdown_stops_every_worker_before_closing_the_pool(app: TestApp) -> Te
         "sweep, alert matching, delivery, ticket and rate-limit cleanup, task views, planner statistics"
     );
 
+    // A request that leaves work behind (the reset mail is sent off the request path): shutdown
+    // waits for it, so the mail goes out before the pool closes.
+    app.signed_in_user("leaving-mail@example.com").await;
+    let recover = app
+        .client
+        .post(format!("{}/api/auth/recover", node.url()))
+        .json(&json!({ "email": "leaving-mail@example.com" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(recover.status(), StatusCode::ACCEPTED);
+
     let stopped = tokio::time::timeout(std::time::Duration::from_secs(5), node.shutdown()).await;
     stopped.expect("shut down within 5 s").expect("shut down cleanly");
     assert!(workers.is_stopping(), "no worker can start after shutdown");
     assert_eq!(workers.running(), 0, "every worker has stopped");
+    assert_eq!(workers.background_running(), 0, "the work requests left behind is done");
     assert!(db.is_closed(), "the pool is closed");
+    let mailed = app.mailbox().await;
+    assert!(
+        mailed
+            .iter()
+            .any(|mail| mail["to"] == "leaving-mail@example.com" && mail["subject"] == "Reset your Taskhub password"),
+        "the reset mail went out before shutdown finished: {mailed:?}"
+    );
     app
 }

@@ -61,6 +61,8 @@ pub struct Handles {
     pub config: std::sync::Arc<Config>,
     /// Base of links in emails, without a trailing slash.
     pub public_url: std::sync::Arc<str>,
+    /// Where each push is sent from, so shutdown waits for the ones under way.
+    pub background: tokio_util::task::TaskTracker,
 }
 
 impl Handles {
@@ -156,7 +158,7 @@ pub async fn push_pass(state: &Handles, now: Timestamp) -> anyhow::Result<bool> 
             continue;
         };
         let state = state.clone();
-        tokio::spawn(async move {
+        state.background.clone().spawn(async move {
             let mut permit = permit;
             let sent = send_one(&state, &push).await;
             permit.record(match &sent {

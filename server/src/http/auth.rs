@@ -211,7 +211,7 @@ pub async fn resend_verification(
 ) -> ApiResult<(StatusCode, ApiJson<MessageResponse>)> {
     let email = recovery_email(&state, ip, &request).await?;
     // Off the request path, so the response time does not tell whether the account exists.
-    tokio::spawn(async move {
+    state.background.clone().spawn(async move {
         if let Ok(Some(user)) = users::user_by_email(&state.db, &email).await
             && !user.email_verified
             && let Err(error) = send_verification_email(&state, &user).await
@@ -413,7 +413,7 @@ pub async fn recover(
     ApiJson(request): ApiJson<EmailRequest>,
 ) -> ApiResult<(StatusCode, ApiJson<MessageResponse>)> {
     let email = recovery_email(&state, ip, &request).await?;
-    tokio::spawn(async move {
+    state.background.clone().spawn(async move {
         if let Err(error) = send_reset_email(&state, &email).await {
             tracing::error!(error = ?error, "could not send the password reset email");
         }

@@ -68,7 +68,7 @@ pub async fn send_contact_message(
     // Stored first, so a slow or failing mail server never loses the message.
     let mailer = state.mailer.clone();
     let support = state.config.support_email.clone();
-    tokio::spawn(async move {
+    state.background.spawn(async move {
         let text = format!("From: {} <{}>\n\n{}", stored.name, stored.email, stored.message);
         let subject = format!("Contact form: {}", stored.subject);
         let email = Email { to: &support, subject: &subject, text, reply_to: Some(&stored.email) };

@@ -128,7 +128,7 @@ fn tell_owner_of_new_device(state: &AppState, user_id: Uuid, device: &PushSubscr
     let state = state.clone();
     let label = device.label.clone().unwrap_or_else(|| "A browser".into());
     let service = endpoint::service_host(&device.endpoint);
-    tokio::spawn(async move {
+    state.background.clone().spawn(async move {
         let user = match users::user_by_id(&state.db, user_id).await {
             Ok(Some(user)) => user,
             Ok(None) => return,

@@ -96,3 +96,28 @@ impl From<TargetType> for AuditTarget {
         }
     }
 }
+
+/// Refused to an operator who is part of the case: a party to the dispute's task, the author or a
+/// reporter of the reported content, the account acted on (or one that reported them), the payee
+/// or payer of the money. Another operator must act.
+pub const OWN_CASE: &str = "You are part of this case, so another operator must act on it";
+
+/// No one judges their own case.
+pub fn may_act(operator_id: uuid::Uuid, involved: &[uuid::Uuid]) -> Result<(), crate::refusal::Denial> {
+    if involved.contains(&operator_id) { Err(crate::refusal::Denial::Forbidden(OWN_CASE)) } else { Ok(()) }
+}
+
+#[cfg(test)]
+mod tests {
+    use uuid::Uuid;
+
+    use super::*;
+
+    #[test]
+    fn an_operator_involved_in_the_case_may_not_act() {
+        let (operator, party, other) = (Uuid::now_v7(), Uuid::now_v7(), Uuid::now_v7());
+        assert_eq!(may_act(operator, &[party, other]), Ok(()));
+        assert_eq!(may_act(operator, &[party, operator]), Err(crate::refusal::Denial::Forbidden(OWN_CASE)));
+        assert_eq!(may_act(operator, &[]), Ok(()));
+    }
+}

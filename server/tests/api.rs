@@ -39,6 +39,7 @@ mod online_status;
 mod openapi;
 mod operator_routes;
 mod operators;
+mod own_cases;
 mod payments_failures;
 mod payments_lifecycle;
 mod payments_live;

@@ -477,14 +477,18 @@ async fn bad_decisions_are_refused_and_change_nothing(app: TestApp) -> TestApp {
     assert_eq!(app.post(&nobody, Some(&operator), json!({ "reason": "x" })).await.status, StatusCode::NOT_FOUND);
     let no_reason = app.post(&format!("/api/admin/users/{owner_id}/suspend"), Some(&operator), json!({})).await;
     assert_eq!(no_reason.status, StatusCode::UNPROCESSABLE_ENTITY);
-    let operator_id = user_id(&app, &operator).await;
-    let myself = format!("/api/admin/users/{operator_id}/suspend");
-    assert_eq!(app.post(&myself, Some(&operator), json!({ "reason": "x" })).await.status, StatusCode::FORBIDDEN);
     assert_eq!(
         app.get("/api/admin/reports?status=maybe", Some(&operator)).await.status,
         StatusCode::UNPROCESSABLE_ENTITY
     );
     assert_eq!(moderation_rows(&app).await, before, "refused decisions change nothing");
+    // Suspending oneself is refused too, and the attempt is on the record (`own_cases.rs`).
+    let operator_id = user_id(&app, &operator).await;
+    let myself = format!("/api/admin/users/{operator_id}/suspend");
+    assert_eq!(app.post(&myself, Some(&operator), json!({ "reason": "x" })).await.status, StatusCode::FORBIDDEN);
+    let audit = app.get("/api/admin/audit", Some(&operator)).await;
+    assert_eq!(audit.body["items"][0]["refused"], true, "{:?}", audit.body);
+    assert_eq!(audit.body["items"].as_array().map(Vec::len), Some(1));
     app
 }
 

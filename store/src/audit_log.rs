@@ -9,7 +9,7 @@ use uuid::Uuid;
 use model::moderation::{AuditAction, AuditTarget};
 
 use crate::{
-    db::{Db, Timestamp, new_id},
+    db::{BeginWrite, Db, Timestamp, new_id},
     on_pool,
 };
 
@@ -23,6 +23,8 @@ pub struct AuditEntry<'a> {
     pub target_id: Uuid,
     pub note: &'a str,
     pub created_at: Timestamp,
+    /// The operator tried this and was refused (they are part of the case): nothing happened.
+    pub refused: bool,
 }
 
 impl<'a> AuditEntry<'a> {
@@ -35,7 +37,13 @@ impl<'a> AuditEntry<'a> {
             target_id: target.1,
             note,
             created_at: Timestamp::now(),
+            refused: false,
         }
+    }
+
+    /// The same attempt, recorded as refused.
+    pub fn refused(self) -> Self {
+        Self { refused: true, ..self }
     }
 }
 
@@ -51,6 +59,7 @@ pub struct AuditRow {
     pub target_id: Uuid,
     pub note: String,
     pub created_at: Timestamp,
+    pub refused: bool,
 }
 
 /// Writes an [`AuditEntry`] inside the caller's transaction (a macro because the
@@ -60,8 +69,8 @@ macro_rules! insert_audit_entry {
     ($tx:expr, $entry:expr) => {{
         let entry: &$crate::audit_log::AuditEntry = $entry;
         sqlx::query(
-            "insert into audit_log (id, operator_id, action, target_type, target_id, note, created_at)
-             values ($1, $2, $3, $4, $5, $6, $7)",
+            "insert into audit_log (id, operator_id, action, target_type, target_id, note, created_at, refused)
+             values ($1, $2, $3, $4, $5, $6, $7, $8)",
         )
         .bind(entry.id)
         .bind(entry.operator_id)
@@ -70,9 +79,23 @@ macro_rules! insert_audit_entry {
         .bind(entry.target_id)
         .bind(entry.note)
         .bind(entry.created_at)
+        .bind(entry.refused)
         .execute(&mut *$tx)
         .await
     }};
+}
+
+/// Writes one entry on its own: an attempt that was refused, so no change carries it.
+#[instrument(skip_all)]
+pub async fn record(db: &Db, entry: &AuditEntry<'_>) -> sqlx::Result<()> {
+    on_pool!(db, |pool| {
+        async {
+            let mut tx = pool.begin_write().await?;
+            crate::insert_audit_entry!(tx, entry)?;
+            tx.commit().await
+        }
+        .await
+    })
 }
 
 /// Newest first (ids are UUIDv7, so by time), those older than `before` when given.
@@ -81,7 +104,7 @@ pub async fn audit_page(db: &Db, before: Option<Uuid>, limit: i64) -> sqlx::Resu
     on_pool!(db, |pool| {
         sqlx::query_as::<_, AuditRow>(
             "select a.id, a.operator_id, u.email as operator_email, a.action, a.target_type, a.target_id, a.note,
-                    a.created_at
+                    a.created_at, a.refused
              from audit_log a join users u on u.id = a.operator_id
              where ($1 = false or a.id < $2)
              order by a.id desc
@@ -102,7 +125,7 @@ pub async fn actions_on(db: &Db, target_id: Uuid, limit: i64) -> sqlx::Result<Ve
     on_pool!(db, |pool| {
         sqlx::query_as::<_, AuditRow>(
             "select a.id, a.operator_id, u.email as operator_email, a.action, a.target_type, a.target_id, a.note,
-                    a.created_at
+                    a.created_at, a.refused
              from audit_log a join users u on u.id = a.operator_id
              where a.target_id = $1
                 or exists (select 1 from reports r

@@ -41,6 +41,18 @@ pub struct ProviderCallRow {
 const CALL_COLUMNS: &str = "id, payment_id, kind, provider, amount_cents, status, attempts, next_attempt_at,
     last_error, provider_ref, created_at, updated_at";
 
+#[instrument(skip_all)]
+pub async fn call(db: &Db, id: Uuid) -> sqlx::Result<Option<ProviderCallRow>> {
+    on_pool!(db, |pool| {
+        sqlx::query_as::<_, ProviderCallRow>(sqlx::AssertSqlSafe(format!(
+            "select {CALL_COLUMNS} from provider_calls where id = $1"
+        )))
+        .bind(id)
+        .fetch_optional(pool)
+        .await
+    })
+}
+
 /// A call about to be owed, due at once.
 pub struct NewProviderCall<'a> {
     pub id: Uuid,

@@ -225,6 +225,30 @@ pub async fn queue_page(
     })
 }
 
+/// Everyone who reported the target (in any report, open or resolved).
+#[instrument(skip_all)]
+pub async fn reporters_of(db: &Db, target_type: TargetType, target_id: Uuid) -> sqlx::Result<Vec<Uuid>> {
+    on_pool!(db, |pool| {
+        sqlx::query_scalar("select distinct reporter_id from reports where target_type = $1 and target_id = $2")
+            .bind(target_type.as_str())
+            .bind(target_id)
+            .fetch_all(pool)
+            .await
+    })
+}
+
+/// Whether `reporter` ever reported something `author` wrote.
+#[instrument(skip_all)]
+pub async fn has_reported(db: &Db, reporter: Uuid, author: Uuid) -> sqlx::Result<bool> {
+    on_pool!(db, |pool| {
+        sqlx::query_scalar("select exists (select 1 from reports where reporter_id = $1 and author_id = $2)")
+            .bind(reporter)
+            .bind(author)
+            .fetch_one(pool)
+            .await
+    })
+}
+
 /// The reasons given in the target's reports with `status`.
 #[instrument(skip_all)]
 pub async fn reasons_for(

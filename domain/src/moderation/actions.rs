@@ -47,10 +47,30 @@ pub struct Decision<'a> {
     pub operator_id: Uuid,
 }
 
+/// Refuses an operator who is part of the case (`model::moderation::may_act`), leaving what they
+/// tried in the audit log, marked refused.
+pub async fn refuse_own_case(state: &Services, attempt: AuditEntry<'_>, involved: &[Uuid]) -> DomainResult<()> {
+    if let Err(denial) = model::moderation::may_act(attempt.operator_id, involved) {
+        store::audit_log::record(&state.db, &attempt.refused()).await?;
+        return Err(denial.into());
+    }
+    Ok(())
+}
+
 /// Resolves every open report on the reported target at once; answers the report, resolved.
+/// Not by an operator who wrote or reported the content.
 pub async fn resolve(state: &Services, decision: &Decision<'_>) -> DomainResult<ReportRow> {
-    let note = checked_note(decision.note)?;
     let report = reports::report_by_id(&state.db, decision.report_id).await?.ok_or_else(report_not_found)?;
+    let mut involved = reports::reporters_of(&state.db, report.target_type, report.target_id).await?;
+    involved.push(report.author_id);
+    let attempt = AuditEntry::new(
+        decision.operator_id,
+        decision.action.into(),
+        (report.target_type.into(), report.target_id),
+        decision.note.trim(),
+    );
+    refuse_own_case(state, attempt, &involved).await?;
+    let note = checked_note(decision.note)?;
     if report.status == model::moderation::ReportStatus::Resolved {
         return Err(already_resolved());
     }
@@ -116,8 +136,15 @@ pub async fn suspend(
     reason: &str,
     days: Option<i64>,
 ) -> DomainResult<()> {
-    let reason = checked_note(reason)?;
     store::users::user_by_id(&state.db, user_id).await?.ok_or_else(|| DomainError::not_found("User"))?;
+    let mut involved = vec![user_id];
+    // Someone who reported the operator is someone the operator has a stake in.
+    if reports::has_reported(&state.db, user_id, operator_id).await? {
+        involved.push(operator_id);
+    }
+    let attempt = AuditEntry::new(operator_id, AuditAction::Suspend, (AuditTarget::User, user_id), reason.trim());
+    refuse_own_case(state, attempt, &involved).await?;
+    let reason = checked_note(reason)?;
     let now = Timestamp::now();
     let suspension = Suspension { user_id, until: suspension_end(days, now)?, reason };
     let notice = notices::account_suspended(user_id, suspension.until, reason, now);
@@ -133,6 +160,8 @@ pub async fn suspend(
 pub async fn reinstate(state: &Services, operator_id: Uuid, user_id: Uuid, note: &str) -> DomainResult<()> {
     store::users::user_by_id(&state.db, user_id).await?.ok_or_else(|| DomainError::not_found("User"))?;
     let note = note.trim();
+    let attempt = AuditEntry::new(operator_id, AuditAction::Reinstate, (AuditTarget::User, user_id), note);
+    refuse_own_case(state, attempt, &[user_id]).await?;
     let notice = notices::account_reinstated(user_id, Timestamp::now());
     let audit = AuditEntry::new(operator_id, AuditAction::Reinstate, (AuditTarget::User, user_id), note);
     if !moderation::reinstate(&state.db, user_id, &notice, &audit).await? {

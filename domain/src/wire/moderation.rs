@@ -126,6 +126,8 @@ pub struct AuditItem {
     pub target: AuditTargetRef,
     pub note: String,
     pub created_at: Timestamp,
+    /// The operator tried this and was refused (they are part of the case): nothing happened.
+    pub refused: bool,
 }
 
 impl From<AuditRow> for AuditItem {
@@ -137,6 +139,7 @@ impl From<AuditRow> for AuditItem {
             target: AuditTargetRef { target_type: row.target_type, id: row.target_id },
             note: row.note,
             created_at: row.created_at,
+            refused: row.refused,
         }
     }
 }

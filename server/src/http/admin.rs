@@ -11,6 +11,7 @@ use uuid::Uuid;
 
 use domain::{
     accounts::names::public_name,
+    moderation::actions,
     payments::disputes::{self, MAX_NOTE_CHARS, Resolution},
     wire::{
         assigned_tasks::Dispute,
@@ -107,6 +108,11 @@ pub async fn resolve_dispute(
     ApiJson(input): ApiJson<ResolveInput>,
 ) -> ApiResult<ApiJson<Dispute>> {
     let dispute = store::disputes::dispute(&state.db, id).await?.ok_or_else(|| ApiError::not_found("Dispute"))?;
+    let task = task_or_404(&state, dispute.task_id).await?;
+    let parties: Vec<Uuid> = [Some(task.poster_id), task.assigned_tasker_id].into_iter().flatten().collect();
+    let attempt =
+        AuditEntry::new(operator.id, AuditAction::DisputeDecision, (AuditTarget::Dispute, id), input.note.trim());
+    actions::refuse_own_case(&state, attempt, &parties).await?;
     if dispute.status != DisputeStatus::Open {
         return Err(ApiError::Conflict("This dispute was already resolved".into()));
     }
@@ -129,7 +135,6 @@ pub async fn resolve_dispute(
     if note.is_empty() || note.chars().count() > MAX_NOTE_CHARS {
         return Err(ApiError::field("note", "Please explain the decision"));
     }
-    let task = task_or_404(&state, dispute.task_id).await?;
     let resolved = disputes::resolve(&state, &task, &dispute, &payment, resolution, operator.id, note).await?;
     Ok(ApiJson(Dispute::from(&resolved)))
 }
@@ -153,6 +158,11 @@ pub async fn retry_call(
     ApiPath(id): ApiPath<Uuid>,
 ) -> ApiResult<axum::http::StatusCode> {
     let audit = AuditEntry::new(operator.id, AuditAction::ProviderCallRetry, (AuditTarget::ProviderCall, id), "");
+    if let Some(call) = provider_calls::call(&state.db, id).await?
+        && let Some(payment) = store::payments::payment(&state.db, call.payment_id).await?
+    {
+        actions::refuse_own_case(&state, audit.clone(), &[payment.poster_id, payment.tasker_id]).await?;
+    }
     if !provider_calls::unpark_by_operator(&state.db, id, &audit).await? {
         return Err(ApiError::Conflict("Only a parked call can be retried".into()));
     }

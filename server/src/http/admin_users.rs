@@ -112,9 +112,6 @@ pub async fn suspend_user(
     ApiPath(id): ApiPath<Uuid>,
     ApiJson(input): ApiJson<SuspendInput>,
 ) -> ApiResult<StatusCode> {
-    if id == operator.id {
-        return Err(ApiError::Forbidden("You cannot suspend yourself".into()));
-    }
     actions::suspend(&state, operator.id, id, &input.reason, input.days).await?;
     Ok(StatusCode::NO_CONTENT)
 }

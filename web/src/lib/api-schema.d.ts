@@ -1872,6 +1872,8 @@ export interface components {
             id: string;
             note: string;
             operator: components["schemas"]["OperatorRef"];
+            /** @description The operator tried this and was refused (they are part of the case): nothing happened. */
+            refused: boolean;
             target: components["schemas"]["AuditTargetRef"];
         };
         /**
@@ -2459,6 +2461,8 @@ export interface components {
                 id: string;
                 note: string;
                 operator: components["schemas"]["OperatorRef"];
+                /** @description The operator tried this and was refused (they are part of the case): nothing happened. */
+                refused: boolean;
                 target: components["schemas"]["AuditTargetRef"];
             }[];
             /** @description Pass as `cursor` for the next page; null on the last page. */

@@ -13,6 +13,8 @@ export type AuditItem = {
   target: { type: AuditTargetType; id: string };
   note: string;
   created_at: string;
+  /** Tried and refused (the operator is part of the case): nothing happened. */
+  refused: boolean;
 };
 
 export function getAuditLog(cursor: string) {

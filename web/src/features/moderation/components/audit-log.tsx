@@ -18,7 +18,10 @@ export function AuditLog() {
         {items.map((item) => (
           <li key={item.id} className="space-y-1 px-4 py-3 text-sm">
             <p className="flex flex-wrap justify-between gap-2">
-              <span className="font-semibold text-slate-900">{ACTION_LABELS[item.action]}</span>
+              <span className="font-semibold text-slate-900">
+                {ACTION_LABELS[item.action]}
+                {item.refused && <span className="ml-2 rounded bg-red-50 px-1.5 py-0.5 text-xs font-medium text-red-800">Refused: part of the case</span>}
+              </span>
               <time dateTime={item.created_at} className="text-slate-600">
                 {dateTime(item.created_at)}
               </time>

@@ -21,6 +21,7 @@ mod geocode_contact;
 mod growth_limits;
 mod job_changes;
 mod job_changes_stripe;
+mod last_active;
 mod layers;
 mod ledger_audit;
 mod live_abuse;

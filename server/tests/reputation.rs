@@ -111,7 +111,8 @@ async fn profile_facts_come_from_messages_payments_and_activity(app: TestApp) ->
     let poster_id = user_id(&app, &poster).await;
     let before = app.get(&format!("/api/profiles/{tasker_id}"), None).await.body;
     assert_eq!((before["response_rate"].clone(), before["response_minutes"].clone()), (Value::Null, Value::Null));
-    assert!(before["last_active_at"].is_string(), "signing in is activity: {before}");
+    // Signing in is no activity others see (security review 3: refreshes moved it to the second).
+    assert_eq!(before["last_active_at"], Value::Null, "{before}");
     assert_eq!(before["verified"]["payment"], false);
 
     let assigned = assign(&app, &poster, &tasker, 8_000).await;
@@ -126,6 +127,7 @@ async fn profile_facts_come_from_messages_payments_and_activity(app: TestApp) ->
     );
 
     let tasker_profile = app.get(&format!("/api/profiles/{tasker_id}"), None).await.body;
+    assert!(tasker_profile["last_active_at"].is_string(), "an offer and a message are: {tasker_profile}");
     assert_eq!(tasker_profile["response_rate"], 100, "{tasker_profile}");
     assert_eq!(tasker_profile["response_minutes"], 0);
     assert_eq!(tasker_profile["verified"]["payment"], false, "no payout account yet");

@@ -212,6 +212,12 @@ impl Timestamp {
         Self(self.0 + duration.as_millis() as i64)
     }
 
+    /// Midnight UTC of this instant's day.
+    pub fn start_of_day(self) -> Self {
+        const DAY_MS: i64 = 24 * 3600 * 1000;
+        Self(self.0.div_euclid(DAY_MS) * DAY_MS)
+    }
+
     pub fn minus(self, duration: Duration) -> Self {
         Self(self.0 - duration.as_millis() as i64)
     }

@@ -15,15 +15,14 @@ use crate::{
 /// How many of the latest conversations the response figures look at.
 pub const RECENT_CONVERSATIONS: i64 = 200;
 
-/// The latest of: a sign-in or session refresh, an offer, a message, a task
-/// posted, a question asked.
+/// The latest thing the user did that others see: an offer, a message, a task posted, a question
+/// asked (never a sign-in or a token refresh).
 #[instrument(skip_all)]
 pub async fn last_active(db: &Db, user_id: Uuid) -> sqlx::Result<Option<Timestamp>> {
     on_pool!(db, |pool| {
         sqlx::query_scalar::<_, Option<Timestamp>>(
             "select max(at) from (
-                 select max(created_at) as at from refresh_tokens where user_id = $1
-                 union all select max(created_at) from offers where tasker_id = $1
+                 select max(created_at) as at from offers where tasker_id = $1
                  union all select max(created_at) from messages where sender_id = $1
                  union all select max(created_at) from tasks where poster_id = $1
                  union all select max(created_at) from questions where asker_id = $1

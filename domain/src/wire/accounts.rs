@@ -121,7 +121,8 @@ pub struct PublicProfileView {
     pub review_count: i64,
     pub tasks_completed: i64,
     pub member_since: Timestamp,
-    /// Latest sign-in, offer, message, task posted or question asked; null if none.
+    /// The day (midnight UTC) of the latest offer, message, task posted or question asked; null
+    /// if none, or when they do not share their online state.
     pub last_active_at: Option<Timestamp>,
     #[serde(flatten)]
     pub responsiveness: Responsiveness,

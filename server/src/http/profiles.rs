@@ -9,7 +9,7 @@ use domain::{
     },
 };
 use model::marketplace::cancellations;
-use store::{Position, db::Timestamp, portfolio, profile_facts, profiles, reviews, track_record};
+use store::{Position, db::Timestamp, portfolio, profile_facts, profiles, receipts, reviews, track_record};
 
 use crate::http::{
     error::{ApiError, ApiResult},
@@ -36,7 +36,13 @@ pub async fn public_profile(
     let stats = profiles::profile_stats(&state.db, id).await?;
     let now = Timestamp::now();
     let facts = ProfileFacts {
-        last_active_at: profile_facts::last_active(&state.db, id).await?,
+        // What they did, to the day, and only when they share it: a refresh of a token is no
+        // activity, and a time to the second would tell when someone is at their phone.
+        last_active_at: if receipts::privacy(&state.db, id).await?.share_online {
+            profile_facts::last_active(&state.db, id).await?.map(Timestamp::start_of_day)
+        } else {
+            None
+        },
         responsiveness: responsiveness(&profile_facts::conversations_with(&state.db, id).await?, now),
         completion_rate: {
             let since = now.minus(std::time::Duration::from_secs(365 * 24 * 3600));

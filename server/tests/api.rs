@@ -50,6 +50,7 @@ mod payments_sandbox;
 mod payments_stripe;
 mod payouts_stripe;
 mod places;
+mod platform_names;
 mod portfolio;
 mod price_increases;
 mod production_mode;

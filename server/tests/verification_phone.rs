@@ -156,6 +156,12 @@ async fn numbers_outside_the_allowed_countries_are_refused(app: TestApp) -> Test
         ("+64 21 123 4567", "We can only send codes to numbers in AU"),
         ("12345", "Please enter a valid mobile number"),
         ("not a number", "Please enter a valid mobile number"),
+        // Not a mobile (security review 3): a landline, 13 and 1300 lines, a freephone and a premium number.
+        ("02 9374 4000", "Please enter a valid mobile number"),
+        ("13 22 21", "Please enter a valid mobile number"),
+        ("1300 123 456", "Please enter a valid mobile number"),
+        ("1800 123 456", "Please enter a valid mobile number"),
+        ("1900 123 456", "Please enter a valid mobile number"),
     ] {
         let refused = start(&app, &token, phone).await;
         assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY, "{phone}: {:?}", refused.body);

@@ -81,6 +81,73 @@ pub fn clean_skills(skills: &[Skill]) -> Result<Vec<Skill>, String> {
     Ok(cleaned)
 }
 
+pub const PASSES_FOR_THE_PLATFORM: &str = "Please choose a name that does not read as Taskhub or its staff";
+
+/// Read as the platform wherever they appear, once a name is reduced to its letters.
+const PLATFORM_PHRASES: [&str; 5] = ["taskhub", "trustandsafety", "trustsafety", "helpdesk", "customerservice"];
+
+/// Words that, standing on their own in a name, read as the platform's staff.
+const STAFF_WORDS: [&str; 10] = [
+    "admin",
+    "administrator",
+    "operator",
+    "moderator",
+    "support",
+    "staff",
+    "official",
+    "helpdesk",
+    "security",
+    "verified",
+];
+
+/// Whether a name people see (a display name, a first or last name, a company) passes for the
+/// platform: "Taskhub" anywhere, however it is spaced, cased or spelled with look-alike
+/// characters (full-width letters, `4` for `a`, `$` for `s`), or a staff word on its own
+/// ("Support", "Admin", "Operator Jane"). "Supportive Sam" is a name; "Taskhub Support" is not.
+pub fn passes_for_the_platform(name: &str) -> bool {
+    let folded = folded(name);
+    names_the_platform(name) || folded.split(|c: char| !c.is_alphabetic()).any(|word| STAFF_WORDS.contains(&word))
+}
+
+/// Whether a person's own name (first or last, where "Staff" or "Admin" may be a real surname)
+/// names the platform: "Taskhub" anywhere, however written.
+pub fn names_the_platform(name: &str) -> bool {
+    let letters: String = folded(name).chars().filter(|c| c.is_alphabetic()).collect();
+    PLATFORM_PHRASES.iter().any(|phrase| letters.contains(phrase))
+}
+
+/// Lower case, compatibility-normalised (full-width letters become letters), look-alike digits
+/// and symbols read as the letters they stand for.
+fn folded(name: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    name.nfkc()
+        .flat_map(char::to_lowercase)
+        .map(|c| match c {
+            '0' => 'o',
+            '1' | '!' | '|' => 'i',
+            '3' => 'e',
+            '4' | '@' => 'a',
+            '5' | '$' => 's',
+            '7' | '+' => 't',
+            other => other,
+        })
+        .collect()
+}
+
+/// Refuses on `field` a display or company name that passes for the platform.
+pub fn check_public_name(fields: &mut FieldErrors, field: &str, name: Option<&str>) {
+    if name.is_some_and(passes_for_the_platform) {
+        fields.entry(field.into()).or_insert_with(|| PASSES_FOR_THE_PLATFORM.into());
+    }
+}
+
+/// Refuses on `field` a first or last name that names the platform.
+pub fn check_own_name(fields: &mut FieldErrors, field: &str, name: Option<&str>) {
+    if name.is_some_and(names_the_platform) {
+        fields.entry(field.into()).or_insert_with(|| PASSES_FOR_THE_PLATFORM.into());
+    }
+}
+
 /// A required single-line text: trimmed, non-empty, bounded.
 pub fn required_text(fields: &mut FieldErrors, field: &str, value: &str, missing: &str) -> String {
     let value = value.trim();
@@ -130,6 +197,36 @@ pub fn finish(fields: FieldErrors) -> Result<(), Invalid> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_that_pass_for_the_platform_are_refused_and_ordinary_ones_kept() {
+        for platform in [
+            "Taskhub",
+            "Taskhub Support",
+            "TASKHUB",
+            "T a s k h u b",
+            "T4skhub",
+            "Ta$khub Team",
+            "ＴＡＳＫＨＵＢ",
+            "Support",
+            "Admin",
+            "adm1n",
+            "Operator Jane",
+            "Jane (Moderator)",
+            "Trust & Safety",
+            "Help-desk",
+        ] {
+            assert!(passes_for_the_platform(platform), "{platform}");
+        }
+        for person in
+            ["Sam the Handyman", "Supportive Sam", "Jane Operatorova", "Tash Hub", "Zoë", "O'Brien", "Adminton"]
+        {
+            assert!(!passes_for_the_platform(person), "{person}");
+        }
+        // A person's own name may be a staff word ("Staff" is a surname), never the platform's.
+        assert!(!names_the_platform("Staff") && !names_the_platform("Operator"));
+        assert!(names_the_platform("T4SKHUB") && names_the_platform("Ｔａｓｋｈｕｂ"));
+    }
 
     #[test]
     fn emails_are_required_and_must_look_like_addresses() {

@@ -32,6 +32,14 @@ pub fn parse_phone(text: &str, allowed: &[String]) -> Result<Phone, PhoneError> 
     if !number.is_valid() {
         return Err(PhoneError::Invalid);
     }
+    // Codes go to a phone in a pocket: a landline, a 13/1300 or 1800 line, or a premium 1900 number
+    // cannot read them, and a premium one bills the platform for every code sent.
+    if !matches!(
+        number.number_type(&phonenumber::metadata::DATABASE),
+        phonenumber::Type::Mobile | phonenumber::Type::FixedLineOrMobile
+    ) {
+        return Err(PhoneError::Invalid);
+    }
     let region = number.country().id().map(|id| id.as_ref().to_owned()).ok_or(PhoneError::Invalid)?;
     if !allowed.iter().any(|code| code.eq_ignore_ascii_case(&region)) {
         return Err(PhoneError::CountryNotAllowed(allowed.join(", ")));
@@ -66,6 +74,15 @@ mod tests {
         let phone = parse_phone("0412 345 678", &au()).unwrap();
         assert_eq!(phone, Phone { e164: "+61412345678".into(), country: "AU".into() });
         assert_eq!(parse_phone("+61 412 345 678", &au()).unwrap().e164, "+61412345678");
+    }
+
+    #[test]
+    fn only_mobile_numbers_are_taken() {
+        for not_mobile in ["02 9374 4000", "(03) 9650 1234", "13 22 21", "1300 123 456", "1800 123 456", "1900 123 456"]
+        {
+            assert_eq!(parse_phone(not_mobile, &au()), Err(PhoneError::Invalid), "{not_mobile}");
+        }
+        assert!(parse_phone("0412 345 678", &au()).is_ok());
     }
 
     #[test]

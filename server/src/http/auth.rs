@@ -96,6 +96,9 @@ pub async fn signup(
         }
     };
     let company_name = validation::optional_text(&mut fields, "company_name", request.company_name.as_deref());
+    validation::check_own_name(&mut fields, "first_name", Some(&first_name));
+    validation::check_own_name(&mut fields, "last_name", Some(&last_name));
+    validation::check_public_name(&mut fields, "company_name", company_name.as_deref());
     let phone = validation::optional_text(&mut fields, "phone", request.phone.as_deref());
     let location = validation::optional_text(&mut fields, "location", request.location.as_deref());
     let bio = validation::optional_text(&mut fields, "bio", request.bio.as_deref());

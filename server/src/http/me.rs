@@ -115,6 +115,13 @@ pub async fn update_profile(
     let phone = optional("phone", patch.phone).map(|phone| same_verified_number(&state, &current, phone));
     let location = optional("location", patch.location);
     let bio = optional("bio", patch.bio);
+    validation::check_own_name(&mut fields, "first_name", first_name.as_deref());
+    validation::check_own_name(&mut fields, "last_name", last_name.as_deref());
+    validation::check_public_name(
+        &mut fields,
+        "display_name",
+        changes_display_name.as_ref().and_then(Option::as_deref),
+    );
     let skills_json = match patch.skills.map(|skills| validation::clean_skills(&skills)) {
         None => None,
         Some(Ok(skills)) if skills.is_empty() && current.is_tasker => {

@@ -38,6 +38,11 @@ pub struct Config {
     pub media_url: Option<String>,
     pub web_dist: PathBuf,
     pub dev_mode: bool,
+    /// Run with the sandbox providers (checkout, payouts, identity pages) outside dev mode, on
+    /// purpose: a demo deployment (`ALLOW_SANDBOX_PROVIDERS`, default false; logged loudly at start).
+    /// Without it or dev mode the sandbox pages are not mounted, and without payment credentials
+    /// the server refuses to start.
+    pub allow_sandbox_providers: bool,
     pub require_email_verification: bool,
     /// Requests per minute allowed on each sensitive auth route, per client address and per email.
     pub auth_rate_limit_per_minute: u32,
@@ -99,6 +104,24 @@ pub struct Config {
 }
 
 impl Config {
+    /// Whether the sandbox providers' pages are served: in dev mode, or when a deployment says so.
+    pub fn sandboxes_allowed(&self) -> bool {
+        self.dev_mode || self.allow_sandbox_providers
+    }
+
+    /// Refuses a production configuration that would take payments through the sandbox by
+    /// accident, naming the settings that decide it.
+    pub fn check_providers(&self) -> anyhow::Result<()> {
+        if !self.sandboxes_allowed() && self.stripe_secret_key.is_none() {
+            anyhow::bail!(
+                "no payment provider: set STRIPE_SECRET_KEY (and STRIPE_WEBHOOK_SECRET) for real payments, \
+                 ALLOW_SANDBOX_PROVIDERS=true to run a demo on the sandbox providers on purpose, \
+                 or DEV_MODE=true on a developer's machine"
+            );
+        }
+        Ok(())
+    }
+
     /// The embedded defaults: SQLite under `data_dir`, in-process bus, dev mailbox, generated JWT secret.
     pub fn local(data_dir: PathBuf) -> Self {
         Self {
@@ -122,6 +145,7 @@ impl Config {
             media_url: None,
             web_dist: PathBuf::from("web/dist"),
             dev_mode: false,
+            allow_sandbox_providers: false,
             require_email_verification: true,
             auth_rate_limit_per_minute: 10,
             trust_proxy: false,
@@ -218,6 +242,7 @@ impl Config {
             config.web_dist = PathBuf::from(value);
         }
         config.dev_mode = flag("DEV_MODE", false)?;
+        config.allow_sandbox_providers = flag("ALLOW_SANDBOX_PROVIDERS", false)?;
         config.sign_in = crate::signin::settings::SignInSettings::from_env()?;
         config.require_email_verification = flag("REQUIRE_EMAIL_VERIFICATION", true)?;
         config.trust_proxy = flag("TRUST_PROXY", false)?;

@@ -18,6 +18,8 @@ use serde_json::json;
 /// page as they do in production (a missing mailbox route must not hide behind a 404 page).
 fn production(config: &mut Config) {
     config.dev_mode = false;
+    // These tests pay through the sandbox on purpose, as a demo deployment may (and must say so).
+    config.allow_sandbox_providers = true;
     config.require_email_verification = false;
     let web = config.data_dir.join("web");
     std::fs::create_dir_all(&web).unwrap();
@@ -102,7 +104,58 @@ on_both_backends!(config = production;
     the_dev_mailbox_is_not_served,
     push_endpoints_on_this_machine_or_network_are_refused,
     sandbox_pages_show_nothing_that_does_not_exist,
+    without_real_payments_or_an_explicit_sandbox_the_server_refuses_to_start,
+    with_real_payments_no_sandbox_page_is_served,
 );
+
+/// Security review 3: with `DEV_MODE` off the sandbox pages were still mounted, so a user could
+/// mark their own identity check verified (releasing payouts held for it). Production without
+/// payment credentials would be the sandbox by accident: the server refuses to start, saying
+/// which setting to make.
+async fn without_real_payments_or_an_explicit_sandbox_the_server_refuses_to_start(app: TestApp) -> TestApp {
+    let mut config = app.server.state.config.as_ref().clone();
+    config.bind_addr = "127.0.0.1:0".into();
+    config.allow_sandbox_providers = false;
+    config.stripe_secret_key = None;
+    let refused = server::start(config).await.err().expect("the server refuses to start");
+    let message = format!("{refused:#}");
+    for setting in ["STRIPE_SECRET_KEY", "ALLOW_SANDBOX_PROVIDERS", "DEV_MODE"] {
+        assert!(message.contains(setting), "{setting} is named: {message}");
+    }
+    app
+}
+
+/// With real payment credentials and no explicit permission, none of the sandbox pages exists:
+/// every path and method of checkout, payouts and identity is answered as any unknown path is.
+async fn with_real_payments_no_sandbox_page_is_served(app: TestApp) -> TestApp {
+    let mut config = app.server.state.config.as_ref().clone();
+    config.bind_addr = "127.0.0.1:0".into();
+    config.allow_sandbox_providers = false;
+    config.stripe_secret_key = Some(domain::config::Secret::new("sk_test_not_used"));
+    let node = server::start(config).await.expect("starts with payment credentials");
+    for path in ["/sandbox/checkout/cs_sandbox_x", "/sandbox/payouts/acct_sandbox_x", "/sandbox/identity/vs_sandbox_x"]
+    {
+        let url = format!("{}{path}", node.url());
+        let page = app.client.get(&url).send().await.unwrap();
+        let status = page.status();
+        let body = page.text().await.unwrap();
+        // Not mounted: the path is the app's, as any unknown path is (a mounted sandbox answers
+        // its own 404 for a session it does not know).
+        assert!(
+            status == StatusCode::OK && body.contains("id=\"root\""),
+            "GET {path} is no sandbox page: {status} {body}"
+        );
+        let submitted =
+            app.client.post(&url).form(&[("action", "pay"), ("decision", "verified")]).send().await.unwrap();
+        assert!(
+            matches!(submitted.status(), StatusCode::NOT_FOUND | StatusCode::METHOD_NOT_ALLOWED),
+            "POST {path}: {}",
+            submitted.status()
+        );
+    }
+    node.shutdown().await.unwrap();
+    app
+}
 
 /// The push client's resolver drops every address that is not public, so a name that resolves
 /// to this machine (or is re-pointed there after the endpoint was checked) is never reached.

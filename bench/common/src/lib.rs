@@ -53,6 +53,8 @@ impl Scratch {
         };
         std::fs::create_dir_all(&data_dir)?;
         let mut config = Config::local(data_dir.clone());
+        // The benchmarks pay through the sandbox on purpose.
+        config.allow_sandbox_providers = true;
         config.bind_addr = "127.0.0.1:0".into();
         config.jwt_secret = Some(Secret::new("bench-secret-".repeat(4)));
         config.web_dist = data_dir.join("none");

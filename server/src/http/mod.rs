@@ -125,12 +125,12 @@ pub fn router(state: AppState) -> Router {
     let mut app = Router::new()
         .nest("/api", api)
         .merge(health::router())
-        .merge(payments_sandbox::router())
-        .merge(payouts_sandbox::router())
-        .merge(identity_sandbox::router())
         .merge(unsubscribe::page_router())
         .merge(crawlers::router())
         .merge(web::media_router());
+    if state.config.sandboxes_allowed() {
+        app = app.merge(payments_sandbox::router()).merge(payouts_sandbox::router()).merge(identity_sandbox::router());
+    }
     if state.config.dev_mode {
         app = app.merge(dev_mailbox::router()).merge(sandbox_oidc::router());
     }

@@ -9,7 +9,7 @@ import { signInForTest } from '@/testing/sign-in';
 
 const line = {
   payment_id: 'p1',
-  purpose: 'task',
+  purpose: 'task' as const,
   task_id: 't1',
   task_title: 'Fix the fence',
   amount_cents: 20000,

@@ -74,6 +74,45 @@ crate::text_enum! {
 }
 
 crate::text_enum! {
+    /// Money owed to or back from the payment provider: a transfer to the tasker, or a refund
+    /// to the poster. Making a call matches on it.
+    pub enum ProviderCallKind {
+        Transfer = "transfer",
+        Refund = "refund",
+    }
+}
+
+crate::text_enum! {
+    /// Why a party opened a dispute.
+    pub enum DisputeReason {
+        NotCompleted = "not_completed",
+        PoorQuality = "poor_quality",
+        NoShow = "no_show",
+        Other = "other",
+    }
+}
+
+crate::text_enum! {
+    /// How an operator (or the poster's release) ended a dispute.
+    pub enum DisputeOutcome {
+        Release = "release",
+        PartialRefund = "partial_refund",
+        Refund = "refund",
+    }
+}
+
+crate::text_enum! {
+    /// Whom a cancellation counts against: the tasker's completion rate counts only theirs.
+    pub enum CancellationAttribution {
+        Poster = "poster",
+        Tasker = "tasker",
+        /// A shared cause (weather, agreement) or nobody's fault on record.
+        #[serde(rename = "none")]
+        Nobody = "none",
+    }
+}
+
+crate::text_enum! {
     pub enum DisputeStatus {
         Open = "open",
         Resolved = "resolved",
@@ -165,6 +204,10 @@ mod tests {
         assert_json_is_the_stored_text(OfferStatus::ALL, OfferStatus::as_str);
         assert_json_is_the_stored_text(PaymentStatus::ALL, PaymentStatus::as_str);
         assert_json_is_the_stored_text(PaymentPurpose::ALL, PaymentPurpose::as_str);
+        assert_json_is_the_stored_text(ProviderCallKind::ALL, ProviderCallKind::as_str);
+        assert_json_is_the_stored_text(DisputeReason::ALL, DisputeReason::as_str);
+        assert_json_is_the_stored_text(DisputeOutcome::ALL, DisputeOutcome::as_str);
+        assert_json_is_the_stored_text(CancellationAttribution::ALL, CancellationAttribution::as_str);
         assert_json_is_the_stored_text(DisputeStatus::ALL, DisputeStatus::as_str);
         assert_json_is_the_stored_text(CancellationStatus::ALL, CancellationStatus::as_str);
         assert_json_is_the_stored_text(NotificationKind::ALL, NotificationKind::as_str);

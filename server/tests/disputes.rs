@@ -215,8 +215,11 @@ async fn an_operator_splits_the_escrow_between_poster_and_tasker(app: TestApp) -
     assert_eq!((payment.status.as_str(), payment.refunded_cents, payment.fee_cents), ("released", 2_500, 750));
     let view = app.get(&format!("/api/tasks/{}/payment", assigned.task), Some(&assigned.tasker)).await.body;
     assert_eq!((view["payout_cents"].as_i64(), view["refunded_cents"].as_i64()), (Some(6_750), Some(2_500)));
-    let mut calls: Vec<_> =
-        calls_of(&app, payment.id).await.into_iter().map(|c| (c.kind, c.amount_cents, c.status.to_string())).collect();
+    let mut calls: Vec<_> = calls_of(&app, payment.id)
+        .await
+        .into_iter()
+        .map(|c| (c.kind.to_string(), c.amount_cents, c.status.to_string()))
+        .collect();
     calls.sort();
     assert_eq!(calls, [("refund".into(), 2_500, "done".into()), ("transfer".into(), 6_750, "done".into())]);
     assert_eq!(

@@ -67,7 +67,8 @@ async fn a_tip_is_paid_to_the_tasker_in_full(app: TestApp) -> TestApp {
         [payment("task", "released", 10_000, 1_000), payment("tip", "released", 1_000, 0)]
     );
     let tip = payments_of(&app, &assigned.task).await.pop().unwrap();
-    let calls: Vec<_> = calls_of(&app, tip.id).await.into_iter().map(|c| (c.kind, c.amount_cents)).collect();
+    let calls: Vec<_> =
+        calls_of(&app, tip.id).await.into_iter().map(|c| (c.kind.to_string(), c.amount_cents)).collect();
     assert_eq!(calls, [("transfer".to_owned(), 1_000)], "the whole tip goes to the tasker");
     assert!(notification_titles(&app, &assigned.tasker).await.contains(&"Tip received".to_owned()));
     let earnings = app.get("/api/me/earnings", Some(&assigned.tasker)).await.body;
@@ -132,8 +133,11 @@ async fn a_paid_tip_is_transferred_at_once_and_both_parties_see_it_live(app: Tes
 
     let tip = payments_of(&app, &assigned.task).await.pop().unwrap();
     assert_eq!((tip.purpose.as_str(), tip.amount_cents), ("tip", 1_500));
-    let calls: Vec<_> =
-        calls_of(&app, tip.id).await.into_iter().map(|c| (c.kind, c.amount_cents, c.status.to_string())).collect();
+    let calls: Vec<_> = calls_of(&app, tip.id)
+        .await
+        .into_iter()
+        .map(|c| (c.kind.to_string(), c.amount_cents, c.status.to_string()))
+        .collect();
     assert_eq!(calls, [("transfer".to_owned(), 1_500, "done".to_owned())], "sent with the confirmation");
     assert_eq!(tip.transfer_ref, Some(format!("tr_sandbox_{}", tip.id.simple())));
 

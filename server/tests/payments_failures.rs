@@ -122,7 +122,7 @@ async fn refund_completes_within_two_sweeps_behind_150_permanently_failing_trans
     .await
     .unwrap();
     assert_eq!(stuck.len(), 150, "every transfer is still owed, pushed back by its backoff");
-    assert!(stuck.iter().all(|call| call.kind == "transfer" && call.attempts >= 2));
+    assert!(stuck.iter().all(|call| call.kind.as_str() == "transfer" && call.attempts >= 2));
     assert_ledger_audits(&app).await;
     app
 }

@@ -97,7 +97,7 @@ async fn calls_for(app: &TestApp, task: &str) -> Vec<(String, String, i64)> {
     let mut calls = Vec::new();
     for payment in payments_of(app, task).await {
         for call in calls_of(app, payment.id).await {
-            calls.push((payment.purpose.to_string(), call.kind, call.amount_cents));
+            calls.push((payment.purpose.to_string(), call.kind.to_string(), call.amount_cents));
         }
     }
     calls.sort();
@@ -528,7 +528,7 @@ async fn accepting_a_cancellation_refunds_a_paid_increase_at_once(app: TestApp) 
     let mut made = Vec::new();
     for payment in payments_of(&app, &assigned.task).await {
         for call in calls_of(&app, payment.id).await {
-            made.push((payment.purpose.to_string(), call.kind, call.amount_cents, call.status.to_string()));
+            made.push((payment.purpose.to_string(), call.kind.to_string(), call.amount_cents, call.status.to_string()));
         }
         assert_eq!(payment.refund_ref, Some(format!("re_sandbox_{}", payment.id.simple())), "{}", payment.purpose);
     }

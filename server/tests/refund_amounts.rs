@@ -36,7 +36,7 @@ async fn calls(app: &TestApp, payment: &PaymentRow) -> Vec<(String, i64, String)
     let mut calls: Vec<_> = calls_of(app, payment.id)
         .await
         .into_iter()
-        .map(|call| (call.kind, call.amount_cents, call.status.to_string()))
+        .map(|call| (call.kind.to_string(), call.amount_cents, call.status.to_string()))
         .collect();
     calls.sort();
     calls

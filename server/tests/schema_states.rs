@@ -2,9 +2,13 @@
 //! enum's values equal its column's CHECK constraint, on both backends. A value added to one side
 //! only would otherwise fail at the first write (the constraint) or the first read (the enum).
 
-use model::states::{
-    CancellationStatus, DisputeStatus, NotificationKind, OfferStatus, PaymentPurpose, PaymentStatus,
-    PriceIncreaseStatus, ProviderCallStatus, RescheduleStatus, TaskStatus,
+use model::{
+    moderation::{AuditAction, AuditTarget, ReportReason, ReportStatus},
+    states::{
+        CancellationAttribution, CancellationStatus, DisputeOutcome, DisputeReason, DisputeStatus, NotificationKind,
+        OfferStatus, PaymentPurpose, PaymentStatus, PriceIncreaseStatus, ProviderCallKind, ProviderCallStatus,
+        RescheduleStatus, TaskStatus,
+    },
 };
 use store::db::Db;
 
@@ -33,6 +37,14 @@ fn known_states() -> Vec<(&'static str, &'static str, BTreeSet<String>)> {
         ("price_increases", "status", texts(PriceIncreaseStatus::ALL, PriceIncreaseStatus::as_str)),
         ("reschedules", "status", texts(RescheduleStatus::ALL, RescheduleStatus::as_str)),
         ("provider_calls", "status", texts(ProviderCallStatus::ALL, ProviderCallStatus::as_str)),
+        ("provider_calls", "kind", texts(ProviderCallKind::ALL, ProviderCallKind::as_str)),
+        ("disputes", "reason", texts(DisputeReason::ALL, DisputeReason::as_str)),
+        ("disputes", "outcome", texts(DisputeOutcome::ALL, DisputeOutcome::as_str)),
+        ("tasks", "cancellation_attributed_to", texts(CancellationAttribution::ALL, CancellationAttribution::as_str)),
+        ("reports", "reason", texts(ReportReason::ALL, ReportReason::as_str)),
+        ("reports", "status", texts(ReportStatus::ALL, ReportStatus::as_str)),
+        ("audit_log", "action", texts(AuditAction::ALL, AuditAction::as_str)),
+        ("audit_log", "target_type", texts(AuditTarget::ALL, AuditTarget::as_str)),
     ]
 }
 

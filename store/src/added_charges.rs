@@ -72,7 +72,7 @@ macro_rules! release_added_charges {
             if payout > 0 {
                 let call = $crate::provider_calls::NewProviderCall::new(
                     payment.id,
-                    $crate::provider_calls::kind::TRANSFER,
+                    ::model::states::ProviderCallKind::Transfer,
                     &payment.provider,
                     payout,
                     now,
@@ -117,7 +117,7 @@ macro_rules! refund_added_charges {
             $crate::insert_ledger_entry!($tx, &entry)?;
             let call = $crate::provider_calls::NewProviderCall::new(
                 payment.id,
-                $crate::provider_calls::kind::REFUND,
+                ::model::states::ProviderCallKind::Refund,
                 &payment.provider,
                 payment.amount_cents,
                 now,

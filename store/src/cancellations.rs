@@ -6,7 +6,7 @@ use sqlx::FromRow;
 use tracing::instrument;
 use uuid::Uuid;
 
-use model::states::CancellationStatus;
+use model::states::{CancellationAttribution, CancellationStatus};
 
 use crate::{
     close_open_increases, close_pending_reschedules,
@@ -170,7 +170,7 @@ pub async fn answer_cancellation<F>(
     db: &Db,
     request: &CancellationRow,
     answer: Answer,
-    attributed_to: &str,
+    attributed_to: CancellationAttribution,
     notices: &F,
     now: Timestamp,
 ) -> sqlx::Result<Option<(Option<PaymentRow>, Vec<NotificationRow>)>>
@@ -199,7 +199,7 @@ where
                 .bind(answer == Answer::Lapse)
                 .bind(request.requested_by)
                 .bind(request.reason_code.as_deref().unwrap_or("other"))
-                .bind(attributed_to)
+                .bind(attributed_to.as_str())
                 .execute(&mut *tx)
                 .await?
                 .rows_affected();

@@ -11,7 +11,7 @@ use uuid::Uuid;
 
 use model::{
     payments::fees::{fee_cents, payout_cents},
-    states::DisputeStatus,
+    states::{DisputeOutcome, DisputeReason, DisputeStatus, ProviderCallKind},
 };
 
 use crate::{
@@ -23,19 +23,9 @@ use crate::{
     notifications::NotificationRow,
     on_pool,
     payments::{PAYMENT_COLUMNS, PaymentRow},
-    provider_calls::{NewProviderCall, kind as call_kind},
+    provider_calls::NewProviderCall,
     release::{Decision, resolve_open_dispute},
 };
-
-pub mod reason {
-    pub const ALL: [&str; 4] = ["not_completed", "poor_quality", "no_show", "other"];
-}
-
-pub mod outcome {
-    pub const RELEASE: &str = "release";
-    pub const PARTIAL_REFUND: &str = "partial_refund";
-    pub const REFUND: &str = "refund";
-}
 
 #[derive(Clone, Debug, FromRow)]
 pub struct DisputeRow {
@@ -43,13 +33,14 @@ pub struct DisputeRow {
     pub task_id: Uuid,
     pub payment_id: Uuid,
     pub opened_by: Uuid,
-    /// `not_completed` | `poor_quality` | `no_show` | `other`.
-    pub reason: String,
+    #[sqlx(try_from = "String")]
+    pub reason: DisputeReason,
     pub message: String,
     #[sqlx(try_from = "String")]
     pub status: DisputeStatus,
-    /// `release` | `partial_refund` | `refund`, once resolved.
-    pub outcome: Option<String>,
+    /// Once resolved (`outcome()`).
+    #[sqlx(rename = "outcome")]
+    pub outcome_text: Option<String>,
     pub refund_cents: Option<i64>,
     pub resolution_note: Option<String>,
     pub resolved_by: Option<Uuid>,
@@ -60,6 +51,12 @@ pub struct DisputeRow {
     pub resolved_at: Option<Timestamp>,
 }
 
+impl DisputeRow {
+    pub fn outcome(&self) -> Option<DisputeOutcome> {
+        self.outcome_text.as_deref().and_then(DisputeOutcome::parse)
+    }
+}
+
 const DISPUTE_COLUMNS: &str = "id, task_id, payment_id, opened_by, reason, message, status, outcome, refund_cents,
     resolution_note, resolved_by, (cancellation_request_id is not null) as from_cancellation, created_at, resolved_at";
 
@@ -68,7 +65,7 @@ pub struct NewDispute<'a> {
     pub task_id: Uuid,
     /// The poster or the assigned tasker.
     pub opened_by: Uuid,
-    pub reason: &'a str,
+    pub reason: DisputeReason,
     pub message: &'a str,
 }
 
@@ -87,7 +84,7 @@ macro_rules! insert_dispute {
         .bind(dispute.id)
         .bind(dispute.task_id)
         .bind(dispute.opened_by)
-        .bind(dispute.reason)
+        .bind(dispute.reason.as_str())
         .bind(dispute.message)
         .bind($now)
         .bind($cancellation_request_id)
@@ -289,11 +286,11 @@ pub async fn refund(
                 )
                 .bind(dispute.task_id)
                 .bind(now)
-                .bind(model::marketplace::cancellations::dispute_attribution(&dispute.reason))
+                .bind(model::marketplace::cancellations::dispute_attribution(dispute.reason).as_str())
                 .execute(&mut *tx)
                 .await?;
             }
-            let outcome = if full { outcome::REFUND } else { outcome::PARTIAL_REFUND };
+            let outcome = if full { DisputeOutcome::Refund } else { DisputeOutcome::PartialRefund };
             if resolve_open_dispute!(tx, dispute.task_id, outcome, Some(refund_cents), Some(decision), now)? == 0 {
                 return Ok(None);
             }
@@ -338,7 +335,7 @@ pub async fn refund(
                     insert_ledger_entry!(tx, &entry)?;
                     insert_provider_call!(
                         tx,
-                        &NewProviderCall::new(row.id, call_kind::REFUND, &row.provider, share, now)
+                        &NewProviderCall::new(row.id, ProviderCallKind::Refund, &row.provider, share, now)
                     )?;
                 }
                 if !refunded_whole {
@@ -360,7 +357,7 @@ pub async fn refund(
                     if payout > 0 {
                         insert_provider_call!(
                             tx,
-                            &NewProviderCall::new(row.id, call_kind::TRANSFER, &row.provider, payout, now)
+                            &NewProviderCall::new(row.id, ProviderCallKind::Transfer, &row.provider, payout, now)
                         )?;
                     }
                 }

@@ -8,7 +8,7 @@ use sqlx::FromRow;
 use tracing::instrument;
 use uuid::Uuid;
 
-use model::states::ProviderCallStatus;
+use model::states::{ProviderCallKind, ProviderCallStatus};
 
 use crate::{
     audit_log::AuditEntry,
@@ -16,16 +16,12 @@ use crate::{
     insert_audit_entry, on_pool,
 };
 
-pub mod kind {
-    pub const TRANSFER: &str = "transfer";
-    pub const REFUND: &str = "refund";
-}
-
 #[derive(Clone, Debug, FromRow)]
 pub struct ProviderCallRow {
     pub id: Uuid,
     pub payment_id: Uuid,
-    pub kind: String,
+    #[sqlx(try_from = "String")]
+    pub kind: ProviderCallKind,
     pub provider: String,
     pub amount_cents: i64,
     #[sqlx(try_from = "String")]
@@ -57,20 +53,20 @@ pub async fn call(db: &Db, id: Uuid) -> sqlx::Result<Option<ProviderCallRow>> {
 pub struct NewProviderCall<'a> {
     pub id: Uuid,
     pub payment_id: Uuid,
-    pub kind: &'static str,
+    pub kind: ProviderCallKind,
     pub provider: &'a str,
     pub amount_cents: i64,
     pub now: Timestamp,
 }
 
 impl<'a> NewProviderCall<'a> {
-    pub fn new(payment_id: Uuid, kind: &'static str, provider: &'a str, amount_cents: i64, now: Timestamp) -> Self {
+    pub fn new(payment_id: Uuid, kind: ProviderCallKind, provider: &'a str, amount_cents: i64, now: Timestamp) -> Self {
         Self { id: new_id(), payment_id, kind, provider, amount_cents, now }
     }
 
     /// The refund of all of `payment`, owed to its provider.
     pub fn refund_of(payment: &'a super::payments::PaymentRow, now: Timestamp) -> Self {
-        Self::new(payment.id, kind::REFUND, &payment.provider, payment.amount_cents, now)
+        Self::new(payment.id, ProviderCallKind::Refund, &payment.provider, payment.amount_cents, now)
     }
 }
 
@@ -89,7 +85,7 @@ macro_rules! insert_provider_call {
         )
         .bind(call.id)
         .bind(call.payment_id)
-        .bind(call.kind)
+        .bind(call.kind.as_str())
         .bind(call.provider)
         .bind(call.amount_cents)
         .bind(call.now)
@@ -211,7 +207,10 @@ pub async fn parked(db: &Db, limit: i64) -> sqlx::Result<Vec<ProviderCallRow>> {
 /// False when another node recorded it first.
 #[instrument(skip_all)]
 pub async fn succeeded(db: &Db, call: &ProviderCallRow, provider_ref: &str, now: Timestamp) -> sqlx::Result<bool> {
-    let payment_column = if call.kind == kind::TRANSFER { "transfer_ref" } else { "refund_ref" };
+    let payment_column = match call.kind {
+        ProviderCallKind::Transfer => "transfer_ref",
+        ProviderCallKind::Refund => "refund_ref",
+    };
     on_pool!(db, |pool| {
         async {
             let mut tx = pool.begin_write().await?;

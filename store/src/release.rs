@@ -5,7 +5,7 @@
 use tracing::instrument;
 use uuid::Uuid;
 
-use model::payments::fees::payout_cents;
+use model::{payments::fees::payout_cents, states::ProviderCallKind};
 
 use crate::{
     cancellations::close_pending_cancellation,
@@ -16,7 +16,7 @@ use crate::{
     notifications::NotificationRow,
     on_pool,
     payments::{PAYMENT_COLUMNS, PaymentRow},
-    provider_calls::{NewProviderCall, kind as call_kind},
+    provider_calls::NewProviderCall,
     release_added_charges,
 };
 
@@ -39,7 +39,7 @@ macro_rules! resolve_open_dispute {
              where task_id = $1 and status = 'open' and ($7 = false or id = $8)",
         )
         .bind($task_id)
-        .bind($outcome)
+        .bind($outcome.as_str())
         .bind($refund_cents)
         .bind(decision.map(|d| d.operator_id))
         .bind(decision.map(|d| d.note).unwrap_or("Released by the poster"))
@@ -150,7 +150,14 @@ where
             if moved == 0 {
                 return Ok(None);
             }
-            let resolved = resolve_open_dispute!(tx, task_id, "release", None::<i64>, decision, now)?;
+            let resolved = resolve_open_dispute!(
+                tx,
+                task_id,
+                ::model::states::DisputeOutcome::Release,
+                None::<i64>,
+                decision,
+                now
+            )?;
             if decision.is_some() && resolved == 0 {
                 return Ok(None);
             }
@@ -198,7 +205,7 @@ where
             if payout > 0 {
                 insert_provider_call!(
                     tx,
-                    &NewProviderCall::new(payment.id, call_kind::TRANSFER, &payment.provider, payout, now)
+                    &NewProviderCall::new(payment.id, ProviderCallKind::Transfer, &payment.provider, payout, now)
                 )?;
             }
             let added = release_added_charges!(tx, task_id, now);

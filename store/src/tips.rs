@@ -6,7 +6,7 @@
 use tracing::instrument;
 use uuid::Uuid;
 
-use model::states::PaymentPurpose;
+use model::states::{PaymentPurpose, ProviderCallKind};
 
 use crate::{
     db::{BeginWrite, Db, Timestamp},
@@ -16,7 +16,7 @@ use crate::{
     notifications::NotificationRow,
     on_pool,
     payments::PaymentRow,
-    provider_calls::{NewProviderCall, kind as call_kind},
+    provider_calls::NewProviderCall,
 };
 
 /// Records the tip's checkout on the poster's completed task whose payment
@@ -116,7 +116,7 @@ pub async fn confirm_paid(
             for entry in &entries {
                 insert_ledger_entry!(tx, entry)?;
             }
-            insert_provider_call!(tx, &NewProviderCall::new(id, call_kind::TRANSFER, &payment.provider, amount, now))?;
+            insert_provider_call!(tx, &NewProviderCall::new(id, ProviderCallKind::Transfer, &payment.provider, amount, now))?;
             for notification in notifications {
                 insert_notification!(tx, notification)?;
             }

@@ -5,7 +5,9 @@ use sqlx::FromRow;
 use tracing::instrument;
 use uuid::Uuid;
 
-use model::states::{DisputeStatus, OfferStatus, PaymentStatus, ProviderCallStatus, TaskStatus};
+use model::states::{
+    DisputeOutcome, DisputeReason, DisputeStatus, OfferStatus, PaymentStatus, ProviderCallStatus, TaskStatus,
+};
 
 use crate::{
     db::{Db, Timestamp},
@@ -45,12 +47,20 @@ pub struct RecordDispute {
     pub task_id: Uuid,
     pub task_title: String,
     pub opened_by: Uuid,
-    pub reason: String,
+    #[sqlx(try_from = "String")]
+    pub reason: DisputeReason,
     #[sqlx(try_from = "String")]
     pub status: DisputeStatus,
-    /// `release` | `partial_refund` | `refund` once resolved.
-    pub outcome: Option<String>,
+    /// Once resolved (`outcome()`).
+    #[sqlx(rename = "outcome")]
+    pub outcome_text: Option<String>,
     pub created_at: Timestamp,
+}
+
+impl RecordDispute {
+    pub fn outcome(&self) -> Option<DisputeOutcome> {
+        self.outcome_text.as_deref().and_then(DisputeOutcome::parse)
+    }
 }
 
 /// A payment the person made (as poster) or was owed (as tasker).

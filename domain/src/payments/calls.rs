@@ -6,11 +6,11 @@
 
 use std::time::Duration;
 
-use model::states::ProviderCallStatus;
+use model::states::{ProviderCallKind, ProviderCallStatus};
 use store::{
     db::Timestamp,
     payments,
-    provider_calls::{self, ProviderCallRow, kind},
+    provider_calls::{self, ProviderCallRow},
 };
 
 use crate::{
@@ -57,11 +57,11 @@ pub async fn run(state: &Services, call: &ProviderCallRow) -> bool {
             let attempts = call.attempts + 1;
             let retry_at = (attempts < MAX_ATTEMPTS).then(|| now.plus(retry_delay(attempts)));
             if retry_at.is_none() {
-                tracing::error!(call_id = %call.id, payment_id = %call.payment_id, kind = call.kind, %error,
+                tracing::error!(call_id = %call.id, payment_id = %call.payment_id, kind = call.kind.as_str(), %error,
                     "provider call parked after {attempts} attempts; an operator must look");
-                metrics::counter!("payments_provider_calls_parked_total", "kind" => call.kind.clone()).increment(1);
+                metrics::counter!("payments_provider_calls_parked_total", "kind" => call.kind.as_str()).increment(1);
             } else {
-                tracing::warn!(call_id = %call.id, payment_id = %call.payment_id, kind = call.kind, attempts, %error,
+                tracing::warn!(call_id = %call.id, payment_id = %call.payment_id, kind = call.kind.as_str(), attempts, %error,
                     "provider call failed; retrying later");
             }
             provider_calls::failed(&state.db, call, &error, retry_at, now).await.map(|_| false)
@@ -91,28 +91,31 @@ async fn make(state: &Services, call: &ProviderCallRow) -> Result<String, String
         .map_err(|error| error.to_string())?
         .ok_or_else(|| "the payment is gone".to_owned())?;
     let provider = state.payments.named(&call.provider).map_err(|error| error.to_string())?;
-    let result = if call.kind == kind::TRANSFER {
-        let destination = payments::payout_account(&state.db, payment.tasker_id)
-            .await
-            .map_err(|error| error.to_string())?
-            .map(|(account_ref, _)| account_ref);
-        let request = TransferRequest {
-            payment_id: payment.id,
-            amount_cents: call.amount_cents,
-            currency: payment.currency.clone(),
-            destination,
-            source_charge: payment.charge_ref.clone(),
-            transfer_group: format!("task_{}", payment.task_id),
-        };
-        provider.transfer(&request).await
-    } else {
-        let request = RefundRequest {
-            payment_id: payment.id,
-            charge_ref: payment.charge_ref.clone(),
-            payment_intent: payment.payment_intent.clone(),
-            amount_cents: call.amount_cents,
-        };
-        provider.refund(&request).await
+    let result = match call.kind {
+        ProviderCallKind::Transfer => {
+            let destination = payments::payout_account(&state.db, payment.tasker_id)
+                .await
+                .map_err(|error| error.to_string())?
+                .map(|(account_ref, _)| account_ref);
+            let request = TransferRequest {
+                payment_id: payment.id,
+                amount_cents: call.amount_cents,
+                currency: payment.currency.clone(),
+                destination,
+                source_charge: payment.charge_ref.clone(),
+                transfer_group: format!("task_{}", payment.task_id),
+            };
+            provider.transfer(&request).await
+        }
+        ProviderCallKind::Refund => {
+            let request = RefundRequest {
+                payment_id: payment.id,
+                charge_ref: payment.charge_ref.clone(),
+                payment_intent: payment.payment_intent.clone(),
+                amount_cents: call.amount_cents,
+            };
+            provider.refund(&request).await
+        }
     };
     result.map_err(|error| error.to_string())
 }

@@ -11,6 +11,7 @@ use uuid::Uuid;
 use model::{
     payments::rules::{self, Party},
     refusal::Invalid,
+    states::DisputeReason,
 };
 use store::{
     cancellations::CancellationRow,
@@ -42,9 +43,9 @@ pub async fn open(
 ) -> DomainResult<DisputeRow> {
     let opener = Party::of(opener_id, task.poster_id, task.assigned_tasker_id);
     rules::may_open_dispute(opener, task.status, task.open_dispute_id)?;
-    if !disputes::reason::ALL.contains(&reason) {
+    let Some(reason) = DisputeReason::parse(reason) else {
         return Err(Invalid::field("reason", "Please choose a reason").into());
-    }
+    };
     let message = message.trim();
     if message.is_empty() {
         return Err(Invalid::field("message", "Please describe the problem").into());
@@ -83,7 +84,7 @@ pub async fn escalate_cancellation(state: &Services, task: &TaskRow, request: &C
         id: new_id(),
         task_id: task.id,
         opened_by: task.poster_id,
-        reason: "other",
+        reason: DisputeReason::Other,
         message: &request.reason,
     };
     let Some(row) = disputes::escalate_cancellation(&state.db, request.id, &dispute, &notifications, now).await? else {

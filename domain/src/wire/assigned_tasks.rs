@@ -4,7 +4,9 @@
 use serde::Serialize;
 use uuid::Uuid;
 
-use model::states::{CancellationStatus, DisputeStatus, PriceIncreaseStatus, RescheduleStatus, TaskStatus};
+use model::states::{
+    CancellationStatus, DisputeOutcome, DisputeReason, DisputeStatus, PriceIncreaseStatus, RescheduleStatus, TaskStatus,
+};
 use store::{
     cancellations::CancellationRow, db::Timestamp, disputes::DisputeRow, price_increases::PriceIncreaseRow,
     reschedules::RescheduleRow,
@@ -114,12 +116,11 @@ pub struct Dispute {
     pub id: Uuid,
     pub task_id: Uuid,
     pub opened_by: Uuid,
-    /// `not_completed` | `poor_quality` | `no_show` | `other`.
-    pub reason: String,
+    pub reason: DisputeReason,
     pub message: String,
     pub status: DisputeStatus,
-    /// `release` | `partial_refund` | `refund`, once resolved.
-    pub outcome: Option<String>,
+    /// Once resolved.
+    pub outcome: Option<DisputeOutcome>,
     pub refund_cents: Option<i64>,
     pub resolution_note: Option<String>,
     /// Opened by the sweep from a poster's cancellation request left unanswered
@@ -135,10 +136,10 @@ impl From<&DisputeRow> for Dispute {
             id: row.id,
             task_id: row.task_id,
             opened_by: row.opened_by,
-            reason: row.reason.clone(),
+            reason: row.reason,
             message: row.message.clone(),
             status: row.status,
-            outcome: row.outcome.clone(),
+            outcome: row.outcome(),
             refund_cents: row.refund_cents,
             resolution_note: row.resolution_note.clone(),
             from_cancellation: row.from_cancellation,

@@ -4,7 +4,7 @@
 use serde::Serialize;
 use uuid::Uuid;
 
-use model::states::{PaymentPurpose, PaymentStatus, ProviderCallStatus};
+use model::states::{PaymentPurpose, PaymentStatus, ProviderCallKind, ProviderCallStatus};
 use store::{db::Timestamp, earnings::ReceiptRow, provider_calls::ProviderCallRow};
 
 /// A charge the poster made for a task, and what became of it.
@@ -52,7 +52,7 @@ impl From<&ReceiptRow> for Receipt {
 pub struct ProviderCall {
     pub id: Uuid,
     pub payment_id: Uuid,
-    pub kind: String,
+    pub kind: ProviderCallKind,
     pub provider: String,
     pub amount_cents: i64,
     pub status: ProviderCallStatus,
@@ -69,7 +69,7 @@ impl From<&ProviderCallRow> for ProviderCall {
         Self {
             id: row.id,
             payment_id: row.payment_id,
-            kind: row.kind.clone(),
+            kind: row.kind,
             provider: row.provider.clone(),
             amount_cents: row.amount_cents,
             status: row.status,

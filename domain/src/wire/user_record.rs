@@ -5,7 +5,9 @@ use uuid::Uuid;
 
 use model::{
     moderation::{ModerationAction, ReportReason, ReportStatus, TargetType},
-    states::{DisputeStatus, OfferStatus, PaymentStatus, ProviderCallStatus, TaskStatus},
+    states::{
+        DisputeOutcome, DisputeReason, DisputeStatus, OfferStatus, PaymentStatus, ProviderCallStatus, TaskStatus,
+    },
 };
 use store::{db::Timestamp, reports::ReportRow, user_record as rows};
 
@@ -70,10 +72,10 @@ pub struct RecordDispute {
     pub task_id: Uuid,
     pub task_title: String,
     pub opened_by: Uuid,
-    pub reason: String,
+    pub reason: DisputeReason,
     pub status: DisputeStatus,
-    /// `release` | `partial_refund` | `refund` once resolved.
-    pub outcome: Option<String>,
+    /// Once resolved.
+    pub outcome: Option<DisputeOutcome>,
     pub created_at: Timestamp,
 }
 
@@ -84,9 +86,9 @@ impl From<&rows::RecordDispute> for RecordDispute {
             task_id: row.task_id,
             task_title: row.task_title.clone(),
             opened_by: row.opened_by,
-            reason: row.reason.clone(),
+            reason: row.reason,
             status: row.status,
-            outcome: row.outcome.clone(),
+            outcome: row.outcome(),
             created_at: row.created_at,
         }
     }

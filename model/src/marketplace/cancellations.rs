@@ -5,7 +5,11 @@
 //! feeds the tasker's completion rate: cancellations attributed to the tasker
 //! count against it, those attributed to the poster (or nobody) do not.
 
-use crate::{payments::rules::Party, refusal::Invalid};
+use crate::{
+    payments::rules::Party,
+    refusal::Invalid,
+    states::{CancellationAttribution, DisputeReason},
+};
 
 /// The reasons a cancellation may give, in the order the app lists them.
 pub const REASONS: [&str; 9] = [
@@ -20,12 +24,6 @@ pub const REASONS: [&str; 9] = [
     "other",
 ];
 
-pub mod attributed {
-    pub const POSTER: &str = "poster";
-    pub const TASKER: &str = "tasker";
-    pub const NONE: &str = "none";
-}
-
 /// The reason given, or `other` when none was; refused for one not on the list.
 pub fn reason(code: Option<&str>) -> Result<&'static str, Invalid> {
     let code = code.map(str::trim).filter(|code| !code.is_empty()).unwrap_or("other");
@@ -38,15 +36,17 @@ pub fn reason(code: Option<&str>) -> Result<&'static str, Invalid> {
 
 /// Whom a cancellation asked for by `requester` with `reason` is attributed to:
 /// the reason's party when it names one, nobody for shared causes, else the one who asked.
-pub fn attribution(requester: Party, reason: &str) -> &'static str {
+pub fn attribution(requester: Party, reason: &str) -> CancellationAttribution {
     match reason {
-        "tasker_unavailable" | "tasker_no_show" => attributed::TASKER,
-        "no_longer_needed" | "found_someone_else" | "job_changed" | "poster_unresponsive" => attributed::POSTER,
-        "mutual_agreement" | "weather_or_safety" => attributed::NONE,
+        "tasker_unavailable" | "tasker_no_show" => CancellationAttribution::Tasker,
+        "no_longer_needed" | "found_someone_else" | "job_changed" | "poster_unresponsive" => {
+            CancellationAttribution::Poster
+        }
+        "mutual_agreement" | "weather_or_safety" => CancellationAttribution::Nobody,
         _ => match requester {
-            Party::Poster => attributed::POSTER,
-            Party::AssignedTasker => attributed::TASKER,
-            Party::Other => attributed::NONE,
+            Party::Poster => CancellationAttribution::Poster,
+            Party::AssignedTasker => CancellationAttribution::Tasker,
+            Party::Other => CancellationAttribution::Nobody,
         },
     }
 }
@@ -55,24 +55,24 @@ pub fn attribution(requester: Party, reason: &str) -> &'static str {
 /// who asked, or nobody, never the party who stayed silent. The asker's reason alone is no
 /// evidence against the other party (a poster citing `tasker_no_show` and waiting out the 48 hours
 /// must not count against the tasker), so a reason that blames the other party counts as nobody's.
-pub fn lapse_attribution(requester: Party, reason: &str) -> &'static str {
+pub fn lapse_attribution(requester: Party, reason: &str) -> CancellationAttribution {
     let asker = match requester {
-        Party::Poster => attributed::POSTER,
-        Party::AssignedTasker => attributed::TASKER,
-        Party::Other => attributed::NONE,
+        Party::Poster => CancellationAttribution::Poster,
+        Party::AssignedTasker => CancellationAttribution::Tasker,
+        Party::Other => CancellationAttribution::Nobody,
     };
     match attribution(requester, reason) {
         blamed if blamed == asker => asker,
-        _ => attributed::NONE,
+        _ => CancellationAttribution::Nobody,
     }
 }
 
 /// An operator's full refund of a dispute: a tasker who did not come or did
 /// not do the work is answerable for it; anything else is nobody's fault on record.
-pub fn dispute_attribution(dispute_reason: &str) -> &'static str {
+pub fn dispute_attribution(dispute_reason: DisputeReason) -> CancellationAttribution {
     match dispute_reason {
-        "no_show" | "not_completed" => attributed::TASKER,
-        _ => attributed::NONE,
+        DisputeReason::NoShow | DisputeReason::NotCompleted => CancellationAttribution::Tasker,
+        DisputeReason::PoorQuality | DisputeReason::Other => CancellationAttribution::Nobody,
     }
 }
 
@@ -100,21 +100,21 @@ mod tests {
 
     #[test]
     fn the_reason_names_the_party_else_whoever_asked() {
-        assert_eq!(attribution(Party::Poster, "tasker_no_show"), "tasker");
-        assert_eq!(attribution(Party::AssignedTasker, "tasker_unavailable"), "tasker");
-        assert_eq!(attribution(Party::AssignedTasker, "poster_unresponsive"), "poster");
-        assert_eq!(attribution(Party::Poster, "no_longer_needed"), "poster");
-        assert_eq!(attribution(Party::Poster, "mutual_agreement"), "none");
-        assert_eq!(attribution(Party::AssignedTasker, "other"), "tasker");
-        assert_eq!(attribution(Party::Poster, "other"), "poster");
-        assert_eq!(dispute_attribution("no_show"), "tasker");
-        assert_eq!(lapse_attribution(Party::Poster, "tasker_no_show"), "none");
-        assert_eq!(lapse_attribution(Party::Poster, "no_longer_needed"), "poster");
-        assert_eq!(lapse_attribution(Party::Poster, "other"), "poster");
-        assert_eq!(lapse_attribution(Party::AssignedTasker, "poster_unresponsive"), "none");
-        assert_eq!(lapse_attribution(Party::AssignedTasker, "tasker_unavailable"), "tasker");
-        assert_eq!(lapse_attribution(Party::AssignedTasker, "mutual_agreement"), "none");
-        assert_eq!(dispute_attribution("poor_quality"), "none");
+        assert_eq!(attribution(Party::Poster, "tasker_no_show").as_str(), "tasker");
+        assert_eq!(attribution(Party::AssignedTasker, "tasker_unavailable").as_str(), "tasker");
+        assert_eq!(attribution(Party::AssignedTasker, "poster_unresponsive").as_str(), "poster");
+        assert_eq!(attribution(Party::Poster, "no_longer_needed").as_str(), "poster");
+        assert_eq!(attribution(Party::Poster, "mutual_agreement").as_str(), "none");
+        assert_eq!(attribution(Party::AssignedTasker, "other").as_str(), "tasker");
+        assert_eq!(attribution(Party::Poster, "other").as_str(), "poster");
+        assert_eq!(dispute_attribution(DisputeReason::NoShow).as_str(), "tasker");
+        assert_eq!(lapse_attribution(Party::Poster, "tasker_no_show").as_str(), "none");
+        assert_eq!(lapse_attribution(Party::Poster, "no_longer_needed").as_str(), "poster");
+        assert_eq!(lapse_attribution(Party::Poster, "other").as_str(), "poster");
+        assert_eq!(lapse_attribution(Party::AssignedTasker, "poster_unresponsive").as_str(), "none");
+        assert_eq!(lapse_attribution(Party::AssignedTasker, "tasker_unavailable").as_str(), "tasker");
+        assert_eq!(lapse_attribution(Party::AssignedTasker, "mutual_agreement").as_str(), "none");
+        assert_eq!(dispute_attribution(DisputeReason::PoorQuality).as_str(), "none");
     }
 
     #[test]

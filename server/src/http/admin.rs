@@ -21,9 +21,9 @@ use domain::{
 };
 use model::{
     moderation::{AuditAction, AuditTarget},
-    states::DisputeStatus,
+    states::{DisputeOutcome, DisputeStatus},
 };
-use store::{audit_log::AuditEntry, disputes::outcome, profiles, provider_calls};
+use store::{audit_log::AuditEntry, profiles, provider_calls};
 
 use crate::http::{
     error::{ApiError, ApiResult},
@@ -117,19 +117,19 @@ pub async fn resolve_dispute(
         return Err(ApiError::Conflict("This dispute was already resolved".into()));
     }
     let payment = disputes::held_payment(&state, &dispute).await?;
-    let resolution = match (input.outcome.as_str(), input.refund_cents) {
-        (outcome::RELEASE, _) => Resolution::Release,
-        (outcome::REFUND, _) => Resolution::Refund,
-        (outcome::PARTIAL_REFUND, Some(cents)) if cents >= 1 && cents < payment.amount_cents => {
+    let resolution = match (DisputeOutcome::parse(&input.outcome), input.refund_cents) {
+        (Some(DisputeOutcome::Release), _) => Resolution::Release,
+        (Some(DisputeOutcome::Refund), _) => Resolution::Refund,
+        (Some(DisputeOutcome::PartialRefund), Some(cents)) if cents >= 1 && cents < payment.amount_cents => {
             Resolution::PartialRefund(cents)
         }
-        (outcome::PARTIAL_REFUND, _) => {
+        (Some(DisputeOutcome::PartialRefund), _) => {
             return Err(ApiError::field(
                 "refund_cents",
                 "A partial refund must be more than nothing and less than the whole payment",
             ));
         }
-        _ => return Err(ApiError::field("outcome", "Please choose release, partial_refund or refund")),
+        (None, _) => return Err(ApiError::field("outcome", "Please choose release, partial_refund or refund")),
     };
     let note = input.note.trim();
     if note.is_empty() || note.chars().count() > MAX_NOTE_CHARS {

@@ -2075,9 +2075,19 @@ export interface components {
              */
             reason?: string;
         };
+        /**
+         * @description How an operator (or the poster's release) ended a dispute.
+         * @enum {string}
+         */
+        DisputeOutcome: "release" | "partial_refund" | "refund";
         DisputeQueue: {
             items: components["schemas"]["DisputeCase"][];
         };
+        /**
+         * @description Why a party opened a dispute.
+         * @enum {string}
+         */
+        DisputeReason: "not_completed" | "poor_quality" | "no_show" | "other";
         DisputeRow: {
             created_at: components["schemas"]["Timestamp"];
             /**
@@ -2090,10 +2100,8 @@ export interface components {
             message: string;
             /** Format: uuid */
             opened_by: string;
-            /** @description `release` | `partial_refund` | `refund`, once resolved. */
-            outcome: string | null;
-            /** @description `not_completed` | `poor_quality` | `no_show` | `other`. */
-            reason: string;
+            outcome: null | components["schemas"]["DisputeOutcome"];
+            reason: components["schemas"]["DisputeReason"];
             /** Format: int64 */
             refund_cents: number | null;
             resolution_note: string | null;
@@ -2906,6 +2914,12 @@ export interface components {
             /** Format: int64 */
             tasks_completed: number;
         };
+        /**
+         * @description Money owed to or back from the payment provider: a transfer to the tasker, or a refund
+         *     to the poster. Making a call matches on it.
+         * @enum {string}
+         */
+        ProviderCallKind: "transfer" | "refund";
         ProviderCallRow: {
             /** Format: int64 */
             amount_cents: number;
@@ -2914,7 +2928,7 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             /** Format: uuid */
             id: string;
-            kind: string;
+            kind: components["schemas"]["ProviderCallKind"];
             last_error: string | null;
             next_attempt_at: components["schemas"]["Timestamp"];
             /** Format: uuid */
@@ -3045,9 +3059,8 @@ export interface components {
             id: string;
             /** Format: uuid */
             opened_by: string;
-            /** @description `release` | `partial_refund` | `refund` once resolved. */
-            outcome: string | null;
-            reason: string;
+            outcome: null | components["schemas"]["DisputeOutcome"];
+            reason: components["schemas"]["DisputeReason"];
             status: components["schemas"]["DisputeStatus"];
             /** Format: uuid */
             task_id: string;

@@ -68,6 +68,9 @@ impl RunningServer {
 
 /// Opens the database (running migrations), binds `config.bind_addr` and serves.
 pub async fn start(config: Config) -> anyhow::Result<RunningServer> {
+    // First, so a bad secret stops the server before it touches the database.
+    let jwt_secret = AccessTokens::load_or_create_secret(config.jwt_secret.as_ref(), &config.data_dir)?;
+    let vapid = delivery::vapid::VapidKey::load_or_create(config.vapid_private_key.as_ref(), &config.data_dir)?;
     config.check_providers()?;
     if config.allow_sandbox_providers && !config.dev_mode {
         tracing::warn!(
@@ -75,9 +78,6 @@ pub async fn start(config: Config) -> anyhow::Result<RunningServer> {
              nothing is really charged, paid out or checked. Never in production."
         );
     }
-    // First, so a bad secret stops the server before it touches the database.
-    let jwt_secret = AccessTokens::load_or_create_secret(config.jwt_secret.as_ref(), &config.data_dir)?;
-    let vapid = delivery::vapid::VapidKey::load_or_create(config.vapid_private_key.as_ref(), &config.data_dir)?;
     let db = Db::connect_with(
         config.database_url.expose(),
         config.database_max_connections,

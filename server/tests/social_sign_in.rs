@@ -28,6 +28,8 @@ on_both_backends!(
 
 fn without_dev_mode(config: &mut Config) {
     config.dev_mode = false;
+    // Payments run through the sandbox on purpose here; the sandbox sign-in stays dev-only.
+    config.allow_sandbox_providers = true;
 }
 
 /// Start → the sandbox's authorization page → its redirect to our callback, carrying the

@@ -75,8 +75,9 @@ impl OperatorSockets {
     }
 }
 
-/// Whom a `typing` message reaches: the other party of an assigned task, for its poster or its
-/// assigned tasker; nobody (refused) for anyone else or an unassigned task. One indexed read per
+/// Whom a `typing` message reaches: the other party of a job under way (assigned, or waiting for
+/// release), for its poster or its assigned tasker; nobody (refused) for anyone else, an
+/// unassigned task or one that has ended. One indexed read per
 /// accepted message (the hub lets a socket type at most once every 2 s).
 pub fn typing_peer(db: Db) -> realtime::TypingPeer {
     Arc::new(move |user_id, task_id| {
@@ -86,6 +87,9 @@ pub fn typing_peer(db: Db) -> realtime::TypingPeer {
         let db = db.clone();
         Box::pin(async move {
             let task = tasks::task(&db, task_id).await.ok().flatten()?;
+            if !task.status.is_under_way() {
+                return None;
+            }
             let tasker_id = task.assigned_tasker_id?;
             match user_id {
                 id if id == task.poster_id => Some(tasker_id.to_string()),
@@ -96,8 +100,8 @@ pub fn typing_peer(db: Db) -> realtime::TypingPeer {
     })
 }
 
-/// Who may see whether a user is online (`online:{id}`): the other party of a task they are
-/// assigned to together, when both share their online state (`PUT /api/me/privacy`; whoever turns
+/// Who may see whether a user is online (`online:{id}`): the other party of a job under way
+/// between them (assigned or waiting for release; not once it ended), when both share their online state (`PUT /api/me/privacy`; whoever turns
 /// it off sees no one's either). Answered with when the user was last seen. Three indexed reads
 /// per watch (a messages screen opening), none per change of state.
 pub fn online_access(db: Db) -> realtime::OnlineAccess {
@@ -107,7 +111,7 @@ pub fn online_access(db: Db) -> realtime::OnlineAccess {
         };
         let db = db.clone();
         Box::pin(async move {
-            if watcher == watched || !last_seen::parties_of_an_assigned_task(&db, watcher, watched).await.ok()? {
+            if watcher == watched || !last_seen::parties_of_a_job_under_way(&db, watcher, watched).await.ok()? {
                 return None;
             }
             let shared = receipts::privacy(&db, watcher).await.ok()?.share_online

@@ -60,6 +60,42 @@ mod privacy {
     on_both_backends!(share_online_off_hides_it_both_ways);
 }
 
+mod after_the_job {
+    use super::*;
+    on_both_backends!(online_state_is_for_a_job_under_way_only);
+}
+
+/// Security review 3: a poster still saw the tasker online after the task was completed. Online
+/// state is for the parties of a job under way (assigned, or waiting for release): once released,
+/// a new watch is refused. One row per way a job ends: released, cancelled.
+async fn online_state_is_for_a_job_under_way_only(app: TestApp) -> TestApp {
+    for ends_by_release in [true, false] {
+        let assigned = assigned_task(&app, 8_000).await;
+        let (poster, tasker) = (&assigned.poster, &assigned.tasker);
+        let tasker_id = user_id(&app, tasker).await;
+        let mut during = connect(&app, Some(poster)).await;
+        assert_eq!(watch(&mut during, &tasker_id).await["type"], "presence", "while the job is under way");
+        let ended = if ends_by_release {
+            app.post(&format!("/api/tasks/{}/release", assigned.task), Some(poster), json!({})).await
+        } else {
+            let path = format!("/api/tasks/{}/cancellation", assigned.task);
+            let asked = app.post(&path, Some(poster), json!({ "reason": "Plans changed" })).await;
+            assert_eq!(asked.status, StatusCode::CREATED, "{:?}", asked.body);
+            app.post(&format!("{path}/accept"), Some(tasker), json!({})).await
+        };
+        assert_eq!(ended.status, StatusCode::OK, "{:?}", ended.body);
+        let mut after = connect(&app, Some(poster)).await;
+        let refused = watch(&mut after, &tasker_id).await;
+        assert_eq!(
+            (refused["type"].as_str(), refused["code"].as_str()),
+            (Some("error"), Some("forbidden")),
+            "after the job ({}): {refused}",
+            if ends_by_release { "released" } else { "cancelled" }
+        );
+    }
+    app
+}
+
 async fn the_other_party_sees_online_then_last_seen_and_strangers_nothing(app: TestApp) -> TestApp {
     let assigned = assigned_task(&app, 8_000).await;
     let (poster, tasker) = (&assigned.poster, &assigned.tasker);

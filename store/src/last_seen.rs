@@ -36,13 +36,15 @@ pub async fn last_seen(db: &Db, user_id: Uuid) -> sqlx::Result<Option<Timestamp>
     })
 }
 
-/// Whether `a` and `b` are the poster and the assigned tasker of some task, either way round.
+/// Whether `a` and `b` are the poster and the assigned tasker of a task under way (assigned or
+/// waiting for release), either way round.
 #[instrument(skip_all)]
-pub async fn parties_of_an_assigned_task(db: &Db, a: Uuid, b: Uuid) -> sqlx::Result<bool> {
+pub async fn parties_of_a_job_under_way(db: &Db, a: Uuid, b: Uuid) -> sqlx::Result<bool> {
     let found = on_pool!(db, |pool| {
         sqlx::query_scalar::<_, i32>(
             "select 1 from tasks
-             where (poster_id = $1 and assigned_tasker_id = $2) or (poster_id = $2 and assigned_tasker_id = $1)
+             where ((poster_id = $1 and assigned_tasker_id = $2) or (poster_id = $2 and assigned_tasker_id = $1))
+               and status in ('assigned', 'completion_requested')
              limit 1",
         )
         .bind(a)

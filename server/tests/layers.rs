@@ -22,9 +22,8 @@ fn workspace() -> PathBuf {
 
 /// The cycles each crate may still have, as the members of each strongly connected component
 /// (`parent/child` names). Each is work left: the domain's top-level knot (the transitions, their
-/// notices, wire types and providers reaching into one another), the payments transitions' knot
-/// (untied by the typed transaction process), and the bus's (a module of its own for the Redis
-/// channel names and payloads).
+/// notices, wire types and providers reaching into one another) and the payments transitions'
+/// knot (untied by the typed transaction process).
 const KNOWN_KNOTS: &[(&str, &[&str])] = &[
     (
         "domain",
@@ -49,7 +48,6 @@ const KNOWN_KNOTS: &[(&str, &[&str])] = &[
     ),
     ("domain", &["payments/disputes", "payments/escrow", "payments/increases", "payments/tips"]),
     ("domain", &["verification/identity", "verification/stripe_identity"]),
-    ("realtime", &["bus/control", "bus/online", "bus/presence", "bus/redis", "bus/subscriber"]),
 ];
 
 #[test]

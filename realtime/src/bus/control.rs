@@ -12,7 +12,7 @@ use std::{
 use redis::{Script, aio::ConnectionManager};
 use tokio::time::timeout;
 
-use super::redis::OP_TIMEOUT;
+use super::keys::OP_TIMEOUT;
 use crate::sockets::Disconnect;
 
 /// Not under `taskhub:rt:`, so no topic can name it.

@@ -1,6 +1,7 @@
 //! How events reach the other nodes: not at all (in-process) or through Redis pub/sub.
 
 mod control;
+mod keys;
 mod local;
 mod online;
 mod presence;

@@ -17,7 +17,7 @@ use tokio::{task::JoinHandle, time::timeout};
 
 use super::{
     control::now_ms,
-    redis::{CHANNEL_PREFIX, OP_TIMEOUT, channel},
+    keys::{CHANNEL_PREFIX, OP_TIMEOUT, channel},
     report_loop::{Pass, ReportTicks, add_all},
 };
 use crate::{

@@ -15,12 +15,10 @@ use tokio::{task::JoinHandle, time::timeout};
 
 use super::{
     control::now_ms,
-    redis::{CHANNEL_PREFIX, OP_TIMEOUT, channel},
+    keys::{CHANNEL_PREFIX, OP_TIMEOUT, channel, parse_counts},
     report_loop::{Pass, ReportTicks, add_all},
 };
 use crate::{presence::Counts, topics::Registry};
-
-pub(super) const PRESENCE_PREFIX: &[u8] = b"presence:";
 
 /// KEYS: hash, channel. ARGV: node, viewers, taskers, now ms, ttl ms. Returns `viewers:taskers`.
 static REPORT: LazyLock<Script> = LazyLock::new(|| {
@@ -58,12 +56,6 @@ static REPORT: LazyLock<Script> = LazyLock::new(|| {
 
 fn hash_key(topic: &str) -> String {
     format!("{CHANNEL_PREFIX}{{{topic}}}:viewers")
-}
-
-pub(super) fn parse_counts(text: &[u8]) -> Option<Counts> {
-    let text = std::str::from_utf8(text).ok()?;
-    let (viewers, taskers) = text.split_once(':')?;
-    Some((viewers.parse().ok()?, taskers.parse().ok()?))
 }
 
 async fn report(conn: &ConnectionManager, node: &str, topic: &str, counts: Counts, ttl: Duration) -> Option<Counts> {

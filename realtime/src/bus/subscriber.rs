@@ -20,8 +20,8 @@ use tokio::{
 
 use super::{
     control::{self, CONTROL_CHANNEL, Queued},
+    keys::{CHANNEL_PREFIX, Keys, OP_TIMEOUT, Payload, channel, parse_payload},
     online::{HIDE_ONLINE, ONLINE_PREFIX, parse_state},
-    redis::{CHANNEL_PREFIX, Keys, OP_TIMEOUT, Payload, channel, parse_payload},
 };
 use crate::{
     online::{self, OnlineUsers},

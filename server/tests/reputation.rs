@@ -194,8 +194,45 @@ async fn a_poster_invites_a_tasker_once_and_they_are_notified_live(app: TestApp)
 }
 
 on_both_backends!(
+    a_message_sent_in_the_same_millisecond_before_another_is_no_answer_to_it,
     browse_cards_and_offers_carry_the_real_ratings_of_posters_and_taskers,
     every_review_a_profile_counts_can_be_read_page_by_page,
     profile_facts_come_from_messages_payments_and_activity,
     a_poster_invites_a_tasker_once_and_they_are_notified_live,
 );
+
+/// A conversation is answered by the first message after the one received, after in time and
+/// then in id: the poster's question and the tasker's reply written in the same millisecond
+/// must not make the question an answer to the reply (CI met it: the poster's response rate was
+/// 100 with nobody answered).
+async fn a_message_sent_in_the_same_millisecond_before_another_is_no_answer_to_it(app: TestApp) -> TestApp {
+    let owner = poster(&app, "same-ms-poster@example.com").await;
+    let worker = tasker(&app, "same-ms-tasker@example.com").await;
+    let assigned = assign(&app, &owner, &worker, 5_000).await;
+    let (poster_id, tasker_id): (uuid::Uuid, uuid::Uuid) =
+        (user_id(&app, &owner).await.parse().unwrap(), user_id(&app, &worker).await.parse().unwrap());
+    let task_id: uuid::Uuid = assigned.task.parse().unwrap();
+    let at = store::db::Timestamp::now();
+    for (sender, recipient, body) in [(poster_id, tasker_id, "Can you come at 9?"), (tasker_id, poster_id, "Yes")] {
+        store::on_pool!(&app.server.state.db, |pool| {
+            sqlx::query(
+                "insert into messages (id, task_id, sender_id, recipient_id, body, created_at) values ($1, $2, $3, $4, $5, $6)",
+            )
+            .bind(store::db::new_id())
+            .bind(task_id)
+            .bind(sender)
+            .bind(recipient)
+            .bind(body)
+            .bind(at)
+            .execute(pool)
+            .await
+            .map(|_| ())
+        })
+        .unwrap();
+    }
+    let conversations = store::profile_facts::conversations_with(&app.server.state.db, poster_id).await.unwrap();
+    assert_eq!(conversations, [store::profile_facts::Conversation { received_at: at, answered_at: None }]);
+    let answered = store::profile_facts::conversations_with(&app.server.state.db, tasker_id).await.unwrap();
+    assert_eq!(answered, [store::profile_facts::Conversation { received_at: at, answered_at: Some(at) }]);
+    app
+}

@@ -42,7 +42,8 @@ pub struct Conversation {
 }
 
 /// The latest conversations opened with the user: per task thread, the first
-/// message they received and their first message after it; per question on a
+/// message they received and their first message after it (after in time, then in id: a
+/// message of theirs sent in the same millisecond before it is no answer); per question on a
 /// task they posted, when it was asked and answered.
 #[instrument(skip_all)]
 pub async fn conversations_with(db: &Db, user_id: Uuid) -> sqlx::Result<Vec<Conversation>> {
@@ -52,9 +53,11 @@ pub async fn conversations_with(db: &Db, user_id: Uuid) -> sqlx::Result<Vec<Conv
                  select opened.received_at,
                         (select min(reply.created_at) from messages reply
                          where reply.task_id = opened.task_id and reply.sender_id = $1
-                           and reply.created_at >= opened.received_at) as answered_at
-                 from (select task_id, min(created_at) as received_at from messages
-                       where recipient_id = $1 group by task_id) opened
+                           and (reply.created_at, reply.id) > (opened.received_at, opened.first_id)) as answered_at
+                 from (select m.task_id, m.created_at as received_at, m.id as first_id from messages m
+                       where m.recipient_id = $1
+                         and m.id = (select f.id from messages f where f.recipient_id = $1 and f.task_id = m.task_id
+                                     order by f.created_at, f.id limit 1)) opened
                  union all
                  select q.created_at as received_at, q.answered_at from questions q
                  join tasks t on t.id = q.task_id

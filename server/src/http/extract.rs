@@ -60,10 +60,13 @@ fn is_json(headers: &HeaderMap) -> bool {
 }
 
 /// The top-level field (`body` when the JSON is no object) of the first string holding a refused
-/// control character. JSON carries one only as an escape (`\u0000`) or, for DEL and the C1
-/// controls, as itself, so a body without a backslash, 0x7F or 0xC2 is passed over unparsed.
+/// control character. Valid JSON carries one only as a `\u`, `\b` or `\f` escape or, for DEL
+/// and the C1 controls (UTF-8 `C2 80`–`C2 9F`), as itself; a body with none of these (most, even
+/// with line breaks or quotes in its text) is passed over without a second parse.
 fn field_with_control_character(bytes: &[u8]) -> Option<String> {
-    if !bytes.iter().any(|&byte| matches!(byte, b'\\' | 0x7f | 0xc2)) {
+    let may_hold_one = bytes.contains(&0x7f)
+        || bytes.windows(2).any(|pair| matches!(pair, [b'\\', b'u' | b'b' | b'f'] | [0xc2, 0x80..=0x9f]));
+    if !may_hold_one {
         return None;
     }
     fn holds(value: &serde_json::Value) -> bool {

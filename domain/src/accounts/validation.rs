@@ -106,13 +106,18 @@ const STAFF_WORDS: [&str; 10] = [
 /// ("Support", "Admin", "Operator Jane"). "Supportive Sam" is a name; "Taskhub Support" is not.
 pub fn passes_for_the_platform(name: &str) -> bool {
     let folded = folded(name);
-    names_the_platform(name) || folded.split(|c: char| !c.is_alphabetic()).any(|word| STAFF_WORDS.contains(&word))
+    holds_a_platform_phrase(&folded)
+        || folded.split(|c: char| !c.is_alphabetic()).any(|word| STAFF_WORDS.contains(&word))
 }
 
 /// Whether a person's own name (first or last, where "Staff" or "Admin" may be a real surname)
 /// names the platform: "Taskhub" anywhere, however written.
 pub fn names_the_platform(name: &str) -> bool {
-    let letters: String = folded(name).chars().filter(|c| c.is_alphabetic()).collect();
+    holds_a_platform_phrase(&folded(name))
+}
+
+fn holds_a_platform_phrase(folded: &str) -> bool {
+    let letters: String = folded.chars().filter(|c| c.is_alphabetic()).collect();
     PLATFORM_PHRASES.iter().any(|phrase| letters.contains(phrase))
 }
 

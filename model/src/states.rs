@@ -83,6 +83,21 @@ crate::text_enum! {
 }
 
 crate::text_enum! {
+    /// One movement of money in the ledger (`ledger_entries.kind`), with its sign on what the
+    /// platform holds for posters and taskers.
+    pub enum LedgerKind {
+        /// The poster's card is charged into escrow (+amount).
+        Charge = "charge",
+        /// The tasker is paid out of escrow (−(amount − fee)).
+        Payout = "payout",
+        /// The platform keeps its fee (−fee).
+        Fee = "fee",
+        /// The poster gets the charge back (−amount).
+        Refund = "refund",
+    }
+}
+
+crate::text_enum! {
     /// Why a party opened a dispute.
     pub enum DisputeReason {
         NotCompleted = "not_completed",
@@ -168,6 +183,28 @@ crate::text_enum! {
 }
 
 crate::text_enum! {
+    /// A push owed to one device for one notification (`push_deliveries.status`): pending (due,
+    /// retried with backoff) → sent, or parked after too many failures or a gone subscription.
+    pub enum PushStatus {
+        Pending = "pending",
+        Sent = "sent",
+        Parked = "parked",
+    }
+}
+
+crate::text_enum! {
+    /// A notification's line in a person's email digest (`email_deliveries.status`): pending →
+    /// sent, skipped (read meanwhile, or email turned off for its kind), or parked after too
+    /// many failed digests.
+    pub enum EmailLineStatus {
+        Pending = "pending",
+        Sent = "sent",
+        Skipped = "skipped",
+        Parked = "parked",
+    }
+}
+
+crate::text_enum! {
     /// What a notification is about; people turn push and email on or off per kind.
     /// Declared in the order the settings page shows them.
     pub enum NotificationKind {
@@ -205,6 +242,9 @@ mod tests {
         assert_json_is_the_stored_text(PaymentStatus::ALL, PaymentStatus::as_str);
         assert_json_is_the_stored_text(PaymentPurpose::ALL, PaymentPurpose::as_str);
         assert_json_is_the_stored_text(ProviderCallKind::ALL, ProviderCallKind::as_str);
+        assert_json_is_the_stored_text(LedgerKind::ALL, LedgerKind::as_str);
+        assert_json_is_the_stored_text(PushStatus::ALL, PushStatus::as_str);
+        assert_json_is_the_stored_text(EmailLineStatus::ALL, EmailLineStatus::as_str);
         assert_json_is_the_stored_text(DisputeReason::ALL, DisputeReason::as_str);
         assert_json_is_the_stored_text(DisputeOutcome::ALL, DisputeOutcome::as_str);
         assert_json_is_the_stored_text(CancellationAttribution::ALL, CancellationAttribution::as_str);

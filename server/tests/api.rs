@@ -16,6 +16,7 @@ mod disputes;
 mod earnings;
 mod earnings_refunds;
 mod email_digests;
+mod escrow_process;
 mod fail_fast;
 mod geocode_contact;
 mod growth_limits;

@@ -4,7 +4,7 @@
 //! ledger check after every step.
 
 use domain::payments::{sweep, webhook};
-use model::states::PaymentStatus;
+use model::states::{LedgerKind, PaymentStatus};
 use store::{db::Timestamp, ledger, payments};
 
 use crate::common;
@@ -358,9 +358,9 @@ async fn cancellation_after_payment_refunds_when_accepted_or_unanswered(app: Tes
     let payment = app.get(&format!("/api/tasks/{task}/payment"), Some(&poster)).await;
     assert_eq!(payment.body["status"], "refunded");
     let task_id: Uuid = task.parse().unwrap();
-    let kinds: Vec<String> =
+    let kinds: Vec<LedgerKind> =
         ledger::entries_for_task(&app.server.state.db, task_id).await.unwrap().into_iter().map(|e| e.kind).collect();
-    assert_eq!(kinds, vec!["charge", "refund"]);
+    assert_eq!(kinds, [LedgerKind::Charge, LedgerKind::Refund]);
     assert!(notification_titles(&app, &poster).await.contains(&"Task cancelled".to_owned()));
 
     // Unanswered for 48 hours: cancelled and refunded by the sweep.

@@ -5,9 +5,9 @@
 use model::{
     moderation::{AuditAction, AuditTarget, ReportReason, ReportStatus},
     states::{
-        CancellationAttribution, CancellationStatus, DisputeOutcome, DisputeReason, DisputeStatus, NotificationKind,
-        OfferStatus, PaymentPurpose, PaymentStatus, PriceIncreaseStatus, ProviderCallKind, ProviderCallStatus,
-        RescheduleStatus, TaskStatus,
+        CancellationAttribution, CancellationStatus, DisputeOutcome, DisputeReason, DisputeStatus, EmailLineStatus,
+        LedgerKind, NotificationKind, OfferStatus, PaymentPurpose, PaymentStatus, PriceIncreaseStatus,
+        ProviderCallKind, ProviderCallStatus, PushStatus, RescheduleStatus, TaskStatus,
     },
 };
 use store::db::Db;
@@ -38,6 +38,9 @@ fn known_states() -> Vec<(&'static str, &'static str, BTreeSet<String>)> {
         ("reschedules", "status", texts(RescheduleStatus::ALL, RescheduleStatus::as_str)),
         ("provider_calls", "status", texts(ProviderCallStatus::ALL, ProviderCallStatus::as_str)),
         ("provider_calls", "kind", texts(ProviderCallKind::ALL, ProviderCallKind::as_str)),
+        ("ledger_entries", "kind", texts(LedgerKind::ALL, LedgerKind::as_str)),
+        ("push_deliveries", "status", texts(PushStatus::ALL, PushStatus::as_str)),
+        ("email_deliveries", "status", texts(EmailLineStatus::ALL, EmailLineStatus::as_str)),
         ("disputes", "reason", texts(DisputeReason::ALL, DisputeReason::as_str)),
         ("disputes", "outcome", texts(DisputeOutcome::ALL, DisputeOutcome::as_str)),
         ("tasks", "cancellation_attributed_to", texts(CancellationAttribution::ALL, CancellationAttribution::as_str)),

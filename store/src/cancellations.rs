@@ -9,15 +9,20 @@ use uuid::Uuid;
 use model::states::{CancellationAttribution, CancellationStatus};
 
 use crate::{
-    close_open_increases, close_pending_reschedules,
+    added_charges::{close_open_increases, refund_added_charges},
+    db::InTransaction,
+    ledger::insert_ledger_entry,
+    provider_calls::insert_provider_call,
+};
+use crate::{
+    close_pending_reschedules,
     db::{BeginWrite, Db, Timestamp, new_id},
-    insert_ledger_entry, insert_notification, insert_provider_call,
+    insert_notification,
     ledger::LedgerEntry,
     notifications::NotificationRow,
     on_pool,
     payments::{PAYMENT_COLUMNS, PaymentRow},
     provider_calls::NewProviderCall,
-    refund_added_charges,
 };
 
 /// Closes a cancellation request nobody answered once the task moved on another way.
@@ -244,13 +249,13 @@ where
                 .bind(now)
                 .fetch_optional(&mut *tx)
                 .await?;
-                close_open_increases!(tx, request.task_id, now)?;
+                close_open_increases(tx.conn(), request.task_id, now).await?;
                 close_pending_reschedules!(tx, request.task_id, now)?;
-                let added = refund_added_charges!(tx, request.task_id, "task cancelled", now);
+                let added = refund_added_charges(tx.conn(), request.task_id, "task cancelled", now).await?;
                 added_cents = added.iter().map(|charge| charge.amount_cents).sum::<i64>();
                 if let Some(payment) = &refunded {
-                    insert_ledger_entry!(tx, &LedgerEntry::refund_of(payment, now))?;
-                    insert_provider_call!(tx, &NewProviderCall::refund_of(payment, now))?;
+                    insert_ledger_entry(tx.conn(), &LedgerEntry::refund_of(payment, now)).await?;
+                    insert_provider_call(tx.conn(), &NewProviderCall::refund_of(payment, now)).await?;
                 }
             }
             let refund =

@@ -174,6 +174,54 @@ impl BeginWrite for PgPool {
     }
 }
 
+/// The connection of one open write transaction, on whichever database. The steps that several
+/// transitions share (lock the task, insert a ledger entry, release the added charges…) take it,
+/// so each is an ordinary function written once, its SQL compiled for both drivers by
+/// [`on_conn!`]: `store::ledger::insert_entry(tx.conn(), &entry).await?`.
+pub enum Conn<'c> {
+    Sqlite(&'c mut sqlx::SqliteConnection),
+    Postgres(&'c mut sqlx::PgConnection),
+}
+
+impl Conn<'_> {
+    /// The same connection for one more step, leaving this handle usable afterwards.
+    pub fn reborrow(&mut self) -> Conn<'_> {
+        match self {
+            Conn::Sqlite(connection) => Conn::Sqlite(connection),
+            Conn::Postgres(connection) => Conn::Postgres(connection),
+        }
+    }
+}
+
+/// A write transaction hands out its [`Conn`].
+pub trait InTransaction {
+    fn conn(&mut self) -> Conn<'_>;
+}
+
+impl InTransaction for Transaction<'_, Sqlite> {
+    fn conn(&mut self) -> Conn<'_> {
+        Conn::Sqlite(self)
+    }
+}
+
+impl InTransaction for Transaction<'_, Postgres> {
+    fn conn(&mut self) -> Conn<'_> {
+        Conn::Postgres(self)
+    }
+}
+
+/// Runs one block against a [`Conn`]'s connection, whichever database it is on (as
+/// [`on_pool!`] does for a pool).
+#[macro_export]
+macro_rules! on_conn {
+    ($conn:expr, |$connection:ident| $body:expr) => {
+        match $conn {
+            $crate::db::Conn::Sqlite($connection) => $body,
+            $crate::db::Conn::Postgres($connection) => $body,
+        }
+    };
+}
+
 pub fn new_id() -> Uuid {
     Uuid::now_v7()
 }

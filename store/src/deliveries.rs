@@ -9,7 +9,7 @@ use sqlx::FromRow;
 use tracing::instrument;
 use uuid::Uuid;
 
-use model::states::NotificationKind;
+use model::states::{EmailLineStatus, NotificationKind, PushStatus};
 
 use crate::{
     db::{BeginWrite, Db, Timestamp},
@@ -129,10 +129,10 @@ pub async fn record_pushes(
             let mut tx = pool.begin_write().await?;
             for (push, outcome) in outcomes {
                 let (status, next_attempt_at, error, tried) = match outcome {
-                    PushOutcome::Sent => ("sent", now, None, 1),
-                    PushOutcome::Retry { at, error } => ("pending", *at, Some(*error), 1),
-                    PushOutcome::Parked { error } => ("parked", now, Some(*error), 1),
-                    PushOutcome::Deferred { at } => ("pending", *at, None, 0),
+                    PushOutcome::Sent => (PushStatus::Sent, now, None, 1),
+                    PushOutcome::Retry { at, error } => (PushStatus::Pending, *at, Some(*error), 1),
+                    PushOutcome::Parked { error } => (PushStatus::Parked, now, Some(*error), 1),
+                    PushOutcome::Deferred { at } => (PushStatus::Pending, *at, None, 0),
                 };
                 sqlx::query(
                     "update push_deliveries
@@ -144,7 +144,7 @@ pub async fn record_pushes(
                 .bind(push.notification_id)
                 .bind(push.subscription_id)
                 .bind(claim)
-                .bind(status)
+                .bind(status.as_str())
                 .bind(next_attempt_at)
                 .bind(error)
                 .bind(now)
@@ -259,7 +259,7 @@ pub async fn due_email_lines(
 pub async fn finish_digest(
     db: &Db,
     user_id: Uuid,
-    lines: &[(Uuid, &str)],
+    lines: &[(Uuid, EmailLineStatus)],
     retry_at: Timestamp,
     error: Option<&str>,
     sent_at: Option<Timestamp>,
@@ -276,7 +276,7 @@ pub async fn finish_digest(
                      where notification_id = $1 and status = 'pending'",
                 )
                 .bind(*notification_id)
-                .bind(*status)
+                .bind(status.as_str())
                 .bind(retry_at)
                 .bind(error)
                 .bind(now)

@@ -11,15 +11,19 @@ use uuid::Uuid;
 
 use model::{
     payments::fees::{fee_cents, payout_cents},
-    states::{DisputeOutcome, DisputeReason, DisputeStatus, ProviderCallKind},
+    states::{DisputeOutcome, DisputeReason, DisputeStatus, LedgerKind, ProviderCallKind},
 };
 
 use crate::{
+    added_charges::close_open_increases, db::InTransaction, ledger::insert_ledger_entry,
+    provider_calls::insert_provider_call,
+};
+use crate::{
     cancellations::close_pending_cancellation,
-    close_open_increases, close_pending_reschedules,
+    close_pending_reschedules,
     db::{BeginWrite, Db, Timestamp},
-    insert_ledger_entry, insert_notification, insert_provider_call,
-    ledger::{LedgerEntry, kind as ledger_kind},
+    insert_notification,
+    ledger::LedgerEntry,
     notifications::NotificationRow,
     on_pool,
     payments::{PAYMENT_COLUMNS, PaymentRow},
@@ -126,7 +130,7 @@ pub async fn open(
             }
             let row = insert_dispute!(tx, dispute, None::<Uuid>, now);
             close_pending_cancellation!(tx, dispute.task_id, now)?;
-            close_open_increases!(tx, dispute.task_id, now)?;
+            close_open_increases(tx.conn(), dispute.task_id, now).await?;
             close_pending_reschedules!(tx, dispute.task_id, now)?;
             for notification in notifications {
                 insert_notification!(tx, notification)?;
@@ -178,7 +182,7 @@ pub async fn escalate_cancellation(
                 return Ok(None);
             }
             let row = insert_dispute!(tx, dispute, Some(request_id), now);
-            close_open_increases!(tx, dispute.task_id, now)?;
+            close_open_increases(tx.conn(), dispute.task_id, now).await?;
             close_pending_reschedules!(tx, dispute.task_id, now)?;
             for notification in notifications {
                 insert_notification!(tx, notification)?;
@@ -291,10 +295,13 @@ pub async fn refund(
                 .await?;
             }
             let outcome = if full { DisputeOutcome::Refund } else { DisputeOutcome::PartialRefund };
-            if resolve_open_dispute!(tx, dispute.task_id, outcome, Some(refund_cents), Some(decision), now)? == 0 {
+            if resolve_open_dispute(tx.conn(), dispute.task_id, outcome, Some(refund_cents), Some(decision), now)
+                .await?
+                == 0
+            {
                 return Ok(None);
             }
-            close_open_increases!(tx, dispute.task_id, now)?;
+            close_open_increases(tx.conn(), dispute.task_id, now).await?;
             close_pending_reschedules!(tx, dispute.task_id, now)?;
             let mut left = refund_cents.min(total);
             let mut task_payment = None;
@@ -326,39 +333,42 @@ pub async fn refund(
                     let entry = LedgerEntry::new(
                         row.id,
                         task_id,
-                        ledger_kind::REFUND,
+                        LedgerKind::Refund,
                         share,
                         currency,
                         Some(row.poster_id),
                         now,
                     );
-                    insert_ledger_entry!(tx, &entry)?;
-                    insert_provider_call!(
-                        tx,
-                        &NewProviderCall::new(row.id, ProviderCallKind::Refund, &row.provider, share, now)
-                    )?;
+                    insert_ledger_entry(tx.conn(), &entry).await?;
+                    insert_provider_call(
+                        tx.conn(),
+                        &NewProviderCall::new(row.id, ProviderCallKind::Refund, &row.provider, share, now),
+                    )
+                    .await?;
                 }
                 if !refunded_whole {
                     let payout = payout_cents(rest);
                     let entry = LedgerEntry::new(
                         row.id,
                         task_id,
-                        ledger_kind::PAYOUT,
+                        LedgerKind::Payout,
                         payout,
                         currency,
                         Some(row.tasker_id),
                         now,
                     );
-                    insert_ledger_entry!(tx, &entry)?;
-                    insert_ledger_entry!(
-                        tx,
-                        &LedgerEntry::new(row.id, task_id, ledger_kind::FEE, fee_cents(rest), currency, None, now)
-                    )?;
+                    insert_ledger_entry(tx.conn(), &entry).await?;
+                    insert_ledger_entry(
+                        tx.conn(),
+                        &LedgerEntry::new(row.id, task_id, LedgerKind::Fee, fee_cents(rest), currency, None, now),
+                    )
+                    .await?;
                     if payout > 0 {
-                        insert_provider_call!(
-                            tx,
-                            &NewProviderCall::new(row.id, ProviderCallKind::Transfer, &row.provider, payout, now)
-                        )?;
+                        insert_provider_call(
+                            tx.conn(),
+                            &NewProviderCall::new(row.id, ProviderCallKind::Transfer, &row.provider, payout, now),
+                        )
+                        .await?;
                     }
                 }
                 if row.id == dispute.payment_id {

@@ -10,64 +10,71 @@ use uuid::Uuid;
 use model::states::PaymentPurpose;
 
 use crate::{
-    db::{BeginWrite, Db, Timestamp},
-    insert_ledger_entry, insert_notification, insert_provider_call,
+    db::{BeginWrite, Conn, Db, InTransaction, Timestamp},
+    insert_notification,
     ledger::LedgerEntry,
     notifications::{Notice, NotificationRow},
-    on_pool,
+    on_conn, on_pool,
     payments::PaymentRow,
     provider_calls::NewProviderCall,
 };
+use crate::{ledger::insert_ledger_entry, provider_calls::insert_provider_call};
 
 /// Locks the task's row first, like every transition of the task, so
 /// concurrent transitions of one task queue on it and cannot deadlock.
 /// Rows affected (0 when the task is gone).
-macro_rules! lock_task {
-    ($tx:expr, $task_id:expr) => {
+pub(crate) async fn lock_task(conn: Conn<'_>, task_id: Uuid) -> sqlx::Result<u64> {
+    on_conn!(conn, |connection| {
         sqlx::query("update tasks set updated_at = updated_at where id = $1")
-            .bind($task_id)
-            .execute(&mut *$tx)
+            .bind(task_id)
+            .execute(connection)
             .await
             .map(|done| done.rows_affected())
-    };
+    })
 }
 
 /// Lets the tasker change or withdraw an offer again once no checkout of it is open.
-macro_rules! unfreeze_offer {
-    ($tx:expr, $offer_id:expr) => {
+async fn unfreeze_offer(conn: Conn<'_>, offer_id: Uuid) -> sqlx::Result<()> {
+    on_conn!(conn, |connection| {
         sqlx::query(
             "update offers set frozen_at = null
              where id = $1 and not exists (select 1 from payments where offer_id = $1 and status in ('pending', 'processing'))",
         )
-        .bind($offer_id)
-        .execute(&mut *$tx)
+        .bind(offer_id)
+        .execute(connection)
         .await
-    };
+        .map(|_| ())
+    })
 }
 
-/// Puts a `pending_payment` task back to `open` when no checkout of it is still pending or processing.
-macro_rules! reopen_task_if_unpaid {
-    ($tx:expr, $task_id:expr, $now:expr) => {
+/// Puts a `pending_payment` task back to `open` when no checkout of it is still pending or
+/// processing. Rows affected.
+async fn reopen_task_if_unpaid(conn: Conn<'_>, task_id: Uuid, now: Timestamp) -> sqlx::Result<u64> {
+    on_conn!(conn, |connection| {
         sqlx::query(
             "update tasks set status = 'open', updated_at = $2
              where id = $1 and status = 'pending_payment'
                and not exists (select 1 from payments where task_id = $1 and status in ('pending', 'processing'))",
         )
-        .bind($task_id)
-        .bind($now)
-        .execute(&mut *$tx)
+        .bind(task_id)
+        .bind(now)
+        .execute(connection)
         .await
         .map(|done| done.rows_affected())
-    };
+    })
 }
 
-/// Inserts the `pending` payment row of a checkout inside the caller's
-/// transaction: the task's own (`purpose` `task`, no parent) or a price
-/// increase's (whose parent is the task's payment). Rows affected.
-macro_rules! insert_pending_payment {
-    ($tx:expr, $payment:expr, $purpose:expr, $parent_payment_id:expr, $now:expr) => {{
-        let payment: &$crate::escrow::NewPayment = $payment;
-        let parent_payment_id: Option<uuid::Uuid> = $parent_payment_id;
+/// Inserts the `pending` payment row of a checkout inside the caller's transaction, of the kind
+/// `purpose`: the task's own (no parent) or a price increase's (whose parent is the task's
+/// payment). Rows affected.
+pub(crate) async fn insert_pending_payment(
+    conn: Conn<'_>,
+    payment: &NewPayment<'_>,
+    purpose: PaymentPurpose,
+    parent_payment_id: Option<Uuid>,
+    now: Timestamp,
+) -> sqlx::Result<u64> {
+    on_conn!(conn, |connection| {
         sqlx::query(
             "insert into payments (id, task_id, offer_id, poster_id, tasker_id, provider, session_id, checkout_url,
                                    amount_cents, fee_cents, currency, status, expires_at, next_check_at,
@@ -86,15 +93,14 @@ macro_rules! insert_pending_payment {
         .bind(payment.fee_cents)
         .bind(payment.currency)
         .bind(payment.expires_at)
-        .bind($now)
-        .bind($purpose.as_str())
+        .bind(now)
+        .bind(purpose.as_str())
         .bind(parent_payment_id)
-        .execute(&mut *$tx)
+        .execute(connection)
         .await
         .map(|done| done.rows_affected())
-    }};
+    })
 }
-pub(crate) use {insert_pending_payment, lock_task};
 
 /// A checkout about to be opened.
 pub struct NewPayment<'a> {
@@ -155,7 +161,7 @@ pub async fn start_checkout(db: &Db, payment: &NewPayment<'_>, now: Timestamp) -
             if frozen == 0 {
                 return Ok(false);
             }
-            insert_pending_payment!(tx, payment, PaymentPurpose::Task, None, now)?;
+            insert_pending_payment(tx.conn(), payment, PaymentPurpose::Task, None, now).await?;
             tx.commit().await?;
             Ok(true)
         }
@@ -239,7 +245,7 @@ pub async fn confirm_paid(
             .bind(now)
             .execute(&mut *tx)
             .await?;
-            insert_ledger_entry!(tx, &LedgerEntry::charge_of(payment, charge_ref, now))?;
+            insert_ledger_entry(tx.conn(), &LedgerEntry::charge_of(payment, charge_ref, now)).await?;
 
             let mut notifications = notices.assigned.clone();
             notifications.extend(not_selected.into_iter().map(|tasker_id| notices.not_selected.to(tasker_id, now)));
@@ -271,7 +277,7 @@ async fn refund_losing_charge(
     on_pool!(db, |pool| {
         async {
             let mut tx = pool.begin_write().await?;
-            lock_task!(tx, payment.task_id)?;
+            lock_task(tx.conn(), payment.task_id).await?;
             let refunded = sqlx::query(
                 "update payments set status = 'refunded', charge_ref = $2, payment_intent = coalesce($3, payment_intent),
                                      refund_reason = 'task no longer available', refunded_at = $4, updated_at = $4,
@@ -288,11 +294,11 @@ async fn refund_losing_charge(
             if refunded == 0 {
                 return Ok(Confirmation::Unchanged);
             }
-            insert_ledger_entry!(tx, &LedgerEntry::charge_of(payment, charge_ref, now))?;
-            insert_ledger_entry!(tx, &LedgerEntry::refund_of(payment, now))?;
-            insert_provider_call!(tx, &NewProviderCall::refund_of(payment, now))?;
-            unfreeze_offer!(tx, payment.offer_id)?;
-            reopen_task_if_unpaid!(tx, payment.task_id, now)?;
+            insert_ledger_entry(tx.conn(), &LedgerEntry::charge_of(payment, charge_ref, now)).await?;
+            insert_ledger_entry(tx.conn(), &LedgerEntry::refund_of(payment, now)).await?;
+            insert_provider_call(tx.conn(), &NewProviderCall::refund_of(payment, now)).await?;
+            unfreeze_offer(tx.conn(), payment.offer_id).await?;
+            reopen_task_if_unpaid(tx.conn(), payment.task_id, now).await?;
             insert_notification!(tx, notification)?;
             tx.commit().await?;
             Ok(Confirmation::Refunded { notifications: vec![notification.clone()] })
@@ -308,7 +314,7 @@ pub async fn expire_unpaid(db: &Db, payment: &PaymentRow, now: Timestamp) -> sql
     on_pool!(db, |pool| {
         async {
             let mut tx = pool.begin_write().await?;
-            let touched = lock_task!(tx, payment.task_id)?;
+            let touched = lock_task(tx.conn(), payment.task_id).await?;
             let expired = sqlx::query(
                 "update payments set status = 'expired', updated_at = $2, next_check_at = null
                  where id = $1 and status = 'pending'",
@@ -322,8 +328,8 @@ pub async fn expire_unpaid(db: &Db, payment: &PaymentRow, now: Timestamp) -> sql
                 tx.commit().await?;
                 return Ok(if expired == 0 { None } else { Some(false) });
             }
-            unfreeze_offer!(tx, payment.offer_id)?;
-            let reopened = reopen_task_if_unpaid!(tx, payment.task_id, now)?;
+            unfreeze_offer(tx.conn(), payment.offer_id).await?;
+            let reopened = reopen_task_if_unpaid(tx.conn(), payment.task_id, now).await?;
             tx.commit().await?;
             Ok(Some(reopened == 1))
         }
@@ -346,7 +352,7 @@ pub async fn mark_processing(
     on_pool!(db, |pool| {
         async {
             let mut tx = pool.begin_write().await?;
-            lock_task!(tx, payment.task_id)?;
+            lock_task(tx.conn(), payment.task_id).await?;
             let moved = sqlx::query(
                 "update payments set status = 'processing', payment_intent = coalesce($2, payment_intent),
                                      next_check_at = $3, check_attempts = 0, updated_at = $4
@@ -383,7 +389,7 @@ pub async fn fail_processing(
     on_pool!(db, |pool| {
         async {
             let mut tx = pool.begin_write().await?;
-            lock_task!(tx, payment.task_id)?;
+            lock_task(tx.conn(), payment.task_id).await?;
             let failed = sqlx::query(
                 "update payments set status = 'failed', next_check_at = null, updated_at = $2
                  where id = $1 and status in ('pending', 'processing')",
@@ -396,8 +402,8 @@ pub async fn fail_processing(
             if failed == 0 {
                 return Ok(None);
             }
-            unfreeze_offer!(tx, payment.offer_id)?;
-            let reopened = reopen_task_if_unpaid!(tx, payment.task_id, now)?;
+            unfreeze_offer(tx.conn(), payment.offer_id).await?;
+            let reopened = reopen_task_if_unpaid(tx.conn(), payment.task_id, now).await?;
             insert_notification!(tx, notification)?;
             tx.commit().await?;
             Ok(Some(reopened == 1))

@@ -6,30 +6,22 @@ use sqlx::FromRow;
 use tracing::instrument;
 use uuid::Uuid;
 
+use model::states::LedgerKind;
+
 pub use crate::ledger_audit::{LedgerMismatch, audit};
 use crate::{
-    db::{Db, Timestamp, new_id},
-    on_pool,
+    db::{Conn, Db, Timestamp, new_id},
+    on_conn, on_pool,
     payments::PaymentRow,
 };
-
-pub mod kind {
-    /// The poster's card is charged into escrow (+amount).
-    pub const CHARGE: &str = "charge";
-    /// The tasker is paid out of escrow (−(amount − fee)).
-    pub const PAYOUT: &str = "payout";
-    /// The platform keeps its fee (−fee).
-    pub const FEE: &str = "fee";
-    /// The poster gets the charge back (−amount).
-    pub const REFUND: &str = "refund";
-}
 
 #[derive(Clone, Debug, FromRow)]
 pub struct LedgerEntry {
     pub id: Uuid,
     pub payment_id: Uuid,
     pub task_id: Uuid,
-    pub kind: String,
+    #[sqlx(try_from = "String")]
+    pub kind: LedgerKind,
     pub amount_cents: i64,
     pub escrow_delta_cents: i64,
     pub currency: String,
@@ -43,13 +35,13 @@ impl LedgerEntry {
     pub fn new(
         payment_id: Uuid,
         task_id: Uuid,
-        kind: &'static str,
+        kind: LedgerKind,
         amount_cents: i64,
         currency: &str,
         user_id: Option<Uuid>,
         now: Timestamp,
     ) -> Self {
-        let escrow_delta_cents = if kind == self::kind::CHARGE { amount_cents } else { -amount_cents };
+        let escrow_delta_cents = if kind == LedgerKind::Charge { amount_cents } else { -amount_cents };
         Self {
             id: new_id(),
             payment_id,
@@ -72,23 +64,21 @@ impl LedgerEntry {
     /// The poster's charge of all of `payment`, with the provider's reference.
     pub fn charge_of(payment: &PaymentRow, charge_ref: Option<&str>, now: Timestamp) -> Self {
         let (id, task_id, amount, currency) = (payment.id, payment.task_id, payment.amount_cents, &payment.currency);
-        Self::new(id, task_id, kind::CHARGE, amount, currency, Some(payment.poster_id), now)
+        Self::new(id, task_id, LedgerKind::Charge, amount, currency, Some(payment.poster_id), now)
             .with_provider_ref(charge_ref.map(str::to_owned))
     }
 
     /// All of `payment` back to its poster.
     pub fn refund_of(payment: &PaymentRow, now: Timestamp) -> Self {
         let (id, task_id, amount, currency) = (payment.id, payment.task_id, payment.amount_cents, &payment.currency);
-        Self::new(id, task_id, kind::REFUND, amount, currency, Some(payment.poster_id), now)
+        Self::new(id, task_id, LedgerKind::Refund, amount, currency, Some(payment.poster_id), now)
     }
 }
 
 /// Inserts a [`LedgerEntry`] inside the caller's transaction. The unique
 /// (payment_id, kind) key makes a repeated movement fail instead of counting twice.
-#[macro_export]
-macro_rules! insert_ledger_entry {
-    ($tx:expr, $entry:expr) => {{
-        let entry: &$crate::ledger::LedgerEntry = $entry;
+pub async fn insert_ledger_entry(conn: Conn<'_>, entry: &LedgerEntry) -> sqlx::Result<u64> {
+    on_conn!(conn, |connection| {
         sqlx::query(
             "insert into ledger_entries (id, payment_id, task_id, kind, amount_cents, escrow_delta_cents, currency,
                                          user_id, provider_ref, created_at)
@@ -97,17 +87,17 @@ macro_rules! insert_ledger_entry {
         .bind(entry.id)
         .bind(entry.payment_id)
         .bind(entry.task_id)
-        .bind(&entry.kind)
+        .bind(entry.kind.as_str())
         .bind(entry.amount_cents)
         .bind(entry.escrow_delta_cents)
         .bind(&entry.currency)
         .bind(entry.user_id)
         .bind(&entry.provider_ref)
         .bind(entry.created_at)
-        .execute(&mut *$tx)
+        .execute(connection)
         .await
         .map(|done| done.rows_affected())
-    }};
+    })
 }
 
 #[instrument(skip_all)]

@@ -10,19 +10,38 @@ use sqlx::FromRow;
 use tracing::instrument;
 use uuid::Uuid;
 
-use model::payments::fees::fee_cents;
+use model::{
+    payments::process,
+    states::{PaymentPurpose, PaymentStatus, ProviderCallStatus},
+};
 
 use crate::{db::Db, on_pool};
 
 /// Labelled amounts, `(what, cents)`, sorted.
 pub type Facts = Vec<(String, i64)>;
 
-/// One payment whose records do not match its status (or, with status `missing`, rows whose
-/// payment does not exist).
+/// What a mismatch was found on: a payment in its status, or rows whose payment does not exist.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Audited {
+    Payment(PaymentStatus),
+    MissingPayment,
+}
+
+impl Audited {
+    /// The payment's status, or `missing`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Audited::Payment(status) => status.as_str(),
+            Audited::MissingPayment => "missing",
+        }
+    }
+}
+
+/// One payment whose records do not match its status (or rows whose payment does not exist).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LedgerMismatch {
     pub payment_id: Uuid,
-    pub status: String,
+    pub status: Audited,
     /// What the status calls for and what is recorded, as sorted `(what, cents)`: `ledger <kind>`
     /// rows, `call <kind>` provider calls, `sandbox <kind>` money the sandbox provider moved,
     /// `payment fee` and `payment refunded` on the payment row.
@@ -35,14 +54,16 @@ pub struct LedgerMismatch {
 pub struct AuditedPayment {
     pub id: Uuid,
     pub task_id: Uuid,
-    pub status: String,
+    #[sqlx(try_from = "String")]
+    pub status: PaymentStatus,
     pub amount_cents: i64,
     pub refunded_cents: i64,
     pub fee_cents: i64,
     pub provider: String,
     pub session_id: String,
-    /// `task`, `increase` or `tip` (no fee on a tip).
-    pub purpose: String,
+    /// Its kind of charge: which takes a fee is the process's (`process::charge`).
+    #[sqlx(try_from = "String")]
+    pub purpose: PaymentPurpose,
 }
 
 /// A ledger row or a provider call, as the audit reads it: `status` is the call's (`None` for a
@@ -53,7 +74,7 @@ pub struct AuditedMovement {
     pub task_id: Option<Uuid>,
     pub kind: String,
     pub amount_cents: i64,
-    pub status: Option<String>,
+    pub status: Option<ProviderCallStatus>,
 }
 
 /// What the sandbox provider records it refunded and transferred out of a session's charge.
@@ -69,16 +90,16 @@ pub struct SandboxMoved {
 /// anything to pay) and the fee of what was not refunded, and the refund of the rest. Sorted.
 pub fn expected_facts(payment: &AuditedPayment) -> Vec<(String, i64)> {
     let amount = payment.amount_cents;
-    let fee_cents = |cents| if payment.purpose == "tip" { 0 } else { fee_cents(cents) };
-    let mut facts: Vec<(&str, i64)> = match payment.status.as_str() {
-        "held" => vec![("ledger charge", amount), ("payment fee", fee_cents(amount))],
-        "refunded" => vec![
+    let fee_cents = |cents| process::charge(payment.purpose).fee_cents(cents);
+    let mut facts: Vec<(&str, i64)> = match payment.status {
+        PaymentStatus::Held => vec![("ledger charge", amount), ("payment fee", fee_cents(amount))],
+        PaymentStatus::Refunded => vec![
             ("ledger charge", amount),
             ("ledger refund", amount),
             ("call refund", amount),
             ("payment refunded", amount),
         ],
-        "released" => {
+        PaymentStatus::Released => {
             let refunded = payment.refunded_cents;
             let fee = fee_cents(amount - refunded);
             let payout = amount - refunded - fee;
@@ -92,7 +113,7 @@ pub fn expected_facts(payment: &AuditedPayment) -> Vec<(String, i64)> {
             }
             facts
         }
-        _ => vec![],
+        PaymentStatus::Pending | PaymentStatus::Processing | PaymentStatus::Failed | PaymentStatus::Expired => vec![],
     };
     facts.sort();
     facts.into_iter().map(|(what, cents)| (what.to_owned(), cents)).collect()
@@ -113,10 +134,10 @@ pub fn found_facts(
         })
         .collect();
     facts.extend(calls.iter().map(|call| (format!("call {}", call.kind), call.amount_cents)));
-    match payment.status.as_str() {
-        "held" | "released" => facts.push(("payment fee".into(), payment.fee_cents)),
-        "refunded" => facts.push(("payment refunded".into(), payment.refunded_cents)),
-        _ => {}
+    match payment.status {
+        PaymentStatus::Held | PaymentStatus::Released => facts.push(("payment fee".into(), payment.fee_cents)),
+        PaymentStatus::Refunded => facts.push(("payment refunded".into(), payment.refunded_cents)),
+        PaymentStatus::Pending | PaymentStatus::Processing | PaymentStatus::Failed | PaymentStatus::Expired => {}
     }
     facts.sort();
     facts
@@ -131,7 +152,7 @@ pub fn sandbox_facts(calls: &[AuditedMovement], moved: SandboxMoved) -> (Facts, 
     for (kind, cents) in [("refund", moved.refunded_cents), ("transfer", moved.transferred_cents)] {
         let call = calls.iter().find(|call| call.kind == kind);
         match call {
-            Some(call) if call.status.as_deref() == Some("done") => {
+            Some(call) if call.status == Some(ProviderCallStatus::Done) => {
                 expected.push((format!("sandbox {kind}"), call.amount_cents));
                 found.push((format!("sandbox {kind}"), cents));
             }
@@ -184,7 +205,8 @@ pub fn reconcile(
             found.sort();
         }
         if expected != found {
-            mismatches.push(LedgerMismatch { payment_id: payment.id, status: payment.status, expected, found });
+            let status = Audited::Payment(payment.status);
+            mismatches.push(LedgerMismatch { payment_id: payment.id, status, expected, found });
         }
     }
     let mut orphans: HashMap<Uuid, Vec<(String, i64)>> = HashMap::new();
@@ -193,7 +215,7 @@ pub fn reconcile(
         orphans.entry(row.payment_id).or_default().push((format!("{what} {}", row.kind), row.amount_cents));
     }
     for (payment_id, found) in orphans {
-        mismatches.push(LedgerMismatch { payment_id, status: "missing".into(), expected: vec![], found });
+        mismatches.push(LedgerMismatch { payment_id, status: Audited::MissingPayment, expected: vec![], found });
     }
     mismatches.sort_by_key(|mismatch| mismatch.payment_id);
     mismatches
@@ -256,7 +278,8 @@ pub async fn audited_provider_calls(db: &Db) -> sqlx::Result<Vec<AuditedMovement
             task_id: None,
             kind,
             amount_cents,
-            status: Some(status),
+            // The CHECK constraint allows only the enum's values.
+            status: ProviderCallStatus::parse(&status),
         })
         .collect())
 }
@@ -285,13 +308,13 @@ mod tests {
         AuditedPayment {
             id: Uuid::now_v7(),
             task_id: Uuid::now_v7(),
-            status: status.into(),
+            status: PaymentStatus::parse(status).expect("a payment status"),
             amount_cents: amount,
             refunded_cents: refunded,
             fee_cents: fee,
             provider: "sandbox".into(),
             session_id: "cs_sandbox_1".into(),
-            purpose: "task".into(),
+            purpose: PaymentPurpose::Task,
         }
     }
 
@@ -311,7 +334,7 @@ mod tests {
             task_id: None,
             kind: kind.into(),
             amount_cents: cents,
-            status: Some(status.into()),
+            status: ProviderCallStatus::parse(status),
         }
     }
 
@@ -374,7 +397,7 @@ mod tests {
 
     #[test]
     fn a_tip_is_paid_out_whole_with_a_fee_of_nothing() {
-        let tip = AuditedPayment { purpose: "tip".into(), ..a_payment("released", 1_000, 0, 0) };
+        let tip = AuditedPayment { purpose: PaymentPurpose::Tip, ..a_payment("released", 1_000, 0, 0) };
         let ledger = vec![row(&tip, "charge", 1_000), row(&tip, "payout", 1_000), row(&tip, "fee", 0)];
         let calls = vec![call(&tip, "transfer", 1_000, "done")];
         assert_eq!(reconcile(vec![tip.clone()], ledger, calls.clone(), &moved(0, 1_000)), vec![]);

@@ -12,15 +12,16 @@ use uuid::Uuid;
 use model::states::{PaymentPurpose, PaymentStatus, PriceIncreaseStatus};
 
 use crate::{
-    db::{BeginWrite, Db, Timestamp},
+    db::{BeginWrite, Db, InTransaction, Timestamp},
     escrow::{NewPayment, insert_pending_payment, lock_task},
-    insert_ledger_entry, insert_notification, insert_provider_call,
+    insert_notification,
     ledger::LedgerEntry,
     notifications::NotificationRow,
     on_pool,
     payments::PaymentRow,
     provider_calls::NewProviderCall,
 };
+use crate::{ledger::insert_ledger_entry, provider_calls::insert_provider_call};
 
 #[derive(Clone, Debug, FromRow)]
 pub struct PriceIncreaseRow {
@@ -192,7 +193,7 @@ pub async fn approve(
             if live == 0 {
                 return Ok(false);
             }
-            insert_pending_payment!(tx, payment, PaymentPurpose::Increase, Some(parent_payment_id), now)?;
+            insert_pending_payment(tx.conn(), payment, PaymentPurpose::Increase, Some(parent_payment_id), now).await?;
             let approved = sqlx::query(
                 "update price_increases set status = 'approved', payment_id = $2, answered_at = $3
                  where id = $1 and task_id = $4 and status = 'pending' and expires_at > $3 and amount_cents = $5",
@@ -251,7 +252,7 @@ async fn answer(
     on_pool!(db, |pool| {
         async {
             let mut tx = pool.begin_write().await?;
-            lock_task!(tx, increase.task_id)?;
+            lock_task(tx.conn(), increase.task_id).await?;
             let row = sqlx::query_as::<_, PriceIncreaseRow>(sqlx::AssertSqlSafe(format!(
                 "update price_increases set status = $2, decline_reason = $3, answered_at = $4
                  where id = $1 and status = 'pending' and ($2 <> 'lapsed' or expires_at <= $4)
@@ -318,7 +319,7 @@ pub async fn confirm_paid(
     on_pool!(db, |pool| {
         async {
             let mut tx = pool.begin_write().await?;
-            lock_task!(tx, payment.task_id)?;
+            lock_task(tx.conn(), payment.task_id).await?;
             let joined = sqlx::query(
                 "update price_increases set status = 'paid'
                  where payment_id = $1 and status = 'approved'
@@ -350,10 +351,10 @@ pub async fn confirm_paid(
             if moved == 0 {
                 return Ok(IncreaseConfirmation::Unchanged);
             }
-            insert_ledger_entry!(tx, &LedgerEntry::charge_of(payment, charge_ref, now))?;
+            insert_ledger_entry(tx.conn(), &LedgerEntry::charge_of(payment, charge_ref, now)).await?;
             if joined == 0 {
-                insert_ledger_entry!(tx, &LedgerEntry::refund_of(payment, now))?;
-                insert_provider_call!(tx, &NewProviderCall::refund_of(payment, now))?;
+                insert_ledger_entry(tx.conn(), &LedgerEntry::refund_of(payment, now)).await?;
+                insert_provider_call(tx.conn(), &NewProviderCall::refund_of(payment, now)).await?;
             }
             for notification in notifications {
                 insert_notification!(tx, notification)?;
@@ -385,7 +386,7 @@ pub async fn end_unpaid(
     on_pool!(db, |pool| {
         async {
             let mut tx = pool.begin_write().await?;
-            lock_task!(tx, payment.task_id)?;
+            lock_task(tx.conn(), payment.task_id).await?;
             let ended = sqlx::query(
                 "update payments set status = $2, next_check_at = null, updated_at = $3
                  where id = $1 and (status = 'pending' or ($2 = 'failed' and status = 'processing'))",

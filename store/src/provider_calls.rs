@@ -12,8 +12,8 @@ use model::states::{ProviderCallKind, ProviderCallStatus};
 
 use crate::{
     audit_log::AuditEntry,
-    db::{BeginWrite, Db, Timestamp, new_id},
-    insert_audit_entry, on_pool,
+    db::{BeginWrite, Conn, Db, Timestamp, new_id},
+    insert_audit_entry, on_conn, on_pool,
 };
 
 #[derive(Clone, Debug, FromRow)]
@@ -70,13 +70,10 @@ impl<'a> NewProviderCall<'a> {
     }
 }
 
-/// Records a [`NewProviderCall`] inside the caller's transaction (a macro
-/// because the transaction's type differs per backend). A second call of the
-/// same kind for a payment is ignored: money moves once.
-#[macro_export]
-macro_rules! insert_provider_call {
-    ($tx:expr, $call:expr) => {{
-        let call: &$crate::provider_calls::NewProviderCall = $call;
+/// Records a [`NewProviderCall`] inside the caller's transaction. A second call of the same
+/// kind for a payment is ignored: money moves once.
+pub async fn insert_provider_call(conn: Conn<'_>, call: &NewProviderCall<'_>) -> sqlx::Result<u64> {
+    on_conn!(conn, |connection| {
         sqlx::query(
             "insert into provider_calls (id, payment_id, kind, provider, amount_cents, status, attempts,
                                          next_attempt_at, created_at, updated_at)
@@ -89,10 +86,10 @@ macro_rules! insert_provider_call {
         .bind(call.provider)
         .bind(call.amount_cents)
         .bind(call.now)
-        .execute(&mut *$tx)
+        .execute(connection)
         .await
         .map(|done| done.rows_affected())
-    }};
+    })
 }
 
 /// Whether the transfer call `call` (a table alias) pays a tasker suspended at `now` (a bind

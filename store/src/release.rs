@@ -5,19 +5,27 @@
 use tracing::instrument;
 use uuid::Uuid;
 
-use model::{payments::fees::payout_cents, states::ProviderCallKind};
+use model::{
+    payments::fees::payout_cents,
+    states::{DisputeOutcome, LedgerKind, ProviderCallKind},
+};
 
 use crate::{
+    added_charges::{close_open_increases, release_added_charges},
+    db::InTransaction,
+    ledger::insert_ledger_entry,
+    provider_calls::insert_provider_call,
+};
+use crate::{
     cancellations::close_pending_cancellation,
-    close_open_increases, close_pending_reschedules,
-    db::{BeginWrite, Db, Timestamp},
-    insert_ledger_entry, insert_notification, insert_provider_call,
-    ledger::{LedgerEntry, kind as ledger_kind},
+    close_pending_reschedules,
+    db::{BeginWrite, Conn, Db, Timestamp},
+    insert_notification,
+    ledger::LedgerEntry,
     notifications::NotificationRow,
-    on_pool,
+    on_conn, on_pool,
     payments::{PAYMENT_COLUMNS, PaymentRow},
     provider_calls::NewProviderCall,
-    release_added_charges,
 };
 
 /// An operator's decision of a dispute, carried by the transition it decides.
@@ -28,43 +36,47 @@ pub struct Decision<'a> {
 }
 
 /// Closes the task's open dispute inside the caller's transaction: decided by
-/// `$3` (an operator, whose decision goes into the audit log), or by the poster
-/// releasing (`$3` null). Rows affected.
-macro_rules! resolve_open_dispute {
-    ($tx:expr, $task_id:expr, $outcome:expr, $refund_cents:expr, $decision:expr, $now:expr) => {{
-        let decision: Option<&Decision> = $decision;
+/// an operator (whose decision goes into the audit log), or by the poster
+/// releasing (`decision` none). Rows affected.
+pub(crate) async fn resolve_open_dispute(
+    conn: Conn<'_>,
+    task_id: Uuid,
+    outcome: DisputeOutcome,
+    refund_cents: Option<i64>,
+    decision: Option<&Decision<'_>>,
+    now: Timestamp,
+) -> sqlx::Result<u64> {
+    on_conn!(conn, |connection| {
         let resolved = sqlx::query(
             "update disputes set status = 'resolved', outcome = $2, refund_cents = $3, resolved_by = $4,
                                  resolution_note = $5, resolved_at = $6
              where task_id = $1 and status = 'open' and ($7 = false or id = $8)",
         )
-        .bind($task_id)
-        .bind($outcome.as_str())
-        .bind($refund_cents)
+        .bind(task_id)
+        .bind(outcome.as_str())
+        .bind(refund_cents)
         .bind(decision.map(|d| d.operator_id))
         .bind(decision.map(|d| d.note).unwrap_or("Released by the poster"))
-        .bind($now)
+        .bind(now)
         .bind(decision.is_some())
         .bind(decision.map(|d| d.dispute_id).unwrap_or_default())
-        .execute(&mut *$tx)
+        .execute(&mut *connection)
         .await
         .map(|done| done.rows_affected());
         match (resolved, decision) {
             (Ok(1), Some(decision)) => {
-                let entry = $crate::audit_log::AuditEntry::new(
+                let entry = crate::audit_log::AuditEntry::new(
                     decision.operator_id,
-                    ::model::moderation::AuditAction::DisputeDecision,
-                    (::model::moderation::AuditTarget::Dispute, decision.dispute_id),
+                    model::moderation::AuditAction::DisputeDecision,
+                    (model::moderation::AuditTarget::Dispute, decision.dispute_id),
                     decision.note,
                 );
-                $crate::insert_audit_entry!($tx, &entry).map(|_| 1)
+                crate::insert_audit_entry!(connection, &entry).map(|_| 1)
             }
             (other, _) => other,
         }
-    }};
+    })
 }
-
-pub(crate) use resolve_open_dispute;
 
 /// `assigned` → `completion_requested` by the assigned tasker, with the
 /// poster's `notification`; auto-release counts from now. False when the task
@@ -150,19 +162,13 @@ where
             if moved == 0 {
                 return Ok(None);
             }
-            let resolved = resolve_open_dispute!(
-                tx,
-                task_id,
-                ::model::states::DisputeOutcome::Release,
-                None::<i64>,
-                decision,
-                now
-            )?;
+            let resolved =
+                resolve_open_dispute(tx.conn(), task_id, DisputeOutcome::Release, None::<i64>, decision, now).await?;
             if decision.is_some() && resolved == 0 {
                 return Ok(None);
             }
             close_pending_cancellation!(tx, task_id, now)?;
-            close_open_increases!(tx, task_id, now)?;
+            close_open_increases(tx.conn(), task_id, now).await?;
             close_pending_reschedules!(tx, task_id, now)?;
             let payment = sqlx::query_as::<_, PaymentRow>(sqlx::AssertSqlSafe(format!(
                 "update payments set status = 'released', released_at = $2, updated_at = $2
@@ -178,37 +184,40 @@ where
                 return Err(sqlx::Error::Protocol(format!("task {task_id} is assigned without a held payment")));
             };
             let payout = payout_cents(payment.amount_cents);
-            insert_ledger_entry!(
-                tx,
+            insert_ledger_entry(
+                tx.conn(),
                 &LedgerEntry::new(
                     payment.id,
                     task_id,
-                    ledger_kind::PAYOUT,
+                    LedgerKind::Payout,
                     payout,
                     &payment.currency,
                     Some(payment.tasker_id),
-                    now
-                )
-            )?;
-            insert_ledger_entry!(
-                tx,
+                    now,
+                ),
+            )
+            .await?;
+            insert_ledger_entry(
+                tx.conn(),
                 &LedgerEntry::new(
                     payment.id,
                     task_id,
-                    ledger_kind::FEE,
+                    LedgerKind::Fee,
                     payment.fee_cents,
                     &payment.currency,
                     None,
-                    now
-                )
-            )?;
+                    now,
+                ),
+            )
+            .await?;
             if payout > 0 {
-                insert_provider_call!(
-                    tx,
-                    &NewProviderCall::new(payment.id, ProviderCallKind::Transfer, &payment.provider, payout, now)
-                )?;
+                insert_provider_call(
+                    tx.conn(),
+                    &NewProviderCall::new(payment.id, ProviderCallKind::Transfer, &payment.provider, payout, now),
+                )
+                .await?;
             }
-            let added = release_added_charges!(tx, task_id, now);
+            let added = release_added_charges(tx.conn(), task_id, now).await?;
             let added_payout: i64 = added.iter().map(|charge| charge.amount_cents - charge.fee_cents).sum();
             let notifications = notices(&payment, payout + added_payout);
             for row in &notifications {

@@ -6,18 +6,19 @@
 use tracing::instrument;
 use uuid::Uuid;
 
-use model::states::{PaymentPurpose, ProviderCallKind};
+use model::states::{LedgerKind, PaymentPurpose, ProviderCallKind};
 
 use crate::{
-    db::{BeginWrite, Db, Timestamp},
+    db::{BeginWrite, Db, InTransaction, Timestamp},
     escrow::{NewPayment, lock_task},
-    insert_ledger_entry, insert_notification, insert_provider_call,
-    ledger::{LedgerEntry, kind as ledger_kind},
+    insert_notification,
+    ledger::LedgerEntry,
     notifications::NotificationRow,
     on_pool,
     payments::PaymentRow,
     provider_calls::NewProviderCall,
 };
+use crate::{ledger::insert_ledger_entry, provider_calls::insert_provider_call};
 
 /// Records the tip's checkout on the poster's completed task whose payment
 /// `parent_payment_id` was released — once per task: a tip open, processing or
@@ -89,7 +90,7 @@ pub async fn confirm_paid(
     on_pool!(db, |pool| {
         async {
             let mut tx = pool.begin_write().await?;
-            lock_task!(tx, payment.task_id)?;
+            lock_task(tx.conn(), payment.task_id).await?;
             let moved = sqlx::query(
                 "update payments set status = 'released', charge_ref = $2, payment_intent = coalesce($3, payment_intent),
                                      held_at = $4, released_at = $4, updated_at = $4, next_check_at = null
@@ -109,14 +110,14 @@ pub async fn confirm_paid(
                 (payment.id, payment.task_id, payment.amount_cents, payment.currency.as_str());
             let entries = [
                 LedgerEntry::charge_of(payment, charge_ref, now),
-                LedgerEntry::new(id, task_id, ledger_kind::PAYOUT, amount, currency, Some(payment.tasker_id), now),
+                LedgerEntry::new(id, task_id, LedgerKind::Payout, amount, currency, Some(payment.tasker_id), now),
                 // No service fee on a tip: the row says so.
-                LedgerEntry::new(id, task_id, ledger_kind::FEE, 0, currency, None, now),
+                LedgerEntry::new(id, task_id, LedgerKind::Fee, 0, currency, None, now),
             ];
             for entry in &entries {
-                insert_ledger_entry!(tx, entry)?;
+                insert_ledger_entry(tx.conn(), entry).await?;
             }
-            insert_provider_call!(tx, &NewProviderCall::new(id, ProviderCallKind::Transfer, &payment.provider, amount, now))?;
+            insert_provider_call(tx.conn(), &NewProviderCall::new(id, ProviderCallKind::Transfer, &payment.provider, amount, now)).await?;
             for notification in notifications {
                 insert_notification!(tx, notification)?;
             }

@@ -9,6 +9,7 @@ use hmac::{Hmac, Mac};
 use sha2::Sha256;
 use uuid::Uuid;
 
+use model::states::EmailLineStatus;
 use store::{
     db::Timestamp,
     deliveries::{self, DueEmailLine},
@@ -111,10 +112,11 @@ async fn mail_user(state: &Handles, user_id: Uuid, created_before: Timestamp, no
     let settings = preferences::settings(&state.db, user_id).await?;
     let (wanted, unwanted): (Vec<_>, Vec<_>) =
         lines.into_iter().partition(|line| !line.is_read && settings.allows(EMAIL, line.kind));
-    let mut outcome: Vec<(Uuid, &str)> = unwanted.iter().map(|line| (line.notification_id, "skipped")).collect();
+    let mut outcome: Vec<(Uuid, EmailLineStatus)> =
+        unwanted.iter().map(|line| (line.notification_id, EmailLineStatus::Skipped)).collect();
     let user = users::user_by_id(&state.db, user_id).await?;
     let Some(user) = user.filter(|_| !wanted.is_empty()) else {
-        outcome.extend(wanted.iter().map(|line| (line.notification_id, "skipped")));
+        outcome.extend(wanted.iter().map(|line| (line.notification_id, EmailLineStatus::Skipped)));
         deliveries::finish_digest(&state.db, user_id, &outcome, now, None, None, now).await?;
         return Ok(false);
     };
@@ -129,13 +131,17 @@ async fn mail_user(state: &Handles, user_id: Uuid, created_before: Timestamp, no
     match state.mailer.send_with_unsubscribe(email, &unsubscribe_url).await {
         Ok(()) => {
             metrics::counter!("notification_deliveries_total", "channel" => "email", "outcome" => "sent").increment(1);
-            outcome.extend(wanted.iter().map(|line| (line.notification_id, "sent")));
+            outcome.extend(wanted.iter().map(|line| (line.notification_id, EmailLineStatus::Sent)));
             deliveries::finish_digest(&state.db, user_id, &outcome, now, None, Some(now), now).await?;
             Ok(true)
         }
         Err(error) => {
             let error = format!("{error:#}");
-            let (status, result) = if attempts >= MAX_ATTEMPTS { ("parked", "failed") } else { ("pending", "retried") };
+            let (status, result) = if attempts >= MAX_ATTEMPTS {
+                (EmailLineStatus::Parked, "failed")
+            } else {
+                (EmailLineStatus::Pending, "retried")
+            };
             tracing::warn!(%user_id, attempts, %error, "could not send a notification digest");
             metrics::counter!("notification_deliveries_total", "channel" => "email", "outcome" => result).increment(1);
             outcome.extend(wanted.iter().map(|line| (line.notification_id, status)));

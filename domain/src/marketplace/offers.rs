@@ -12,7 +12,7 @@ use store::{
 };
 
 use crate::{
-    live,
+    live::{self, OfferChange},
     marketplace::tasks::task_or_not_found,
     moderation::guard,
     notices,
@@ -67,7 +67,7 @@ pub async fn make(state: &Services, tasker_id: Uuid, task_id: Uuid, input: Offer
     let row = offers::offer(&state.db, created.offer_id)
         .await?
         .ok_or_else(|| anyhow::anyhow!("offer vanished after insert"))?;
-    live::offer_changed(state, "offer.created", &row, task.poster_id, created.offer_count).await;
+    live::offer_changed(state, OfferChange::Created, &row, task.poster_id, created.offer_count).await;
     live::task_updated(state, task_id, task.status, created.offer_count).await;
     live::notifications_created(state, std::slice::from_ref(&created.notification)).await;
     Ok(row)
@@ -85,7 +85,7 @@ pub async fn update(state: &Services, tasker_id: Uuid, id: Uuid, input: OfferInp
     }
     let row = offers::offer(&state.db, id).await?.ok_or_else(|| DomainError::not_found("Offer"))?;
     let task = task_or_not_found(state, row.task_id).await?;
-    live::offer_changed(state, "offer.updated", &row, task.poster_id, task.offer_count).await;
+    live::offer_changed(state, OfferChange::Updated, &row, task.poster_id, task.offer_count).await;
     Ok(row)
 }
 
@@ -97,7 +97,7 @@ pub async fn withdraw(state: &Services, tasker_id: Uuid, id: Uuid) -> DomainResu
         offers::withdraw_offer(&state.db, id, tasker_id, Timestamp::now()).await?.ok_or_else(not_pending)?;
     let row = offers::offer(&state.db, id).await?.ok_or_else(|| DomainError::not_found("Offer"))?;
     let task = task_or_not_found(state, row.task_id).await?;
-    live::offer_changed(state, "offer.withdrawn", &row, task.poster_id, offer_count).await;
+    live::offer_changed(state, OfferChange::Withdrawn, &row, task.poster_id, offer_count).await;
     live::task_updated(state, task.id, task.status, offer_count).await;
     Ok(row)
 }

@@ -24,7 +24,7 @@ use crate::{
     live, notices,
     refusal::{DomainError, DomainResult},
     services::Services,
-    wire::assigned_tasks::Reschedule,
+    wire::{assigned_tasks::Reschedule, events::LiveEvent},
 };
 
 pub const ANSWER_WINDOW: Duration = Duration::from_secs(48 * 3600);
@@ -129,7 +129,7 @@ pub async fn propose(
             RescheduleError::Database(error) => error.into(),
         })?;
     live::notifications_created(state, &[notification]).await;
-    publish(state, task, &row, "reschedule.created").await;
+    publish(state, task, LiveEvent::RescheduleCreated(Reschedule::from(&row))).await;
     Ok(row)
 }
 
@@ -166,7 +166,7 @@ async fn close(
     let row = store::reschedules::answer(&state.db, proposal, new_status, &notification, now).await?;
     let row = row.ok_or_else(|| DomainError::Conflict("This proposal is no longer waiting for an answer".into()))?;
     live::notifications_created(state, &[notification]).await;
-    publish(state, task, &row, "reschedule.updated").await;
+    publish(state, task, LiveEvent::RescheduleUpdated(Reschedule::from(&row))).await;
     if new_status == RescheduleStatus::Accepted
         && let Some(task) = tasks::task(&state.db, task.id).await?
     {
@@ -187,10 +187,9 @@ pub async fn lapse_due(state: &Services, now: Timestamp, limit: i64) -> anyhow::
     Ok(lapsed)
 }
 
-async fn publish(state: &Services, task: &TaskRow, row: &RescheduleRow, event: &str) {
-    let data = Reschedule::from(row);
+async fn publish(state: &Services, task: &TaskRow, event: LiveEvent) {
     for user_id in [Some(task.poster_id), task.assigned_tasker_id].into_iter().flatten() {
-        live::publish(state, &live::user_topic(user_id), event, &data).await;
+        live::publish(state, &live::user_topic(user_id), &event).await;
     }
 }
 

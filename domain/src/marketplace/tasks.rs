@@ -7,9 +7,15 @@ use std::{net::IpAddr, time::Duration};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use model::marketplace::{
-    cancellations,
-    rules::{self, TaskInput},
+use model::{
+    marketplace::{
+        cancellations,
+        rules::{self, TaskInput},
+    },
+    payments::{
+        process::{self, Event},
+        rules::Party,
+    },
 };
 use store::{
     db::Timestamp,
@@ -117,7 +123,9 @@ pub async fn cancel_open(
     reason_code: Option<&str>,
 ) -> DomainResult<TaskRow> {
     let reason = cancellations::reason(reason_code)?;
-    let current = posters_task(state, poster_id, id).await?;
+    let current = task_or_not_found(state, id).await?;
+    let party = Party::of(poster_id, current.poster_id, current.assigned_tasker_id);
+    process::permit(Event::CancelOpen, party, current.status, current.open_dispute_id)?;
     let notice = notices::open_task_cancelled(id, &current.title);
     let cancelled = tasks::cancel_open_task(&state.db, id, poster_id, &notice, reason, Timestamp::now()).await?;
     let notifications = cancelled.ok_or_else(not_open)?;

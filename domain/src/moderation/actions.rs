@@ -180,7 +180,14 @@ async fn after_suspension(state: &Services, user_id: Uuid, suspended: Suspended)
     for withdrawn in suspended.withdrawn_offers {
         match offers::offer(&state.db, withdrawn.id).await {
             Ok(Some(offer)) => {
-                live::offer_changed(state, "offer.withdrawn", &offer, withdrawn.poster_id, withdrawn.offer_count).await
+                live::offer_changed(
+                    state,
+                    live::OfferChange::Withdrawn,
+                    &offer,
+                    withdrawn.poster_id,
+                    withdrawn.offer_count,
+                )
+                .await
             }
             Ok(None) => {}
             Err(error) => tracing::warn!(%error, "withdrawn offer not published"),

@@ -58,7 +58,7 @@ pub async fn file(state: &Services, filing: &Filing<'_>) -> DomainResult<(Report
     };
     let (row, new) = reports::file_report(&state.db, &report).await?;
     if new {
-        live::report_created(state, &ReportView::from(&row)).await;
+        live::report_created(state, ReportView::from(&row)).await;
     }
     Ok((row, new))
 }

@@ -5,7 +5,10 @@
 use uuid::Uuid;
 
 use model::{
-    payments::rules::{self, Party},
+    payments::{
+        process::{self, Event},
+        rules::{self, Party},
+    },
     refusal::Invalid,
 };
 use store::{
@@ -33,8 +36,7 @@ pub async fn request(
     reason_code: Option<&str>,
 ) -> DomainResult<CancellationRow> {
     let party = Party::of(requester_id, task.poster_id, task.assigned_tasker_id);
-    rules::may_request_cancellation(party, task.status)?;
-    rules::not_under_dispute(task.open_dispute_id)?;
+    process::permit(Event::RequestCancellation, party, task.status, task.open_dispute_id)?;
     let reason = reason.trim();
     if reason.is_empty() || reason.chars().count() > MAX_REASON_CHARS {
         return Err(Invalid::field("reason", "Please give a reason for cancelling").into());
@@ -69,13 +71,18 @@ pub async fn request(
 pub async fn answer(state: &Services, caller_id: Uuid, task_id: Uuid, answer: Answer) -> DomainResult<TaskRow> {
     let task = marketplace::tasks::task_or_not_found(state, task_id).await?;
     let party = Party::of(caller_id, task.poster_id, task.assigned_tasker_id);
+    let event = match answer {
+        Answer::Accept | Answer::Lapse => Event::AcceptCancellation,
+        Answer::Decline => Event::DeclineCancellation,
+    };
+    let row = event.transition();
     if party == Party::Other {
-        return Err(DomainError::Forbidden("Only the other party can answer this request".into()));
+        return Err(DomainError::Forbidden(row.not_yours.into()));
     }
     let request = cancellations::pending_cancellation(&state.db, task_id).await?;
-    let request = request.ok_or_else(|| DomainError::Conflict("There is no cancellation request to answer".into()))?;
+    let request = request.ok_or_else(|| DomainError::Conflict(row.not_now.into()))?;
     rules::may_answer_cancellation(party, Party::of(request.requested_by, task.poster_id, task.assigned_tasker_id))?;
-    rules::not_under_dispute(task.open_dispute_id)?;
+    process::permit(event, party, task.status, task.open_dispute_id)?;
     if !super::escrow::answer_cancellation(state, &task, &request, answer).await? {
         return Err(rules::MOVED_ON.into());
     }

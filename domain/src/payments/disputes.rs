@@ -9,7 +9,10 @@
 use uuid::Uuid;
 
 use model::{
-    payments::rules::{self, Party},
+    payments::{
+        process::{self, Event},
+        rules::Party,
+    },
     refusal::Invalid,
     states::DisputeReason,
 };
@@ -42,7 +45,7 @@ pub async fn open(
     message: &str,
 ) -> DomainResult<DisputeRow> {
     let opener = Party::of(opener_id, task.poster_id, task.assigned_tasker_id);
-    rules::may_open_dispute(opener, task.status, task.open_dispute_id)?;
+    process::permit(Event::OpenDispute, opener, task.status, task.open_dispute_id)?;
     let Some(reason) = DisputeReason::parse(reason) else {
         return Err(Invalid::field("reason", "Please choose a reason").into());
     };
@@ -121,6 +124,14 @@ pub async fn resolve(
     operator_id: Uuid,
     note: &str,
 ) -> DomainResult<DisputeRow> {
+    let event = match resolution {
+        Resolution::Release => Event::ResolveByRelease,
+        Resolution::Refund => Event::ResolveByRefund,
+        Resolution::PartialRefund(_) => Event::ResolveByPartialRefund,
+    };
+    if process::allows(event, task.status, task.open_dispute_id == Some(dispute.id)).is_none() {
+        return Err(DomainError::Conflict("This dispute was already resolved".into()));
+    }
     let decision = Decision { dispute_id: dispute.id, operator_id, note };
     let resolved = match resolution {
         Resolution::Release => escrow::release(state, task, None, Some(&decision)).await?.is_some(),

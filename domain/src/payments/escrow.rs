@@ -9,10 +9,10 @@ use uuid::Uuid;
 
 use model::{
     payments::{
-        fees,
-        rules::{self, Party},
+        process::{self, Event, Timer},
+        rules::Party,
     },
-    states::{OfferStatus, PaymentPurpose, PaymentStatus, TaskStatus},
+    states::{OfferStatus, PaymentPurpose, PaymentStatus},
 };
 use store::{
     cancellations::{Answer, CancellationRow},
@@ -30,11 +30,11 @@ use crate::{
     rate_limit::CHECKOUT_SESSIONS_PER_TASK,
     refusal::{DomainError, DomainResult},
     services::Services,
-    wire::events::PaymentUpdated,
+    wire::events::{LiveEvent, PaymentUpdated},
 };
 
 /// How long a checkout may stay unpaid before the task returns to `open`.
-pub const CHECKOUT_TTL: Duration = Duration::from_secs(30 * 60);
+pub const CHECKOUT_TTL: Duration = Timer::CheckoutExpiry.after();
 /// Stripe wants at least 30 minutes; our own expiry acts first.
 const PROVIDER_SESSION_TTL: Duration = Duration::from_secs(31 * 60);
 /// How soon a processing payment is first re-checked with the provider, in
@@ -60,7 +60,8 @@ pub async fn accept_and_pay(
     let task = crate::marketplace::tasks::task_or_not_found(state, task_id).await?;
     let offer = store::offers::offer(&state.db, offer_id).await?.filter(|offer| offer.task_id == task.id);
     let offer = offer.ok_or_else(|| DomainError::not_found("Offer"))?;
-    rules::may_checkout(Party::of(poster_id, task.poster_id, task.assigned_tasker_id), task.status)?;
+    let party = Party::of(poster_id, task.poster_id, task.assigned_tasker_id);
+    process::permit(Event::AcceptOffer, party, task.status, task.open_dispute_id)?;
     state.limiter.check(&format!("checkout:{}", task.id), CHECKOUT_SESSIONS_PER_TASK).await?;
     if offer.status != OfferStatus::Pending {
         return Err(DomainError::Conflict("This offer can no longer be accepted".into()));
@@ -78,7 +79,7 @@ async fn start_checkout(
 ) -> DomainResult<CheckoutStarted> {
     let payment_id = new_id();
     let now = Timestamp::now();
-    let fee_cents = fees::fee_cents(amount_cents);
+    let fee_cents = process::charge(PaymentPurpose::Task).fee_cents(amount_cents);
     let request = CheckoutRequest {
         payment_id,
         description: task.title.clone(),
@@ -266,9 +267,9 @@ pub async fn after_commit(state: &Services, payment: &PaymentRow, notifications:
 
 pub async fn publish_payment(state: &Services, payment_id: Uuid) {
     let Ok(Some(payment)) = payments::payment(&state.db, payment_id).await else { return };
-    let data = PaymentUpdated::from(&payment);
+    let event = LiveEvent::PaymentUpdated(PaymentUpdated::from(&payment));
     for user_id in [payment.poster_id, payment.tasker_id] {
-        live::publish(state, &live::user_topic(user_id), "payment.updated", &data).await;
+        live::publish(state, &live::user_topic(user_id), &event).await;
     }
 }
 
@@ -359,7 +360,8 @@ pub async fn lapse_cancellation(
     request: &CancellationRow,
 ) -> DomainResult<Lapsed> {
     let poster_asked = request.requested_by == task.poster_id;
-    if poster_asked && task.status == TaskStatus::CompletionRequested {
+    let disputed = task.open_dispute_id.is_some();
+    if poster_asked && process::allows(Event::CancellationEscalated, task.status, disputed).is_some() {
         let escalated = super::disputes::escalate_cancellation(state, task, request).await?;
         return Ok(if escalated { Lapsed::Escalated } else { Lapsed::Unchanged });
     }

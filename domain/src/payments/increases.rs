@@ -13,10 +13,11 @@ use uuid::Uuid;
 use model::{
     payments::{
         fees,
+        process::{self, Event},
         rules::{Denial, Party},
     },
     refusal::Invalid,
-    states::{PaymentPurpose, PaymentStatus, PriceIncreaseStatus, TaskStatus},
+    states::{PaymentPurpose, PaymentStatus, PriceIncreaseStatus},
 };
 use store::{
     db::{Timestamp, new_id},
@@ -34,7 +35,7 @@ use crate::{
     },
     refusal::{DomainError, DomainResult},
     services::Services,
-    wire::assigned_tasks::PriceIncrease,
+    wire::{assigned_tasks::PriceIncrease, events::LiveEvent},
 };
 
 /// How long the poster has to answer an increase.
@@ -48,20 +49,6 @@ const MIN_INCREASE_CENTS: i64 = 100;
 /// What the task's increases may add up to, given the amount that bought it.
 pub fn cap_cents(original_cents: i64) -> i64 {
     original_cents.min(MAX_TOTAL_CENTS)
-}
-
-/// Only the assigned tasker asks (403), only while the task is assigned and
-/// not disputed (409).
-pub fn may_ask(party: Party, task_status: TaskStatus, open_dispute: Option<Uuid>) -> Result<(), Denial> {
-    if party != Party::AssignedTasker {
-        return Err(Denial::Forbidden("Only the assigned tasker can ask for a price increase"));
-    }
-    if task_status != TaskStatus::Assigned || open_dispute.is_some() {
-        return Err(Denial::Conflict(
-            "A price increase can only be asked for while the task is assigned and not disputed or waiting for release",
-        ));
-    }
-    Ok(())
 }
 
 /// Only the poster answers (403), only a pending increase (409).
@@ -84,7 +71,8 @@ pub async fn ask(
     amount_cents: Option<i64>,
     reason: &str,
 ) -> DomainResult<PriceIncreaseRow> {
-    may_ask(Party::of(tasker_id, task.poster_id, task.assigned_tasker_id), task.status, task.open_dispute_id)?;
+    let party = Party::of(tasker_id, task.poster_id, task.assigned_tasker_id);
+    process::permit(Event::AskIncrease, party, task.status, task.open_dispute_id)?;
     let amount_cents = amount_cents
         .filter(|cents| (MIN_INCREASE_CENTS..=MAX_TOTAL_CENTS).contains(cents))
         .ok_or_else(|| Invalid::field("amount_cents", "Please enter a valid amount of at least $1.00"))?;
@@ -127,7 +115,7 @@ pub async fn ask(
             },
         )?;
     live::notifications_created(state, &[notification]).await;
-    publish_event(state, task, &row, "price_increase.created").await;
+    publish_event(state, task, LiveEvent::PriceIncreaseCreated(PriceIncrease::from(&row))).await;
     Ok(row)
 }
 
@@ -156,7 +144,7 @@ pub async fn approve(state: &Services, poster_id: Uuid, id: Uuid) -> DomainResul
     let payment_id = new_id();
     let now = Timestamp::now();
     let amount_cents = increase.amount_cents;
-    let fee_cents = fees::fee_cents(amount_cents);
+    let fee_cents = process::charge(PaymentPurpose::Increase).fee_cents(amount_cents);
     let request = CheckoutRequest {
         payment_id,
         description: format!("Price increase: {}", task.title),
@@ -351,19 +339,20 @@ async fn publish_by_id(state: &Services, task: &TaskRow, increase_id: Uuid) {
 
 /// `price_increase.updated` to both parties: the increase changed after it was asked for.
 pub async fn publish(state: &Services, task: &TaskRow, increase: &PriceIncreaseRow) {
-    publish_event(state, task, increase, "price_increase.updated").await;
+    publish_event(state, task, LiveEvent::PriceIncreaseUpdated(PriceIncrease::from(increase))).await;
 }
 
 /// `event` (`price_increase.created` once, when asked for; `.updated` after) to both parties.
-async fn publish_event(state: &Services, task: &TaskRow, increase: &PriceIncreaseRow, event: &str) {
-    let data = PriceIncrease::from(increase);
+async fn publish_event(state: &Services, task: &TaskRow, event: LiveEvent) {
     for user_id in [Some(task.poster_id), task.assigned_tasker_id].into_iter().flatten() {
-        live::publish(state, &live::user_topic(user_id), event, &data).await;
+        live::publish(state, &live::user_topic(user_id), &event).await;
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use model::states::TaskStatus;
+
     use super::*;
 
     #[test]
@@ -375,14 +364,15 @@ mod tests {
 
     #[test]
     fn only_the_assigned_tasker_asks_and_only_while_assigned_without_a_dispute() {
-        assert_eq!(may_ask(Party::AssignedTasker, TaskStatus::Assigned, None), Ok(()));
-        assert!(matches!(may_ask(Party::Poster, TaskStatus::Assigned, None), Err(Denial::Forbidden(_))));
-        assert!(matches!(may_ask(Party::Other, TaskStatus::Assigned, None), Err(Denial::Forbidden(_))));
+        let ask = |party, status, dispute| process::permit(Event::AskIncrease, party, status, dispute).map(|_| ());
+        assert_eq!(ask(Party::AssignedTasker, TaskStatus::Assigned, None), Ok(()));
+        assert!(matches!(ask(Party::Poster, TaskStatus::Assigned, None), Err(Denial::Forbidden(_))));
+        assert!(matches!(ask(Party::Other, TaskStatus::Assigned, None), Err(Denial::Forbidden(_))));
         let disputed = Some(Uuid::now_v7());
-        assert!(matches!(may_ask(Party::AssignedTasker, TaskStatus::Assigned, disputed), Err(Denial::Conflict(_))));
+        assert!(matches!(ask(Party::AssignedTasker, TaskStatus::Assigned, disputed), Err(Denial::Conflict(_))));
         for status in [TaskStatus::CompletionRequested, TaskStatus::Completed, TaskStatus::Cancelled, TaskStatus::Open]
         {
-            assert!(matches!(may_ask(Party::AssignedTasker, status, None), Err(Denial::Conflict(_))), "{status}");
+            assert!(matches!(ask(Party::AssignedTasker, status, None), Err(Denial::Conflict(_))), "{status}");
         }
     }
 

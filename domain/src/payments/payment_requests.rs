@@ -3,15 +3,18 @@
 
 use uuid::Uuid;
 
-use model::payments::rules::{self, Party};
+use model::payments::{
+    process::{self, Event},
+    rules::{self, Party},
+};
 use store::{db::Timestamp, release, tasks::TaskRow};
 
 use crate::{live, marketplace, notices, payments::escrow, refusal::DomainResult, services::Services};
 
 /// `tasker_id` asks to be paid for the task; answers the task as it is afterwards.
 pub async fn request(state: &Services, task: &TaskRow, tasker_id: Uuid) -> DomainResult<TaskRow> {
-    rules::may_request_payment(Party::of(tasker_id, task.poster_id, task.assigned_tasker_id), task.status)?;
-    rules::not_under_dispute(task.open_dispute_id)?;
+    let party = Party::of(tasker_id, task.poster_id, task.assigned_tasker_id);
+    process::permit(Event::RequestPayment, party, task.status, task.open_dispute_id)?;
     let now = Timestamp::now();
     let notification = notices::payment_requested(task.poster_id, task.id, &task.title, now);
     if !release::request_payment(&state.db, task.id, tasker_id, &notification, now).await? {

@@ -4,7 +4,10 @@
 use uuid::Uuid;
 
 use model::{
-    payments::rules::{self, Party},
+    payments::{
+        process::{self, Event},
+        rules::{self, Party},
+    },
     refusal::Invalid,
 };
 use store::tasks::TaskRow;
@@ -40,7 +43,8 @@ pub async fn by_poster(
     poster_id: Uuid,
     tip_cents: Option<i64>,
 ) -> DomainResult<Release> {
-    rules::may_release(Party::of(poster_id, task.poster_id, task.assigned_tasker_id), task.status)?;
+    let party = Party::of(poster_id, task.poster_id, task.assigned_tasker_id);
+    process::permit(Event::Release, party, task.status, task.open_dispute_id)?;
     if tip_cents.is_some_and(|cents| !tips::valid_tip(cents)) {
         return Err(Invalid::field("tip_cents", "A tip must be between $1.00 and $500.00").into());
     }

@@ -16,7 +16,10 @@ use std::time::Duration;
 use serde::Serialize;
 use tokio_util::sync::CancellationToken;
 
-use model::states::PaymentStatus;
+use model::{
+    payments::process::{self, Event, Timer},
+    states::PaymentStatus,
+};
 use store::{cancellations, db::Timestamp, payments, provider_calls, tasks};
 
 use crate::{
@@ -27,8 +30,9 @@ use crate::{
     services::Services,
 };
 
-pub const AUTO_RELEASE_AFTER: Duration = Duration::from_secs(7 * 24 * 3600);
-pub const CANCELLATION_ANSWER_WINDOW: Duration = Duration::from_secs(48 * 3600);
+/// The process's timers (`model::payments::process::Timer`) under the names the sweep knows them by.
+pub const AUTO_RELEASE_AFTER: Duration = Timer::AutoRelease.after();
+pub const CANCELLATION_ANSWER_WINDOW: Duration = Timer::CancellationAnswer.after();
 const BATCH: i64 = 100;
 
 #[derive(Debug, Default, PartialEq, Eq, Serialize)]
@@ -89,6 +93,9 @@ pub async fn sweep(state: &Services, now: Timestamp) -> anyhow::Result<SweepRepo
 pub async fn auto_release_due(state: &Services, now: Timestamp, report: &mut SweepReport) -> anyhow::Result<()> {
     for payment in payments::held_completion_requested_before(&state.db, now.minus(AUTO_RELEASE_AFTER), BATCH).await? {
         let Some(task) = tasks::task(&state.db, payment.task_id).await? else { continue };
+        if process::allows(Event::AutoRelease, task.status, task.open_dispute_id.is_some()).is_none() {
+            continue;
+        }
         if escrow::release(state, &task, None, None).await.ok().flatten().is_some() {
             report.auto_released += 1;
         }

@@ -5,7 +5,10 @@
 
 use std::{collections::BTreeMap, time::Duration};
 
-use model::states::PaymentStatus;
+use model::{
+    payments::process,
+    states::{PaymentPurpose, PaymentStatus},
+};
 use store::{
     db::{Timestamp, new_id},
     escrow::NewPayment,
@@ -39,11 +42,12 @@ pub async fn start(state: &Services, task: &tasks::TaskRow, tip_cents: i64) -> D
         .ok_or_else(|| DomainError::Conflict("Only a released task can be tipped".into()))?;
     let payment_id = new_id();
     let now = Timestamp::now();
+    let fee_cents = process::charge(PaymentPurpose::Tip).fee_cents(tip_cents);
     let request = CheckoutRequest {
         payment_id,
         description: format!("Tip: {}", task.title),
         amount_cents: tip_cents,
-        fee_cents: 0,
+        fee_cents,
         currency: task.currency.clone(),
         success_url: state.link(&format!(
             "/payment-success?session_id={SESSION_ID_PLACEHOLDER}&task_id={}&offer_id={}",
@@ -71,7 +75,7 @@ pub async fn start(state: &Services, task: &tasks::TaskRow, tip_cents: i64) -> D
         session_id: &session.id,
         checkout_url: &session.url,
         amount_cents: tip_cents,
-        fee_cents: 0,
+        fee_cents,
         currency: &task.currency,
         expires_at: now.plus(escrow::CHECKOUT_TTL),
     };

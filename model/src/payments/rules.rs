@@ -1,5 +1,6 @@
-//! Who may move a task along its lifecycle, and from which state: the wrong
-//! actor is refused (403) before the wrong state (409) is.
+//! Who may do what beside the escrow's own transitions (those are `process::PROCESS`): verify a
+//! payment, message, review, ask to cancel again, answer a request. The wrong actor is refused
+//! (403) before the wrong state (409) is.
 
 use uuid::Uuid;
 
@@ -36,44 +37,8 @@ fn check(party_ok: bool, who: &'static str, state_ok: bool, state: &'static str)
     }
 }
 
-pub fn may_checkout(party: Party, status: TaskStatus) -> Result<(), Denial> {
-    check(
-        party == Party::Poster,
-        "Only the poster can accept an offer",
-        matches!(status, TaskStatus::Open | TaskStatus::PendingPayment),
-        "This task is no longer open",
-    )
-}
-
 pub fn may_verify(party: Party) -> Result<(), Denial> {
     check(party == Party::Poster, "Only the poster can verify this payment", true, "")
-}
-
-pub fn may_request_payment(party: Party, status: TaskStatus) -> Result<(), Denial> {
-    check(
-        party == Party::AssignedTasker,
-        "Only the assigned tasker can request payment",
-        status == TaskStatus::Assigned,
-        "Payment can only be requested for an assigned task",
-    )
-}
-
-pub fn may_release(party: Party, status: TaskStatus) -> Result<(), Denial> {
-    check(
-        party == Party::Poster,
-        "Only the poster can release payment",
-        status.is_under_way(),
-        "There is no payment to release for this task",
-    )
-}
-
-pub fn may_request_cancellation(party: Party, status: TaskStatus) -> Result<(), Denial> {
-    check(
-        matches!(party, Party::Poster | Party::AssignedTasker),
-        "Only the poster or the assigned tasker can ask to cancel",
-        status.is_under_way(),
-        "Only an assigned task can be cancelled this way (an open task is cancelled directly)",
-    )
 }
 
 pub const POSTER_ASKED_BEFORE: &str = "You have already asked to cancel this task; if you cannot agree, open a dispute";
@@ -100,23 +65,6 @@ pub const DISPUTE_OPEN: &str = "A dispute is open on this task; an operator will
 
 /// The task moved on between the checks and the change.
 pub const MOVED_ON: Denial = Denial::Conflict("The task changed meanwhile; reload it and try again");
-
-/// While a dispute is open, neither party moves the task on (the poster may still release).
-pub fn not_under_dispute(open_dispute: Option<Uuid>) -> Result<(), Denial> {
-    check(true, "", open_dispute.is_none(), DISPUTE_OPEN)
-}
-
-/// Either party disputes an assigned task (once at a time): the poster when
-/// the work is not right, the tasker when the poster neither releases nor lets go.
-pub fn may_open_dispute(party: Party, status: TaskStatus, open_dispute: Option<Uuid>) -> Result<(), Denial> {
-    check(
-        matches!(party, Party::Poster | Party::AssignedTasker),
-        "Only the poster or the assigned tasker can open a dispute",
-        status.is_under_way(),
-        "Only an assigned task can be disputed",
-    )?;
-    check(true, "", open_dispute.is_none(), "A dispute is already open on this task")
-}
 
 pub fn may_message(party: Party, assigned_tasker_id: Option<Uuid>) -> Result<(), Denial> {
     let party_ok = match assigned_tasker_id {
@@ -164,44 +112,13 @@ mod tests {
 
     #[test]
     fn the_wrong_actor_is_forbidden_before_the_wrong_state_conflicts() {
-        assert!(matches!(may_release(Party::AssignedTasker, TaskStatus::Open), Err(Denial::Forbidden(_))));
-        assert!(matches!(may_release(Party::Poster, TaskStatus::Open), Err(Denial::Conflict(_))));
-        assert!(may_release(Party::Poster, TaskStatus::CompletionRequested).is_ok());
-        assert!(may_release(Party::Poster, TaskStatus::Assigned).is_ok());
-        assert!(matches!(may_request_payment(Party::Poster, TaskStatus::Assigned), Err(Denial::Forbidden(_))));
-        assert!(matches!(
-            may_request_payment(Party::AssignedTasker, TaskStatus::CompletionRequested),
-            Err(Denial::Conflict(_))
-        ));
-        assert!(matches!(may_checkout(Party::Other, TaskStatus::Open), Err(Denial::Forbidden(_))));
-        assert!(matches!(may_checkout(Party::Poster, TaskStatus::Assigned), Err(Denial::Conflict(_))));
-        assert!(may_checkout(Party::Poster, TaskStatus::PendingPayment).is_ok());
         assert!(matches!(may_review(Party::Other, TaskStatus::Completed), Err(Denial::Forbidden(_))));
         assert!(matches!(may_review(Party::AssignedTasker, TaskStatus::Assigned), Err(Denial::Conflict(_))));
-        assert!(matches!(may_request_cancellation(Party::Poster, TaskStatus::Open), Err(Denial::Conflict(_))));
-        assert!(matches!(may_request_cancellation(Party::Other, TaskStatus::Assigned), Err(Denial::Forbidden(_))));
         assert!(matches!(may_answer_cancellation(Party::Poster, Party::Poster), Err(Denial::Forbidden(_))));
         assert!(may_answer_cancellation(Party::AssignedTasker, Party::Poster).is_ok());
         assert!(matches!(may_message(Party::Poster, None), Err(Denial::Conflict(_))));
         assert!(matches!(may_message(Party::Other, None), Err(Denial::Forbidden(_))));
         assert!(may_message(Party::AssignedTasker, Some(Uuid::now_v7())).is_ok());
-    }
-
-    #[test]
-    fn either_party_disputes_an_assigned_task_once() {
-        let open = Some(Uuid::now_v7());
-        assert!(may_open_dispute(Party::Poster, TaskStatus::Assigned, None).is_ok());
-        assert!(may_open_dispute(Party::Poster, TaskStatus::CompletionRequested, None).is_ok());
-        assert!(may_open_dispute(Party::AssignedTasker, TaskStatus::CompletionRequested, None).is_ok());
-        assert!(matches!(
-            may_open_dispute(Party::AssignedTasker, TaskStatus::Assigned, open),
-            Err(Denial::Conflict(_))
-        ));
-        assert!(matches!(may_open_dispute(Party::Other, TaskStatus::Open, None), Err(Denial::Forbidden(_))));
-        assert!(matches!(may_open_dispute(Party::Poster, TaskStatus::Completed, None), Err(Denial::Conflict(_))));
-        assert!(matches!(may_open_dispute(Party::Poster, TaskStatus::Assigned, open), Err(Denial::Conflict(_))));
-        assert!(matches!(not_under_dispute(open), Err(Denial::Conflict(DISPUTE_OPEN))));
-        assert!(not_under_dispute(None).is_ok());
     }
 
     #[test]

@@ -84,7 +84,8 @@ use crate::http::{
         verification::start_phone_verification, verification::verify_phone, verification::start_identity_verification,
         verification::my_verification,
     ),
-    components(schemas(ErrorBody)),
+    // The live events are not an answer of any path; the web generates their types from here too.
+    components(schemas(ErrorBody, domain::wire::events::LiveEvent)),
     modifiers(&BearerAuth, &ErrorResponses, &ResponseFieldsPresent),
 )]
 pub struct ApiDoc;

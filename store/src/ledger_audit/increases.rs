@@ -6,7 +6,9 @@ use sqlx::FromRow;
 use tracing::instrument;
 use uuid::Uuid;
 
-use super::LedgerMismatch;
+use model::states::PaymentStatus;
+
+use super::{Audited, LedgerMismatch};
 use crate::{db::Db, on_pool};
 
 /// Every increase's payment that disagrees with its increase or its parent.
@@ -19,7 +21,8 @@ pub async fn mismatches(db: &Db) -> sqlx::Result<Vec<LedgerMismatch>> {
 #[derive(Clone, Debug, FromRow)]
 pub struct AuditedIncrease {
     pub payment_id: Uuid,
-    pub status: String,
+    #[sqlx(try_from = "String")]
+    pub status: PaymentStatus,
     pub was_held: bool,
     pub parent_held_on_task: bool,
     pub increase_status: Option<String>,
@@ -29,11 +32,11 @@ pub struct AuditedIncrease {
 /// a parent on its task that was held, and a price increase that is `paid` exactly when the
 /// payment reached escrow; one charged after its increase closed is refunded at once.
 pub fn increase_mismatch(row: &AuditedIncrease) -> Option<LedgerMismatch> {
-    let expected_increase = match (row.status.as_str(), row.was_held) {
-        ("held" | "released", _) | ("refunded", true) => "paid",
-        ("refunded", false) => "closed",
-        ("pending" | "processing", _) => "approved or closed",
-        _ => "not paid",
+    let expected_increase = match (row.status, row.was_held) {
+        (PaymentStatus::Held | PaymentStatus::Released, _) | (PaymentStatus::Refunded, true) => "paid",
+        (PaymentStatus::Refunded, false) => "closed",
+        (PaymentStatus::Pending | PaymentStatus::Processing, _) => "approved or closed",
+        (PaymentStatus::Failed | PaymentStatus::Expired, _) => "not paid",
     };
     let found = row.increase_status.as_deref().unwrap_or("missing");
     let agrees = match expected_increase {
@@ -44,7 +47,7 @@ pub fn increase_mismatch(row: &AuditedIncrease) -> Option<LedgerMismatch> {
     };
     (!agrees || !row.parent_held_on_task).then(|| LedgerMismatch {
         payment_id: row.payment_id,
-        status: row.status.clone(),
+        status: Audited::Payment(row.status),
         expected: vec![(format!("increase {expected_increase}"), 1), ("parent held on the task".into(), 1)],
         found: vec![
             (format!("increase {found}"), 1),
@@ -75,7 +78,7 @@ mod tests {
     fn an_increase(status: &str, was_held: bool, increase_status: Option<&str>) -> AuditedIncrease {
         AuditedIncrease {
             payment_id: Uuid::now_v7(),
-            status: status.into(),
+            status: PaymentStatus::parse(status).expect("a payment status"),
             was_held,
             parent_held_on_task: true,
             increase_status: increase_status.map(Into::into),

@@ -2075,6 +2075,12 @@ export interface components {
              */
             reason?: string;
         };
+        DisputeOpened: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            task_id: string;
+        };
         /**
          * @description How an operator (or the poster's release) ended a dispute.
          * @enum {string}
@@ -2308,6 +2314,94 @@ export interface components {
          * @description A JPEG picture's bytes (it only describes the response in the OpenAPI document).
          */
         Jpeg: string;
+        /**
+         * @description An event on a topic of the WebSocket protocol (`{"type": "event", topic, seq, event, data}`):
+         *     its name and its data, one variant each. Publishing takes one of these, so an event's name and
+         *     its data's shape are written once, here, and the web switches over the generated union.
+         */
+        LiveEvent: {
+            /** @description A new open task, on the public feed `tasks`. */
+            data: components["schemas"]["TaskSummary"];
+            /** @enum {string} */
+            event: "task.created";
+        } | {
+            /** @description A task's status or offer count changed, on `task:{id}` and `tasks`. */
+            data: components["schemas"]["TaskUpdated"];
+            /** @enum {string} */
+            event: "task.updated";
+        } | {
+            /** @description The poster edited an open task: its new public facts, on `task:{id}` and `tasks`. */
+            data: components["schemas"]["TaskEdited"];
+            /** @enum {string} */
+            event: "task.updated";
+        } | {
+            /** @description On `task:{id}` without the amount and message; on the poster's `user:{id}` in full. */
+            data: components["schemas"]["OfferEvent"];
+            /** @enum {string} */
+            event: "offer.created";
+        } | {
+            data: components["schemas"]["OfferEvent"];
+            /** @enum {string} */
+            event: "offer.updated";
+        } | {
+            data: components["schemas"]["OfferEvent"];
+            /** @enum {string} */
+            event: "offer.withdrawn";
+        } | {
+            /** @description On `task:{id}`. */
+            data: components["schemas"]["QuestionView"];
+            /** @enum {string} */
+            event: "question.created";
+        } | {
+            data: components["schemas"]["QuestionView"];
+            /** @enum {string} */
+            event: "question.answered";
+        } | {
+            /** @description To both parties' `user:{id}`. */
+            data: components["schemas"]["MessageRow"];
+            /** @enum {string} */
+            event: "message.created";
+        } | {
+            /** @description To the other party's `user:{id}`. */
+            data: components["schemas"]["MessageRead"];
+            /** @enum {string} */
+            event: "message.read";
+        } | {
+            /** @description To the recipient's `user:{id}`. */
+            data: components["schemas"]["NotificationRow"];
+            /** @enum {string} */
+            event: "notification.created";
+        } | {
+            /** @description To both parties' `user:{id}`. */
+            data: components["schemas"]["PaymentUpdated"];
+            /** @enum {string} */
+            event: "payment.updated";
+        } | {
+            data: components["schemas"]["PriceIncreaseRow"];
+            /** @enum {string} */
+            event: "price_increase.created";
+        } | {
+            data: components["schemas"]["PriceIncreaseRow"];
+            /** @enum {string} */
+            event: "price_increase.updated";
+        } | {
+            data: components["schemas"]["RescheduleRow"];
+            /** @enum {string} */
+            event: "reschedule.created";
+        } | {
+            data: components["schemas"]["RescheduleRow"];
+            /** @enum {string} */
+            event: "reschedule.updated";
+        } | {
+            /** @description On the operators' topic `admin`. */
+            data: components["schemas"]["ReportView"];
+            /** @enum {string} */
+            event: "report.created";
+        } | {
+            data: components["schemas"]["DisputeOpened"];
+            /** @enum {string} */
+            event: "dispute.created";
+        };
         LoginRequest: {
             /** @default  */
             email?: string;
@@ -2330,6 +2424,16 @@ export interface components {
             thumb_url: string;
             /** @description At most 1600 px on the longest side (JPEG). */
             url: string;
+        };
+        /** @description `message.read`, to the other party. */
+        MessageRead: {
+            at: components["schemas"]["Timestamp"];
+            /** Format: uuid */
+            task_id: string;
+            /** Format: uuid */
+            up_to: string;
+            /** Format: uuid */
+            user_id: string;
         };
         MessageResponse: {
             message: string;
@@ -2419,6 +2523,11 @@ export interface components {
             next_cursor: string | null;
             /** Format: int64 */
             unread_count: number;
+        };
+        /** @description `{...offer, offer_count}`: the shape of every offer event. */
+        OfferEvent: components["schemas"]["OfferView"] & {
+            /** Format: int64 */
+            offer_count: number;
         };
         OfferInput: {
             /**
@@ -2697,6 +2806,21 @@ export interface components {
          * @enum {string}
          */
         PaymentStatus: "pending" | "processing" | "failed" | "held" | "released" | "refunded" | "expired";
+        /** @description `payment.updated`, to both parties. */
+        PaymentUpdated: {
+            /** Format: int64 */
+            amount_cents: number;
+            currency: string;
+            /** Format: int64 */
+            fee_cents: number;
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            offer_id: string;
+            status: components["schemas"]["PaymentStatus"];
+            /** Format: uuid */
+            task_id: string;
+        };
         PaymentView: {
             /** Format: int64 */
             amount_cents: number;
@@ -3456,6 +3580,34 @@ export interface components {
             view_count: number;
         };
         /**
+         * @description The public facts a poster can edit, on top of the status update's fields. The poster's
+         *     summary is left out: the detail screen's copy carries more (rating) than a task row knows.
+         */
+        TaskEdited: {
+            /** Format: int64 */
+            budget_cents: number;
+            category: string;
+            category_icon: string;
+            /** Format: int64 */
+            category_id: number;
+            currency: string;
+            description: string;
+            due_date: string;
+            /** Format: uuid */
+            id: string;
+            location: string;
+            /** Format: int64 */
+            offer_count: number;
+            /**
+             * @description All of them on `task:{id}`, the first on the feed (as the task and its card carry them);
+             *     left out if they could not be read, so pages keep the photos they show.
+             */
+            photos?: components["schemas"]["TaskPhoto"][] | null;
+            status: components["schemas"]["TaskStatus"];
+            title: string;
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        /**
          * @description The task form as sent: numbers may arrive as strings (the wizard's inputs),
          *     anything unparseable gets the spec's message rather than a JSON error.
          * @example {
@@ -3568,6 +3720,13 @@ export interface components {
             remote: boolean;
             status: components["schemas"]["TaskStatus"];
             title: string;
+        };
+        TaskUpdated: {
+            /** Format: uuid */
+            id: string;
+            /** Format: int64 */
+            offer_count: number;
+            status: components["schemas"]["TaskStatus"];
         };
         TestResult: {
             /** @description Devices it could not reach (gone ones are removed). */

@@ -5,12 +5,15 @@ import { backoffDelay, BACKOFF_MAX_MS } from '@/lib/realtime/backoff';
 import { queryKeys } from '@/lib/query-keys';
 import { applyRealtimeEvent, refetchTopic, taskIdOfLink } from '@/lib/realtime/cache';
 import { RealtimeClient, RESYNC_SPREAD_MS } from '@/lib/realtime/client';
+import type { RealtimeEvent } from '@/lib/realtime/types';
 
 type Task = { id: string; title: string; status: string; offer_count: number };
 type Page = { items: Task[]; next_cursor: string | null };
 
 const task = (id: string, extra: Partial<Task> = {}): Task => ({ id, title: `Task ${id}`, status: 'open', offer_count: 0, ...extra });
-const ev = (topic: string, event: string, data: unknown, seq = 1) => ({ topic, seq, event, data });
+/** An event as the socket delivers it; the tests' data is often a part of what the server sends. */
+const ev = (topic: string, event: RealtimeEvent['event'], data: unknown, seq = 1) =>
+  ({ topic, seq, event, data }) as unknown as RealtimeEvent;
 
 function clientWithList(items: Task[]) {
   const client = new QueryClient();

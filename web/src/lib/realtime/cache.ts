@@ -85,10 +85,9 @@ export function invalidateTaskLifecycle(client: QueryClient, taskId: string) {
 
 /** Applies one socket event to the cache in place (no refetch), returning whether it was understood. */
 export function applyRealtimeEvent(client: QueryClient, message: RealtimeEvent): boolean {
-  const data = (message.data ?? {}) as Record<string, unknown>;
   switch (message.event) {
     case 'task.created': {
-      const task = data as TaskLike;
+      const task = message.data as TaskLike;
       if (!task.id || (task.status && task.status !== 'open')) return true;
       const alreadyListed = client
         .getQueriesData<InfiniteData<Page<TaskLike>>>({ queryKey: queryKeys.taskLists })
@@ -97,13 +96,12 @@ export function applyRealtimeEvent(client: QueryClient, message: RealtimeEvent):
       return true;
     }
     case 'task.updated': {
-      const id = (data.id as string) ?? taskIdOf(message.topic);
+      // A status change, or a poster's edit (its public facts, and on `task:{id}` all its photos).
+      const data: Record<string, unknown> = { ...message.data };
+      const id = (data.id as string | undefined) ?? taskIdOf(message.topic);
       if (!id) return false;
       const { photos, ...facts } = data;
-      const patch: Partial<TaskLike> = {};
-      if (typeof data.status === 'string') patch.status = data.status;
-      if (typeof data.offer_count === 'number') patch.offer_count = data.offer_count;
-      patchTaskEverywhere(client, id, { ...(facts as Partial<TaskLike>), ...patch, id });
+      patchTaskEverywhere(client, id, { ...(facts as Partial<TaskLike>), id });
       if (Array.isArray(photos)) {
         // `task:{id}` carries all the photos, the feed only the first (what cards show): only
         // the task's own topic may change its gallery.
@@ -116,7 +114,7 @@ export function applyRealtimeEvent(client: QueryClient, message: RealtimeEvent):
     case 'offer.created':
     case 'offer.updated':
     case 'offer.withdrawn': {
-      const offer = ((data.offer as OfferLike) ?? data) as OfferLike;
+      const { offer_count: offerCount, ...offer } = message.data;
       const taskId = offer.task_id ?? taskIdOf(message.topic);
       if (!taskId || !offer.id) return false;
       const withdrawn = message.event === 'offer.withdrawn';
@@ -125,17 +123,16 @@ export function applyRealtimeEvent(client: QueryClient, message: RealtimeEvent):
         if (withdrawn) return upsert(list, { ...offer, status: offer.status ?? 'withdrawn' });
         return upsert(list, offer);
       });
-      if (typeof data.offer_count === 'number') patchTaskEverywhere(client, taskId, { offer_count: data.offer_count });
+      if (typeof offerCount === 'number') patchTaskEverywhere(client, taskId, { offer_count: offerCount });
       client.setQueryData<Array<OfferLike & { task?: unknown }>>(queryKeys.myOffers, (list) =>
         list?.map((entry) => (entry.id === offer.id ? { ...entry, status: offer.status ?? entry.status } : entry)),
       );
       return true;
     }
     case 'question.created':
-    case 'question.answered':
-    case 'question.updated': {
-      const question = ((data.question as WithId) ?? data) as WithId;
-      const taskId = ((data as { task_id?: string }).task_id as string) ?? taskIdOf(message.topic);
+    case 'question.answered': {
+      const question = message.data;
+      const taskId = question.task_id ?? taskIdOf(message.topic);
       if (!taskId || !question.id) return false;
       client.setQueryData<TaskLike>(queryKeys.task(taskId), (task) =>
         task ? { ...task, questions: upsert((task.questions ?? []) as WithId[], question) } : task,
@@ -143,19 +140,20 @@ export function applyRealtimeEvent(client: QueryClient, message: RealtimeEvent):
       return true;
     }
     case 'message.created': {
-      const taskId = (data.task_id as string) ?? taskIdOf(message.topic);
-      if (!taskId || !data.id) return false;
-      client.setQueryData<WithId[]>(queryKeys.messages(taskId), (list) => (list ? upsert(list, data as unknown as WithId) : list));
+      const sent = message.data;
+      const taskId = sent.task_id ?? taskIdOf(message.topic);
+      if (!taskId || !sent.id) return false;
+      client.setQueryData<WithId[]>(queryKeys.messages(taskId), (list) => (list ? upsert(list, sent) : list));
       return true;
     }
     case 'message.read': {
-      const taskId = data.task_id as string | undefined;
-      if (!taskId || !data.up_to) return false;
-      client.setQueryData(queryKeys.messageRead(taskId), { up_to: data.up_to as string, at: data.at as string });
+      const { task_id: taskId, up_to: upTo, at } = message.data;
+      if (!taskId || !upTo) return false;
+      client.setQueryData(queryKeys.messageRead(taskId), { up_to: upTo, at });
       return true;
     }
     case 'notification.created': {
-      const notification = data as WithId & { is_read?: boolean };
+      const notification = message.data;
       if (!notification.id) return false;
       client.setQueryData<NotificationsPage>(queryKeys.notifications, (page) => {
         if (!page) return page;
@@ -169,9 +167,9 @@ export function applyRealtimeEvent(client: QueryClient, message: RealtimeEvent):
             };
       });
       if (!client.getQueryData(queryKeys.notifications)) void client.invalidateQueries({ queryKey: queryKeys.notifications });
-      const about = taskIdOfLink((notification as { link?: unknown }).link);
-      const type = (notification as { type?: unknown }).type;
-      if (about && typeof type === 'string' && LIFECYCLE_NOTIFICATIONS.has(type)) {
+      const about = taskIdOfLink(notification.link);
+      const type: string = notification.type;
+      if (about && LIFECYCLE_NOTIFICATIONS.has(type)) {
         void client.invalidateQueries({ queryKey: queryKeys.task(about) });
         invalidateTaskLifecycle(client, about);
       }
@@ -179,7 +177,7 @@ export function applyRealtimeEvent(client: QueryClient, message: RealtimeEvent):
       return true;
     }
     case 'payment.updated': {
-      const taskId = (data.task_id as string) ?? null;
+      const taskId = message.data.task_id ?? null;
       if (taskId) {
         void client.invalidateQueries({ queryKey: queryKeys.task(taskId) });
         invalidateTaskLifecycle(client, taskId);
@@ -191,7 +189,7 @@ export function applyRealtimeEvent(client: QueryClient, message: RealtimeEvent):
     case 'price_increase.updated':
     case 'reschedule.created':
     case 'reschedule.updated': {
-      const taskId = (data.task_id as string) ?? null;
+      const taskId = message.data.task_id ?? null;
       if (taskId) {
         void client.invalidateQueries({ queryKey: queryKeys.task(taskId) });
         invalidateTaskLifecycle(client, taskId);
@@ -207,8 +205,13 @@ export function applyRealtimeEvent(client: QueryClient, message: RealtimeEvent):
       void client.invalidateQueries({ queryKey: queryKeys.adminDisputes });
       return true;
     }
-    default:
+    default: {
+      // Every event the server declares is handled above (a new one fails type-checking here);
+      // an event from a newer server than this page is left alone.
+      const unknown: never = message;
+      void unknown;
       return false;
+    }
   }
 }
 

@@ -84,6 +84,17 @@ pub struct Config {
     /// Tasks one client address may post an hour, all its accounts together
     /// (`TASK_POSTS_PER_CLIENT_PER_HOUR`; more, since many people share an address).
     pub task_posts_per_client_per_hour: u32,
+    /// Questions one account may ask an hour, all tasks together (`QUESTIONS_PER_ACCOUNT_PER_HOUR`).
+    pub questions_per_account_per_hour: u32,
+    /// Questions one task may receive an hour, all askers together (`QUESTIONS_PER_TASK_PER_HOUR`):
+    /// each one notifies the poster.
+    pub questions_per_task_per_hour: u32,
+    /// Messages one account may send a minute, all conversations together
+    /// (`MESSAGES_PER_ACCOUNT_PER_MINUTE`).
+    pub messages_per_account_per_minute: u32,
+    /// Messages one task's conversation may carry a minute, both parties together
+    /// (`MESSAGES_PER_TASK_PER_MINUTE`).
+    pub messages_per_task_per_minute: u32,
     /// Task alert notifications one user gets an hour (`TASK_ALERTS_PER_USER_PER_HOUR`); matches past it are recorded, not notified.
     pub task_alerts_per_user_per_hour: u32,
     /// Regions whose phone numbers may be verified by SMS (`SMS_ALLOWED_COUNTRIES`, ISO 3166-1
@@ -168,6 +179,10 @@ impl Config {
             task_posts_per_hour: 20,
             task_posts_per_client_per_hour: 100,
             task_alerts_per_user_per_hour: 30,
+            questions_per_account_per_hour: 30,
+            questions_per_task_per_hour: 60,
+            messages_per_account_per_minute: 30,
+            messages_per_task_per_minute: 40,
             sms_allowed_countries: vec!["AU".into()],
             sms_daily_limit_per_country: 1000,
             twilio_account_sid: None,
@@ -286,6 +301,20 @@ impl Config {
         if let Some(value) = var("TASK_POSTS_PER_CLIENT_PER_HOUR") {
             config.task_posts_per_client_per_hour =
                 value.parse().context("TASK_POSTS_PER_CLIENT_PER_HOUR must be a number")?;
+        }
+        for (name, setting) in [
+            ("QUESTIONS_PER_ACCOUNT_PER_HOUR", &mut config.questions_per_account_per_hour),
+            ("QUESTIONS_PER_TASK_PER_HOUR", &mut config.questions_per_task_per_hour),
+            ("MESSAGES_PER_ACCOUNT_PER_MINUTE", &mut config.messages_per_account_per_minute),
+            ("MESSAGES_PER_TASK_PER_MINUTE", &mut config.messages_per_task_per_minute),
+        ] {
+            if let Some(value) = var(name) {
+                *setting = value
+                    .parse()
+                    .ok()
+                    .filter(|limit: &u32| *limit > 0)
+                    .with_context(|| format!("{name} must be a number of at least 1"))?;
+            }
         }
         if let Some(value) = var("TASK_ALERTS_PER_USER_PER_HOUR") {
             config.task_alerts_per_user_per_hour =

@@ -77,15 +77,25 @@ pub async fn take_login(
     })
 }
 
+/// The account a linked provider identity belongs to.
+#[derive(Clone, Copy, Debug, FromRow)]
+pub struct IdentityOwner {
+    pub user_id: Uuid,
+    /// False for an identity linked while its address was unverified: it signs nobody in.
+    pub address_confirmed: bool,
+}
+
 /// The account this provider identity signs in to, if linked.
 #[instrument(skip_all)]
-pub async fn identity_owner(db: &Db, provider: &str, subject: &str) -> sqlx::Result<Option<Uuid>> {
+pub async fn identity_owner(db: &Db, provider: &str, subject: &str) -> sqlx::Result<Option<IdentityOwner>> {
     on_pool!(db, |pool| {
-        sqlx::query_scalar::<_, Uuid>("select user_id from user_identities where provider = $1 and subject = $2")
-            .bind(provider)
-            .bind(subject)
-            .fetch_optional(pool)
-            .await
+        sqlx::query_as::<_, IdentityOwner>(
+            "select user_id, address_confirmed from user_identities where provider = $1 and subject = $2",
+        )
+        .bind(provider)
+        .bind(subject)
+        .fetch_optional(pool)
+        .await
     })
 }
 
@@ -180,6 +190,72 @@ pub async fn pending_signup(db: &Db, token_hash: &str, now: Timestamp) -> sqlx::
              where token_hash = $1 and used_at is null and expires_at > $2",
         )
         .bind(token_hash)
+        .bind(now)
+        .fetch_optional(pool)
+        .await
+    })
+}
+
+/// A sign-up whose address the provider did not verify waits for our own mail: keeps the
+/// person's choice and the hash of the mailed token, until `expires_at`. False when the sign-up
+/// token is unknown, used or expired, or its address was verified (it needs no mail).
+#[instrument(skip_all)]
+pub async fn await_confirmation(
+    db: &Db,
+    token_hash: &str,
+    confirm_hash: &str,
+    account_type: &str,
+    skills_json: &str,
+    now: Timestamp,
+    expires_at: Timestamp,
+) -> sqlx::Result<bool> {
+    let updated = on_pool!(db, |pool| {
+        sqlx::query(
+            "update oidc_signups set confirm_hash = $2, account_type = $3, skills_json = $4, expires_at = $6
+             where token_hash = $1 and used_at is null and expires_at > $5 and email_verified = false",
+        )
+        .bind(token_hash)
+        .bind(confirm_hash)
+        .bind(account_type)
+        .bind(skills_json)
+        .bind(now)
+        .bind(expires_at)
+        .execute(pool)
+        .await
+        .map(|done| done.rows_affected())
+    })?;
+    Ok(updated == 1)
+}
+
+/// A sign-up waiting for its mail, as the confirmation finds it.
+#[derive(Debug, FromRow)]
+pub struct AwaitingSignup {
+    pub provider: String,
+    pub subject: String,
+    pub email: String,
+    pub first_name: String,
+    pub last_name: String,
+    pub account_type: String,
+    pub skills_json: String,
+}
+
+/// The sign-up that both the browser's sign-up token and the mailed token name, unused and
+/// unexpired.
+#[instrument(skip_all)]
+pub async fn awaiting_signup(
+    db: &Db,
+    token_hash: &str,
+    confirm_hash: &str,
+    now: Timestamp,
+) -> sqlx::Result<Option<AwaitingSignup>> {
+    on_pool!(db, |pool| {
+        sqlx::query_as::<_, AwaitingSignup>(
+            "select provider, subject, email, first_name, last_name, account_type, skills_json from oidc_signups
+             where token_hash = $1 and confirm_hash = $2 and used_at is null and expires_at > $3
+               and account_type is not null and skills_json is not null",
+        )
+        .bind(token_hash)
+        .bind(confirm_hash)
         .bind(now)
         .fetch_optional(pool)
         .await
@@ -333,5 +409,55 @@ pub async fn recent_emails(db: &Db, limit: i64) -> sqlx::Result<Vec<String>> {
             .bind(limit)
             .fetch_all(pool)
             .await
+    })
+}
+
+/// Keeps a sign-in's one-time handoff until `expires_at`: the code the app's callback page
+/// redeems, and the binding cookie of the browser that signed in (both hashed). Forgets those
+/// long gone.
+#[instrument(skip_all)]
+pub async fn insert_handoff(
+    db: &Db,
+    code_hash: &str,
+    binding_hash: &str,
+    user_id: Uuid,
+    now: Timestamp,
+    expires_at: Timestamp,
+) -> sqlx::Result<()> {
+    on_pool!(db, |pool| {
+        async {
+            sqlx::query("delete from oidc_handoffs where expires_at <= $1").bind(now).execute(pool).await?;
+            sqlx::query(
+                "insert into oidc_handoffs (code_hash, binding_hash, user_id, created_at, expires_at)
+                 values ($1, $2, $3, $4, $5)",
+            )
+            .bind(code_hash)
+            .bind(binding_hash)
+            .bind(user_id)
+            .bind(now)
+            .bind(expires_at)
+            .execute(pool)
+            .await?;
+            Ok(())
+        }
+        .await
+    })
+}
+
+/// Uses the handoff named by `code_hash` if `binding_hash` is its browser's, unused and
+/// unexpired: the account it signs in to. A wrong browser uses nothing.
+#[instrument(skip_all)]
+pub async fn take_handoff(db: &Db, code_hash: &str, binding_hash: &str, now: Timestamp) -> sqlx::Result<Option<Uuid>> {
+    on_pool!(db, |pool| {
+        sqlx::query_scalar::<_, Uuid>(
+            "update oidc_handoffs set used_at = $3
+             where code_hash = $1 and binding_hash = $2 and used_at is null and expires_at > $3
+             returning user_id",
+        )
+        .bind(code_hash)
+        .bind(binding_hash)
+        .bind(now)
+        .fetch_optional(pool)
+        .await
     })
 }

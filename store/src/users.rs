@@ -162,6 +162,12 @@ pub async fn reset_password(db: &Db, id: Uuid, password_hash: &str, now: Timesta
             .bind(id)
             .execute(&mut *tx)
             .await?;
+            // A provider identity linked while the address was unverified may be whoever first
+            // claimed the address: the owner who proves it now keeps none of them.
+            sqlx::query("delete from user_identities where user_id = $1 and address_confirmed = false")
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
             tx.commit().await?;
             Ok(families)
         }

@@ -2,6 +2,8 @@
 //! party to a conversation, sending a message (the recipient is notified) and marking it read
 //! (the other party hears of it when both share read receipts).
 
+use std::time::Duration;
+
 use uuid::Uuid;
 
 use model::{
@@ -16,8 +18,8 @@ use store::{
 };
 
 use crate::{
-    live, marketplace::tasks::task_or_not_found, media::photos::PhotoKey, notices, refusal::DomainResult,
-    services::Services,
+    live, marketplace::tasks::task_or_not_found, media::photos::PhotoKey, notices, rate_limit::Limit,
+    refusal::DomainResult, services::Services,
 };
 
 pub const MAX_MESSAGE_CHARS: usize = 2000;
@@ -51,6 +53,18 @@ pub fn checked_body(body: &str, with_photo: bool) -> Result<&str, Invalid> {
         return Err(Invalid::field("body", "Please write a message (up to 2000 characters)"));
     }
     Ok(body)
+}
+
+/// Counts a message `sender_id` is about to send on the task against the limits (429 with
+/// `Retry-After` past them): per account and per conversation, each message notifying the other
+/// party. Called before anything of the message (its photo) is stored.
+pub async fn pace(state: &Services, task_id: Uuid, sender_id: Uuid) -> DomainResult<()> {
+    let minute = Duration::from_secs(60);
+    let per_account = Limit::new(state.config.messages_per_account_per_minute, minute);
+    state.limiter.check(&format!("messages:account:{sender_id}"), per_account).await?;
+    let per_task = Limit::new(state.config.messages_per_task_per_minute, minute);
+    state.limiter.check(&format!("messages:task:{task_id}"), per_task).await?;
+    Ok(())
 }
 
 /// Sends `body` (checked by [`checked_body`]) and the photo already stored under `photo_id`, if

@@ -2,6 +2,8 @@
 //! answers, records it with the other side's notification, then publishes it on the
 //! task's page.
 
+use std::time::Duration;
+
 use uuid::Uuid;
 
 use model::marketplace::rules;
@@ -16,6 +18,7 @@ use crate::{
     marketplace::tasks::task_or_not_found,
     moderation::guard,
     notices,
+    rate_limit::Limit,
     refusal::{DomainError, DomainResult},
     services::Services,
 };
@@ -27,6 +30,12 @@ pub async fn ask(state: &Services, task: &TaskRow, asker_id: Uuid, body: Option<
     }
     let body = rules::required_body("body", body, "Please enter your question")?;
     guard::keep_on_platform(&[("body", &body)])?;
+    // Each question notifies the poster: a burst from one account, or at one task, waits (429).
+    let hour = Duration::from_secs(3600);
+    let per_account = Limit::new(state.config.questions_per_account_per_hour, hour);
+    state.limiter.check(&format!("questions:account:{asker_id}"), per_account).await?;
+    let per_task = Limit::new(state.config.questions_per_task_per_hour, hour);
+    state.limiter.check(&format!("questions:task:{}", task.id), per_task).await?;
     let now = Timestamp::now();
     let notification = notices::new_question(task.poster_id, task.id, &task.title, now);
     let id = questions::ask_question(&state.db, task.id, asker_id, &body, &notification, now)

@@ -176,8 +176,11 @@ impl IdentityProvider for FacebookProvider {
             .context("reading Facebook's answer")?;
         Ok(ProviderIdentity {
             subject: me.id,
-            // Facebook returns only a primary address its owner has confirmed, and none otherwise.
-            email_verified: me.email.is_some(),
+            // Facebook's Graph API says nothing of whether it verified the address (an account
+            // made with a phone number can carry an address nobody confirmed), so it counts as
+            // unverified: it links to no existing account and makes a new one only once our own
+            // mail to it is answered (security review 3).
+            email_verified: false,
             email: me.email,
             first_name: me.first_name,
             last_name: me.last_name,

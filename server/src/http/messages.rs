@@ -117,6 +117,7 @@ pub async fn send_message(
     let (task, party) = marketplace::messages::conversation(&state, caller.id, id).await?;
     let outgoing = outgoing(&state, request).await?;
     let body = marketplace::messages::checked_body(&outgoing.body, outgoing.photo.is_some())?;
+    marketplace::messages::pace(&state, task.id, caller.id).await?;
     let photo_id = match outgoing.photo {
         None => None,
         Some(bytes) => {

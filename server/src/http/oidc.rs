@@ -9,12 +9,13 @@ use axum::{
     response::{IntoResponse, Response},
     routing::{get, post},
 };
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use url::form_urlencoded;
 
 use domain::{
     accounts::validation::{self, AccountType, Skill},
     auth::{password, secrets},
+    mail::Email,
     signin::{
         AuthorizationRequest, IdentityProvider, LOGIN_TTL, ProviderId, ProviderIdentity, SIGNUP_TTL, SignInError,
         may_link, names_for, safe_redirect,
@@ -28,7 +29,7 @@ use store::{
 };
 
 use crate::http::{
-    auth::{refuse_suspended, send_verification_email, start_session},
+    auth::{refuse_suspended, start_session},
     error::{ApiError, ApiResult, FieldErrors},
     extract::{ApiJson, ApiPath, ApiQuery, ClientIp, RawBody},
     state::AppState,
@@ -40,6 +41,8 @@ pub fn router() -> Router<AppState> {
         .route("/auth/oidc/{provider}/start", get(start))
         .route("/auth/oidc/{provider}/callback", get(callback).post(callback_form))
         .route("/auth/oidc/complete-signup", post(complete_signup))
+        .route("/auth/oidc/confirm-signup", post(confirm_signup))
+        .route("/auth/oidc/redeem", post(redeem))
 }
 
 /// The sign-in providers configured on this server, in button order (`sandbox` only in dev mode).
@@ -116,12 +119,7 @@ fn binding_cookie(state: &AppState, value: &str, max_age: u64) -> HeaderValue {
 const BINDING_COOKIE: &str = "taskhub_oidc";
 
 fn bound_state(headers: &HeaderMap) -> Option<&str> {
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|value| value.to_str().ok())
-        .flat_map(|cookies| cookies.split(';'))
-        .find_map(|cookie| cookie.trim().strip_prefix(BINDING_COOKIE)?.strip_prefix('='))
+    cookie(headers, BINDING_COOKIE)
 }
 
 fn unavailable(id: ProviderId, error: SignInError) -> ApiError {
@@ -153,8 +151,9 @@ pub struct CallbackQuery {
 /// 400, nothing changes; an ID token whose signature, audience, issuer or `nonce` is wrong: 400.
 /// Then a linked identity signs in, an identity whose verified address matches a verified
 /// account is linked and signs in, any other existing address is refused, and a new person
-/// goes to `/signup?oidc=…` to choose customer or tasker. A session arrives at
-/// `/auth/callback#refresh_token=…&redirect=…`; refusals at `/auth/callback#error=…`.
+/// goes to `/signup?oidc=…` to choose customer or tasker. A sign-in arrives at
+/// `/auth/callback#code=…&redirect=…` with a handoff cookie (`redeem` turns the two into a
+/// session); refusals at `/auth/callback#error=…`.
 #[utoipa::path(get, path = "/api/auth/oidc/{provider}/callback", tag = "accounts",
     params(("provider" = ProviderId, Path, description = "The provider"), CallbackQuery),
     responses((status = 302, description = "To the app's /auth/callback or /signup?oidc=…"),
@@ -208,7 +207,7 @@ pub async fn callback_form(
 async fn finish(state: &AppState, provider: &str, headers: &HeaderMap, query: CallbackQuery) -> ApiResult<Response> {
     let mut response = finish_bound(state, provider, headers, query).await?;
     // Whatever came of it, this sign-in is over.
-    response.headers_mut().insert(header::SET_COOKIE, binding_cookie(state, "", 0));
+    response.headers_mut().append(header::SET_COOKIE, binding_cookie(state, "", 0));
     Ok(response)
 }
 
@@ -249,8 +248,14 @@ async fn finish_bound(
 /// The person the provider vouched for: signs in, is linked, is refused or goes to sign-up.
 async fn arrive(state: &AppState, id: ProviderId, identity: ProviderIdentity, redirect: &str) -> ApiResult<Response> {
     let provider = id.display_name();
-    if let Some(user_id) = identities::identity_owner(&state.db, id.as_str(), &identity.subject).await? {
-        let Some(user) = users::user_by_id(&state.db, user_id).await? else {
+    if let Some(owner) = identities::identity_owner(&state.db, id.as_str(), &identity.subject).await? {
+        if !owner.address_confirmed {
+            return Ok(refused(&format!(
+                "This {provider} sign-in was linked before its email address was confirmed, so it can no longer \
+                 sign you in. Sign in with your email and password, or reset your password (which removes it)."
+            )));
+        }
+        let Some(user) = users::user_by_id(&state.db, owner.user_id).await? else {
             return Ok(refused("This account no longer exists."));
         };
         return signed_in(state, user, redirect).await;
@@ -303,17 +308,84 @@ async fn arrive(state: &AppState, id: ProviderId, identity: ProviderIdentity, re
     Ok(found(&format!("/signup?{query}")))
 }
 
+/// Hands the sign-in to the app's callback page: a one-time code in the fragment, redeemed by the
+/// page with a POST that carries the handoff cookie this answer sets. Only the browser that signed
+/// in holds that cookie, so a callback link sent to someone else signs them in to nothing (login
+/// CSRF), and no bearer token is ever in a URL.
 async fn signed_in(state: &AppState, user: users::UserRow, redirect: &str) -> ApiResult<Response> {
     match refuse_suspended(state, user.id).await {
         Err(ApiError::AccountSuspended(message)) => return Ok(refused(&message)),
         other => other?,
     }
-    let session = start_session(state, user).await?;
+    let (code, binding) = (secrets::new_token(), secrets::new_token());
+    let now = Timestamp::now();
+    let (code_hash, binding_hash) = (secrets::token_hash(&code), secrets::token_hash(&binding));
+    identities::insert_handoff(&state.db, &code_hash, &binding_hash, user.id, now, now.plus(HANDOFF_TTL)).await?;
     let fragment: String = form_urlencoded::Serializer::new(String::new())
-        .append_pair("refresh_token", &session.refresh_token)
+        .append_pair("code", &code)
         .append_pair("redirect", redirect)
         .finish();
-    Ok(found(&format!("/auth/callback#{fragment}")))
+    let mut response = found(&format!("/auth/callback#{fragment}"));
+    response.headers_mut().append(header::SET_COOKIE, handoff_cookie(state, &binding, HANDOFF_TTL.as_secs()));
+    Ok(response)
+}
+
+/// How long the callback page has to redeem a sign-in.
+const HANDOFF_TTL: std::time::Duration = std::time::Duration::from_secs(120);
+
+const HANDOFF_COOKIE: &str = "taskhub_oidc_handoff";
+
+/// The browser's half of a handoff: sent only to the redeem route, same-site requests only.
+fn handoff_cookie(state: &AppState, value: &str, max_age: u64) -> HeaderValue {
+    let secure = if state.public_url.starts_with("https://") { "; Secure" } else { "" };
+    HeaderValue::from_str(&format!(
+        "{HANDOFF_COOKIE}={value}; Path=/api/auth/oidc/redeem; HttpOnly; Max-Age={max_age}; SameSite=Lax{secure}"
+    ))
+    .expect("a token is a valid cookie value")
+}
+
+fn cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|cookies| cookies.split(';'))
+        .find_map(|cookie| cookie.trim().strip_prefix(name)?.strip_prefix('='))
+}
+
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
+#[serde(default)]
+pub struct RedeemRequest {
+    /// The `code` of the `/auth/callback#code=…` fragment.
+    pub code: String,
+}
+
+/// The app's callback page turns a provider sign-in into a session: the one-time code from the
+/// fragment, with the handoff cookie of the browser that signed in (200 and the session, the
+/// cookie cleared). A wrong, used or expired code, or another browser: 400, nothing used.
+#[utoipa::path(post, path = "/api/auth/oidc/redeem", tag = "accounts", request_body = RedeemRequest,
+    responses((status = 200, body = SessionResponse),
+        (status = 400, description = "Invalid, used or expired code, or another browser"),
+        (status = 403, description = "Account suspended")))]
+pub async fn redeem(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    ApiJson(request): ApiJson<RedeemRequest>,
+) -> ApiResult<Response> {
+    let invalid = || {
+        ApiError::BadRequest(
+            "This sign-in is invalid or has expired, or it belongs to another browser. Please sign in again.".into(),
+        )
+    };
+    let binding = cookie(&headers, HANDOFF_COOKIE).filter(|binding| !binding.is_empty()).ok_or_else(invalid)?;
+    let (code_hash, binding_hash) = (secrets::token_hash(request.code.trim()), secrets::token_hash(binding));
+    let user_id =
+        identities::take_handoff(&state.db, &code_hash, &binding_hash, Timestamp::now()).await?.ok_or_else(invalid)?;
+    refuse_suspended(&state, user_id).await?;
+    let user = users::user_by_id(&state.db, user_id).await?.ok_or_else(invalid)?;
+    let mut response = ApiJson(start_session(&state, user).await?).into_response();
+    response.headers_mut().insert(header::SET_COOKIE, handoff_cookie(&state, "", 0));
+    Ok(response)
 }
 
 /// The app's callback page shows the message; nothing was signed in or changed.
@@ -349,17 +421,30 @@ pub struct CompleteSignupRequest {
     pub skills: Vec<Skill>,
 }
 
+/// No account yet: the provider did not verify the address, so we mailed a link to it.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct ConfirmationSent {
+    pub confirmation_sent: bool,
+    pub email: String,
+}
+
+/// How long the mailed link of a sign-up waits to be opened.
+const CONFIRM_SIGNUP_TTL: std::time::Duration = std::time::Duration::from_secs(24 * 3600);
+
 /// A new person who came back from a provider chooses customer or tasker (skills required for
-/// taskers, 422): the account is created without a password, the identity linked, and a
-/// session starts (201). A used, unknown or expired token: 400; the address taken meanwhile: 409.
+/// taskers, 422). When the provider verified the address, the account is created without a
+/// password, the identity linked, and a session starts (201). When it did not, nothing is created
+/// yet: a link goes to the address (202), and the account is made by `confirm-signup` from the
+/// browser that signed up. A used, unknown or expired token: 400; the address taken meanwhile: 409.
 #[utoipa::path(post, path = "/api/auth/oidc/complete-signup", tag = "accounts", request_body = CompleteSignupRequest,
-    responses((status = 201, body = SessionResponse), (status = 400, description = "Invalid or used sign-up token"),
+    responses((status = 201, body = SessionResponse), (status = 202, body = ConfirmationSent),
+        (status = 400, description = "Invalid or used sign-up token"),
         (status = 409, description = "Email taken"), (status = 422, description = "Invalid fields"), (status = 429)))]
 pub async fn complete_signup(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
     ApiJson(request): ApiJson<CompleteSignupRequest>,
-) -> ApiResult<(StatusCode, ApiJson<SessionResponse>)> {
+) -> ApiResult<Response> {
     state.auth_limits.check("signup", ip, None).await?;
     let mut fields = FieldErrors::new();
     let account_type = match request.account_type {
@@ -381,40 +466,140 @@ pub async fn complete_signup(
         }
     };
     ApiError::check_fields(fields)?;
-    let invalid = || ApiError::BadRequest("This sign-up link is invalid or has expired. Please sign in again.".into());
     let token_hash = secrets::token_hash(request.token.trim());
     let now = Timestamp::now();
-    let pending = identities::pending_signup(&state.db, &token_hash, now).await?.ok_or_else(invalid)?;
+    let pending = identities::pending_signup(&state.db, &token_hash, now).await?.ok_or_else(invalid_signup)?;
+    let skills_json = serde_json::to_string(&skills).map_err(anyhow::Error::from)?;
+    if !pending.email_verified {
+        // The provider did not vouch for the address: no account until our own mail is answered.
+        let code = secrets::new_token();
+        let (code_hash, kind, expires_at) =
+            (secrets::token_hash(&code), account_type.as_str(), now.plus(CONFIRM_SIGNUP_TTL));
+        if !identities::await_confirmation(&state.db, &token_hash, &code_hash, kind, &skills_json, now, expires_at)
+            .await?
+        {
+            return Err(invalid_signup());
+        }
+        let provider = ProviderId::parse(&pending.provider).map_or("your provider", ProviderId::display_name);
+        if let Err(error) = send_signup_confirmation(&state, &pending.email, &code, provider).await {
+            tracing::error!(error = ?error, "could not send the sign-up confirmation email");
+        }
+        let sent = ConfirmationSent { confirmation_sent: true, email: pending.email };
+        return Ok((StatusCode::ACCEPTED, ApiJson(sent)).into_response());
+    }
+    let signup = Confirmed {
+        email: pending.email,
+        first_name: pending.first_name,
+        last_name: pending.last_name,
+        account_type,
+        skills_json,
+        provider: pending.provider,
+        subject: pending.subject,
+    };
+    create_account(&state, &token_hash, signup, now).await
+}
+
+fn invalid_signup() -> ApiError {
+    ApiError::BadRequest("This sign-up link is invalid or has expired. Please sign in again.".into())
+}
+
+async fn send_signup_confirmation(state: &AppState, email: &str, code: &str, provider: &str) -> anyhow::Result<()> {
+    let link = state.link(&format!("/signup/confirm?token={code}"));
+    let text = format!(
+        "Welcome to Taskhub!\n\nYou started creating a Taskhub account with {provider}. To finish, confirm that this \
+         is your email address by opening this link in the same browser:\n\n{link}\n\n\
+         The link works once and expires in 24 hours. If you did not sign up, ignore this email: no account is \
+         created without it.\n"
+    );
+    state
+        .mailer
+        .send(Email { to: email, subject: "Confirm your email to finish signing up", text, reply_to: None })
+        .await
+}
+
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
+#[serde(default)]
+pub struct ConfirmSignupRequest {
+    /// The `token` of the mailed `/signup/confirm?token=…` link.
+    pub token: String,
+    /// The `oidc` value of the `/signup?oidc=…` link, which only the browser that signed up holds.
+    pub signup_token: String,
+}
+
+/// The mailed link of a sign-up whose address the provider did not verify, opened in the browser
+/// that signed up: the account is created (its address confirmed) with the choice made before the
+/// mail, the identity linked, and a session starts (201). Either token wrong, used or expired:
+/// 400; the address taken meanwhile: 409.
+#[utoipa::path(post, path = "/api/auth/oidc/confirm-signup", tag = "accounts", request_body = ConfirmSignupRequest,
+    responses((status = 201, body = SessionResponse),
+        (status = 400, description = "Invalid, used or expired link, or another browser"),
+        (status = 409, description = "Email taken"), (status = 429)))]
+pub async fn confirm_signup(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    ApiJson(request): ApiJson<ConfirmSignupRequest>,
+) -> ApiResult<Response> {
+    state.auth_limits.check("signup", ip, None).await?;
+    let invalid = || {
+        ApiError::BadRequest(
+            "This confirmation link is invalid or has expired, or it was opened in another browser than the one you \
+             signed up in. Please open it there, or sign in again."
+                .into(),
+        )
+    };
+    let (token_hash, code_hash) =
+        (secrets::token_hash(request.signup_token.trim()), secrets::token_hash(request.token.trim()));
+    let now = Timestamp::now();
+    let waiting = identities::awaiting_signup(&state.db, &token_hash, &code_hash, now).await?.ok_or_else(invalid)?;
+    let signup = Confirmed {
+        email: waiting.email,
+        first_name: waiting.first_name,
+        last_name: waiting.last_name,
+        account_type: AccountType::parse(&waiting.account_type),
+        skills_json: waiting.skills_json,
+        provider: waiting.provider,
+        subject: waiting.subject,
+    };
+    create_account(&state, &token_hash, signup, now).await
+}
+
+/// A sign-up whose address is confirmed, by its provider or by our mail.
+struct Confirmed {
+    email: String,
+    first_name: String,
+    last_name: String,
+    account_type: AccountType,
+    skills_json: String,
+    provider: String,
+    subject: String,
+}
+
+/// Creates the account (without a password: it signs in through its provider until its owner
+/// sets one with a reset link), links the identity, uses the sign-up token, and starts a session.
+async fn create_account(state: &AppState, token_hash: &str, signup: Confirmed, now: Timestamp) -> ApiResult<Response> {
     let account = NewAccount {
         id: new_id(),
-        email: pending.email.clone(),
-        // Nobody knows this password: the account signs in through its provider until its
-        // owner sets one with a reset link.
+        email: signup.email,
         password_hash: password::hash(secrets::new_token()).await?,
-        email_verified: pending.email_verified,
-        first_name: pending.first_name.clone(),
-        last_name: pending.last_name.clone(),
+        email_verified: true,
+        first_name: signup.first_name,
+        last_name: signup.last_name,
         company_name: None,
         phone: None,
         location: None,
         bio: None,
         avatar_url: None,
-        account_type: account_type.as_str(),
-        is_tasker: account_type == AccountType::Tasker,
-        skills_json: serde_json::to_string(&skills).map_err(anyhow::Error::from)?,
+        account_type: signup.account_type.as_str(),
+        is_tasker: signup.account_type == AccountType::Tasker,
+        skills_json: signup.skills_json,
         created_at: now,
     };
-    let user = identities::complete_signup(&state.db, &token_hash, now, &account, &pending.provider, &pending.subject)
+    let user = identities::complete_signup(&state.db, token_hash, now, &account, &signup.provider, &signup.subject)
         .await
         .map_err(|error| match error {
-            SignupError::InvalidToken => invalid(),
+            SignupError::InvalidToken => invalid_signup(),
             SignupError::EmailTaken => ApiError::Conflict("An account with this email already exists".into()),
             SignupError::Database(error) => error.into(),
         })?;
-    if !user.email_verified
-        && let Err(error) = send_verification_email(&state, &user).await
-    {
-        tracing::error!(error = ?error, "could not send the verification email");
-    }
-    Ok((StatusCode::CREATED, ApiJson(start_session(&state, user).await?)))
+    Ok((StatusCode::CREATED, ApiJson(start_session(state, user).await?)).into_response())
 }

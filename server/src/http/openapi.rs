@@ -52,7 +52,7 @@ use crate::http::{
     paths(
         auth::signup, auth::verify_email, auth::resend_verification, auth::login, auth::refresh, auth::logout,
         auth::recover, auth::reset_password,
-        oidc::list_providers, oidc::start, oidc::callback, oidc::callback_form, oidc::complete_signup, identities::my_identities,
+        oidc::list_providers, oidc::start, oidc::callback, oidc::callback_form, oidc::complete_signup, oidc::confirm_signup, oidc::redeem, identities::my_identities,
         identities::unlink_identity,
         me::me, me::update_profile, me::become_tasker, me::upload_my_avatar, me::upload_signup_avatar,
         profiles::public_profile, profiles::profile_reviews,

@@ -107,15 +107,17 @@ pub async fn return_to_app(browser: &reqwest::Client, back: &Back) -> (StatusCod
         Back::Redirect(url) => browser.get(url).send().await.unwrap(),
         Back::FormPost { action, fields } => browser.post(action).form(fields).send().await.unwrap(),
     };
-    arrival(response).await
+    arrival(browser, response).await
 }
 
 /// Follows the provider's redirect to our callback.
 pub async fn callback(browser: &reqwest::Client, callback_url: &str) -> (StatusCode, Option<Arrival>, Value) {
-    arrival(browser.get(callback_url).send().await.unwrap()).await
+    arrival(browser, browser.get(callback_url).send().await.unwrap()).await
 }
 
-async fn arrival(response: reqwest::Response) -> (StatusCode, Option<Arrival>, Value) {
+/// Where the callback left the browser; a sign-in's one-time code is redeemed at once by the same
+/// browser (as the app's /auth/callback page does), which sends the handoff cookie with it.
+async fn arrival(browser: &reqwest::Client, response: reqwest::Response) -> (StatusCode, Option<Arrival>, Value) {
     let status = response.status();
     if status != StatusCode::FOUND {
         return (status, None, TestApp::read(response).await.body);
@@ -128,12 +130,18 @@ async fn arrival(response: reqwest::Response) -> (StatusCode, Option<Arrival>, V
     let arrival = match target.path() {
         "/auth/callback" => {
             let fragment = pairs(target.fragment());
+            assert!(fragment.iter().all(|(key, _)| !key.ends_with("_token")), "no bearer token in a URL: {fragment:?}");
             match find(&fragment, "error") {
                 Some(message) => Arrival::Refused(message),
-                None => Arrival::Session {
-                    refresh_token: find(&fragment, "refresh_token").expect("a refresh token"),
-                    redirect: find(&fragment, "redirect").expect("a redirect"),
-                },
+                None => {
+                    let code = find(&fragment, "code").expect("a one-time code");
+                    let session = redeem(browser, response.url(), &code).await;
+                    assert_eq!(session.status, StatusCode::OK, "{:?}", session.body);
+                    Arrival::Session {
+                        refresh_token: session.body["refresh_token"].as_str().expect("a session").to_owned(),
+                        redirect: find(&fragment, "redirect").expect("a redirect"),
+                    }
+                }
             }
         }
         "/signup" => {
@@ -143,6 +151,13 @@ async fn arrival(response: reqwest::Response) -> (StatusCode, Option<Arrival>, V
         other => panic!("unexpected redirect to {other}"),
     };
     (status, Some(arrival), Value::Null)
+}
+
+/// The app's callback page redeeming a sign-in's one-time code from `browser`, on the server that
+/// answered `on`.
+pub async fn redeem(browser: &reqwest::Client, on: &Url, code: &str) -> super::Response {
+    let url = on.join("/api/auth/oidc/redeem").unwrap();
+    TestApp::read(browser.post(url).json(&json!({ "code": code })).send().await.unwrap()).await
 }
 
 /// A whole sign-in at `provider` by whoever its fake was told signs in next.
@@ -164,6 +179,24 @@ pub async fn complete_signup(app: &TestApp, token: &str) -> Value {
             json!({ "token": token, "account_type": "tasker", "skills": [{ "name": "Gardening", "level": 70 }] }),
         )
         .await;
+    assert_eq!(created.status, StatusCode::CREATED, "{:?}", created.body);
+    created.body
+}
+
+/// A new person's sign-up choice when the provider did not verify the address: no account until
+/// the mailed link is opened in the same browser (which sends the sign-up token with it).
+pub async fn complete_signup_by_mail(app: &TestApp, token: &str, email: &str) -> Value {
+    let chosen = app
+        .post(
+            "/api/auth/oidc/complete-signup",
+            None,
+            json!({ "token": token, "account_type": "tasker", "skills": [{ "name": "Gardening", "level": 70 }] }),
+        )
+        .await;
+    assert_eq!(chosen.status, StatusCode::ACCEPTED, "{:?}", chosen.body);
+    let mailed = app.token_mailed_to(email, "Confirm your email").await;
+    let created =
+        app.post("/api/auth/oidc/confirm-signup", None, json!({ "token": mailed, "signup_token": token })).await;
     assert_eq!(created.status, StatusCode::CREATED, "{:?}", created.body);
     created.body
 }

@@ -11,10 +11,12 @@ import {
   createVerifiedUser,
   expectNoSeriousA11yViolations,
   launch,
+  linkPath,
   newPage,
   screenshot,
   uniqueEmail,
   VIEWPORTS,
+  waitForMail,
 } from '../browser.mjs';
 
 let browser;
@@ -106,5 +108,34 @@ test('an existing verified member signs in with the sandbox provider; an unverif
   const linked = page.getByRole('region', { name: 'Linked accounts' });
   await linked.getByText('You sign in with your password').waitFor();
   await linked.getByRole('button', { name: 'Unlink Sandbox ID' }).waitFor();
+  await page.context().close();
+});
+
+test('an address the provider did not verify makes an account only through our mail, in the same browser', async () => {
+  const email = uniqueEmail('social-unverified');
+  const page = await newPage(browser, VIEWPORTS.desktop);
+  await page.goto('/signup');
+  await page.getByRole('link', { name: 'Continue with Sandbox ID' }).click();
+  await signInAtSandbox(page, { email, name: 'Una Verified', verified: false });
+  await page.getByRole('heading', { level: 1, name: 'Finish creating your account' }).waitFor();
+  await page.getByRole('checkbox', { name: /I agree/ }).check();
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.getByText('Check your email').waitFor();
+  await page.getByText(email, { exact: false }).first().waitFor();
+  await expectNoSeriousA11yViolations(page, 'social sign-up waiting for its mail');
+
+  const mail = await waitForMail(email, { subject: /Confirm your email/ });
+  const path = linkPath(mail.text, '/signup/confirm');
+
+  // Opened anywhere else (the address's owner, who never asked for it): no account.
+  const elsewhere = await newPage(browser, VIEWPORTS.mobile);
+  await elsewhere.goto(path);
+  await elsewhere.getByText(/opened in another browser/).waitFor();
+  await expectNoSeriousA11yViolations(elsewhere, 'sign-up link opened in another browser');
+  await elsewhere.context().close();
+
+  await page.goto(path);
+  await page.waitForURL((url) => url.pathname === '/');
+  await page.getByRole('button', { name: 'Account menu for Una Verified' }).waitFor();
   await page.context().close();
 });

@@ -92,6 +92,7 @@ export const routes: RouteObject[] = [
       { path: '/reset-password', ...page(() => import('@/app/routes/auth/reset-password'), 'ResetPasswordRoute') },
       { path: '/auth/callback', ...page(() => import('@/app/routes/auth/callback'), 'AuthCallbackRoute') },
       { path: '/verify-email', ...page(() => import('@/app/routes/auth/verify-email'), 'VerifyEmailRoute') },
+      { path: '/signup/confirm', ...page(() => import('@/app/routes/auth/confirm-signup'), 'ConfirmSignupRoute') },
       { path: '/become-tasker', ...page(() => import('@/app/routes/account/become-tasker'), 'BecomeTaskerRoute') },
       { path: '/profile/:userId', ...page(() => import('@/app/routes/account/profile'), 'ProfileRoute', { isProtected: true }) },
       { path: '/settings', ...page(() => import('@/app/routes/account/settings'), 'SettingsRoute', { isProtected: true }) },

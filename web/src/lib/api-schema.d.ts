@@ -253,10 +253,55 @@ export interface paths {
         put?: never;
         /**
          * A new person who came back from a provider chooses customer or tasker (skills required for
-         *     taskers, 422): the account is created without a password, the identity linked, and a
-         *     session starts (201). A used, unknown or expired token: 400; the address taken meanwhile: 409.
+         *     taskers, 422). When the provider verified the address, the account is created without a
+         *     password, the identity linked, and a session starts (201). When it did not, nothing is created
+         *     yet: a link goes to the address (202), and the account is made by `confirm-signup` from the
+         *     browser that signed up. A used, unknown or expired token: 400; the address taken meanwhile: 409.
          */
         post: operations["complete_signup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/oidc/confirm-signup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The mailed link of a sign-up whose address the provider did not verify, opened in the browser
+         *     that signed up: the account is created (its address confirmed) with the choice made before the
+         *     mail, the identity linked, and a session starts (201). Either token wrong, used or expired:
+         *     400; the address taken meanwhile: 409.
+         */
+        post: operations["confirm_signup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/oidc/redeem": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The app's callback page turns a provider sign-in into a session: the one-time code from the
+         *     fragment, with the handoff cookie of the browser that signed in (200 and the session, the
+         *     cookie cleared). A wrong, used or expired code, or another browser: 400, nothing used.
+         */
+        post: operations["redeem"];
         delete?: never;
         options?: never;
         head?: never;
@@ -275,8 +320,9 @@ export interface paths {
          *     400, nothing changes; an ID token whose signature, audience, issuer or `nonce` is wrong: 400.
          *     Then a linked identity signs in, an identity whose verified address matches a verified
          *     account is linked and signs in, any other existing address is refused, and a new person
-         *     goes to `/signup?oidc=…` to choose customer or tasker. A session arrives at
-         *     `/auth/callback#refresh_token=…&redirect=…`; refusals at `/auth/callback#error=…`.
+         *     goes to `/signup?oidc=…` to choose customer or tasker. A sign-in arrives at
+         *     `/auth/callback#code=…&redirect=…` with a handoff cookie (`redeem` turns the two into a
+         *     session); refusals at `/auth/callback#error=…`.
          */
         get: operations["callback"];
         put?: never;
@@ -2013,6 +2059,23 @@ export interface components {
              */
             token?: string;
         };
+        ConfirmSignupRequest: {
+            /**
+             * @description The `oidc` value of the `/signup?oidc=…` link, which only the browser that signed up holds.
+             * @default
+             */
+            signup_token?: string;
+            /**
+             * @description The `token` of the mailed `/signup/confirm?token=…` link.
+             * @default
+             */
+            token?: string;
+        };
+        /** @description No account yet: the provider did not verify the address, so we mailed a link to it. */
+        ConfirmationSent: {
+            confirmation_sent: boolean;
+            email: string;
+        };
         ContactAccepted: {
             message: string;
         };
@@ -3236,6 +3299,13 @@ export interface components {
             role: string;
             status: components["schemas"]["TaskStatus"];
             title: string;
+        };
+        RedeemRequest: {
+            /**
+             * @description The `code` of the `/auth/callback#code=…` fragment.
+             * @default
+             */
+            code?: string;
         };
         RefreshRequest: {
             /** @default  */
@@ -4686,6 +4756,14 @@ export interface operations {
                     "application/json": components["schemas"]["SessionResponse"];
                 };
             };
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConfirmationSent"];
+                };
+            };
             /** @description Invalid or used sign-up token */
             400: {
                 headers: {
@@ -4724,6 +4802,115 @@ export interface operations {
             };
             /** @description Too many requests; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    confirm_signup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConfirmSignupRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionResponse"];
+                };
+            };
+            /** @description Invalid, used or expired link, or another browser */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Email taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    redeem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RedeemRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionResponse"];
+                };
+            };
+            /** @description Invalid, used or expired code, or another browser */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Account suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

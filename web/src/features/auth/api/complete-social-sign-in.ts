@@ -7,9 +7,37 @@ import { request } from '@/lib/http';
 
 export type CompleteSignupInput = { token: string; account_type: AccountType; skills: Skill[] };
 
-/** A new person who came back from a provider chooses customer or tasker; the answer is a session. */
-export async function completeSocialSignup(input: CompleteSignupInput): Promise<Session> {
-  const session = await request<Session>('/api/auth/oidc/complete-signup', { method: 'POST', body: input });
+/** No account yet: the provider did not verify the address, so a link went to it. */
+export type ConfirmationSent = { confirmation_sent: true; email: string };
+
+/**
+ * Where the sign-up token waits for the mailed link: the link works only in the browser that
+ * signed up, which sends this token with it (so a link opened by anyone else makes no account).
+ */
+const PENDING_SIGNUP_KEY = 'taskhub.pending-social-signup';
+
+/**
+ * A new person who came back from a provider chooses customer or tasker; the answer is a session,
+ * or (when the provider did not verify the address) word that a confirmation link was mailed.
+ */
+export async function completeSocialSignup(input: CompleteSignupInput): Promise<Session | ConfirmationSent> {
+  const answer = await request<Session | ConfirmationSent>('/api/auth/oidc/complete-signup', { method: 'POST', body: input });
+  if ('confirmation_sent' in answer) {
+    localStorage.setItem(PENDING_SIGNUP_KEY, input.token);
+    return answer;
+  }
+  setSession(answer, 'SIGNED_IN');
+  return answer;
+}
+
+/** The mailed link, opened: with the sign-up token this browser kept, the account is created. */
+export async function confirmSocialSignup(token: string): Promise<Session> {
+  const signupToken = localStorage.getItem(PENDING_SIGNUP_KEY) ?? '';
+  const session = await request<Session>('/api/auth/oidc/confirm-signup', {
+    method: 'POST',
+    body: { token, signup_token: signupToken },
+  });
+  localStorage.removeItem(PENDING_SIGNUP_KEY);
   setSession(session, 'SIGNED_IN');
   return session;
 }
@@ -18,24 +46,22 @@ export function useCompleteSocialSignup() {
   return useMutation({ mutationFn: completeSocialSignup });
 }
 
-const exchanges = new Map<string, Promise<Session>>();
+const redemptions = new Map<string, Promise<Session>>();
 
 /**
- * The provider's callback hands over the new session's refresh token (in the URL fragment, which
- * never reaches a server); exchanging it at once rotates it, so the one left in history is spent.
- * One exchange per token even if the page renders twice: spending a refresh token twice would end
- * the session.
+ * The provider's callback hands over a one-time code (in the URL fragment, which never reaches a
+ * server) and, to this browser only, a cookie; redeeming the two starts the session, so a callback
+ * link sent to anyone else signs them in to nothing. One redemption per code even if the page
+ * renders twice: the code works once.
  */
-export function finishSocialSignIn(refreshToken: string): Promise<Session> {
-  let exchange = exchanges.get(refreshToken);
-  if (!exchange) {
-    exchange = request<Session>('/api/auth/refresh', { method: 'POST', body: { refresh_token: refreshToken } }).then(
-      (session) => {
-        setSession(session, 'SIGNED_IN');
-        return session;
-      },
-    );
-    exchanges.set(refreshToken, exchange);
+export function finishSocialSignIn(code: string): Promise<Session> {
+  let redemption = redemptions.get(code);
+  if (!redemption) {
+    redemption = request<Session>('/api/auth/oidc/redeem', { method: 'POST', body: { code } }).then((session) => {
+      setSession(session, 'SIGNED_IN');
+      return session;
+    });
+    redemptions.set(code, redemption);
   }
-  return exchange;
+  return redemption;
 }

@@ -6,20 +6,20 @@ import { finishSocialSignIn } from '@/features/auth/api/complete-social-sign-in'
 import { errorMessage } from '@/lib/http';
 import { toast } from '@/lib/toast';
 
-type Outcome = { refreshToken: string; redirect: string } | { error: string };
+type Outcome = { code: string; redirect: string } | { error: string };
 
 /** Reads what the server's callback put in the fragment, then removes it from the address bar and history. */
 function readFragment(): Outcome {
   const fragment = new URLSearchParams(window.location.hash.replace(/^#/, ''));
   const error = fragment.get('error');
-  const refreshToken = fragment.get('refresh_token');
+  const code = fragment.get('code');
   const redirect = fragment.get('redirect') ?? '/';
   if (error) return { error };
-  if (!refreshToken) return { error: 'This sign-in link is incomplete. Please try again.' };
-  return { refreshToken, redirect: redirect.startsWith('/') && !redirect.startsWith('//') ? redirect : '/' };
+  if (!code) return { error: 'This sign-in link is incomplete. Please try again.' };
+  return { code, redirect: redirect.startsWith('/') && !redirect.startsWith('//') ? redirect : '/' };
 }
 
-/** The page a provider sign-in lands on: signs in with the session it carries, or says why not. */
+/** The page a provider sign-in lands on: redeems the code it carries for a session, or says why not. */
 export function SocialCallback() {
   const navigate = useNavigate();
   const [outcome] = useState(readFragment);
@@ -28,7 +28,7 @@ export function SocialCallback() {
   useEffect(() => {
     if (window.location.hash) window.history.replaceState(window.history.state, '', window.location.pathname);
     if ('error' in outcome) return;
-    finishSocialSignIn(outcome.refreshToken)
+    finishSocialSignIn(outcome.code)
       .then(() => {
         toast({ title: 'Logged in successfully', description: 'Welcome back to Taskhub!', variant: 'success' });
         navigate(outcome.redirect, { replace: true });

@@ -24,6 +24,7 @@ export function SocialSignupForm({ signup, initialType }: { signup: SocialSignup
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [terms, setTerms] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
+  const [mailedTo, setMailedTo] = useState<string | null>(null);
   const tasker = accountType === 'tasker';
 
   const onSubmit = async (event: FormEvent) => {
@@ -35,7 +36,11 @@ export function SocialSignupForm({ signup, initialType }: { signup: SocialSignup
     setErrors(found);
     if (Object.keys(found).length) return;
     try {
-      await complete.mutateAsync({ token: signup.token, account_type: accountType, skills: tasker ? skills : [] });
+      const answer = await complete.mutateAsync({ token: signup.token, account_type: accountType, skills: tasker ? skills : [] });
+      if ('confirmation_sent' in answer) {
+        setMailedTo(answer.email);
+        return;
+      }
       toast({ title: 'Account created successfully', description: 'Welcome to Taskhub!', variant: 'success' });
       navigate(tasker ? '/tasks' : '/', { replace: true });
     } catch (error) {
@@ -43,6 +48,18 @@ export function SocialSignupForm({ signup, initialType }: { signup: SocialSignup
       setFailure(errorMessage(error, 'Something went wrong. Please try again.'));
     }
   };
+
+  if (mailedTo) {
+    return (
+      <div role="status" className="space-y-3 text-sm text-slate-700">
+        <p className="text-base font-semibold text-slate-900">Check your email</p>
+        <p>
+          {providerNames[signup.provider] ?? signup.provider} did not confirm that <strong>{mailedTo}</strong> is yours, so we sent a
+          link to it. Open the link in this browser to finish creating your account; it works for 24 hours.
+        </p>
+      </div>
+    );
+  }
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-5">

@@ -1,0 +1,12 @@
+-- A provider sign-in hands its session to the app with a one-time code bound to the browser that
+-- signed in (security review 3, login CSRF): the callback page redeems the code with a POST that
+-- carries the binding cookie; no bearer token travels in a URL.
+create table oidc_handoffs (
+    code_hash    text primary key,
+    binding_hash text not null,
+    user_id      blob not null references users (id) on delete cascade,
+    created_at   integer not null,
+    expires_at   integer not null,
+    used_at      integer
+);
+create index oidc_handoffs_expiry on oidc_handoffs (expires_at);

@@ -64,6 +64,7 @@ mod rate_limits;
 mod read_receipts;
 mod realtime;
 mod refund_amounts;
+mod removed_task_photos;
 mod reputation;
 mod robustness;
 mod schema_parity;

@@ -4,6 +4,8 @@
 use tracing::instrument;
 use uuid::Uuid;
 
+use model::states::TaskStatus;
+
 use crate::{
     db::{BeginWrite, Db, Timestamp},
     on_pool,
@@ -30,6 +32,18 @@ pub async fn photos_of(db: &Db, task_id: Uuid) -> sqlx::Result<Vec<Uuid>> {
             .fetch_all(pool)
             .await
     })
+}
+
+/// The status of the task a photo is on; none when no task has it (deleted, or never added).
+#[instrument(skip_all)]
+pub async fn task_status_of_photo(db: &Db, photo_id: Uuid) -> sqlx::Result<Option<TaskStatus>> {
+    let status: Option<String> = on_pool!(db, |pool| {
+        sqlx::query_scalar("select t.status from task_photos p join tasks t on t.id = p.task_id where p.id = $1")
+            .bind(photo_id)
+            .fetch_optional(pool)
+            .await
+    })?;
+    Ok(status.and_then(|status| TaskStatus::parse(&status)))
 }
 
 /// Adds photo `photo_id` to `poster_id`'s open task, unless it already has `max`.

@@ -19,6 +19,13 @@ use crate::{
     services::Services,
 };
 
+/// Whether `/media` may serve a task photo: only while it is on a task a moderator has not
+/// removed (the photos go with the task).
+pub async fn is_shown(state: &Services, photo_id: Uuid) -> DomainResult<bool> {
+    let status = task_photos::task_status_of_photo(&state.db, photo_id).await?;
+    Ok(status.is_some_and(|status| status != TaskStatus::Removed))
+}
+
 /// The most photos one task carries.
 pub const MAX_TASK_PHOTOS: i64 = 6;
 

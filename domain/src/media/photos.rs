@@ -58,6 +58,13 @@ pub fn is_public_key(key: &str) -> bool {
     !key.starts_with(PRIVATE_PREFIX)
 }
 
+/// The task photo a `/media` key names (`tasks/{id}.jpg` or its thumbnail), if it is one.
+pub fn task_photo_of_key(key: &str) -> Option<Uuid> {
+    let name = key.strip_prefix("tasks/")?;
+    let stem = name.strip_suffix("_thumb.jpg").or_else(|| name.strip_suffix(".jpg"))?;
+    Uuid::parse_str(stem).ok()
+}
+
 /// The two JPEGs made of one upload.
 #[derive(Debug)]
 pub struct Photo {

@@ -19,9 +19,10 @@ use tower_http::{
 use uuid::Uuid;
 
 use domain::{
+    marketplace,
     media::{
         content_type_for,
-        photos::{PhotoKey, is_public_key},
+        photos::{PhotoKey, is_public_key, task_photo_of_key},
     },
     wire::marketplace::TaskDetail,
 };
@@ -44,12 +45,20 @@ async fn media(State(state): State<AppState>, ApiPath(key): ApiPath<String>) -> 
     if !is_public_key(&key) {
         return Err(ApiError::not_found("File"));
     }
+    let task_photo = task_photo_of_key(&key);
+    if let Some(photo_id) = task_photo
+        && !marketplace::task_photos::is_shown(&state, photo_id).await?
+    {
+        return Err(ApiError::not_found("File"));
+    }
     let bytes = state.media.get(&key).await?.ok_or_else(|| ApiError::not_found("File"))?;
+    // Keys are unique per upload, so the content never changes; but a task photo goes when its
+    // task is removed, so caches hold it for minutes only.
+    let cache = if task_photo.is_some() { "public, max-age=300" } else { "public, max-age=31536000, immutable" };
     Ok((
         [
             (header::CONTENT_TYPE, content_type_for(&key)),
-            // Keys are unique per upload, so the content never changes.
-            (header::CACHE_CONTROL, "public, max-age=31536000, immutable"),
+            (header::CACHE_CONTROL, cache),
             (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
         ],
         bytes,

@@ -37,6 +37,12 @@ impl ClientSlots {
     }
 }
 
+impl ClientSlot {
+    pub fn client(&self) -> IpAddr {
+        self.client
+    }
+}
+
 impl Drop for ClientSlot {
     fn drop(&mut self) {
         if let Entry::Occupied(mut open) = self.slots.open.entry(self.client) {

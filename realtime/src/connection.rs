@@ -66,9 +66,10 @@ impl Hub {
                 .into_response();
         };
         let hub = self.clone();
+        let client = slot.as_ref().map(ClientSlot::client);
         self.configure(ws)
             .on_failed_upgrade(|error| tracing::debug!(%error, "websocket upgrade failed"))
-            .on_upgrade(move |socket| serve(hub, socket, owner, (permit, slot)))
+            .on_upgrade(move |socket| serve(hub, socket, owner, client, (permit, slot)))
     }
 
     /// Completes the upgrade, then closes with 4001 (invalid or expired ticket), so browsers
@@ -104,9 +105,10 @@ fn serve(
     hub: Hub,
     socket: WebSocket,
     owner: Option<SocketOwner>,
+    client: Option<IpAddr>,
     guard: impl Send + 'static,
 ) -> impl Future<Output = ()> + Send + 'static {
-    let conn = hub.register(owner);
+    let conn = hub.register(owner, client);
     let (sink, stream) = socket.split();
     run(hub, conn, sink, stream, guard)
 }

@@ -2,7 +2,10 @@
 //! heartbeat times), shared by the hub, the topics, the open-socket list, the online watchers
 //! and the socket's own loops (`connection.rs`), so none of them reaches into another for it.
 
-use std::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
+use std::{
+    net::IpAddr,
+    sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed},
+};
 
 use crate::{
     CLOSE_SLOW_CONSUMER,
@@ -24,6 +27,8 @@ pub struct SocketOwner {
 pub(crate) struct ConnHandle {
     pub id: u64,
     pub owner: Option<SocketOwner>,
+    /// The client's address, when the socket was accepted with one (`Hub::accept_from`).
+    pub client: Option<IpAddr>,
     /// Drained by the socket's send loop (`connection.rs`).
     pub(crate) queue: SendQueue,
     close_code: AtomicU16,
@@ -36,10 +41,17 @@ pub(crate) struct ConnHandle {
 
 impl ConnHandle {
     /// A socket that may have `queue_capacity` frames waiting to be written.
-    pub(crate) fn new(id: u64, owner: Option<SocketOwner>, queue_capacity: usize, now_ms: u64) -> Self {
+    pub(crate) fn new(
+        id: u64,
+        owner: Option<SocketOwner>,
+        client: Option<IpAddr>,
+        queue_capacity: usize,
+        now_ms: u64,
+    ) -> Self {
         Self {
             id,
             owner,
+            client,
             queue: SendQueue::new(queue_capacity),
             close_code: AtomicU16::new(0),
             heard_at_ms: AtomicU64::new(now_ms),

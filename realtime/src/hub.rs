@@ -214,10 +214,10 @@ impl Hub {
         &self.inner.stats
     }
 
-    pub(crate) fn register(&self, owner: Option<SocketOwner>) -> Arc<ConnHandle> {
+    pub(crate) fn register(&self, owner: Option<SocketOwner>, client: Option<IpAddr>) -> Arc<ConnHandle> {
         let id = self.inner.next_connection_id.fetch_add(1, Relaxed);
         let capacity = self.inner.config.send_queue_capacity.max(2);
-        let conn = Arc::new(ConnHandle::new(id, owner, capacity, self.inner.sockets.now_ms()));
+        let conn = Arc::new(ConnHandle::new(id, owner, client, capacity, self.inner.sockets.now_ms()));
         self.inner.sockets.add(conn.clone());
         if let Some(owner) = &conn.owner {
             self.inner.online.opened(&owner.user_id);

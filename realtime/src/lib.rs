@@ -35,7 +35,7 @@
 //! # Presence and typing (ephemeral: never numbered, never in history)
 //! - `{"type":"presence","topic","viewers","taskers"}` on topics `HubConfig::count_viewers`
 //!   names (`task:{id}`): `viewers` = distinct signed-in users + anonymous sockets watching the
-//!   topic on every node, `taskers` = the signed-in among them. One right after `subscribed`
+//!   topic on every node (at most `presence::ANONYMOUS_PER_ADDRESS` per client address on a node), `taskers` = the signed-in among them. One right after `subscribed`
 //!   (and any replay), then at most one per `presence_interval` per topic, only on change. A
 //!   resubscribe gets the current count, never a past one. In-process the count is the node's;
 //!   with Redis each node reports its own count per topic into a hash (field per node, value

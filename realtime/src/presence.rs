@@ -5,22 +5,47 @@
 
 use std::{
     collections::{HashMap, HashSet},
+    net::IpAddr,
     sync::Mutex,
 };
 
 use axum::extract::ws::Utf8Bytes;
 use serde_json::json;
 
-use crate::CountViewers;
+use crate::{CountViewers, handle::ConnHandle};
 
-/// `(viewers, taskers)`: viewers are distinct signed-in users plus anonymous sockets; taskers
-/// the distinct signed-in users among them.
+/// `(viewers, taskers)`: viewers are distinct signed-in users plus anonymous sockets (at most
+/// [`ANONYMOUS_PER_ADDRESS`] of one client address); taskers the distinct signed-in users among them.
 pub(crate) type Counts = (u32, u32);
+
+/// The anonymous sockets of one client address that count as viewers: a few (a household, an
+/// office), never the dozens one script can open to inflate "N people viewing".
+pub const ANONYMOUS_PER_ADDRESS: u32 = 3;
+
+/// Who a counted subscription is.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Viewer<'a> {
+    User(&'a str),
+    /// An anonymous socket, of its client's address when the hub was told it.
+    Anonymous(Option<IpAddr>),
+}
+
+impl<'a> Viewer<'a> {
+    pub fn of(conn: &'a ConnHandle) -> Self {
+        match &conn.owner {
+            Some(owner) => Viewer::User(owner.user_id.as_str()),
+            None => Viewer::Anonymous(conn.client),
+        }
+    }
+}
 
 /// A counted topic's viewers on this node, and what its sockets were told.
 #[derive(Debug, Default)]
 pub(crate) struct TopicPresence {
-    anonymous: u32,
+    /// Anonymous subscriptions per client address.
+    anonymous: HashMap<IpAddr, u32>,
+    /// Anonymous subscriptions of sockets whose address is not known (each counts).
+    unaddressed: u32,
     /// Open subscriptions per signed-in user (one user may watch from several tabs).
     users: HashMap<Box<str>, u32>,
     /// The latest total over every node; None until one is known.
@@ -30,17 +55,26 @@ pub(crate) struct TopicPresence {
 }
 
 impl TopicPresence {
-    pub fn join(&mut self, user: Option<&str>) {
-        match user {
-            None => self.anonymous += 1,
-            Some(user) => *self.users.entry(user.into()).or_default() += 1,
+    pub fn join(&mut self, viewer: Viewer<'_>) {
+        match viewer {
+            Viewer::Anonymous(Some(client)) => *self.anonymous.entry(client).or_default() += 1,
+            Viewer::Anonymous(None) => self.unaddressed += 1,
+            Viewer::User(user) => *self.users.entry(user.into()).or_default() += 1,
         }
     }
 
-    pub fn leave(&mut self, user: Option<&str>) {
-        match user {
-            None => self.anonymous = self.anonymous.saturating_sub(1),
-            Some(user) => {
+    pub fn leave(&mut self, viewer: Viewer<'_>) {
+        match viewer {
+            Viewer::Anonymous(Some(client)) => {
+                if let Some(count) = self.anonymous.get_mut(&client) {
+                    *count -= 1;
+                    if *count == 0 {
+                        self.anonymous.remove(&client);
+                    }
+                }
+            }
+            Viewer::Anonymous(None) => self.unaddressed = self.unaddressed.saturating_sub(1),
+            Viewer::User(user) => {
                 if let Some(count) = self.users.get_mut(user) {
                     *count -= 1;
                     if *count == 0 {
@@ -54,7 +88,8 @@ impl TopicPresence {
     /// This node's own count.
     pub fn local(&self) -> Counts {
         let users = self.users.len() as u32;
-        (self.anonymous + users, users)
+        let anonymous: u32 = self.anonymous.values().map(|count| (*count).min(ANONYMOUS_PER_ADDRESS)).sum();
+        (self.unaddressed + anonymous + users, users)
     }
 
     /// The best count to tell a socket that just subscribed: the last known total, or this
@@ -130,16 +165,32 @@ mod tests {
     #[test]
     fn counts_distinct_users_and_every_anonymous_socket() {
         let mut presence = TopicPresence::default();
-        presence.join(Some("u1"));
-        presence.join(Some("u1"));
-        presence.join(None);
-        presence.join(None);
+        presence.join(Viewer::User("u1"));
+        presence.join(Viewer::User("u1"));
+        presence.join(Viewer::Anonymous(None));
+        presence.join(Viewer::Anonymous(None));
         assert_eq!(presence.local(), (3, 1));
-        presence.leave(Some("u1"));
+        presence.leave(Viewer::User("u1"));
         assert_eq!(presence.local(), (3, 1), "u1 still has a tab open");
-        presence.leave(Some("u1"));
-        presence.leave(None);
+        presence.leave(Viewer::User("u1"));
+        presence.leave(Viewer::Anonymous(None));
         assert_eq!(presence.local(), (1, 0));
+    }
+
+    #[test]
+    fn one_address_counts_for_a_few_anonymous_viewers_at_most() {
+        let mut presence = TopicPresence::default();
+        let (crowd, neighbour): (IpAddr, IpAddr) = ("203.0.113.7".parse().unwrap(), "198.51.100.2".parse().unwrap());
+        for _ in 0..49 {
+            presence.join(Viewer::Anonymous(Some(crowd)));
+        }
+        presence.join(Viewer::Anonymous(Some(neighbour)));
+        presence.join(Viewer::User("u1"));
+        assert_eq!(presence.local(), (ANONYMOUS_PER_ADDRESS + 2, 1), "49 sockets of one address count as 3");
+        for _ in 0..47 {
+            presence.leave(Viewer::Anonymous(Some(crowd)));
+        }
+        assert_eq!(presence.local(), (4, 1), "two left of that address");
     }
 
     #[test]

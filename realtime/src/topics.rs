@@ -18,7 +18,7 @@ use dashmap::DashMap;
 use crate::{
     handle::ConnHandle,
     history::{self, Entry, History},
-    presence::{self, Counts, PresenceQueues, TopicPresence},
+    presence::{self, Counts, PresenceQueues, TopicPresence, Viewer},
     protocol::{self, EventTemplate},
     queue::Outbound,
     refetch_pacer::RefetchPacer,
@@ -263,18 +263,18 @@ impl Registry {
             let mut frames = vec![ack];
             frames.extend(replayed.unwrap_or_default());
             let newcomer = !state.subscribers.contains_key(&conn.id);
-            let user = conn.owner.as_ref().map(|owner| owner.user_id.as_str());
+            let viewer = Viewer::of(conn);
             if (self.presence.counted)(topic) {
                 let presence = state.presence.get_or_insert_default();
                 if newcomer {
-                    presence.join(user);
+                    presence.join(viewer);
                     self.presence.mark_dirty(topic);
                 }
                 frames.push(presence::frame(topic, presence.for_newcomer()));
             }
             if !conn.deliver(Outbound::Batch(frames), &self.stats) {
                 if let (true, Some(presence)) = (newcomer, state.presence.as_mut()) {
-                    presence.leave(user);
+                    presence.leave(viewer);
                 }
                 return false;
             }
@@ -300,7 +300,7 @@ impl Registry {
             if let Some(gone) = state.subscribers.remove(&conn_id) {
                 self.stats.unsubscribed();
                 if let Some(presence) = state.presence.as_mut() {
-                    presence.leave(gone.conn.owner.as_ref().map(|owner| owner.user_id.as_str()));
+                    presence.leave(Viewer::of(&gone.conn));
                     self.presence.mark_dirty(topic);
                 }
             }

@@ -14,7 +14,7 @@ impl Received {
 }
 
 fn socket(id: u64) -> (Arc<ConnHandle>, Received) {
-    let conn = Arc::new(ConnHandle::new(id, None, 8, 0));
+    let conn = Arc::new(ConnHandle::new(id, None, None, 8, 0));
     (conn.clone(), Received(conn))
 }
 
@@ -124,7 +124,7 @@ fn at_most_max_idle_unwatched_topics_are_kept_longest_unwatched_first() {
 fn full_queue_closes_the_subscriber_as_slow_without_blocking_others() {
     let stats = Arc::new(Stats::default());
     let registry = Registry::new(8, Duration::from_secs(60), 4, stats.clone());
-    let stalled = Arc::new(ConnHandle::new(1, None, 2, 0));
+    let stalled = Arc::new(ConnHandle::new(1, None, None, 2, 0));
     let (healthy, mut healthy_rx) = socket(2);
     registry.subscribe("t", &stalled, None, None, false);
     registry.subscribe("t", &healthy, None, None, false);

@@ -1,12 +1,13 @@
-//! What anonymous sockets can take from a node: topic state for tasks that do not exist, and
-//! every connection slot from one address.
+//! What anonymous sockets can take from a node: topic state for tasks that do not exist, every
+//! connection slot from one address, and the "N people viewing" of a task (one address counts
+//! for a few anonymous viewers at most).
 
 use crate::common;
 
 use common::{
     TestApp,
-    live::{Socket, connect_to, expect_close, next_json, send_json, subscribe},
-    market::{id, post_task, poster},
+    live::{Socket, connect, connect_to, expect_close, next_json, send_json, subscribe},
+    market::{id, post_task, poster, tasker},
 };
 use futures_util::StreamExt;
 use serde_json::json;
@@ -14,8 +15,33 @@ use tokio_tungstenite::tungstenite::Message;
 
 on_both_backends!(
     subscribing_to_a_task_that_does_not_exist_gets_not_found,
-    the_51st_socket_from_one_address_is_closed_with_4029
+    the_51st_socket_from_one_address_is_closed_with_4029,
+    anonymous_sockets_of_one_address_count_as_a_few_viewers,
 );
+
+async fn anonymous_sockets_of_one_address_count_as_a_few_viewers(app: TestApp) -> TestApp {
+    let owner = poster(&app, "poster@example.com").await;
+    let topic = format!("task:{}", id(&post_task(&app, &owner, json!({})).await));
+    let mut crowd = Vec::new();
+    for _ in 0..8 {
+        let mut socket = connect_to(&app.server.url(), None).await;
+        subscribe(&mut socket, &topic).await;
+        crowd.push(socket);
+    }
+    let helper = tasker(&app, "tasker@example.com").await;
+    let mut watcher = connect(&app, Some(&helper)).await;
+    send_json(&mut watcher, json!({ "type": "subscribe", "topic": topic })).await;
+    let presence = loop {
+        let message = next_json(&mut watcher).await;
+        if message["type"] == "presence" && message["topic"] == topic.as_str() {
+            break message;
+        }
+    };
+    // Eight anonymous sockets from 127.0.0.1 count as three, plus the signed-in tasker.
+    assert_eq!((presence["viewers"].as_u64(), presence["taskers"].as_u64()), (Some(4), Some(1)), "{presence}");
+    drop(crowd);
+    app
+}
 
 async fn pong(socket: &mut Socket) {
     send_json(socket, json!({ "type": "ping" })).await;

@@ -366,7 +366,7 @@ pub struct RedeemRequest {
 #[utoipa::path(post, path = "/api/auth/oidc/redeem", tag = "accounts", request_body = RedeemRequest,
     responses((status = 200, body = SessionResponse),
         (status = 400, description = "Invalid, used or expired code, or another browser"),
-        (status = 403, description = "Account suspended")))]
+        (status = 403, description = "Account suspended"), (status = 422, description = "A body that is not the request")))]
 pub async fn redeem(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -533,7 +533,8 @@ pub struct ConfirmSignupRequest {
 #[utoipa::path(post, path = "/api/auth/oidc/confirm-signup", tag = "accounts", request_body = ConfirmSignupRequest,
     responses((status = 201, body = SessionResponse),
         (status = 400, description = "Invalid, used or expired link, or another browser"),
-        (status = 409, description = "Email taken"), (status = 429)))]
+        (status = 409, description = "Email taken"), (status = 422, description = "A body that is not the request"),
+        (status = 429)))]
 pub async fn confirm_signup(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,

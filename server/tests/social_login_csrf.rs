@@ -11,26 +11,17 @@ use crate::common;
 
 use common::{
     TestApp,
-    sign_in::{browser, complete_signup, location, redeem},
+    sign_in::{browser, complete_signup, location, redeem, sign_in_at_sandbox},
 };
 
 on_both_backends!(a_sign_in_link_works_only_in_the_browser_that_signed_in);
 
 /// Signs in at the sandbox as `email` in `browser`, up to the callback's redirect: its target.
 async fn callback_target(app: &TestApp, browser: &reqwest::Client, email: &str) -> Url {
-    let start = browser.get(app.url("/api/auth/oidc/sandbox/start?redirect=/my-tasks")).send().await.unwrap();
-    let authorize = Url::parse(&location(&start)).unwrap();
-    let mut params: Vec<(String, String)> = authorize.query_pairs().into_owned().collect();
-    params.extend([
-        ("email".to_owned(), email.to_owned()),
-        ("name".to_owned(), "Ada Attacker".to_owned()),
-        ("action".to_owned(), "approve".to_owned()),
-        ("email_verified".to_owned(), "true".to_owned()),
-    ]);
-    let approved = browser.post(app.url("/sandbox/oidc/authorize")).form(&params).send().await.unwrap();
-    let back = browser.get(location(&approved)).send().await.unwrap();
-    assert_eq!(back.status(), StatusCode::FOUND);
-    Url::parse("http://app.invalid").unwrap().join(&location(&back)).unwrap()
+    let back = sign_in_at_sandbox(app, browser, email, "Ada Attacker", true, |_| {}).await;
+    let answer = browser.get(back).send().await.unwrap();
+    assert_eq!(answer.status(), StatusCode::FOUND);
+    Url::parse("http://app.invalid").unwrap().join(&location(&answer)).unwrap()
 }
 
 async fn a_sign_in_link_works_only_in_the_browser_that_signed_in(app: TestApp) -> TestApp {

@@ -10,7 +10,7 @@ use crate::common;
 
 use common::{
     TestApp,
-    sign_in::{Arrival, browser, callback, location, session_from, sign_in_tables},
+    sign_in::{Arrival, browser, callback, session_from, sign_in_at_sandbox, sign_in_tables},
 };
 use reqwest::{StatusCode, header};
 use serde_json::json;
@@ -30,40 +30,6 @@ fn without_dev_mode(config: &mut Config) {
     config.dev_mode = false;
     // Payments run through the sandbox on purpose here; the sandbox sign-in stays dev-only.
     config.allow_sandbox_providers = true;
-}
-
-/// Start → the sandbox's authorization page → its redirect to our callback, carrying the
-/// code and state. `tamper` may change the authorization request first (a test of the nonce).
-async fn sign_in_at_sandbox(
-    app: &TestApp,
-    browser: &reqwest::Client,
-    email: &str,
-    name: &str,
-    email_verified: bool,
-    tamper: impl FnOnce(&mut Vec<(String, String)>),
-) -> String {
-    let start = browser.get(app.url("/api/auth/oidc/sandbox/start?redirect=/my-tasks")).send().await.unwrap();
-    assert_eq!(start.status(), StatusCode::FOUND);
-    let authorize = Url::parse(&location(&start)).unwrap();
-    assert_eq!(authorize.path(), "/sandbox/oidc/authorize");
-    let mut params: Vec<(String, String)> = authorize.query_pairs().into_owned().collect();
-    for required in ["state", "nonce", "code_challenge"] {
-        assert!(params.iter().any(|(key, value)| key == required && !value.is_empty()), "no {required}");
-    }
-    assert!(params.contains(&("code_challenge_method".into(), "S256".into())));
-    let page = browser.get(authorize.as_str()).send().await.unwrap();
-    assert_eq!(page.status(), StatusCode::OK);
-    assert!(page.text().await.unwrap().contains("Sign in to Taskhub"));
-    tamper(&mut params);
-    params.push(("email".into(), email.into()));
-    params.push(("name".into(), name.into()));
-    params.push(("action".into(), "approve".into()));
-    if email_verified {
-        params.push(("email_verified".into(), "true".into()));
-    }
-    let approved = browser.post(app.url("/sandbox/oidc/authorize")).form(&params).send().await.unwrap();
-    assert!(approved.status().is_redirection(), "{}", approved.status());
-    location(&approved)
 }
 
 async fn arrive(app: &TestApp, email: &str, name: &str, email_verified: bool) -> Arrival {

@@ -15,7 +15,7 @@ use crate::common;
 use common::{
     TestApp,
     rows::snapshot_table,
-    sign_in::{Arrival, browser, callback, location, sign_in_tables},
+    sign_in::{Arrival, browser, callback, sign_in_at_sandbox, sign_in_tables},
 };
 
 on_both_backends!(
@@ -26,17 +26,8 @@ on_both_backends!(
 /// The sandbox provider, vouching (or not) for `email`: where its callback leaves the browser.
 async fn arrive(app: &TestApp, email: &str, email_verified: bool) -> Arrival {
     let browser = browser();
-    let start = browser.get(app.url("/api/auth/oidc/sandbox/start?redirect=/my-tasks")).send().await.unwrap();
-    let authorize = url::Url::parse(&location(&start)).unwrap();
-    let mut params: Vec<(String, String)> = authorize.query_pairs().into_owned().collect();
-    params.push(("email".into(), email.into()));
-    params.push(("name".into(), "Una Verified".into()));
-    params.push(("action".into(), "approve".into()));
-    if email_verified {
-        params.push(("email_verified".into(), "true".into()));
-    }
-    let approved = browser.post(app.url("/sandbox/oidc/authorize")).form(&params).send().await.unwrap();
-    let (status, arrival, body) = callback(&browser, &location(&approved)).await;
+    let back = sign_in_at_sandbox(app, &browser, email, "Una Verified", email_verified, |_| {}).await;
+    let (status, arrival, body) = callback(&browser, &back).await;
     assert_eq!(status, StatusCode::FOUND, "{body:?}");
     arrival.unwrap()
 }

@@ -44,6 +44,7 @@ pub mod reviews;
 pub mod sandbox_oidc;
 pub mod security_headers;
 pub mod shared_reads;
+pub mod sign_in_handoff;
 pub mod site;
 mod stale_reads;
 pub mod state;
@@ -81,6 +82,7 @@ pub fn router(state: AppState) -> Router {
     let api = Router::new()
         .merge(auth::router())
         .merge(oidc::router())
+        .merge(sign_in_handoff::router())
         .merge(identities::router())
         .merge(me::router())
         .merge(profiles::router())

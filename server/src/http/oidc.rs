@@ -32,6 +32,7 @@ use crate::http::{
     auth::{refuse_suspended, start_session},
     error::{ApiError, ApiResult, FieldErrors},
     extract::{ApiJson, ApiPath, ApiQuery, ClientIp, RawBody},
+    sign_in_handoff,
     state::AppState,
 };
 
@@ -42,7 +43,6 @@ pub fn router() -> Router<AppState> {
         .route("/auth/oidc/{provider}/callback", get(callback).post(callback_form))
         .route("/auth/oidc/complete-signup", post(complete_signup))
         .route("/auth/oidc/confirm-signup", post(confirm_signup))
-        .route("/auth/oidc/redeem", post(redeem))
 }
 
 /// The sign-in providers configured on this server, in button order (`sandbox` only in dev mode).
@@ -119,7 +119,7 @@ fn binding_cookie(state: &AppState, value: &str, max_age: u64) -> HeaderValue {
 const BINDING_COOKIE: &str = "taskhub_oidc";
 
 fn bound_state(headers: &HeaderMap) -> Option<&str> {
-    cookie(headers, BINDING_COOKIE)
+    sign_in_handoff::cookie(headers, BINDING_COOKIE)
 }
 
 fn unavailable(id: ProviderId, error: SignInError) -> ApiError {
@@ -317,74 +317,13 @@ async fn signed_in(state: &AppState, user: users::UserRow, redirect: &str) -> Ap
         Err(ApiError::AccountSuspended(message)) => return Ok(refused(&message)),
         other => other?,
     }
-    let (code, binding) = (secrets::new_token(), secrets::new_token());
-    let now = Timestamp::now();
-    let (code_hash, binding_hash) = (secrets::token_hash(&code), secrets::token_hash(&binding));
-    identities::insert_handoff(&state.db, &code_hash, &binding_hash, user.id, now, now.plus(HANDOFF_TTL)).await?;
+    let (code, cookie) = sign_in_handoff::issue(state, user.id).await?;
     let fragment: String = form_urlencoded::Serializer::new(String::new())
         .append_pair("code", &code)
         .append_pair("redirect", redirect)
         .finish();
     let mut response = found(&format!("/auth/callback#{fragment}"));
-    response.headers_mut().append(header::SET_COOKIE, handoff_cookie(state, &binding, HANDOFF_TTL.as_secs()));
-    Ok(response)
-}
-
-/// How long the callback page has to redeem a sign-in.
-const HANDOFF_TTL: std::time::Duration = std::time::Duration::from_secs(120);
-
-const HANDOFF_COOKIE: &str = "taskhub_oidc_handoff";
-
-/// The browser's half of a handoff: sent only to the redeem route, same-site requests only.
-fn handoff_cookie(state: &AppState, value: &str, max_age: u64) -> HeaderValue {
-    let secure = if state.public_url.starts_with("https://") { "; Secure" } else { "" };
-    HeaderValue::from_str(&format!(
-        "{HANDOFF_COOKIE}={value}; Path=/api/auth/oidc/redeem; HttpOnly; Max-Age={max_age}; SameSite=Lax{secure}"
-    ))
-    .expect("a token is a valid cookie value")
-}
-
-fn cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|value| value.to_str().ok())
-        .flat_map(|cookies| cookies.split(';'))
-        .find_map(|cookie| cookie.trim().strip_prefix(name)?.strip_prefix('='))
-}
-
-#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
-#[serde(default)]
-pub struct RedeemRequest {
-    /// The `code` of the `/auth/callback#code=…` fragment.
-    pub code: String,
-}
-
-/// The app's callback page turns a provider sign-in into a session: the one-time code from the
-/// fragment, with the handoff cookie of the browser that signed in (200 and the session, the
-/// cookie cleared). A wrong, used or expired code, or another browser: 400, nothing used.
-#[utoipa::path(post, path = "/api/auth/oidc/redeem", tag = "accounts", request_body = RedeemRequest,
-    responses((status = 200, body = SessionResponse),
-        (status = 400, description = "Invalid, used or expired code, or another browser"),
-        (status = 403, description = "Account suspended"), (status = 422, description = "A body that is not the request")))]
-pub async fn redeem(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    ApiJson(request): ApiJson<RedeemRequest>,
-) -> ApiResult<Response> {
-    let invalid = || {
-        ApiError::BadRequest(
-            "This sign-in is invalid or has expired, or it belongs to another browser. Please sign in again.".into(),
-        )
-    };
-    let binding = cookie(&headers, HANDOFF_COOKIE).filter(|binding| !binding.is_empty()).ok_or_else(invalid)?;
-    let (code_hash, binding_hash) = (secrets::token_hash(request.code.trim()), secrets::token_hash(binding));
-    let user_id =
-        identities::take_handoff(&state.db, &code_hash, &binding_hash, Timestamp::now()).await?.ok_or_else(invalid)?;
-    refuse_suspended(&state, user_id).await?;
-    let user = users::user_by_id(&state.db, user_id).await?.ok_or_else(invalid)?;
-    let mut response = ApiJson(start_session(&state, user).await?).into_response();
-    response.headers_mut().insert(header::SET_COOKIE, handoff_cookie(&state, "", 0));
+    response.headers_mut().append(header::SET_COOKIE, cookie);
     Ok(response)
 }
 

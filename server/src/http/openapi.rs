@@ -43,7 +43,8 @@ use crate::http::{
     admin, admin_reports, admin_users, alerts, auth, cancellations, contact, disputes, earnings, error::ErrorBody,
     extract::ApiJson, geocode, identities, invitations, me, messages, notification_settings, notifications, offers,
     oidc, payments, portfolio, price_increases, profiles, push, questions, realtime, receipts, release, reports,
-    reschedules, reviews, security_headers, site, state::AppState, task_photos, tasks, unsubscribe, verification,
+    reschedules, reviews, security_headers, sign_in_handoff, site, state::AppState, task_photos, tasks, unsubscribe,
+    verification,
 };
 
 #[derive(OpenApi)]
@@ -52,7 +53,7 @@ use crate::http::{
     paths(
         auth::signup, auth::verify_email, auth::resend_verification, auth::login, auth::refresh, auth::logout,
         auth::recover, auth::reset_password,
-        oidc::list_providers, oidc::start, oidc::callback, oidc::callback_form, oidc::complete_signup, oidc::confirm_signup, oidc::redeem, identities::my_identities,
+        oidc::list_providers, oidc::start, oidc::callback, oidc::callback_form, oidc::complete_signup, oidc::confirm_signup, sign_in_handoff::redeem, identities::my_identities,
         identities::unlink_identity,
         me::me, me::update_profile, me::become_tasker, me::upload_my_avatar, me::upload_signup_avatar,
         profiles::public_profile, profiles::profile_reviews,
